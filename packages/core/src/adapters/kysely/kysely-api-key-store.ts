@@ -1,0 +1,57 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiKeyRecord, ApiKeyStore } from '../../ports/storage.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import type { Scope } from '../../domain/api-key.js';
+import type { ApiKeyTable, Database } from './kysely-schema.js';
+import { listRows } from './kysely-list-rows.js';
+
+const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at'] as const;
+
+function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
+  return { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+}
+
+export class KyselyApiKeyStore implements ApiKeyStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>) {
+    const row = await this.db
+      .insertInto('api_keys')
+      .values({ ...values, scopes: JSON.stringify(values.scopes), last_used_at: null })
+      .returning(columns)
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async findByHash(keyHash: string) {
+    const row = await this.db.selectFrom('api_keys').select(columns).where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async get(id: number) {
+    const row = await this.db.selectFrom('api_keys').select(columns).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(query: ListQuery) {
+    const page = await listRows<Selectable<ApiKeyTable>>(this.db, 'api_keys', columns, query);
+    return { count: page.count, items: page.items.map(toRecord) };
+  }
+
+  async update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'expires_at'>>) {
+    const { scopes, ...rest } = patch;
+    const set = { ...rest, ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }) };
+    if (Object.keys(set).length === 0) return this.get(id);
+    const row = await this.db.updateTable('api_keys').set(set).where('id', '=', id).returning(columns).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async touch(id: number, at: string) {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    const result = await this.db.deleteFrom('api_keys').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

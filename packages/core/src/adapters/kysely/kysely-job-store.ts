@@ -1,0 +1,115 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore } from '../../ports/job-store.js';
+import { jobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
+import type { Database, JobTable } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
+
+function toRecord(row: Selectable<JobTable>): JobRecord {
+  return {
+    ...row,
+    kind: row.kind as JobKind,
+    status: row.status as JobStatus,
+    steps: JSON.parse(row.steps) as StepOutcome[],
+    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, number>),
+  };
+}
+
+export class KyselyJobStore implements JobStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: DialectQuirks,
+  ) {}
+
+  async enqueue(job: JobInsert) {
+    const row = await this.db
+      .insertInto('jobs')
+      .values({ ...job, status: 'queued', progress: 0, message: null, steps: '[]', result: null, worker_id: null, heartbeat_at: null, started_at: null, finished_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async get(id: string) {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async claim(workerId: string, now: string) {
+    const result = await sql<Selectable<JobTable>>`
+      update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
+      where id = (select id from jobs where status = 'queued' order by created_at, id limit 1 ${sql.raw(this.quirks.claimLockClause)})
+        and status = 'queued'
+      returning *`.execute(this.db);
+    const row = result.rows[0];
+    return row && toRecord(row);
+  }
+
+  async progress(id: string, workerId: string, progress: JobProgress, now: string) {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        progress: progress.progress,
+        total: progress.total,
+        steps: JSON.stringify(progress.steps),
+        ...(progress.result === undefined ? {} : { result: progress.result === null ? null : JSON.stringify(progress.result) }),
+        heartbeat_at: now,
+      })
+      .where('id', '=', id)
+      .where('worker_id', '=', workerId)
+      .where('status', '=', 'working')
+      .execute();
+  }
+
+  async finish(id: string, workerId: string, outcome: JobOutcome, now: string) {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({
+        status: outcome.status,
+        message: outcome.message,
+        progress: outcome.progress,
+        total: outcome.total,
+        steps: JSON.stringify(outcome.steps),
+        result: outcome.result == null ? null : JSON.stringify(outcome.result),
+        payload_enc: null,
+        heartbeat_at: now,
+        finished_at: now,
+      })
+      .where('id', '=', id)
+      .where('worker_id', '=', workerId)
+      .where('status', '=', 'working')
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async failStale(staleBefore: string, message: string, now: string) {
+    const rows = await this.db
+      .updateTable('jobs')
+      .set({ status: 'failed', message, payload_enc: null, finished_at: now })
+      .where('status', '=', 'working')
+      .where('heartbeat_at', '<', staleBefore)
+      .returningAll()
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async purgeFinished(before: string) {
+    const result = await this.db
+      .deleteFrom('jobs')
+      .where('status', 'in', ['completed', 'failed'])
+      .where('finished_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async countByStatus() {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute();
+    const counts = Object.fromEntries(jobStatuses.map((status) => [status, 0])) as Record<JobStatus, number>;
+    for (const row of rows) counts[row.status as JobStatus] = Number(row.count);
+    return counts;
+  }
+}

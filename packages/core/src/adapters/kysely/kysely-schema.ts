@@ -1,0 +1,115 @@
+import type { Generated } from 'kysely';
+
+/** Tables as both SQL adapters store them: timestamps are ISO-8601 text, JSON is text. */
+export interface NasTable {
+  id: Generated<number>;
+  name: string;
+  host: string;
+  type: string;
+  comment: string | null;
+  price: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PoolTable {
+  id: Generated<number>;
+  name: string;
+  comment: string | null;
+  type: string;
+  content: string;
+  primary_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NasShareTable {
+  id: Generated<number>;
+  nas_id: number;
+  pool_id: number | null;
+  name: string;
+  path: string;
+  options: string | null;
+  username: string | null;
+  password_enc: string | null;
+  file_count: Generated<number>;
+  file_size_sum: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnmpTrapTable {
+  id: Generated<number>;
+  activation: number;
+  version: string;
+  manager: string;
+  community: string;
+  severity_low: number;
+  severity_high: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnmpServerConfigurationTable {
+  id: number;
+  version: string;
+  community: string;
+  location: string;
+  contact: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  admin: number;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  name: string;
+  key_hash: string;
+  key_last4: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface JobTable {
+  id: string;
+  kind: string;
+  status: string;
+  nas_id: number | null;
+  share_id: number | null;
+  progress: number;
+  total: number;
+  message: string | null;
+  steps: string;
+  payload_enc: string | null;
+  result: string | null;
+  worker_id: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface Database {
+  nas: NasTable;
+  pools: PoolTable;
+  nas_shares: NasShareTable;
+  snmp_traps: SnmpTrapTable;
+  snmp_server_configuration: SnmpServerConfigurationTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  settings: SettingTable;
+  jobs: JobTable;
+}

@@ -1,0 +1,62 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { UserRecord, UserStore } from '../../ports/storage.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import type { Database, UserTable } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
+import { listRows } from './kysely-list-rows.js';
+import { uniqueWrite } from './kysely-store-helpers.js';
+
+const columns = ['id', 'username', 'password_hash', 'admin', 'created_at'] as const;
+
+function toRecord(row: Selectable<UserTable>): UserRecord {
+  return { ...row, admin: Boolean(row.admin) };
+}
+
+export class KyselyUserStore implements UserStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: DialectQuirks,
+    private readonly now: () => string,
+  ) {}
+
+  async create(values: { username: string; password_hash: string; admin: boolean }) {
+    const row = await uniqueWrite(this.quirks, 'username', values.username, () =>
+      this.db
+        .insertInto('users')
+        .values({ ...values, admin: values.admin ? 1 : 0, created_at: this.now() })
+        .returning(columns)
+        .executeTakeFirstOrThrow(),
+    );
+    return toRecord(row);
+  }
+
+  async findByUsername(username: string) {
+    const row = await this.db.selectFrom('users').select(columns).where('username', '=', username).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async get(id: number) {
+    const row = await this.db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(query: ListQuery) {
+    const page = await listRows<Selectable<UserTable>>(this.db, 'users', columns, query);
+    return { count: page.count, items: page.items.map(toRecord) };
+  }
+
+  async updatePasswordHash(id: number, passwordHash: string) {
+    const result = await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number) {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async count() {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}

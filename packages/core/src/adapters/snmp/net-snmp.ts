@@ -1,0 +1,104 @@
+import { createRequire } from 'node:module';
+import type { RemoteInfo, Socket } from 'node:dgram';
+
+/*
+ * net-snmp ships no types. Rather than an ambient `declare module` that would leak into
+ * the published declarations, this file describes the slice of it dms uses as its own
+ * interfaces and loads the CommonJS module through them; nothing else imports net-snmp.
+ */
+
+export type NetSnmpTransport = 'udp4' | 'udp6';
+
+export interface NetSnmpVarbind {
+  oid: string;
+  type: number;
+  value: string | number | Buffer;
+}
+
+export interface NetSnmpTrapOptions {
+  /** agent-addr of a v1 trap (dotted IPv4). */
+  agentAddr?: string;
+  /** sysUpTime.0 of a v2c trap and time-stamp of a v1 trap, in hundredths of a second. */
+  upTime?: number;
+}
+
+export interface NetSnmpSession {
+  /**
+   * v1: `oid` is enterprise.specific (generic 6 is implied by a string OID);
+   * v2c: `oid` becomes snmpTrapOID.0, after sysUpTime.0. The callback runs when the
+   * datagram is handed to the socket (or fails to be).
+   */
+  trap(
+    oid: string,
+    varbinds: NetSnmpVarbind[],
+    options: NetSnmpTrapOptions,
+    callback: (error: Error | null) => void,
+  ): void;
+  close(): void;
+}
+
+export interface NetSnmpSessionOptions {
+  version: number;
+  transport: NetSnmpTransport;
+  trapPort: number;
+}
+
+export interface NetSnmpInstanceNode {
+  value: unknown;
+}
+
+export interface NetSnmpMibRequest {
+  instanceNode: NetSnmpInstanceNode;
+  done(): void;
+}
+
+export interface NetSnmpScalarProvider {
+  name: string;
+  type: number;
+  /** OID of the object, without the `.0` instance. */
+  oid: string;
+  scalarType: number;
+  maxAccess: number;
+  /** Called on every get/get-next of the instance; the response is sent once done() runs. */
+  handler?(request: NetSnmpMibRequest): void;
+}
+
+export interface NetSnmpMib {
+  registerProvider(provider: NetSnmpScalarProvider): void;
+  setScalarValue(name: string, value: unknown): void;
+}
+
+export interface NetSnmpAuthorizer {
+  addCommunity(community: string): void;
+  deleteCommunity(community: string): void;
+}
+
+export interface NetSnmpLibAgent {
+  getMib(): NetSnmpMib;
+  getAuthorizer(): NetSnmpAuthorizer;
+  /** The agent's handler of one datagram (community check, then the request). */
+  onMsg(socket: Socket, buffer: Buffer, rinfo: RemoteInfo): void;
+  listener: { sockets: Record<string, Socket> };
+}
+
+export interface NetSnmpLibAgentOptions {
+  port: number;
+  address: string | null;
+  transport: NetSnmpTransport;
+  disableAuthorization: boolean;
+  accessControlModelType: number;
+}
+
+export interface NetSnmp {
+  Version1: number;
+  Version2c: number;
+  ObjectType: { Integer: number; OctetString: number; OID: number; Gauge: number; TimeTicks: number };
+  MibProviderType: { Scalar: number };
+  MaxAccess: { 'read-only': number };
+  AccessControlModelType: { None: number };
+  createSession(target: string, community: string, options: NetSnmpSessionOptions): NetSnmpSession;
+  /** Creates the sockets and binds them at once; bind errors arrive as socket 'error' events. */
+  createAgent(options: NetSnmpLibAgentOptions, callback: (error: Error | null, data?: unknown) => void): NetSnmpLibAgent;
+}
+
+export const netSnmp = createRequire(import.meta.url)('net-snmp') as NetSnmp;

@@ -1,0 +1,227 @@
+import type { RemoteInfo, Socket } from 'node:dgram';
+import { isIPv6 } from 'node:net';
+import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
+import type { AgentOptions, AgentStatistics, SnmpAgent } from '../../ports/snmp-agent.js';
+import { agentObjectOid, checkEnterpriseOid, defaultEnterpriseOid, systemOids } from './dms-mib.js';
+import { utf8Octets } from './event-varbinds.js';
+import { netSnmp, type NetSnmpLibAgent, type NetSnmpMib } from './net-snmp.js';
+import { snmpMessageVersion } from './snmp-message-version.js';
+import { StatisticsCache } from './statistics-cache.js';
+
+export interface NetSnmpAgentOptions {
+  /** sysObjectID and the arc of the dms objects (DMS_SNMP_ENTERPRISE_OID). */
+  enterpriseOid?: string;
+  /** Statistics younger than this are served from cache (1 s by default). */
+  statisticsMaxAgeMs?: number;
+  /** A statistics read slower than this answers with the last value (500 ms by default). */
+  statisticsTimeoutMs?: number;
+  /** Socket errors after start and failed statistics reads; the agent keeps running. */
+  onError?(error: unknown): void;
+}
+
+/** applications(64) + end-to-end(8): what dms is, in sysServices terms. */
+const sysServices = 72;
+const maxUnsigned32 = 2 ** 32 - 1;
+
+interface Scalar {
+  name: string;
+  oid: string;
+  type: number;
+  read(): unknown;
+}
+
+/**
+ * SNMP agent over net-snmp: the system group and the DMS-MIB agent objects, read-only.
+ * Every value is read when a request asks for it (configuration, uptime, statistics
+ * through a ~1 s cache), so reconfigure() and new statistics show at the next request.
+ * Only the configured version and community get an answer; anything else is dropped,
+ * which a manager sees as a timeout, as with any agent.
+ */
+export class NetSnmpAgent implements SnmpAgent {
+  readonly #enterpriseOid: string;
+  readonly #settings: NetSnmpAgentOptions;
+  #config: SnmpConfig = defaultSnmpConfig;
+  #agent: NetSnmpLibAgent | undefined;
+  #sockets: Socket[] = [];
+
+  constructor(options: NetSnmpAgentOptions = {}) {
+    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? defaultEnterpriseOid);
+    this.#settings = options;
+  }
+
+  async start(options: AgentOptions): Promise<void> {
+    if (this.#agent) throw new Error('SNMP agent already started');
+    const host = options.host.replace(/^\[(.*)\]$/, '$1');
+    const where = `UDP ${isIPv6(host) ? `[${host}]` : host}:${options.port}`;
+    if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+      throw new Error(`SNMP agent cannot listen on ${where}: invalid port`);
+    }
+    this.#config = { ...options.config };
+
+    let agent: NetSnmpLibAgent;
+    try {
+      agent = netSnmp.createAgent(
+        {
+          port: options.port,
+          address: host,
+          transport: isIPv6(host) ? 'udp6' : 'udp4',
+          disableAuthorization: false,
+          accessControlModelType: netSnmp.AccessControlModelType.None,
+        },
+        // Wrong communities and malformed datagrams land here; a real agent only counts them.
+        () => {},
+      );
+    } catch (error) {
+      throw new Error(`SNMP agent cannot listen on ${where}: ${messageOf(error)}`, { cause: error });
+    }
+    this.#agent = agent;
+    this.#sockets = Object.values(agent.listener.sockets);
+    agent.getAuthorizer().addCommunity(this.#config.community);
+    this.#register(agent.getMib(), options);
+    for (const socket of this.#sockets) this.#filterVersion(agent, socket);
+
+    try {
+      await Promise.all(this.#sockets.map(bound));
+    } catch (error) {
+      await this.stop();
+      throw new Error(`SNMP agent cannot listen on ${where}: ${messageOf(error)}`, { cause: error });
+    }
+    for (const socket of this.#sockets) socket.on('error', (error) => this.#report(error));
+  }
+
+  reconfigure(config: SnmpConfig): void {
+    const previous = this.#config;
+    this.#config = { ...config };
+    if (this.#agent && previous.community !== config.community) {
+      const authorizer = this.#agent.getAuthorizer();
+      authorizer.deleteCommunity(previous.community);
+      authorizer.addCommunity(config.community);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const sockets = this.#sockets;
+    this.#agent = undefined;
+    this.#sockets = [];
+    await Promise.all(sockets.map(closeSocket));
+  }
+
+  /** Swaps net-snmp's message listener for one that drops other SNMP versions first. */
+  #filterVersion(agent: NetSnmpLibAgent, socket: Socket): void {
+    socket.removeAllListeners('message');
+    socket.on('message', (datagram: Buffer, rinfo: RemoteInfo) => {
+      const wanted = this.#config.version === 'v1' ? netSnmp.Version1 : netSnmp.Version2c;
+      if (snmpMessageVersion(datagram) !== wanted) return;
+      try {
+        agent.onMsg(socket, datagram, rinfo);
+      } catch (error) {
+        // a throw here would be an uncaught exception in a socket listener: the process would die
+        this.#report(error);
+      }
+    });
+  }
+
+  #register(mib: NetSnmpMib, options: AgentOptions): void {
+    const { OctetString, OID, TimeTicks, Integer, Gauge } = netSnmp.ObjectType;
+    const startedAt = performance.now();
+    const statistics = new StatisticsCache({
+      read: options.statistics,
+      ...(this.#settings.statisticsMaxAgeMs === undefined ? {} : { maxAgeMs: this.#settings.statisticsMaxAgeMs }),
+      ...(this.#settings.statisticsTimeoutMs === undefined ? {} : { timeoutMs: this.#settings.statisticsTimeoutMs }),
+      onError: (error) => this.#report(error),
+    });
+    const gauge = (pick: (s: AgentStatistics) => number) => async () => toGauge(pick(await statistics.get()));
+    const scalars: Scalar[] = [
+      { name: 'sysDescr', oid: systemOids.sysDescr, type: OctetString, read: () => utf8Octets(options.sysDescr) },
+      { name: 'sysObjectID', oid: systemOids.sysObjectID, type: OID, read: () => this.#enterpriseOid },
+      {
+        name: 'sysUpTime',
+        oid: systemOids.sysUpTime,
+        type: TimeTicks,
+        read: () => Math.floor((performance.now() - startedAt) / 10) % (maxUnsigned32 + 1),
+      },
+      { name: 'sysContact', oid: systemOids.sysContact, type: OctetString, read: () => utf8Octets(this.#config.contact) },
+      { name: 'sysName', oid: systemOids.sysName, type: OctetString, read: () => utf8Octets(options.sysName) },
+      { name: 'sysLocation', oid: systemOids.sysLocation, type: OctetString, read: () => utf8Octets(this.#config.location) },
+      { name: 'sysServices', oid: systemOids.sysServices, type: Integer, read: () => sysServices },
+      { name: 'dmsShareCount', oid: agentObjectOid(this.#enterpriseOid, 'dmsShareCount'), type: Gauge, read: gauge((s) => s.shareCount) },
+      { name: 'dmsJobsQueued', oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsQueued'), type: Gauge, read: gauge((s) => s.jobs.queued) },
+      { name: 'dmsJobsWorking', oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsWorking'), type: Gauge, read: gauge((s) => s.jobs.working) },
+      {
+        name: 'dmsJobsCompleted',
+        oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsCompleted'),
+        type: Gauge,
+        read: gauge((s) => s.jobs.completed),
+      },
+      { name: 'dmsJobsFailed', oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsFailed'), type: Gauge, read: gauge((s) => s.jobs.failed) },
+    ];
+
+    for (const scalar of scalars) {
+      mib.registerProvider({
+        name: scalar.name,
+        type: netSnmp.MibProviderType.Scalar,
+        oid: scalar.oid,
+        scalarType: scalar.type,
+        maxAccess: netSnmp.MaxAccess['read-only'],
+        handler: (request) => {
+          void (async () => {
+            try {
+              request.instanceNode.value = await scalar.read();
+            } catch (error) {
+              this.#report(error);
+            }
+            try {
+              request.done();
+            } catch (error) {
+              this.#report(error);
+            }
+          })();
+        },
+      });
+      // net-snmp answers noSuchInstance, without calling the handler, until an instance has a value
+      mib.setScalarValue(scalar.name, scalar.type === OctetString ? Buffer.alloc(0) : scalar.type === OID ? this.#enterpriseOid : 0);
+    }
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#settings.onError?.(error);
+    } catch {
+      // the error sink failed: the agent must still answer
+    }
+  }
+}
+
+function bound(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onListening = () => {
+      socket.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      socket.off('listening', onListening);
+      reject(error);
+    };
+    socket.once('listening', onListening);
+    socket.once('error', onError);
+  });
+}
+
+function closeSocket(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      socket.close(() => resolve());
+    } catch {
+      // never bound, or already closed after a bind error
+      resolve();
+    }
+  });
+}
+
+function toGauge(value: number): number {
+  return Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 0), maxUnsigned32) : 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,115 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { parseManager } from '../../domain/trap.js';
+import { eventCatalogue, type DmsEvent } from '../../events/catalogue.js';
+import type { TrapSender, TrapTarget } from '../../ports/notifier.js';
+import { checkEnterpriseOid, defaultEnterpriseOid, notificationOid } from './dms-mib.js';
+import { eventVarbinds } from './event-varbinds.js';
+import { netSnmp, type NetSnmpSession } from './net-snmp.js';
+
+export interface NetSnmpTrapSenderOptions {
+  /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); 1.3.6.1.4.1.61999 by default. */
+  enterpriseOid?: string;
+  /** A send that has not reached the socket by then (DNS, a stuck socket) is rejected. */
+  timeoutMs?: number;
+  /** agent-addr of v1 traps; 0.0.0.0 says "unknown" where a wrong address would mislead. */
+  agentAddress?: string;
+}
+
+type Finish = (error?: Error) => void;
+
+/**
+ * Notifier over net-snmp. One UDP session per send, closed as soon as the datagram is
+ * handed to the socket: traps are rare, and nothing outlives a send, so nothing leaks
+ * when targets change or the service stops.
+ */
+export class NetSnmpTrapSender implements TrapSender {
+  readonly #enterpriseOid: string;
+  readonly #timeoutMs: number;
+  readonly #agentAddress: string;
+  readonly #pending = new Set<Finish>();
+  #closed = false;
+
+  constructor(options: NetSnmpTrapSenderOptions = {}) {
+    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? defaultEnterpriseOid);
+    this.#timeoutMs = options.timeoutMs ?? 5000;
+    this.#agentAddress = options.agentAddress ?? '0.0.0.0';
+    if (isIP(this.#agentAddress) !== 4) throw new Error('agentAddress must be an IPv4 address');
+  }
+
+  send(target: TrapTarget, event: DmsEvent): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.#closed) return reject(new Error('trap sender is closed'));
+      const entry = eventCatalogue[event.name];
+      if (!entry) return reject(new Error(`unknown event ${String(event.name)}`));
+      const { host, port } = parseManager(target.manager);
+      if (!Number.isInteger(port) || port < 1 || port > 65535 || host === '') {
+        return reject(new Error(`invalid trap manager ${target.manager}`));
+      }
+      const v1 = target.version === 'v1';
+      if (!v1 && target.version !== 'v2c') return reject(new Error(`unsupported SNMP version ${String(target.version)}`));
+
+      let session: NetSnmpSession | undefined;
+      let settled = false;
+      const finish: Finish = (error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.#pending.delete(finish);
+        if (session) closeQuietly(session);
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => finish(new Error(`trap to ${target.manager} not sent within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+      this.#pending.add(finish);
+
+      resolveAddress(host)
+        .then(({ address, family }) => {
+          if (settled) return;
+          session = netSnmp.createSession(address, target.community, {
+            version: v1 ? netSnmp.Version1 : netSnmp.Version2c,
+            transport: family === 6 ? 'udp6' : 'udp4',
+            trapPort: port,
+          });
+          // v1: net-snmp splits enterprise.N into enterprise + specific-trap N, generic 6;
+          // v2c: snmpTrapOID.0 = dmsNotifications.N (enterprise.0.N).
+          const oid = v1 ? `${this.#enterpriseOid}.${entry.notification}` : notificationOid(this.#enterpriseOid, entry.notification);
+          session.trap(
+            oid,
+            eventVarbinds(this.#enterpriseOid, event),
+            { agentAddr: this.#agentAddress, upTime: upTime() },
+            (error) => finish(error ?? undefined),
+          );
+        })
+        .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+    });
+  }
+
+  /** Rejects sends still in flight and refuses new ones. */
+  close(): void {
+    this.#closed = true;
+    for (const finish of [...this.#pending]) finish(new Error('trap sender closed'));
+  }
+}
+
+async function resolveAddress(host: string): Promise<{ address: string; family: number }> {
+  const family = isIP(host);
+  if (family !== 0) return { address: host, family };
+  return lookup(host);
+}
+
+/** Hundredths of a second since the service started, wrapped like TimeTicks; never 0, which net-snmp ignores. */
+function upTime(): number {
+  return (Math.floor(process.uptime() * 100) % 2 ** 32) || 1;
+}
+
+function closeQuietly(session: NetSnmpSession): void {
+  try {
+    session.close();
+  } catch {
+    // already closed by a socket error: nothing left to release
+  }
+}

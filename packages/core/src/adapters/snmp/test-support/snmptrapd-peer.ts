@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSnmpToolEnv, type SnmpToolEnv } from './snmp-tool-env.js';
+
+export interface ReceivedTrap {
+  /** 0 for v1, 1 for v2c. */
+  version: number;
+  community: string;
+  /** v1 only: enterprise, generic-trap and specific-trap as snmptrapd prints them. */
+  enterprise: string;
+  generic: string;
+  specific: string;
+  /** "name = TYPE: value" per varbind, in the order received. */
+  varbinds: string[];
+}
+
+export interface SnmptrapdOptions {
+  snmptrapd: string;
+  /** Communities snmptrapd logs; traps with any other are dropped. */
+  communities: string[];
+  /** e.g. ["udp:127.0.0.1:16200", "udp6:[::1]:16201"] */
+  listen: string[];
+}
+
+const recordPattern = /TRAP\|(\d)\|([^|]*)\|([^|]*)\|([^|]*)\|([^|]*)\|([\s\S]*?)\|END\n/g;
+
+/** A real snmptrapd with DMS-MIB loaded, whose log the test reads as parsed traps. */
+export class SnmptrapdPeer {
+  readonly traps: ReceivedTrap[] = [];
+  #output = '';
+  #stderr = '';
+  #process: ChildProcess | undefined;
+  #tools: SnmpToolEnv | undefined;
+  #waiters = new Set<() => void>();
+
+  async start(options: SnmptrapdOptions): Promise<void> {
+    const tools = createSnmpToolEnv();
+    this.#tools = tools;
+    const conf = join(tools.dir, 'snmptrapd.conf');
+    writeFileSync(
+      conf,
+      ['disableAuthorization no', ...options.communities.map((c) => `authCommunity log ${c}`), ''].join('\n'),
+    );
+    const child = spawn(
+      options.snmptrapd,
+      [
+        '-f', '-Lo', '-n', '-C', '-c', conf,
+        '-m', 'DMS-MIB',
+        '-F', 'TRAP|%s|%P|%N|%w|%q|%v|END\n',
+        options.listen.join(','),
+      ],
+      { env: tools.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.#process = child;
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.#onOutput(chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.#stderr += chunk));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`snmptrapd did not start: ${this.#stderr}`)), 10_000);
+      const ready = () => {
+        if (!this.#output.includes('NET-SNMP version')) return;
+        clearTimeout(timer);
+        this.#waiters.delete(ready);
+        resolve();
+      };
+      this.#waiters.add(ready);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`snmptrapd exited (${code}): ${this.#stderr}${this.#output}`));
+      });
+      ready();
+    });
+  }
+
+  get stderr(): string {
+    return this.#stderr;
+  }
+
+  /** Resolves with the first trap (already received or to come) that matches. */
+  waitFor(match: (trap: ReceivedTrap) => boolean, timeoutMs = 5000): Promise<ReceivedTrap> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.traps.find(match);
+        if (!found) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`no matching trap within ${timeoutMs} ms; received:\n${JSON.stringify(this.traps, null, 2)}`));
+      }, timeoutMs);
+      this.#waiters.add(check);
+      check();
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    this.#tools?.dispose();
+  }
+
+  #onOutput(chunk: string): void {
+    this.#output += chunk;
+    let consumed = 0;
+    for (const match of this.#output.matchAll(recordPattern)) {
+      const [whole, version, security, enterprise, generic, specific, varbinds] = match;
+      this.traps.push({
+        version: Number(version),
+        community: /community (.*)$/.exec(security ?? '')?.[1] ?? '',
+        enterprise: enterprise ?? '',
+        generic: generic ?? '',
+        specific: specific ?? '',
+        varbinds: (varbinds ?? '').split('\t').filter((v) => v !== ''),
+      });
+      consumed = (match.index ?? 0) + whole.length;
+    }
+    // keep the startup banner for start(); drop parsed records so they are not parsed twice
+    if (consumed > 0) this.#output = this.#output.slice(consumed);
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+}

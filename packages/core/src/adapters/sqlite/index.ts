@@ -1,0 +1,2 @@
+export { openSqliteStorage, migrateSqlite, type SqliteStorageOptions } from './sqlite-storage.js';
+export { sqliteQuirks } from './sqlite-dialect-quirks.js';

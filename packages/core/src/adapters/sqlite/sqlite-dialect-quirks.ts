@@ -1,0 +1,14 @@
+import type { DialectQuirks } from '../kysely/kysely-dialect-quirks.js';
+
+function sqliteCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+}
+
+export const sqliteQuirks: DialectQuirks = {
+  name: 'sqlite',
+  isUniqueViolation: (error) => ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(sqliteCode(error)),
+  isForeignKeyViolation: (error) => sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  isUnavailable: (error) => /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/.test(sqliteCode(error)),
+  // A single UPDATE … WHERE id = (SELECT … LIMIT 1) is atomic under SQLite's write lock.
+  claimLockClause: '',
+};

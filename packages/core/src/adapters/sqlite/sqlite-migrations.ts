@@ -1,0 +1,98 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** Versioned, append-only: a released migration is never edited, a new one is added. */
+export const sqliteMigrations: Record<string, Migration> = {
+  '0001_foundation': {
+    async up(db: Kysely<unknown>) {
+      const statements = [
+        `create table nas (
+          id integer primary key autoincrement,
+          name text not null unique,
+          host text not null,
+          type text not null,
+          comment text,
+          price text,
+          created_at text not null,
+          updated_at text not null)`,
+        `create table pools (
+          id integer primary key autoincrement,
+          name text not null unique,
+          comment text,
+          type text not null,
+          content text not null,
+          primary_id integer references pools(id) on delete set null,
+          created_at text not null,
+          updated_at text not null)`,
+        `create table nas_shares (
+          id integer primary key autoincrement,
+          nas_id integer not null references nas(id) on delete restrict,
+          pool_id integer references pools(id) on delete set null,
+          name text not null,
+          path text not null,
+          options text,
+          username text,
+          password_enc text,
+          file_count integer not null default 0,
+          file_size_sum integer not null default 0,
+          created_at text not null,
+          updated_at text not null,
+          unique (nas_id, name))`,
+        `create index nas_shares_name on nas_shares (name)`,
+        `create index nas_shares_pool_id on nas_shares (pool_id, name)`,
+        `create table snmp_traps (
+          id integer primary key autoincrement,
+          activation integer not null,
+          version text not null,
+          manager text not null,
+          community text not null,
+          severity_low integer not null,
+          severity_high integer not null,
+          created_at text not null,
+          updated_at text not null)`,
+        `create table snmp_server_configuration (
+          id integer primary key check (id = 1),
+          version text not null,
+          community text not null,
+          location text not null,
+          contact text not null,
+          updated_at text not null)`,
+        `create table users (
+          id integer primary key autoincrement,
+          username text not null unique,
+          password_hash text not null,
+          admin integer not null default 0,
+          created_at text not null)`,
+        `create table api_keys (
+          id integer primary key autoincrement,
+          name text not null,
+          key_hash text not null unique,
+          key_last4 text not null,
+          scopes text not null,
+          created_at text not null,
+          expires_at text,
+          last_used_at text)`,
+        `create table settings (key text primary key, value text not null)`,
+        `create table jobs (
+          id text primary key,
+          kind text not null,
+          status text not null,
+          nas_id integer,
+          share_id integer,
+          progress integer not null default 0,
+          total integer not null default 0,
+          message text,
+          steps text not null default '[]',
+          payload_enc text,
+          result text,
+          worker_id text,
+          heartbeat_at text,
+          created_at text not null,
+          started_at text,
+          finished_at text)`,
+        `create index jobs_queue on jobs (status, created_at)`,
+        `create index jobs_finished on jobs (finished_at)`,
+      ];
+      for (const statement of statements) await sql.raw(statement).execute(db);
+    },
+  },
+};

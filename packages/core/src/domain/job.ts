@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const jobStatuses = ['queued', 'working', 'completed', 'failed'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+export const jobKinds = ['share_test', 'share_scan'] as const;
+export type JobKind = (typeof jobKinds)[number];
+
+export const stepOutcomeSchema = z.object({
+  name: z.string(),
+  outcome: z.enum(['ok', 'failed', 'skipped']),
+  duration_ms: z.number(),
+  message: z.string().optional(),
+});
+export type StepOutcome = z.output<typeof stepOutcomeSchema>;
+
+/** active_job_status of the spec plus `message`, `steps` and, for scans, the counts. */
+export const activeJobStatusSchema = z.object({
+  job_id: z.string(),
+  status: z.enum(jobStatuses),
+  progress: z.number().int(),
+  total: z.number().int(),
+  message: z.string().nullable().optional(),
+  steps: z.array(stepOutcomeSchema).optional(),
+  file_count: z.number().int().optional(),
+  file_size_sum: z.number().int().optional(),
+});
+export type ActiveJobStatus = z.output<typeof activeJobStatusSchema>;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { idSchema, optionalText, text } from './common.js';
+
+/** `key` or `key=value`, comma-separated, no whitespace or control characters. */
+const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
+
+export const nasShareWritableSchema = z.object({
+  name: text(255),
+  path: text(4096),
+  options: z
+    .string()
+    .max(1024)
+    .regex(optionsPattern, { message: 'must be comma-separated key or key=value options' })
+    .nullable()
+    .optional(),
+  username: optionalText(255),
+  password: optionalText(255),
+});
+export const nasShareCreateSchema = nasShareWritableSchema;
+export const nasShareUpdateSchema = nasShareWritableSchema.partial();
+
+export const nasShareSchema = z.object({
+  id: idSchema,
+  nas_id: idSchema,
+  pool_id: idSchema.nullable(),
+  name: z.string(),
+  path: z.string(),
+  options: z.string().nullable(),
+  username: z.string().nullable(),
+  password: z.string().nullable().optional(),
+  file_count: z.number().int(),
+  file_size_sum: z.number().int(),
+});
+
+export const nasShareCollectionSchema = z.object({
+  count: z.number().int(),
+  nas_shares: z.array(nasShareSchema),
+});
+
+export type NasShareCreate = z.output<typeof nasShareCreateSchema>;
+export type NasShareUpdate = z.output<typeof nasShareUpdateSchema>;
+export type NasShare = z.output<typeof nasShareSchema>;
+
+export function parseShareOptions(options: string | null | undefined): Map<string, string | true> {
+  const parsed = new Map<string, string | true>();
+  if (!options) return parsed;
+  for (const part of options.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) parsed.set(part, true);
+    else parsed.set(part.slice(0, eq), part.slice(eq + 1));
+  }
+  return parsed;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
+
+export const nasWritableSchema = z.object({
+  name: text(255),
+  host: text(255).regex(hostPattern, { message: 'must be a host name, IPv4 address or [IPv6] address' }),
+  type: z.enum(nasTypes),
+  comment: optionalText(1024),
+  price: z
+    .string()
+    .regex(/^\d{1,15}(\.\d{1,4})?$/, { message: 'must be a decimal amount such as 12.50' })
+    .nullable()
+    .optional(),
+});
+export const nasCreateSchema = nasWritableSchema;
+export const nasUpdateSchema = nasWritableSchema.partial();
+
+export const nasSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  host: z.string(),
+  type: z.enum(nasTypes),
+  comment: z.string().nullable(),
+  price: z.string().nullable(),
+});
+
+export type NasCreate = z.output<typeof nasCreateSchema>;
+export type NasUpdate = z.output<typeof nasUpdateSchema>;
+export type Nas = z.output<typeof nasSchema>;

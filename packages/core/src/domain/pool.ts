@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { idSchema, optionalText, text } from './common.js';
+
+export const poolTypes = ['active_archive', 'offline_archive', 'data_exchange', 'scratch', 'data_enrichment', 'primary'] as const;
+export const poolContents = ['tape', 'cloud', 'nas'] as const;
+
+export const poolCreateSchema = z.object({
+  name: text(255),
+  comment: optionalText(1024),
+  type: z.enum(poolTypes).default('primary'),
+  content: z.enum(poolContents).default('nas'),
+});
+
+export const poolUpdateSchema = z.object({
+  name: text(255).optional(),
+  comment: optionalText(1024),
+  type: z.enum(poolTypes).optional(),
+  content: z.enum(poolContents).optional(),
+  /** Replaces the pool's membership: exactly these shares are in the pool afterwards. */
+  nas_share_ids: z.array(idSchema).max(10_000).optional(),
+});
+
+export const poolSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  comment: z.string().nullable(),
+  type: z.enum(poolTypes),
+  content: z.enum(poolContents),
+  primary_id: idSchema.nullable(),
+  nas_share_ids: z.array(idSchema),
+});
+
+export type PoolCreate = z.output<typeof poolCreateSchema>;
+export type PoolUpdate = z.output<typeof poolUpdateSchema>;
+export type Pool = z.output<typeof poolSchema>;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { communitySchema, snmpVersions } from './trap.js';
+import { noControlChars } from './common.js';
+
+const label = z.string().max(255).regex(noControlChars);
+
+export const snmpConfigUpdateSchema = z
+  .object({ version: z.enum(snmpVersions), community: communitySchema, location: label, contact: label })
+  .partial();
+
+export const snmpConfigSchema = z.object({
+  version: z.enum(snmpVersions),
+  community: z.string(),
+  location: z.string(),
+  contact: z.string(),
+});
+
+export type SnmpConfigUpdate = z.output<typeof snmpConfigUpdateSchema>;
+export type SnmpConfig = z.output<typeof snmpConfigSchema>;
+
+export const defaultSnmpConfig: SnmpConfig = { version: 'v2c', community: 'public', location: '', contact: '' };

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+export const snmpVersions = ['v1', 'v2c'] as const;
+export type SnmpVersion = (typeof snmpVersions)[number];
+
+export const severityLevels = { 1: 'info', 2: 'notice', 3: 'warning', 4: 'error', 5: 'critical' } as const;
+export type Severity = keyof typeof severityLevels;
+
+const severity = z.number().int().min(1).max(5);
+export const communitySchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x20-\x7e]+$/, { message: 'must be printable ASCII' });
+
+/** host name, IPv4 or [IPv6], with an optional :port. */
+const managerPattern =
+  /^(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+
+export const managerSchema = z
+  .string()
+  .min(1)
+  .max(261)
+  .refine((value) => {
+    const match = managerPattern.exec(value);
+    if (!match) return false;
+    const port = match[1] === undefined ? 162 : Number(match[1]);
+    return port >= 1 && port <= 65535;
+  }, { message: 'must be host, IPv4 or [IPv6] with an optional :port' });
+
+const trapFields = {
+  activation: z.union([z.literal(0), z.literal(1)]),
+  version: z.enum(snmpVersions),
+  manager: managerSchema,
+  community: communitySchema,
+  severity_low: severity,
+  severity_high: severity,
+};
+
+export const trapCreateSchema = z.object({
+  activation: trapFields.activation.default(1),
+  version: trapFields.version.default('v2c'),
+  manager: trapFields.manager,
+  community: trapFields.community.default('public'),
+  severity_low: trapFields.severity_low.default(1),
+  severity_high: trapFields.severity_high.default(5),
+});
+export const trapUpdateSchema = z.object(trapFields).partial();
+
+export const trapSchema = z.object({
+  snmp_trap_id: z.string().regex(/^\d+$/),
+  activation: z.number().int(),
+  version: z.enum(snmpVersions),
+  manager: z.string(),
+  community: z.string(),
+  severity_low: z.number().int(),
+  severity_high: z.number().int(),
+});
+export const trapCollectionSchema = z.object({ count: z.number().int(), traps: z.array(trapSchema) });
+
+export type TrapCreate = z.output<typeof trapCreateSchema>;
+export type TrapUpdate = z.output<typeof trapUpdateSchema>;
+export type Trap = z.output<typeof trapSchema>;
+
+/** Severity band check of a complete record, run after a partial update is merged. */
+export function checkSeverityBand(low: number, high: number) {
+  return low <= high ? undefined : { severity_low: [{ error: 'less_than_or_equal_to' as const, count: high }] };
+}
+
+/** Splits a manager into host and port (162 unless given); IPv6 loses its brackets. */
+export function parseManager(manager: string): { host: string; port: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(manager);
+  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ? Number(bracketed[2]) : 162 };
+  const [host, port] = manager.split(':');
+  return { host: host!, port: port ? Number(port) : 162 };
+}

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { DomainError, type AttributeError, type AttributeErrorType, type ErrorDetails } from './domain-error.js';
+
+type Issue = z.core.$ZodIssue;
+
+function toAttributeError(issue: Issue): AttributeError {
+  switch (issue.code) {
+    case 'invalid_type':
+      return { error: issue.input === undefined || issue.input === null ? 'blank' : 'invalid' };
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return { error: 'blank' };
+      if (issue.origin === 'string' || issue.origin === 'array')
+        return { error: 'too_short', count: Number(issue.minimum) };
+      return { error: 'greater_than_or_equal_to', count: Number(issue.minimum) };
+    case 'too_big':
+      if (issue.origin === 'string' || issue.origin === 'array')
+        return { error: 'too_long', count: Number(issue.maximum) };
+      return { error: 'less_than_or_equal_to', count: Number(issue.maximum) };
+    case 'custom': {
+      const params = (issue.params ?? {}) as { error?: AttributeErrorType; count?: number };
+      return params.count === undefined ? { error: params.error ?? 'invalid' } : { error: params.error ?? 'invalid', count: params.count };
+    }
+    default:
+      return { error: 'invalid' };
+  }
+}
+
+export function zodIssuesToDetails(issues: readonly Issue[]): ErrorDetails {
+  const details: ErrorDetails = {};
+  for (const issue of issues) {
+    const attribute = issue.path.length === 0 ? 'base' : issue.path.map(String).join('.');
+    (details[attribute] ??= []).push(toAttributeError(issue));
+  }
+  return details;
+}
+
+/**
+ * Parses input at the edge. A body that is not a JSON object is a 400 (the request is
+ * malformed); field problems are a 422 with one attribute_error per failed rule.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new DomainError('bad_request', 'request body must be a JSON object', {
+      details: { body: [{ error: 'invalid' }] },
+    });
+  }
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  throw DomainError.invalid(zodIssuesToDetails(result.error.issues));
+}

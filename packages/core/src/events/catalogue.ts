@@ -1,0 +1,45 @@
+import type { Severity } from '../domain/trap.js';
+
+/**
+ * Every event dms raises, with its severity (1 info … 5 critical) and the number of its
+ * notification under the enterprise arc of DMS-MIB (dmsNotifications.N).
+ */
+export const eventCatalogue = {
+  share_test_completed: { severity: 1, notification: 1, description: 'a share test job completed' },
+  share_test_failed: { severity: 4, notification: 2, description: 'a share test job failed' },
+  share_scan_completed: { severity: 1, notification: 3, description: 'a share scan completed' },
+  share_scan_failed: { severity: 4, notification: 4, description: 'a share scan failed' },
+  job_interrupted: { severity: 3, notification: 5, description: 'a job was interrupted by a restart' },
+  auth_failures_repeated: { severity: 3, notification: 6, description: 'repeated authentication failures' },
+  service_started: { severity: 2, notification: 7, description: 'the service started' },
+  service_stopping: { severity: 2, notification: 8, description: 'the service is stopping' },
+  configuration_changed: { severity: 1, notification: 9, description: 'the configuration changed' },
+  test_trap: { severity: 1, notification: 10, description: 'a test trap requested through the API' },
+} as const satisfies Record<string, { severity: Severity; notification: number; description: string }>;
+
+export type DmsEventName = keyof typeof eventCatalogue;
+
+export interface DmsEventResource {
+  type: string;
+  id?: number | string;
+  name?: string;
+}
+
+export interface DmsEvent {
+  name: DmsEventName;
+  severity: Severity;
+  message: string;
+  resource?: DmsEventResource;
+  at: Date;
+}
+
+export function makeEvent(
+  name: DmsEventName,
+  message: string,
+  at: Date,
+  resource?: DmsEventResource,
+): DmsEvent {
+  const event: DmsEvent = { name, severity: eventCatalogue[name].severity, message, at };
+  if (resource) event.resource = resource;
+  return event;
+}

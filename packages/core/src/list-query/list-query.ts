@@ -1,0 +1,47 @@
+/** A parsed, validated list request, ready to compile to SQL by a storage adapter. */
+export type FieldType = 'integer' | 'string';
+
+export interface ListField {
+  type: FieldType;
+  nullable?: boolean;
+  /** The storage column, when the API name differs (`snmp_trap_id` → `id`). */
+  column?: string;
+}
+
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'like' | 'not_like';
+
+export interface Filter {
+  /** A storage column taken from the ListSpec, never from the request. */
+  field: string;
+  op: FilterOp;
+  /** `null` only for nullable fields (`pool_id=null`). */
+  values: Array<string | number | null>;
+}
+
+export interface SortKey {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  sort: SortKey[];
+  filters: Filter[];
+}
+
+export interface ListSpec {
+  /** Every attribute that may be filtered or sorted on; secrets are never listed here. */
+  fields: Readonly<Record<string, ListField>>;
+  /** Filters accepted on this endpoint (a subset of `fields`). */
+  filterable: readonly string[];
+  pagination: 'limit_offset' | 'page';
+}
+
+export interface ListPage<T> {
+  count: number;
+  items: T[];
+}
+
+export const defaultPageSize = 20;
+export const maxPageSize = 100;

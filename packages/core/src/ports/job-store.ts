@@ -1,0 +1,56 @@
+import type { JobKind, JobStatus, StepOutcome } from '../domain/job.js';
+
+export interface JobRecord {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** The NAS a test was started under (a GET under another NAS is 404). */
+  nas_id: number | null;
+  share_id: number | null;
+  progress: number;
+  total: number;
+  message: string | null;
+  steps: StepOutcome[];
+  /** Sealed JSON of what the job needs (may hold a password); erased when it finishes. */
+  payload_enc: string | null;
+  result: Record<string, number> | null;
+  worker_id: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'>;
+
+export interface JobProgress {
+  progress: number;
+  total: number;
+  steps: StepOutcome[];
+  result?: Record<string, number> | null;
+}
+
+export interface JobOutcome extends JobProgress {
+  status: 'completed' | 'failed';
+  message: string | null;
+}
+
+/**
+ * Durable job queue. `claim` takes the oldest queued job in one atomic statement
+ * (SQLite: UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING; PostgreSQL adds
+ * FOR UPDATE SKIP LOCKED), so any number of workers and replicas can share it.
+ */
+export interface JobStore {
+  enqueue(job: JobInsert): Promise<JobRecord>;
+  get(id: string): Promise<JobRecord | undefined>;
+  claim(workerId: string, now: string): Promise<JobRecord | undefined>;
+  /** Saves progress and refreshes the heartbeat; ignored unless the job is working for this worker. */
+  progress(id: string, workerId: string, progress: JobProgress, now: string): Promise<void>;
+  /** Ends a job and erases its sealed payload. */
+  finish(id: string, workerId: string, outcome: JobOutcome, now: string): Promise<JobRecord | undefined>;
+  /** Fails every working job whose heartbeat is older than `staleBefore`; returns them. */
+  failStale(staleBefore: string, message: string, now: string): Promise<JobRecord[]>;
+  /** Deletes finished jobs that finished before `before`. */
+  purgeFinished(before: string): Promise<number>;
+  countByStatus(): Promise<Record<JobStatus, number>>;
+}

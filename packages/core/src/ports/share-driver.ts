@@ -1,0 +1,68 @@
+import type { NasType } from '../domain/common.js';
+import type { StepOutcome } from '../domain/job.js';
+
+/**
+ * Share driver port: talks to real storage to test that a share can be reached with its
+ * credentials and to walk it for file_count / file_size_sum. One adapter folder per
+ * protocol family under src/adapters/. A driver never writes on the share.
+ */
+export type DriverStepName =
+  | 'resolve_host'
+  | 'connect'
+  | 'negotiate_protocol'
+  | 'authenticate'
+  | 'open_path'
+  | 'list';
+
+export interface ShareLocation {
+  type: NasType;
+  host: string;
+  path: string;
+  /** Parsed `options` of the share (`key` → true, `key=value` → value). */
+  options: ReadonlyMap<string, string | true>;
+  username: string | null;
+  password: string | null;
+}
+
+export interface DriverRun {
+  signal: AbortSignal;
+  /** Bound of every network step (DMS_DRIVER_TIMEOUT_MS, 10 s by default). */
+  timeoutMs: number;
+  /** Called once per step, in order, as each step ends. */
+  onStep(step: StepOutcome & { name: DriverStepName }): void;
+}
+
+export interface ScanProgress {
+  file_count: number;
+  file_size_sum: number;
+  directories: number;
+}
+
+export interface ScanRun extends DriverRun {
+  onProgress(progress: ScanProgress): void;
+}
+
+export type TestResult = { ok: true } | { ok: false; message: string };
+
+export interface ScanResult {
+  file_count: number;
+  file_size_sum: number;
+}
+
+/** A failure a user can act on; `message` is plain words ("authentication failed for user 'x'"). */
+export class DriverError extends Error {
+  override readonly name = 'DriverError';
+}
+
+export interface ShareDriver {
+  /** The steps `test` runs for this location, in order; their count is the job's total. */
+  testSteps(location: ShareLocation): readonly DriverStepName[];
+  /** Runs the steps; resolves with the first failure's message, never throws for a share problem. */
+  test(location: ShareLocation, run: DriverRun): Promise<TestResult>;
+  /** Counts every regular file reached by a path (as `find -type f`); throws DriverError. */
+  scan(location: ShareLocation, run: ScanRun): Promise<ScanResult>;
+}
+
+export interface ShareDriverRegistry {
+  forType(type: NasType): ShareDriver;
+}

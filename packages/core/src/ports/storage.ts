@@ -1,0 +1,163 @@
+import type { ListPage, ListQuery } from '../list-query/list-query.js';
+import type { NasType } from '../domain/common.js';
+import type { Scope } from '../domain/api-key.js';
+import type { SnmpConfig } from '../domain/snmp-config.js';
+import type { SnmpVersion } from '../domain/trap.js';
+import type { JobStore } from './job-store.js';
+
+/**
+ * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
+ * `@dms/core/testing`. Methods are asynchronous even where the adapter is not, so that
+ * any adapter fits. Stores return records; the core's services turn them into responses.
+ * A unique violation surfaces as DomainError('conflict') with a `taken` detail.
+ */
+export interface NasRecord {
+  id: number;
+  name: string;
+  host: string;
+  type: NasType;
+  comment: string | null;
+  price: string | null;
+}
+export type NasInsert = Omit<NasRecord, 'id'>;
+
+export interface PoolRecord {
+  id: number;
+  name: string;
+  comment: string | null;
+  type: string;
+  content: string;
+  primary_id: number | null;
+}
+export type PoolInsert = Omit<PoolRecord, 'id' | 'primary_id'>;
+
+export interface NasShareRecord {
+  id: number;
+  nas_id: number;
+  pool_id: number | null;
+  name: string;
+  path: string;
+  options: string | null;
+  username: string | null;
+  /** Sealed by the SecretBox; never leaves the core as is. */
+  password_enc: string | null;
+  file_count: number;
+  file_size_sum: number;
+}
+export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | 'file_count' | 'file_size_sum'>;
+export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id'>>;
+
+export interface TrapRecord {
+  id: number;
+  activation: number;
+  version: SnmpVersion;
+  manager: string;
+  community: string;
+  severity_low: number;
+  severity_high: number;
+}
+export type TrapInsert = Omit<TrapRecord, 'id'>;
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  password_hash: string;
+  admin: boolean;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  name: string;
+  key_hash: string;
+  key_last4: string;
+  scopes: Scope[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface CrudStore<TRecord extends { id: number }, TInsert, TPatch = Partial<TInsert>> {
+  list(query: ListQuery): Promise<ListPage<TRecord>>;
+  get(id: number): Promise<TRecord | undefined>;
+  create(values: TInsert): Promise<TRecord>;
+  /** Resolves undefined when the record does not exist. */
+  update(id: number, patch: TPatch): Promise<TRecord | undefined>;
+  delete(id: number): Promise<boolean>;
+}
+
+export interface NasStore extends CrudStore<NasRecord, NasInsert> {
+  findByName(name: string): Promise<NasRecord | undefined>;
+  /** Number of shares the NAS still has (deletion is refused while it has any). */
+  shareCount(id: number): Promise<number>;
+}
+
+export interface PoolStore extends CrudStore<PoolRecord, PoolInsert> {
+  findByName(name: string): Promise<PoolRecord | undefined>;
+  /** Member share ids of each pool asked for, in id order. */
+  memberIds(poolIds: readonly number[]): Promise<Map<number, number[]>>;
+  /**
+   * Makes exactly `shareIds` the members of the pool, atomically. Rejects with
+   * not_found for an unknown share and conflict for a share in another pool.
+   */
+  setMembers(id: number, shareIds: readonly number[]): Promise<void>;
+}
+
+export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert, NasSharePatch> {
+  /** Every share with this name (names are unique within a NAS only). */
+  findByName(name: string, nasId?: number): Promise<NasShareRecord[]>;
+  count(): Promise<number>;
+}
+
+export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {
+  /** Active targets only: the trap dispatcher's query. */
+  listActive(): Promise<TrapRecord[]>;
+};
+
+export interface SnmpConfigStore {
+  get(): Promise<SnmpConfig>;
+  update(patch: Partial<SnmpConfig>): Promise<SnmpConfig>;
+}
+
+export interface UserStore {
+  create(values: { username: string; password_hash: string; admin: boolean }): Promise<UserRecord>;
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  get(id: number): Promise<UserRecord | undefined>;
+  list(query: ListQuery): Promise<ListPage<UserRecord>>;
+  updatePasswordHash(id: number, passwordHash: string): Promise<boolean>;
+  delete(id: number): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+export interface ApiKeyStore {
+  create(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>): Promise<ApiKeyRecord>;
+  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  get(id: number): Promise<ApiKeyRecord | undefined>;
+  list(query: ListQuery): Promise<ListPage<ApiKeyRecord>>;
+  update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'expires_at'>>): Promise<ApiKeyRecord | undefined>;
+  touch(id: number, at: string): Promise<void>;
+  delete(id: number): Promise<boolean>;
+}
+
+export interface SettingsStore {
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T): Promise<void>;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly nas: NasStore;
+  readonly pools: PoolStore;
+  readonly shares: NasShareStore;
+  readonly traps: TrapStore;
+  readonly snmpConfig: SnmpConfigStore;
+  readonly users: UserStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly settings: SettingsStore;
+  readonly jobs: JobStore;
+  /** Runs pending versioned migrations. */
+  migrate(): Promise<void>;
+  /** Rejects with DomainError('unavailable') when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

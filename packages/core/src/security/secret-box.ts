@@ -1,0 +1,34 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { DomainError } from '../errors/domain-error.js';
+
+/** Seals secrets at rest (share passwords, job payloads). */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+const prefix = 'v1:';
+
+/** AES-256-GCM; the sealed text is `v1:` + base64(iv ‖ tag ‖ ciphertext). */
+export function createAesGcmSecretBox(key: Uint8Array): SecretBox {
+  if (key.length !== 32) throw new Error('the secret key must be 32 bytes');
+  return {
+    seal(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return prefix + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+    },
+    open(sealed) {
+      if (!sealed.startsWith(prefix)) throw new DomainError('internal', 'unknown secret format');
+      const raw = Buffer.from(sealed.slice(prefix.length), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      try {
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      } catch (error) {
+        throw new DomainError('internal', 'a stored secret cannot be opened with the current secret key', { cause: error });
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import { DomainError } from '../errors/domain-error.js';
+import { hashApiKeyToken } from '../security/api-key-token.js';
+
+/** Verifies a Bearer value that is a JWT; supplied when JWT mode exists. */
+export type JwtVerifier = (token: string) => Promise<Principal>;
+
+const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+const touchEveryMs = 60_000;
+const basicCacheTtlMs = 60_000;
+const basicCacheMax = 1_000;
+
+function unauthenticated(message: string): DomainError {
+  return new DomainError('unauthenticated', message, { details: { authorization: [{ error: 'invalid' }] } });
+}
+
+/**
+ * Basic, API-key and (when configured) JWT authentication. A verified Basic credential is
+ * remembered for a minute under a hash of the whole credential, so that argon2 runs once
+ * per client and minute rather than on every request.
+ */
+export class AuthService {
+  readonly #lastTouch = new Map<number, number>();
+  readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
+  #jwtVerifier: JwtVerifier | undefined;
+
+  constructor(private readonly deps: CoreDeps) {}
+
+  setJwtVerifier(verifier: JwtVerifier | undefined): void {
+    this.#jwtVerifier = verifier;
+  }
+
+  /** Forget remembered Basic credentials (after a password change or a user deletion). */
+  forgetCredentials(): void {
+    this.#basicCache.clear();
+  }
+
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (!authorization) throw unauthenticated('authentication required');
+    const space = authorization.indexOf(' ');
+    const scheme = authorization.slice(0, space).toLowerCase();
+    const value = authorization.slice(space + 1).trim();
+    if (space > 0 && scheme === 'basic') return this.basic(value);
+    if (space > 0 && scheme === 'bearer' && value.length > 0) {
+      if (jwtShape.test(value)) {
+        if (!this.#jwtVerifier) throw unauthenticated('JWT mode is off');
+        return this.#jwtVerifier(value);
+      }
+      return this.apiKey(value);
+    }
+    throw unauthenticated('unsupported authorization scheme');
+  }
+
+  private async basic(encoded: string): Promise<Principal> {
+    const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) throw unauthenticated('malformed Basic credentials');
+    const cacheKey = createHash('sha256').update(decoded).digest('hex');
+    const now = this.deps.clock().getTime();
+    const cached = this.#basicCache.get(cacheKey);
+    if (cached && cached.until > now) return cached.principal;
+
+    const username = decoded.slice(0, colon);
+    const user = await this.deps.storage.users.findByUsername(username);
+    const ok = user !== undefined && (await this.deps.hasher.verify(user.password_hash, decoded.slice(colon + 1)));
+    if (!user || !ok) throw unauthenticated('invalid username or password');
+    const principal: Principal = { kind: 'user', userId: user.id, username: user.username };
+    if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
+    this.#basicCache.set(cacheKey, { principal, until: now + basicCacheTtlMs });
+    return principal;
+  }
+
+  private async apiKey(token: string): Promise<Principal> {
+    const key = await this.deps.storage.apiKeys.findByHash(hashApiKeyToken(token));
+    const now = this.deps.clock();
+    if (!key) throw unauthenticated('unknown API key');
+    if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) throw unauthenticated('API key expired');
+    const last = this.#lastTouch.get(key.id) ?? 0;
+    if (now.getTime() - last >= touchEveryMs) {
+      this.#lastTouch.set(key.id, now.getTime());
+      await this.deps.storage.apiKeys.touch(key.id, now.toISOString());
+    }
+    return { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes };
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreDeps } from './core-deps.js';
+import { MemoryEventBus } from '../events/memory-event-bus.js';
+import { argon2PasswordHasher } from '../security/password-hasher.js';
+import { NasService } from './nas-service.js';
+import { PoolService } from './pool-service.js';
+import { ShareService } from './share-service.js';
+import { TrapService } from './trap-service.js';
+import { SnmpConfigService } from './snmp-config-service.js';
+import { AuthService } from './auth-service.js';
+import { UserService } from './user-service.js';
+import { ApiKeyService } from './api-key-service.js';
+
+export interface Core {
+  readonly deps: CoreDeps;
+  readonly nas: NasService;
+  readonly pools: PoolService;
+  readonly shares: ShareService;
+  readonly traps: TrapService;
+  readonly snmpConfig: SnmpConfigService;
+  readonly auth: AuthService;
+  readonly users: UserService;
+  readonly apiKeys: ApiKeyService;
+}
+
+export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> & Partial<CoreDeps>;
+
+/** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
+export function createCore(options: CoreOptions): Core {
+  const deps: CoreDeps = {
+    hasher: argon2PasswordHasher,
+    events: new MemoryEventBus(),
+    clock: () => new Date(),
+    newId: randomUUID,
+    ...options,
+  };
+  const nas = new NasService(deps);
+  const pools = new PoolService(deps);
+  return {
+    deps,
+    nas,
+    pools,
+    shares: new ShareService(deps, nas, pools),
+    traps: new TrapService(deps),
+    snmpConfig: new SnmpConfigService(deps),
+    auth: new AuthService(deps),
+    users: new UserService(deps),
+    apiKeys: new ApiKeyService(deps),
+  };
+}

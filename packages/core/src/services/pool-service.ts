@@ -1,0 +1,74 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { PoolRecord } from '../ports/storage.js';
+import { authorize } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { DomainError } from '../errors/domain-error.js';
+import { poolCreateSchema, poolUpdateSchema, type Pool } from '../domain/pool.js';
+import { poolListSpec } from '../list-query/list-specs.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { resolveRef } from './resolve-ref.js';
+
+export class PoolService {
+  constructor(private readonly deps: CoreDeps) {}
+
+  resolve(ref: string): Promise<PoolRecord> {
+    const { pools } = this.deps.storage;
+    return resolveRef(ref, 'pool_id', (id) => pools.get(id), (name) => pools.findByName(name));
+  }
+
+  private async withMembers(records: PoolRecord[]): Promise<Pool[]> {
+    const members = await this.deps.storage.pools.memberIds(records.map((pool) => pool.id));
+    return records.map((pool) => ({ ...pool, nas_share_ids: members.get(pool.id) ?? [] }) as Pool);
+  }
+
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; pools: Pool[] }> {
+    authorize(principal, 'pools', 'index');
+    const page = await this.deps.storage.pools.list(parseListQuery(raw, poolListSpec));
+    return { count: page.count, pools: await this.withMembers(page.items) };
+  }
+
+  async show(principal: Principal, ref: string): Promise<Pool> {
+    authorize(principal, 'pools', 'show');
+    const [pool] = await this.withMembers([await this.resolve(ref)]);
+    return pool!;
+  }
+
+  async create(principal: Principal, body: unknown): Promise<Pool> {
+    authorize(principal, 'pools', 'create');
+    const input = parseInput(poolCreateSchema, body);
+    const [pool] = await this.withMembers([await this.deps.storage.pools.create({ comment: null, ...input })]);
+    return pool!;
+  }
+
+  async update(principal: Principal, ref: string, body: unknown): Promise<Pool> {
+    authorize(principal, 'pools', 'update');
+    const { nas_share_ids: memberIds, ...fields } = parseInput(poolUpdateSchema, body);
+    const current = await this.resolve(ref);
+    const content = fields.content ?? current.content;
+    if (memberIds !== undefined && memberIds.length > 0 && content !== 'nas') {
+      throw DomainError.invalid(
+        { nas_share_ids: [{ error: 'invalid' }] },
+        [`pool ${current.name} holds ${content}, only a pool whose content is nas takes shares`],
+      );
+    }
+    if (fields.content !== undefined && fields.content !== 'nas' && memberIds === undefined) {
+      const members = (await this.deps.storage.pools.memberIds([current.id])).get(current.id) ?? [];
+      if (members.length > 0) {
+        throw DomainError.invalid({ content: [{ error: 'frozen', count: members.length }] }, [
+          `content cannot change while the pool holds ${members.length} share(s)`,
+        ]);
+      }
+    }
+    const updated = (await this.deps.storage.pools.update(current.id, fields)) ?? current;
+    if (memberIds !== undefined) await this.deps.storage.pools.setMembers(current.id, memberIds);
+    const [pool] = await this.withMembers([updated]);
+    return pool!;
+  }
+
+  async destroy(principal: Principal, ref: string): Promise<void> {
+    authorize(principal, 'pools', 'destroy');
+    const current = await this.resolve(ref);
+    await this.deps.storage.pools.delete(current.id);
+  }
+}

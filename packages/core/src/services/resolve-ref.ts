@@ -1,0 +1,24 @@
+import { DomainError } from '../errors/domain-error.js';
+
+const numericId = /^[1-9]\d{0,15}$/;
+
+/**
+ * Path parameters take a numeric id or a name (DESIGN §5.2). A numeric text is tried as
+ * an id first, then as a name, so a resource named "42" stays reachable.
+ */
+export async function resolveRef<T>(
+  ref: string,
+  attribute: string,
+  byId: (id: number) => Promise<T | undefined>,
+  byName: (name: string) => Promise<T | undefined>,
+): Promise<T> {
+  const found = (numericId.test(ref) ? await byId(Number(ref)) : undefined) ?? (await byName(ref));
+  if (found === undefined) throw DomainError.notFound(attribute, ref);
+  return found;
+}
+
+/** For ids that are never names (`snmp_trap_id`): anything but a positive integer is 404. */
+export function parseNumericId(ref: string, attribute: string): number {
+  if (!numericId.test(ref)) throw DomainError.notFound(attribute, ref);
+  return Number(ref);
+}

@@ -1,0 +1,109 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { NasShareRecord } from '../ports/storage.js';
+import type { NasService } from './nas-service.js';
+import type { PoolService } from './pool-service.js';
+import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { DomainError } from '../errors/domain-error.js';
+import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
+import { shareListSpecs } from '../list-query/list-specs.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { parseNumericId } from './resolve-ref.js';
+
+/** The three route families of the spec: all shares, a NAS's shares, a pool's shares. */
+export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { kind: 'pool'; poolRef: string };
+
+export interface ShareCollection {
+  count: number;
+  nas_shares: NasShare[];
+}
+
+export class ShareService {
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly nas: NasService,
+    private readonly pools: PoolService,
+  ) {}
+
+  /** A record as the API shows it: the password only for a principal allowed to see it. */
+  present(record: NasShareRecord, withPassword: boolean): NasShare {
+    const { password_enc: sealed, ...visible } = record;
+    if (!withPassword) return visible;
+    return { ...visible, password: sealed === null ? null : this.deps.secrets.open(sealed) };
+  }
+
+  private async scopeFilter(scope: ShareScope): Promise<{ field: 'nas_id' | 'pool_id'; id: number } | undefined> {
+    if (scope.kind === 'nas') return { field: 'nas_id', id: (await this.nas.resolve(scope.nasRef)).id };
+    if (scope.kind === 'pool') return { field: 'pool_id', id: (await this.pools.resolve(scope.poolRef)).id };
+    return undefined;
+  }
+
+  /** Finds a share by id or name inside its route family; a share outside it is 404. */
+  async resolve(scope: ShareScope, ref: string): Promise<NasShareRecord> {
+    const within = await this.scopeFilter(scope);
+    const { shares } = this.deps.storage;
+    const notFound = () => DomainError.notFound('nas_share_id', ref);
+    const inScope = (share: NasShareRecord | undefined) =>
+      share !== undefined && (within === undefined || share[within.field] === within.id) ? share : undefined;
+    if (/^[1-9]\d{0,15}$/.test(ref)) {
+      const byId = inScope(await shares.get(parseNumericId(ref, 'nas_share_id')));
+      if (byId) return byId;
+    }
+    const named = (await shares.findByName(ref, within?.field === 'nas_id' ? within.id : undefined)).filter((s) => inScope(s));
+    if (named.length === 0) throw notFound();
+    if (named.length > 1) {
+      throw DomainError.badRequest('nas_share_id', `more than one share is named '${ref}': address it by id or under its NAS`);
+    }
+    return named[0]!;
+  }
+
+  async list(principal: Principal, scope: ShareScope, raw: RawQuery): Promise<ShareCollection> {
+    authorize(principal, 'nas_shares', 'index');
+    const query = parseListQuery(raw, shareListSpecs[scope.kind]);
+    const within = await this.scopeFilter(scope);
+    if (within) query.filters.push({ field: within.field, op: 'eq', values: [within.id] });
+    const page = await this.deps.storage.shares.list(query);
+    const withPassword = canSeeSharePassword(principal);
+    return { count: page.count, nas_shares: page.items.map((record) => this.present(record, withPassword)) };
+  }
+
+  async show(principal: Principal, scope: ShareScope, ref: string): Promise<NasShare> {
+    authorize(principal, 'nas_shares', 'show');
+    return this.present(await this.resolve(scope, ref), canSeeSharePassword(principal));
+  }
+
+  async create(principal: Principal, nasRef: string, body: unknown): Promise<NasShare> {
+    authorize(principal, 'nas_shares', 'create');
+    const input = parseInput(nasShareCreateSchema, body);
+    const nas = await this.nas.resolve(nasRef);
+    const record = await this.deps.storage.shares.create({
+      nas_id: nas.id,
+      name: input.name,
+      path: input.path,
+      options: input.options || null,
+      username: input.username ?? null,
+      password_enc: input.password == null ? null : this.deps.secrets.seal(input.password),
+    });
+    return this.present(record, canSeeSharePassword(principal));
+  }
+
+  async update(principal: Principal, scope: ShareScope, ref: string, body: unknown): Promise<NasShare> {
+    authorize(principal, 'nas_shares', 'update');
+    const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
+    const current = await this.resolve(scope, ref);
+    const patch = {
+      ...fields,
+      ...(options === undefined ? {} : { options: options || null }),
+      ...(password === undefined ? {} : { password_enc: password === null ? null : this.deps.secrets.seal(password) }),
+    };
+    const record = (await this.deps.storage.shares.update(current.id, patch)) ?? current;
+    return this.present(record, canSeeSharePassword(principal));
+  }
+
+  async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {
+    authorize(principal, 'nas_shares', 'destroy');
+    const current = await this.resolve(scope, ref);
+    await this.deps.storage.shares.delete(current.id);
+  }
+}

@@ -1,0 +1,28 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import { authorize } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { snmpConfigUpdateSchema, type SnmpConfig } from '../domain/snmp-config.js';
+import { makeEvent } from '../events/catalogue.js';
+
+export class SnmpConfigService {
+  constructor(private readonly deps: CoreDeps) {}
+
+  async show(principal: Principal): Promise<SnmpConfig> {
+    authorize(principal, 'server_configuration', 'show');
+    return this.deps.storage.snmpConfig.get();
+  }
+
+  /** Publishes configuration_changed, which the running agent applies at once. */
+  async update(principal: Principal, body: unknown): Promise<SnmpConfig> {
+    authorize(principal, 'server_configuration', 'update');
+    const patch = parseInput(snmpConfigUpdateSchema, body);
+    const config = await this.deps.storage.snmpConfig.update(patch);
+    this.deps.events.publish(
+      makeEvent('configuration_changed', 'SNMP server configuration changed', this.deps.clock(), {
+        type: 'snmp_server_configuration',
+      }),
+    );
+    return config;
+  }
+}

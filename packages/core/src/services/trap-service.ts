@@ -1,0 +1,63 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { TrapRecord } from '../ports/storage.js';
+import { authorize } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { DomainError } from '../errors/domain-error.js';
+import { checkSeverityBand, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
+import { trapListSpec } from '../list-query/list-specs.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { parseNumericId } from './resolve-ref.js';
+
+export function presentTrap({ id, ...fields }: TrapRecord): Trap {
+  return { snmp_trap_id: String(id), ...fields };
+}
+
+function assertBand(low: number, high: number): void {
+  const problem = checkSeverityBand(low, high);
+  if (problem) throw DomainError.invalid(problem, [`severity_low (${low}) must not exceed severity_high (${high})`]);
+}
+
+export class TrapService {
+  constructor(private readonly deps: CoreDeps) {}
+
+  async get(ref: string): Promise<TrapRecord> {
+    const trap = await this.deps.storage.traps.get(parseNumericId(ref, 'snmp_trap_id'));
+    if (!trap) throw DomainError.notFound('snmp_trap_id', ref);
+    return trap;
+  }
+
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; traps: Trap[] }> {
+    authorize(principal, 'traps', 'index');
+    const page = await this.deps.storage.traps.list(parseListQuery(raw, trapListSpec));
+    return { count: page.count, traps: page.items.map(presentTrap) };
+  }
+
+  async show(principal: Principal, ref: string): Promise<Trap> {
+    authorize(principal, 'traps', 'show');
+    return presentTrap(await this.get(ref));
+  }
+
+  async create(principal: Principal, body: unknown): Promise<Trap> {
+    authorize(principal, 'traps', 'create');
+    const input = parseInput(trapCreateSchema, body);
+    assertBand(input.severity_low, input.severity_high);
+    return presentTrap(await this.deps.storage.traps.create(input));
+  }
+
+  async update(principal: Principal, ref: string, body: unknown): Promise<Trap> {
+    authorize(principal, 'traps', 'update');
+    const patch = parseInput(trapUpdateSchema, body);
+    const current = await this.get(ref);
+    assertBand(patch.severity_low ?? current.severity_low, patch.severity_high ?? current.severity_high);
+    const updated = await this.deps.storage.traps.update(current.id, patch);
+    if (!updated) throw DomainError.notFound('snmp_trap_id', ref);
+    return presentTrap(updated);
+  }
+
+  async destroy(principal: Principal, ref: string): Promise<void> {
+    authorize(principal, 'traps', 'destroy');
+    const current = await this.get(ref);
+    await this.deps.storage.traps.delete(current.id);
+  }
+}

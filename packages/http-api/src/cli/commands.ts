@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { formatScope, isDomainError, parseScopeText, type Scope } from '@dms/core';
+import { readConfig } from '../server/config.js';
+import { openRuntime, type Runtime } from '../server/runtime.js';
+import { startServer } from '../server/serve.js';
+import { readStdin } from './read-stdin.js';
+
+export const usage = `Usage: dms <command>
+
+  serve                                   serve /api/v2 (DMS_HOST, DMS_PORT, DMS_DATA_DIR, ...)
+  migrate                                 apply database migrations
+  user add NAME [--admin]                 add a user; password on stdin
+  apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
+  apikey list                             list API keys (masked)
+  apikey revoke ID                        delete an API key
+`;
+
+type Output = (line: string) => void;
+
+async function withRuntime<T>(run: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime(readConfig());
+  try {
+    return await run(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function apikey(args: string[], out: Output): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') {
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, scope: { type: 'string', multiple: true }, 'expires-at': { type: 'string' } } });
+    const scopes: Scope[] = [];
+    for (const text of values.scope ?? []) {
+      const scope = parseScopeText(text);
+      if (!scope) throw new CliError(`--scope '${text}' must be CONTROLLER/ACTION, e.g. nas_shares/show or */*`);
+      scopes.push(scope);
+    }
+    if (!values.name) throw new CliError('--name is required');
+    if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
+    const { key, token } = await withRuntime((rt) =>
+      rt.core.apiKeys.create({ name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
+    );
+    out(`created API key ${key.id} '${key.name}' with scopes ${key.scopes.map(formatScope).join(', ')}`);
+    out('the key is shown only this once:');
+    out(token);
+    return 0;
+  }
+  if (sub === 'list') {
+    const { api_keys: keys } = await withRuntime((rt) => rt.core.apiKeys.list({ per_page: ['100'] }));
+    for (const key of keys) {
+      out(`${key.id}\t${key.name}\t****${key.key_last4}\t${key.scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
+    }
+    return 0;
+  }
+  if (sub === 'revoke') {
+    const id = Number(rest[0]);
+    if (!Number.isInteger(id) || id <= 0) throw new CliError('usage: dms apikey revoke ID');
+    await withRuntime((rt) => rt.core.apiKeys.revoke(id));
+    out(`revoked API key ${id}`);
+    return 0;
+  }
+  throw new CliError(`unknown apikey command '${sub ?? ''}'`);
+}
+
+async function user(args: string[], out: Output): Promise<number> {
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
+  const [sub, name] = positionals;
+  if (sub !== 'add' || !name) throw new CliError('usage: dms user add NAME (password on stdin)');
+  const password = await readStdin();
+  const created = await withRuntime((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }));
+  out(`added user ${created.username} (id ${created.id})`);
+  return 0;
+}
+
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+/** Runs one CLI command; resolves with the process exit code. */
+export async function runCli(argv: string[], out: Output = (line) => process.stdout.write(line + '\n')): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve': {
+        const server = await startServer(readConfig());
+        const shutdown = () => void server.stop().then(() => process.exit(0));
+        process.once('SIGINT', shutdown);
+        process.once('SIGTERM', shutdown);
+        return -1;
+      }
+      case 'migrate':
+        await withRuntime(async () => undefined);
+        out('migrations applied');
+        return 0;
+      case 'user':
+        return await user(args, out);
+      case 'apikey':
+        return await apikey(args, out);
+      case undefined:
+      case 'help':
+      case '--help':
+        out(usage);
+        return command === undefined ? 1 : 0;
+      default:
+        throw new CliError(`unknown command '${command}'\n${usage}`);
+    }
+  } catch (error) {
+    if (error instanceof CliError) process.stderr.write(`dms: ${error.message}\n`);
+    else if (isDomainError(error)) process.stderr.write(`dms: ${error.messages.join('; ')}\n`);
+    else process.stderr.write(`dms: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,31 @@
+interface Operation {
+  summary?: string;
+  description?: string;
+}
+interface Document {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** A self-contained API reference (no CDN assets: servers here are often offline). */
+export function renderDocsPage(document: Document): string {
+  const rows = Object.entries(document.paths)
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(
+        ([method, operation]) =>
+          `<tr><td class="m ${method}">${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(operation.summary ?? '')}</td><td>${escapeHtml((operation.description ?? '').replace(/`/g, ''))}</td></tr>`,
+      ),
+    )
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}.m{font-weight:600}.get{color:#0a6}.post{color:#06c}.put{color:#a60}.delete{color:#c00}</style>
+</head><body><h1>${escapeHtml(document.info.title)}</h1><p>API description ${escapeHtml(document.info.version)}. ${escapeHtml(document.info.description ?? '')}
+The machine-readable document is <a href="openapi.json">openapi.json</a>.</p>
+<table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Scope</th></tr></thead><tbody>
+${rows}
+</tbody></table></body></html>`;
+}

@@ -1,0 +1,6 @@
+import type { Principal } from '@dms/core';
+import type { RequestIdVariables } from 'hono/request-id';
+
+export interface AppEnv {
+  Variables: RequestIdVariables & { principal: Principal };
+}

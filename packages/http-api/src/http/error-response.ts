@@ -1,0 +1,24 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { DomainError, isDomainError } from '@dms/core';
+import { statusByCode, type ModelError } from './error-table.js';
+
+export const authenticateChallenge = 'Basic realm="dms", charset="UTF-8", Bearer realm="dms"';
+
+/** Anything thrown becomes a model_error; a 500 never carries internal detail. */
+export function toDomainError(error: unknown): DomainError {
+  if (isDomainError(error)) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 400) return new DomainError('bad_request', 'malformed JSON in request body', { details: { body: [{ error: 'invalid' }] } });
+    if (error.status === 413) return new DomainError('payload_too_large', 'request body is too large');
+  }
+  return new DomainError('internal', 'internal server error');
+}
+
+export function errorResponse(c: Context, error: DomainError): Response {
+  const status = statusByCode[error.code];
+  const body: ModelError = { details: error.details, messages: error.messages };
+  if (status === 401) c.header('WWW-Authenticate', authenticateChallenge);
+  if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
+  return c.json(body, status);
+}

@@ -1,0 +1,33 @@
+import type { Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Core } from '@dms/core';
+import type { AppEnv } from '../http/env.js';
+import { renderDocsPage } from '../http/docs-page.js';
+
+export const apiDescriptionVersion = '2.1.0';
+
+/** Public endpoints: service description, OpenAPI document, API reference, health. */
+export function registerMetaRoutes(app: Hono<AppEnv>, openapi: OpenAPIHono<AppEnv>, core: Core, base: string): void {
+  let document: object | undefined;
+  const openApiDocument = () =>
+    (document ??= openapi.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'dms: data management service for NAS storage',
+        version: apiDescriptionVersion,
+        description: 'REST API v2. Authentication: Basic, Bearer API key (scoped controller / action) or Bearer JWT.',
+      },
+      servers: [{ url: base }],
+    }));
+  openapi.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
+  openapi.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API key or JWT' });
+
+  app.get(base, (c) => c.json({ service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
+  app.get(`${base}/openapi.json`, (c) => c.json(openApiDocument()));
+  app.get(`${base}/docs`, (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    await core.deps.storage.ping();
+    return c.json({ status: 'ready' });
+  });
+}

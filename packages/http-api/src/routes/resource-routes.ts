@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  nasCreateSchema,
+  nasSchema,
+  nasUpdateSchema,
+  poolCreateSchema,
+  poolSchema,
+  poolUpdateSchema,
+  snmpConfigSchema,
+  snmpConfigUpdateSchema,
+  trapCollectionSchema,
+  trapCreateSchema,
+  trapSchema,
+  trapUpdateSchema,
+  type Core,
+} from '@dms/core';
+import type { RouteTable } from '../http/route-table.js';
+import { readJsonBody } from '../http/json-body.js';
+import { registerCrudRoutes } from './crud-routes.js';
+
+/** NAS and pools (DESIGN §5.1), SNMP traps (endpoints 16–20) and the SNMP configuration (21–22). */
+export function registerResourceRoutes(routes: RouteTable, core: Core): void {
+  registerCrudRoutes(
+    routes,
+    {
+      path: '/nas',
+      param: 'nas_id',
+      tag: 'nas',
+      controller: 'nas',
+      noun: 'NAS',
+      filters: ['id', 'name', 'host', 'type', 'comment'],
+      schemas: { item: nasSchema, collection: z.object({ count: z.number().int(), nas: z.array(nasSchema) }), create: nasCreateSchema, update: nasUpdateSchema },
+      destroyErrors: [409],
+    },
+    core.nas,
+  );
+  registerCrudRoutes(
+    routes,
+    {
+      path: '/pools',
+      param: 'pool_id',
+      tag: 'pools',
+      controller: 'pools',
+      noun: 'pool',
+      filters: ['id', 'name', 'type', 'content', 'comment'],
+      schemas: { item: poolSchema, collection: z.object({ count: z.number().int(), pools: z.array(poolSchema) }), create: poolCreateSchema, update: poolUpdateSchema },
+    },
+    core.pools,
+  );
+  registerCrudRoutes(
+    routes,
+    {
+      path: '/snmp/traps',
+      param: 'snmp_trap_id',
+      tag: 'snmp',
+      controller: 'traps',
+      noun: 'trap',
+      filters: ['snmp_trap_id', 'activation', 'version', 'manager', 'severity_low', 'severity_high'],
+      schemas: { item: trapSchema, collection: trapCollectionSchema, create: trapCreateSchema, update: trapUpdateSchema },
+    },
+    core.traps,
+  );
+  routes.add({
+    method: 'get',
+    path: '/snmp/server_configuration',
+    tag: 'snmp',
+    summary: 'Show the SNMP server configuration',
+    scope: 'server_configuration / show',
+    success: { status: 200, description: 'server configuration', schema: snmpConfigSchema },
+    handler: async (c) => c.json(await core.snmpConfig.show(c.var.principal)),
+  });
+  routes.add({
+    method: 'put',
+    path: '/snmp/server_configuration',
+    tag: 'snmp',
+    summary: 'Update the SNMP server configuration (applied to the running agent at once)',
+    scope: 'server_configuration / update',
+    body: snmpConfigUpdateSchema,
+    success: { status: 200, description: 'server configuration', schema: snmpConfigSchema },
+    errors: [413, 422],
+    handler: async (c) => c.json(await core.snmpConfig.update(c.var.principal, await readJsonBody(c))),
+  });
+}

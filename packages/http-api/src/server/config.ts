@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+
+/** The operator contract's environment (DESIGN §4), read once at start. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  secretKey: string | undefined;
+  snmpAgentPort: number | undefined;
+  logLevel: string;
+  localRoots: string[];
+  driverTimeoutMs: number;
+  jobConcurrency: number;
+  rateLimitPerMinute: number;
+  snmpEnterpriseOid: string;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got '${text}'`);
+  }
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = resolve(env['DMS_DATA_DIR'] || './data');
+  const agentPort = env['DMS_SNMP_AGENT_PORT'];
+  return {
+    host: env['DMS_HOST'] || '127.0.0.1',
+    port: integer(env, 'DMS_PORT', 8080, 0, 65535),
+    dataDir,
+    databaseUrl: env['DMS_DATABASE_URL'] || undefined,
+    adminPassword: env['DMS_ADMIN_PASSWORD'] || undefined,
+    secretKey: env['DMS_SECRET_KEY'] || undefined,
+    snmpAgentPort: agentPort ? integer(env, 'DMS_SNMP_AGENT_PORT', 161, 1, 65535) : undefined,
+    logLevel: env['DMS_LOG_LEVEL'] || 'info',
+    localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, 'shares')).split(':').filter(Boolean).map((root) => resolve(root)),
+    driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', 10_000, 100, 600_000),
+    jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', 4, 1, 64),
+    rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
+  };
+}

@@ -1,0 +1,15 @@
+// Installs workspace dependencies when a fresh clone (or a changed lockfile) needs them,
+// so that `npm start` and `npm test` work as the first commands after `git clone`.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+const marker = 'node_modules/.package-lock.json';
+const lock = 'package-lock.json';
+const stale =
+  !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+if (stale) {
+  console.error('[dms] installing dependencies (npm ci)...');
+  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
+    stdio: 'inherit',
+  });
+}
