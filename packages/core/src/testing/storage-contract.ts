@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Storage } from '../ports/storage.js';
+import type { ListQuery } from '../list-query/list-query.js';
+import { isDomainError } from '../errors/domain-error.js';
+
+export type StorageFactory = () => Promise<Storage>;
+
+function query(overrides: Partial<ListQuery> = {}): ListQuery {
+  return { limit: 100, offset: 0, sort: [], filters: [], ...overrides };
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: string, detailType?: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isDomainError(error), `expected DomainError(${code}), got ${String(error)}`).toBe(true);
+  if (!isDomainError(error)) return;
+  expect(error.code).toBe(code);
+  if (detailType) expect(Object.values(error.details).flat().map((d) => d.error)).toContain(detailType);
+}
+
+/**
+ * The contract every storage adapter passes (`@dms/core/testing`). Each test gets a fresh,
+ * migrated storage from `open`, and closes it afterwards.
+ */
+export function runStorageContract(name: string, open: StorageFactory): void {
+  describe(`storage contract: ${name}`, () => {
+    let storage: Storage;
+    beforeEach(async () => {
+      storage = await open();
+      await storage.migrate();
+    });
+    afterEach(() => storage.close());
+
+    const nas = (name: string) => storage.nas.create({ name, host: `${name}.example`, type: 'smb_v3', comment: null, price: null });
+    const share = (nasId: number, name: string, extra: Record<string, unknown> = {}) =>
+      storage.shares.create({ nas_id: nasId, name, path: `/${name}`, options: null, username: null, password_enc: null, ...extra });
+
+    it('migrates idempotently and answers ping', async () => {
+      await storage.migrate();
+      await expect(storage.ping()).resolves.toBeUndefined();
+    });
+
+    it('creates, reads, updates and deletes a NAS; names are unique', async () => {
+      const created = await nas('alpha');
+      expect(created).toMatchObject({ id: expect.any(Number), name: 'alpha', comment: null });
+      expect(await storage.nas.get(created.id)).toEqual(created);
+      expect(await storage.nas.findByName('alpha')).toEqual(created);
+      await rejectsWith(nas('alpha'), 'conflict', 'taken');
+      expect(await storage.nas.update(created.id, { comment: 'rack 4' })).toMatchObject({ name: 'alpha', comment: 'rack 4' });
+      expect(await storage.nas.update(created.id, { comment: null })).toMatchObject({ comment: null });
+      expect(await storage.nas.update(9999, { comment: 'x' })).toBeUndefined();
+      expect(await storage.nas.delete(created.id)).toBe(true);
+      expect(await storage.nas.delete(created.id)).toBe(false);
+      expect(await storage.nas.get(created.id)).toBeUndefined();
+    });
+
+    it('keeps share names unique within a NAS only, and counts a NAS’s shares', async () => {
+      const a = await nas('a');
+      const b = await nas('b');
+      await share(a.id, 'data');
+      await share(b.id, 'data');
+      await rejectsWith(share(a.id, 'data'), 'conflict', 'taken');
+      expect(await storage.nas.shareCount(a.id)).toBe(1);
+      expect((await storage.shares.findByName('data')).length).toBe(2);
+      expect((await storage.shares.findByName('data', b.id))[0]?.nas_id).toBe(b.id);
+      expect(await storage.shares.count()).toBe(2);
+    });
+
+    it('gives exactly one winner to concurrent creates of one name', async () => {
+      const a = await nas('a');
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => share(a.id, 'same')));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    });
+
+    it('updates a share partially and stores the sealed password as given', async () => {
+      const a = await nas('a');
+      const created = await share(a.id, 's', { password_enc: 'v1:sealed', username: 'bob' });
+      const updated = await storage.shares.update(created.id, { path: '/new', username: null });
+      expect(updated).toMatchObject({ path: '/new', username: null, password_enc: 'v1:sealed', name: 's', file_count: 0 });
+      const renamedClash = share(a.id, 't').then((t) => storage.shares.update(t.id, { name: 's' }));
+      await rejectsWith(renamedClash, 'conflict', 'taken');
+    });
+
+    it('filters, sorts (nulls lowest, id last) and paginates in the database with a total count', async () => {
+      const a = await nas('a');
+      for (const [i, username] of ['carol', null, 'alice', 'bob', null].entries()) {
+        await share(a.id, `s${i + 1}`, { username, options: i % 2 ? 'ro' : null });
+      }
+      for (let i = 6; i <= 11; i++) await share(a.id, `s${i}`);
+      const names = (page: { items: Array<{ name: string }> }) => page.items.map((s) => s.name);
+
+      const asc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'asc' }], limit: 5 }));
+      expect(names(asc)).toEqual(['s2', 's5', 's6', 's7', 's8']);
+      expect(asc.count).toBe(11);
+      const desc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc' }], limit: 3 }));
+      expect(names(desc)).toEqual(['s1', 's4', 's3']);
+      const descTail = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc' }], offset: 9 }));
+      expect(names(descTail)).toEqual(['s10', 's11']);
+
+      const numeric = await storage.shares.list(query({ filters: [{ field: 'id', op: 'gte', values: [9] }] }));
+      expect(names(numeric)).toEqual(['s9', 's10', 's11']);
+      const inList = await storage.shares.list(query({ filters: [{ field: 'id', op: 'in', values: [1, 3, 99] }] }));
+      expect(names(inList)).toEqual(['s1', 's3']);
+      const notIn = await storage.shares.list(query({ filters: [{ field: 'username', op: 'not_in', values: ['alice', 'bob'] }] }));
+      expect(notIn.count).toBe(9);
+      const like = await storage.shares.list(query({ filters: [{ field: 'name', op: 'like', values: ['s1_'] }] }));
+      expect(names(like)).toEqual(['s10', 's11']);
+      const caseSensitive = await storage.shares.list(query({ filters: [{ field: 'name', op: 'like', values: ['S1%'] }] }));
+      expect(caseSensitive.count).toBe(0);
+      const notLike = await storage.shares.list(query({ filters: [{ field: 'name', op: 'not_like', values: ['s1%'] }] }));
+      expect(notLike.count).toBe(8);
+      const ne = await storage.shares.list(query({ filters: [{ field: 'username', op: 'ne', values: ['carol'] }] }));
+      expect(ne.count).toBe(10);
+      const isNull = await storage.shares.list(query({ filters: [{ field: 'options', op: 'eq', values: [null] }] }));
+      expect(isNull.count).toBe(9);
+      const both = await storage.shares.list(
+        query({ filters: [{ field: 'id', op: 'gt', values: [2] }, { field: 'id', op: 'lt', values: [5] }] }),
+      );
+      expect(names(both)).toEqual(['s3', 's4']);
+      const injection = await storage.shares.list(query({ filters: [{ field: 'name', op: 'eq', values: ["s1' or '1'='1"] }] }));
+      expect(injection.count).toBe(0);
+    });
+
+    it('replaces pool membership atomically and refuses unknown or foreign shares', async () => {
+      const a = await nas('a');
+      const [s1, s2, s3] = [await share(a.id, 's1'), await share(a.id, 's2'), await share(a.id, 's3')];
+      const p = await storage.pools.create({ name: 'p', comment: null, type: 'primary', content: 'nas' });
+      const q = await storage.pools.create({ name: 'q', comment: null, type: 'scratch', content: 'nas' });
+      await rejectsWith(storage.pools.create({ name: 'p', comment: null, type: 'primary', content: 'nas' }), 'conflict', 'taken');
+      await storage.pools.setMembers(p.id, [s1.id, s2.id]);
+      expect((await storage.pools.memberIds([p.id, q.id])).get(p.id)).toEqual([s1.id, s2.id]);
+      await storage.pools.setMembers(p.id, [s2.id, s3.id]);
+      expect((await storage.shares.get(s1.id))?.pool_id).toBeNull();
+      expect((await storage.shares.get(s3.id))?.pool_id).toBe(p.id);
+      await rejectsWith(storage.pools.setMembers(q.id, [s1.id, s2.id]), 'conflict', 'taken');
+      expect((await storage.shares.get(s1.id))?.pool_id).toBeNull();
+      await rejectsWith(storage.pools.setMembers(q.id, [9999]), 'validation', 'not_found');
+      await storage.pools.delete(p.id);
+      expect((await storage.shares.get(s2.id))?.pool_id).toBeNull();
+    });
+
+    it('stores traps, lists active targets, and keeps one SNMP configuration', async () => {
+      const on = await storage.traps.create({ activation: 1, version: 'v2c', manager: 'nms:1162', community: 'public', severity_low: 3, severity_high: 5 });
+      await storage.traps.create({ activation: 0, version: 'v1', manager: '[::1]', community: 'c', severity_low: 1, severity_high: 5 });
+      expect((await storage.traps.listActive()).map((t) => t.id)).toEqual([on.id]);
+      expect(await storage.traps.update(on.id, { severity_low: 4 })).toMatchObject({ severity_low: 4, manager: 'nms:1162' });
+      expect((await storage.traps.list(query())).count).toBe(2);
+
+      expect(await storage.snmpConfig.get()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
+      await storage.snmpConfig.update({ location: 'rack 7' });
+      expect(await storage.snmpConfig.update({ community: 'private' })).toEqual({ version: 'v2c', community: 'private', location: 'rack 7', contact: '' });
+    });
+
+    it('stores users and API keys by hash, with last use and scopes', async () => {
+      const user = await storage.users.create({ username: 'ann', password_hash: 'h', admin: true });
+      expect(user.admin).toBe(true);
+      await rejectsWith(storage.users.create({ username: 'ann', password_hash: 'h', admin: false }), 'conflict', 'taken');
+      expect(await storage.users.findByUsername('ann')).toEqual(user);
+      expect(await storage.users.count()).toBe(1);
+      const key = await storage.apiKeys.create({
+        name: 'k',
+        key_hash: 'abc',
+        key_last4: 'wxyz',
+        scopes: [{ controller: 'nas_shares', action: 'show' }],
+        created_at: '2026-01-01T00:00:00.000Z',
+        expires_at: null,
+      });
+      expect(await storage.apiKeys.findByHash('abc')).toEqual(key);
+      await storage.apiKeys.touch(key.id, '2026-01-02T00:00:00.000Z');
+      expect((await storage.apiKeys.get(key.id))?.last_used_at).toBe('2026-01-02T00:00:00.000Z');
+      expect((await storage.apiKeys.update(key.id, { scopes: [{ controller: '*', action: 'index' }] }))?.scopes).toEqual([{ controller: '*', action: 'index' }]);
+      expect(await storage.apiKeys.delete(key.id)).toBe(true);
+      expect(await storage.apiKeys.findByHash('abc')).toBeUndefined();
+      await storage.settings.set('jwt', { enabled: true });
+      expect(await storage.settings.get('jwt')).toEqual({ enabled: true });
+    });
+
+    it('claims each queued job exactly once, oldest first, and erases payloads when jobs finish', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+      for (let i = 0; i < 6; i++) {
+        await storage.jobs.enqueue({ id: `job-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 3, payload_enc: 'v1:secret', created_at: at(i) });
+      }
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => storage.jobs.claim(`w${i}`, at(10))));
+      const claimed = claims.filter((job) => job !== undefined).map((job) => job.id);
+      expect(claimed.sort()).toEqual(['job-0', 'job-1', 'job-2', 'job-3', 'job-4', 'job-5']);
+      expect(await storage.jobs.claim('late', at(11))).toBeUndefined();
+
+      const first = claims.find((job) => job?.id === 'job-0')!;
+      await storage.jobs.progress('job-0', first.worker_id!, { progress: 1, total: 3, steps: [{ name: 'connect', outcome: 'ok', duration_ms: 2 }] }, at(12));
+      expect(await storage.jobs.get('job-0')).toMatchObject({ status: 'working', progress: 1, steps: [{ name: 'connect' }], heartbeat_at: at(12) });
+      await storage.jobs.progress('job-0', 'someone-else', { progress: 3, total: 3, steps: [] }, at(13));
+      expect((await storage.jobs.get('job-0'))?.progress).toBe(1);
+      const done = await storage.jobs.finish('job-0', first.worker_id!, { status: 'completed', message: null, progress: 3, total: 3, steps: [], result: { file_count: 2 } }, at(14));
+      expect(done).toMatchObject({ status: 'completed', payload_enc: null, finished_at: at(14), result: { file_count: 2 } });
+
+      const stale = await storage.jobs.failStale(at(13), 'interrupted', at(20));
+      expect(stale.map((job) => job.id).sort()).toEqual(['job-1', 'job-2', 'job-3', 'job-4', 'job-5']);
+      expect(await storage.jobs.get('job-3')).toMatchObject({ status: 'failed', message: 'interrupted', payload_enc: null });
+      expect(await storage.jobs.countByStatus()).toEqual({ queued: 0, working: 0, completed: 1, failed: 5 });
+      expect(await storage.jobs.purgeFinished(at(15))).toBe(1);
+      expect(await storage.jobs.get('job-0')).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { createAesGcmSecretBox, createCore, type Core, type Scope, type Storage } from '@dms/core';
+import { openSqliteStorage } from '@dms/core/sqlite';
+import { createApp } from '../app.js';
+import { createLogger } from '../http/logger.js';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../http/env.js';
+
+export const adminUsername = 'admin';
+export const adminPassword = 'admin-password-1';
+
+export interface TestApp {
+  app: Hono<AppEnv>;
+  core: Core;
+  storage: Storage;
+  /** `Basic …` header of the admin user. */
+  basic: string;
+  /** Creates an API key with these scopes and returns its `Bearer …` header. */
+  bearer(...scopes: Array<Scope | `${string}/${string}`>): Promise<string>;
+  /** app.request with a JSON body and an Authorization header. */
+  call(method: string, path: string, options?: { auth?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A real app over a real SQLite database (a file when `file` is given, else in memory). */
+export async function createTestApp(options: { file?: string } = {}): Promise<TestApp> {
+  const storage = openSqliteStorage({ file: options.file ?? ':memory:' });
+  await storage.migrate();
+  const core = createCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)) });
+  await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
+  const { app } = createApp({ core, logger: createLogger('silent') });
+  const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
+
+  return {
+    app,
+    core,
+    storage,
+    basic,
+    async bearer(...scopes) {
+      const parsed = scopes.map((scope) => {
+        if (typeof scope !== 'string') return scope;
+        const [controller = '', action = ''] = scope.split('/');
+        return { controller, action };
+      });
+      const { token } = await core.apiKeys.create({ name: 'test key', api_key_scopes: parsed });
+      return `Bearer ${token}`;
+    },
+    async call(method, path, { auth, body, headers = {} } = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (auth) (init.headers as Record<string, string>)['authorization'] = auth;
+      if (body !== undefined) {
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      return app.request(path, init);
+    },
+    close: () => storage.close(),
+  };
+}
