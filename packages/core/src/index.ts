@@ -34,3 +34,5 @@ export type { JwtVerifier } from './services/auth-service.js';
 export { apiKeyCreateSchema, presentApiKey } from './services/api-key-service.js';
 export { presentUser } from './services/user-service.js';
 export { presentTrap } from './services/trap-service.js';
+export { JobEngine, type JobEngineOptions } from './jobs/job-engine.js';
+export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './services/job-service.js';

@@ -12,6 +12,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerShareRoutes } from './routes/share-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
+import { registerJobRoutes } from './routes/job-routes.js';
 
 export const apiBase = '/api/v2';
 
@@ -47,6 +48,7 @@ export function createApp(options: AppOptions): DmsApp {
   app.use(`${apiBase}/*`, authenticate(core, publicPaths));
 
   registerMetaRoutes(app, openapi, core, apiBase);
+  registerJobRoutes(routes, core);
   registerShareRoutes(routes, core);
   registerResourceRoutes(routes, core);
 

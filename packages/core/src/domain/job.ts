@@ -23,5 +23,5 @@ export const activeJobStatusSchema = z.object({
   steps: z.array(stepOutcomeSchema).optional(),
   file_count: z.number().int().optional(),
   file_size_sum: z.number().int().optional(),
-});
+}).meta({ id: 'active_job_status' });
 export type ActiveJobStatus = z.output<typeof activeJobStatusSchema>;

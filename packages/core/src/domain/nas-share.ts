@@ -15,7 +15,7 @@ export const nasShareWritableSchema = z.object({
     .optional(),
   username: optionalText(255),
   password: optionalText(255),
-});
+}).meta({ id: 'nas_share_input' });
 export const nasShareCreateSchema = nasShareWritableSchema;
 export const nasShareUpdateSchema = nasShareWritableSchema.partial();
 
@@ -30,12 +30,12 @@ export const nasShareSchema = z.object({
   password: z.string().nullable().optional(),
   file_count: z.number().int(),
   file_size_sum: z.number().int(),
-});
+}).meta({ id: 'nas_share' });
 
 export const nasShareCollectionSchema = z.object({
   count: z.number().int(),
   nas_shares: z.array(nasShareSchema),
-});
+}).meta({ id: 'nas_share_collection' });
 
 export type NasShareCreate = z.output<typeof nasShareCreateSchema>;
 export type NasShareUpdate = z.output<typeof nasShareUpdateSchema>;

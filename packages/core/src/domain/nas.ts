@@ -22,7 +22,7 @@ export const nasSchema = z.object({
   type: z.enum(nasTypes),
   comment: z.string().nullable(),
   price: z.string().nullable(),
-});
+}).meta({ id: 'nas' });
 
 export type NasCreate = z.output<typeof nasCreateSchema>;
 export type NasUpdate = z.output<typeof nasUpdateSchema>;

@@ -28,7 +28,7 @@ export const poolSchema = z.object({
   content: z.enum(poolContents),
   primary_id: idSchema.nullable(),
   nas_share_ids: z.array(idSchema),
-});
+}).meta({ id: 'pool' });
 
 export type PoolCreate = z.output<typeof poolCreateSchema>;
 export type PoolUpdate = z.output<typeof poolUpdateSchema>;

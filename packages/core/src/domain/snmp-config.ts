@@ -13,7 +13,7 @@ export const snmpConfigSchema = z.object({
   community: z.string(),
   location: z.string(),
   contact: z.string(),
-});
+}).meta({ id: 'server_configuration' });
 
 export type SnmpConfigUpdate = z.output<typeof snmpConfigUpdateSchema>;
 export type SnmpConfig = z.output<typeof snmpConfigSchema>;

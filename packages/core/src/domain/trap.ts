@@ -55,8 +55,8 @@ export const trapSchema = z.object({
   community: z.string(),
   severity_low: z.number().int(),
   severity_high: z.number().int(),
-});
-export const trapCollectionSchema = z.object({ count: z.number().int(), traps: z.array(trapSchema) });
+}).meta({ id: 'trap' });
+export const trapCollectionSchema = z.object({ count: z.number().int(), traps: z.array(trapSchema) }).meta({ id: 'trap_collection' });
 
 export type TrapCreate = z.output<typeof trapCreateSchema>;
 export type TrapUpdate = z.output<typeof trapUpdateSchema>;

@@ -10,6 +10,9 @@ import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
 import { UserService } from './user-service.js';
 import { ApiKeyService } from './api-key-service.js';
+import { JobService } from './job-service.js';
+import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
+import type { ShareDriverRegistry } from '../ports/share-driver.js';
 
 export interface Core {
   readonly deps: CoreDeps;
@@ -21,26 +24,38 @@ export interface Core {
   readonly auth: AuthService;
   readonly users: UserService;
   readonly apiKeys: ApiKeyService;
+  readonly jobs: JobService;
+  /** Not running until `engine.start()`: a process may serve the API without workers. */
+  readonly engine: JobEngine;
 }
 
-export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> & Partial<CoreDeps>;
+export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
+  Partial<CoreDeps> & {
+    drivers: ShareDriverRegistry;
+    engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
+  };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
+  const { drivers, engine: engineOptions, ...given } = options;
   const deps: CoreDeps = {
     hasher: argon2PasswordHasher,
     events: new MemoryEventBus(),
     clock: () => new Date(),
     newId: randomUUID,
-    ...options,
+    ...given,
   };
   const nas = new NasService(deps);
   const pools = new PoolService(deps);
+  const shares = new ShareService(deps, nas, pools);
+  const engine = new JobEngine({ ...deps, drivers, ...engineOptions });
   return {
     deps,
     nas,
     pools,
-    shares: new ShareService(deps, nas, pools),
+    shares,
+    engine,
+    jobs: new JobService(deps, engine, drivers, nas, shares),
     traps: new TrapService(deps),
     snmpConfig: new SnmpConfigService(deps),
     auth: new AuthService(deps),

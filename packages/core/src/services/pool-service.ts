@@ -60,8 +60,14 @@ export class PoolService {
         ]);
       }
     }
-    const updated = (await this.deps.storage.pools.update(current.id, fields)) ?? current;
+    // A rejected update changes nothing: the name is checked first, then setMembers checks
+    // every share before it writes, and only then are the pool's own fields written.
+    if (memberIds !== undefined && fields.name !== undefined && fields.name !== current.name) {
+      const holder = await this.deps.storage.pools.findByName(fields.name);
+      if (holder !== undefined && holder.id !== current.id) throw DomainError.taken('name', fields.name);
+    }
     if (memberIds !== undefined) await this.deps.storage.pools.setMembers(current.id, memberIds);
+    const updated = (await this.deps.storage.pools.update(current.id, fields)) ?? current;
     const [pool] = await this.withMembers([updated]);
     return pool!;
   }

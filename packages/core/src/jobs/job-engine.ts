@@ -1,0 +1,187 @@
+import type { Storage } from '../ports/storage.js';
+import type { JobRecord } from '../ports/job-store.js';
+import type { ShareDriverRegistry } from '../ports/share-driver.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { JobKind, StepOutcome } from '../domain/job.js';
+import { makeEvent, type DmsEventName } from '../events/catalogue.js';
+import { JobSignals } from './job-signals.js';
+import { runJob } from './job-runner.js';
+import type { JobPayload } from './job-payload.js';
+
+export interface JobEngineOptions {
+  storage: Storage;
+  secrets: SecretBox;
+  drivers: ShareDriverRegistry;
+  events: EventBus;
+  clock: () => Date;
+  newId: () => string;
+  /** Workers of this process (DMS_JOB_CONCURRENCY, 4 by default). */
+  concurrency?: number;
+  driverTimeoutMs?: number;
+  heartbeatMs?: number;
+  /** A working job whose heartbeat is older is taken as crashed (other replicas). */
+  staleAfterMs?: number;
+  /** Finished jobs are kept this long (24 h). */
+  retentionMs?: number;
+  /** How often an idle worker looks for jobs enqueued by another replica. */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventName }> = {
+  share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
+  share_scan: { completed: 'share_scan_completed', failed: 'share_scan_failed' },
+};
+
+/**
+ * Durable job engine: jobs live in storage, workers claim them atomically, heartbeats
+ * mark them alive, and a start after a crash fails what was left working ("interrupted").
+ */
+export class JobEngine {
+  readonly signals = new JobSignals();
+  readonly #options: Required<Omit<JobEngineOptions, 'onError'>> & Pick<JobEngineOptions, 'onError'>;
+  readonly #workerId: string;
+  readonly #stopping = new AbortController();
+  readonly #workers: Promise<void>[] = [];
+  #housekeeping: NodeJS.Timeout | undefined;
+
+  constructor(options: JobEngineOptions) {
+    this.#options = {
+      concurrency: 4,
+      driverTimeoutMs: 10_000,
+      heartbeatMs: 2_000,
+      staleAfterMs: 30_000,
+      retentionMs: 24 * 3600_000,
+      pollMs: 500,
+      ...options,
+    };
+    this.#workerId = `worker-${options.newId()}`;
+  }
+
+  private now(): string {
+    return this.#options.clock().toISOString();
+  }
+
+  /** Stores a job and wakes a worker; the job survives a restart from here on. */
+  async enqueue(kind: JobKind, payload: JobPayload, refs: { nasId: number | null; shareId: number | null; total: number }): Promise<JobRecord> {
+    const job = await this.#options.storage.jobs.enqueue({
+      id: this.#options.newId(),
+      kind,
+      nas_id: refs.nasId,
+      share_id: refs.shareId,
+      total: refs.total,
+      payload_enc: this.#options.secrets.seal(JSON.stringify(payload)),
+      created_at: this.now(),
+    });
+    this.signals.queued();
+    return job;
+  }
+
+  /**
+   * Fails jobs a crash left working. With `everyWorking` (one process over SQLite) every
+   * working job is stale; replicas sharing PostgreSQL only take those whose heartbeat stopped.
+   */
+  async recover(everyWorking: boolean): Promise<JobRecord[]> {
+    const { storage, clock, staleAfterMs, events } = this.#options;
+    const staleBefore = everyWorking ? new Date(clock().getTime() + 1).toISOString() : new Date(clock().getTime() - staleAfterMs).toISOString();
+    const failed = await storage.jobs.failStale(staleBefore, 'interrupted', this.now());
+    for (const job of failed) {
+      this.signals.changed(job.id);
+      events.publish(makeEvent('job_interrupted', `job ${job.id} (${job.kind}) was interrupted by a restart`, clock(), { type: 'job', id: job.id }));
+    }
+    return failed;
+  }
+
+  start(options: { recoverEveryWorking: boolean } = { recoverEveryWorking: true }): Promise<void> {
+    const ready = this.recover(options.recoverEveryWorking).then(() => undefined);
+    for (let i = 0; i < this.#options.concurrency; i++) this.#workers.push(ready.then(() => this.work()));
+    this.#housekeeping = setInterval(() => void this.housekeep(), Math.min(60_000, this.#options.staleAfterMs));
+    this.#housekeeping.unref();
+    return ready;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    clearInterval(this.#housekeeping);
+    await Promise.allSettled(this.#workers);
+  }
+
+  private async housekeep(): Promise<void> {
+    const { storage, clock, retentionMs } = this.#options;
+    try {
+      await this.recover(false);
+      await storage.jobs.purgeFinished(new Date(clock().getTime() - retentionMs).toISOString());
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
+  }
+
+  private async work(): Promise<void> {
+    const signal = this.#stopping.signal;
+    while (!signal.aborted) {
+      try {
+        const job = await this.#options.storage.jobs.claim(this.#workerId, this.now());
+        if (job) {
+          this.signals.changed(job.id);
+          await this.execute(job);
+        } else {
+          await this.signals.next('queued', this.#options.pollMs, signal);
+        }
+      } catch (error) {
+        this.#options.onError?.(error);
+        await this.signals.next('queued', this.#options.pollMs, signal);
+      }
+    }
+  }
+
+  private async execute(job: JobRecord): Promise<void> {
+    const { storage, clock, events } = this.#options;
+    let latest: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> } = {
+      progress: 0,
+      total: job.total,
+      steps: [],
+    };
+    let saving = Promise.resolve();
+    let lastSave = 0;
+    const save = () => {
+      lastSave = Date.now();
+      const snapshot = latest;
+      saving = saving.then(() => storage.jobs.progress(job.id, this.#workerId, snapshot, this.now())).then(() => this.signals.changed(job.id));
+    };
+    const heartbeat = setInterval(save, this.#options.heartbeatMs);
+    try {
+      const { outcome, subject } = await runJob(job, {
+        storage,
+        secrets: this.#options.secrets,
+        drivers: this.#options.drivers,
+        driverTimeoutMs: this.#options.driverTimeoutMs,
+        signal: this.#stopping.signal,
+        report: (progress) => {
+          const stepChanged = progress.steps.length !== latest.steps.length;
+          latest = progress;
+          if (stepChanged || Date.now() - lastSave >= 250) save();
+        },
+      }).catch((error: unknown) => ({
+        outcome: { status: 'failed' as const, message: `internal error: ${error instanceof Error ? error.message : String(error)}`, ...latest },
+        subject: { shareId: job.share_id, name: '' },
+      }));
+      clearInterval(heartbeat);
+      await saving.catch(() => undefined);
+      const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
+      await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
+      this.signals.changed(job.id);
+      const name = eventNames[job.kind][finished.status];
+      const what = job.kind === 'share_test' ? 'share test' : 'scan';
+      events.publish(
+        makeEvent(name, finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`, clock(), {
+          type: 'nas_share',
+          ...(subject.shareId === null ? {} : { id: subject.shareId }),
+          name: subject.name,
+        }),
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+}
