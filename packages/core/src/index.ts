@@ -36,3 +36,4 @@ export { presentUser } from './services/user-service.js';
 export { presentTrap } from './services/trap-service.js';
 export { JobEngine, type JobEngineOptions } from './jobs/job-engine.js';
 export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './services/job-service.js';
+export { startTrapDispatcher, receivesEvent, type TrapDispatchTarget, type StopTrapDispatcher } from './events/trap-dispatcher.js';

@@ -11,7 +11,8 @@ function toAttributeError(issue: Issue): AttributeError {
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return { error: 'blank' };
       if (issue.origin === 'string' || issue.origin === 'array')
         return { error: 'too_short', count: Number(issue.minimum) };
-      return { error: 'greater_than_or_equal_to', count: Number(issue.minimum) };
+      // `.positive()` is an exclusive bound (> 0): on whole numbers that is >= 1.
+      return { error: 'greater_than_or_equal_to', count: Number(issue.minimum) + (issue.inclusive === false ? 1 : 0) };
     case 'too_big':
       if (issue.origin === 'string' || issue.origin === 'array')
         return { error: 'too_long', count: Number(issue.maximum) };

@@ -59,6 +59,11 @@ export class JobEngine {
     this.#workerId = `worker-${options.newId()}`;
   }
 
+  /** Where worker and housekeeping errors go (the server logs them). */
+  setErrorHandler(handler: (error: unknown) => void): void {
+    this.#options.onError = handler;
+  }
+
   private now(): string {
     return this.#options.clock().toISOString();
   }

@@ -13,6 +13,7 @@ import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
+import type { TrapSender } from '../ports/notifier.js';
 
 export interface Core {
   readonly deps: CoreDeps;
@@ -32,12 +33,15 @@ export interface Core {
 export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
   Partial<CoreDeps> & {
     drivers: ShareDriverRegistry;
+    /** Sends test traps (POST /snmp/traps/{id}/test); the dispatcher uses its own. */
+    trapSender?: TrapSender;
+    onTrapSendError?: (error: unknown) => void;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
-  const { drivers, engine: engineOptions, ...given } = options;
+  const { drivers, engine: engineOptions, trapSender, onTrapSendError, ...given } = options;
   const deps: CoreDeps = {
     hasher: argon2PasswordHasher,
     events: new MemoryEventBus(),
@@ -56,7 +60,7 @@ export function createCore(options: CoreOptions): Core {
     shares,
     engine,
     jobs: new JobService(deps, engine, drivers, nas, shares),
-    traps: new TrapService(deps),
+    traps: new TrapService(deps, trapSender, onTrapSendError),
     snmpConfig: new SnmpConfigService(deps),
     auth: new AuthService(deps),
     users: new UserService(deps),

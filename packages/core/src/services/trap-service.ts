@@ -8,6 +8,8 @@ import { checkSeverityBand, trapCreateSchema, trapUpdateSchema, type Trap } from
 import { trapListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { parseNumericId } from './resolve-ref.js';
+import { makeEvent } from '../events/catalogue.js';
+import type { TrapSender } from '../ports/notifier.js';
 
 export function presentTrap({ id, ...fields }: TrapRecord): Trap {
   return { snmp_trap_id: String(id), ...fields };
@@ -19,7 +21,24 @@ function assertBand(low: number, high: number): void {
 }
 
 export class TrapService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly sender: TrapSender | undefined,
+    private readonly onSendError: (error: unknown) => void = () => {},
+  ) {}
+
+  /**
+   * POST /snmp/traps/{id}/test: sends a test trap to this target now, whatever its
+   * activation and band. The send runs detached; a failure is reported, never thrown.
+   */
+  async test(principal: Principal, ref: string): Promise<Trap> {
+    authorize(principal, 'traps', 'test');
+    const trap = await this.get(ref);
+    if (!this.sender) throw new DomainError('unavailable', 'the SNMP notifier is not running', { retryAfter: 30 });
+    const event = makeEvent('test_trap', `test trap requested for target ${trap.id}`, this.deps.clock(), { type: 'snmp_trap', id: trap.id });
+    this.sender.send(trap, event).catch(this.onSendError);
+    return presentTrap(trap);
+  }
 
   async get(ref: string): Promise<TrapRecord> {
     const trap = await this.deps.storage.traps.get(parseNumericId(ref, 'snmp_trap_id'));

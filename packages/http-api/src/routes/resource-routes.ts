@@ -61,6 +61,16 @@ export function registerResourceRoutes(routes: RouteTable, core: Core): void {
     core.traps,
   );
   routes.add({
+    method: 'post',
+    path: '/snmp/traps/:snmp_trap_id/test',
+    tag: 'snmp',
+    summary: 'Send a test trap to this target now',
+    scope: 'traps / test',
+    success: { status: 202, description: 'the trap target the test trap is being sent to', schema: trapSchema },
+    errors: [404],
+    handler: async (c) => c.json(await core.traps.test(c.var.principal, c.req.param('snmp_trap_id')!), 202),
+  });
+  routes.add({
     method: 'get',
     path: '/snmp/server_configuration',
     tag: 'snmp',

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { createAesGcmSecretBox, createCore, type Core, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, createCore, type Core, type Storage, type TrapSender } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
+import { createShareDriverRegistry } from '@dms/core/drivers';
 import type { ServerConfig } from './config.js';
 import { loadSecretKey } from './secret-key.js';
 
@@ -17,9 +18,20 @@ async function openStorage(config: ServerConfig): Promise<Storage> {
 }
 
 /** Storage, secrets and services, migrated: what `serve` and every CLI command start from. */
-export async function openRuntime(config: ServerConfig): Promise<Runtime> {
+export interface RuntimeOptions {
+  trapSender?: TrapSender;
+  onTrapSendError?: (error: unknown) => void;
+}
+
+export async function openRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<Runtime> {
   const storage = await openStorage(config);
   await storage.migrate();
-  const core = createCore({ storage, secrets: createAesGcmSecretBox(loadSecretKey(config.secretKey, config.dataDir)) });
+  const core = createCore({
+    storage,
+    secrets: createAesGcmSecretBox(loadSecretKey(config.secretKey, config.dataDir)),
+    drivers: createShareDriverRegistry({ localRoots: config.localRoots }),
+    engine: { concurrency: config.jobConcurrency, driverTimeoutMs: config.driverTimeoutMs },
+    ...options,
+  });
   return { config, storage, core, close: () => storage.close() };
 }

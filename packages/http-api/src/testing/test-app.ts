@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { createAesGcmSecretBox, createCore, type Core, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
+import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from '../app.js';
 import { createLogger } from '../http/logger.js';
 import type { Hono } from 'hono';
@@ -23,10 +25,15 @@ export interface TestApp {
 }
 
 /** A real app over a real SQLite database (a file when `file` is given, else in memory). */
-export async function createTestApp(options: { file?: string } = {}): Promise<TestApp> {
+export async function createTestApp(options: { file?: string; localRoots?: string[] } = {}): Promise<TestApp> {
   const storage = openSqliteStorage({ file: options.file ?? ':memory:' });
   await storage.migrate();
-  const core = createCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)) });
+  const core = createCore({
+    storage,
+    secrets: createAesGcmSecretBox(randomBytes(32)),
+    drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
+    engine: { pollMs: 20 },
+  });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const { app } = createApp({ core, logger: createLogger('silent') });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
@@ -54,6 +61,9 @@ export async function createTestApp(options: { file?: string } = {}): Promise<Te
       }
       return app.request(path, init);
     },
-    close: () => storage.close(),
+    async close() {
+      await core.engine.stop();
+      await storage.close();
+    },
   };
 }

@@ -18,6 +18,8 @@ export interface SnmpToolEnv {
 export function createSnmpToolEnv(): SnmpToolEnv {
   const dir = mkdtempSync(join(tmpdir(), 'dms-snmp-'));
   mkdirSync(join(dir, 'conf'));
+  // made beforehand, or the first tool run reports "Created directory" on stderr
+  mkdirSync(join(dir, 'persist', 'cert_indexes'), { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SNMPCONFPATH: join(dir, 'conf'),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mibSearchPath } from '../mib-path.js';
 import { createSnmpToolEnv, type SnmpToolEnv } from './snmp-tool-env.js';
 
 export interface ReceivedTrap {
@@ -30,6 +31,7 @@ export class SnmptrapdPeer {
   readonly traps: ReceivedTrap[] = [];
   #output = '';
   #stderr = '';
+  #startupLog = '';
   #process: ChildProcess | undefined;
   #tools: SnmpToolEnv | undefined;
   #waiters = new Set<() => void>();
@@ -46,7 +48,7 @@ export class SnmptrapdPeer {
       options.snmptrapd,
       [
         '-f', '-Lo', '-n', '-C', '-c', conf,
-        '-m', 'DMS-MIB',
+        '-M', mibSearchPath(), '-m', 'DMS-MIB',
         '-F', 'TRAP|%s|%P|%N|%w|%q|%v|END\n',
         options.listen.join(','),
       ],
@@ -55,10 +57,10 @@ export class SnmptrapdPeer {
     this.#process = child;
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.#onOutput(chunk));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.#stderr += chunk));
-    await new Promise<void>((resolve, reject) => {
+    const started = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`snmptrapd did not start: ${this.#stderr}`)), 10_000);
       const ready = () => {
-        if (!this.#output.includes('NET-SNMP version')) return;
+        if (this.#startupLog === '') return;
         clearTimeout(timer);
         this.#waiters.delete(ready);
         resolve();
@@ -70,10 +72,21 @@ export class SnmptrapdPeer {
       });
       ready();
     });
+    try {
+      await started;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
   }
 
   get stderr(): string {
     return this.#stderr;
+  }
+
+  /** What snmptrapd logged up to its "NET-SNMP version" banner: MIB parse warnings land here with -Lo. */
+  get startupLog(): string {
+    return this.#startupLog;
   }
 
   /** Resolves with the first trap (already received or to come) that matches. */
@@ -108,6 +121,10 @@ export class SnmptrapdPeer {
 
   #onOutput(chunk: string): void {
     this.#output += chunk;
+    if (this.#startupLog === '') {
+      const banner = /NET-SNMP version [^\n]*\n/.exec(this.#output);
+      if (banner) this.#startupLog = this.#output.slice(0, banner.index + banner[0].length);
+    }
     let consumed = 0;
     for (const match of this.#output.matchAll(recordPattern)) {
       const [whole, version, security, enterprise, generic, specific, varbinds] = match;
@@ -121,7 +138,7 @@ export class SnmptrapdPeer {
       });
       consumed = (match.index ?? 0) + whole.length;
     }
-    // keep the startup banner for start(); drop parsed records so they are not parsed twice
+    // drop parsed records so they are not parsed twice
     if (consumed > 0) this.#output = this.#output.slice(consumed);
     for (const waiter of [...this.#waiters]) waiter();
   }

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import type { SmbclientFiles } from './smbclient-files.js';
+import type { SmbTarget } from './smb-target.js';
+
+export interface SmbclientRequest {
+  smbclientPath: string;
+  target: SmbTarget;
+  /** Resolved address (`-I`); the service keeps the host name the user gave. */
+  address: string;
+  files: SmbclientFiles;
+  /** smbclient `-c` commands, e.g. `ls` or `recurse ON; ls`. */
+  command: string;
+  /** Kills smbclient this long after start (tests). */
+  totalTimeoutMs?: number;
+  /** Kills smbclient after this long without output (scans, whose length is unknown). */
+  idleTimeoutMs?: number;
+  signal: AbortSignal;
+  /** Every output line, stdout and stderr alike (smbclient mixes them). Throwing kills the run. */
+  onLine(line: string): void;
+}
+
+export interface SmbclientOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  notInstalled: boolean;
+  /** What `onLine` threw, if anything. */
+  lineError?: unknown;
+}
+
+export function smbclientArgs(request: SmbclientRequest, timeoutMs: number): string[] {
+  const { target, files } = request;
+  const args = [
+    `//${target.host}/${target.share}`,
+    '-s', files.configFile,
+    '-A', files.authFile,
+    '-I', request.address,
+    '-p', String(target.port),
+    // Per-operation bound inside smbclient too, so it gives up cleanly before we kill it.
+    '-t', String(Math.max(1, Math.ceil(timeoutMs / 1000))),
+    '-d', '0',
+    ...target.protocol.args,
+  ];
+  // `-D` rather than a `cd` in -c: a failed `cd` in a command string still exits 0.
+  if (target.dir !== '') args.push('-D', target.dir);
+  args.push('-c', request.command);
+  return args;
+}
+
+/** Runs smbclient without a shell, streaming its output line by line. */
+export function runSmbclient(request: SmbclientRequest): Promise<SmbclientOutcome> {
+  const bound = request.totalTimeoutMs ?? request.idleTimeoutMs ?? 60_000;
+  return new Promise<SmbclientOutcome>((resolve, reject) => {
+    if (request.signal.aborted) return reject(request.signal.reason);
+    const outcome: SmbclientOutcome = { exitCode: null, timedOut: false, notInstalled: false };
+    const child = spawn(request.smbclientPath, smbclientArgs(request, bound), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: request.files.dir },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        outcome.timedOut = true;
+        child.kill('SIGKILL');
+      }, bound);
+    };
+    arm();
+    const onAbort = () => child.kill('SIGKILL');
+    request.signal.addEventListener('abort', onAbort, { once: true });
+
+    const feed = (stream: NodeJS.ReadableStream) => {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (text: string) => {
+        if (request.idleTimeoutMs !== undefined && request.totalTimeoutMs === undefined) arm();
+        rest += text;
+        let newline = rest.indexOf('\n');
+        while (newline >= 0 && outcome.lineError === undefined) {
+          const line = rest.slice(0, newline);
+          rest = rest.slice(newline + 1);
+          newline = rest.indexOf('\n');
+          try {
+            request.onLine(line);
+          } catch (error) {
+            outcome.lineError = error;
+            child.kill('SIGKILL');
+          }
+        }
+      });
+      stream.on('end', () => {
+        if (rest !== '' && outcome.lineError === undefined) {
+          try {
+            request.onLine(rest);
+          } catch (error) {
+            outcome.lineError = error;
+          }
+        }
+      });
+    };
+    feed(child.stdout);
+    feed(child.stderr);
+
+    const done = () => {
+      clearTimeout(timer);
+      request.signal.removeEventListener('abort', onAbort);
+    };
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      done();
+      if (error.code === 'ENOENT') {
+        outcome.notInstalled = true;
+        resolve(outcome);
+      } else reject(error);
+    });
+    child.once('close', (code) => {
+      done();
+      if (request.signal.aborted) return reject(request.signal.reason);
+      outcome.exitCode = code;
+      resolve(outcome);
+    });
+  });
+}

@@ -1,0 +1,145 @@
+import { DriverError } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import { formatMs, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
+import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
+import { runSmbclient } from './run-smbclient.js';
+import { ListingCounter } from './smb-listing.js';
+import { classifySmbLine, vanishedStatuses, type SmbFailure, type SmbStep } from './smb-status.js';
+import { smbTarget, type SmbTarget } from './smb-target.js';
+import { withSmbclientFiles } from './smbclient-files.js';
+
+export interface SmbDriverOptions {
+  /** Debian's smbclient; a bare name is looked up on PATH. */
+  smbclientPath?: string;
+}
+
+const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'authenticate', 'open_path', 'list'];
+// These four come out of one smbclient run (`ls`), told apart by the NT_STATUS it prints.
+const smbclientSteps: readonly SmbStep[] = ['negotiate_protocol', 'authenticate', 'open_path', 'list'];
+const notInstalled = 'smbclient is not installed (apt-get install smbclient)';
+
+/** Keeps the last few lines that were neither listing nor a known failure, for odd exits. */
+function tailKeeper(): { push(line: string): void; last(): string } {
+  const lines: string[] = [];
+  return {
+    push(line) {
+      if (line.trim() === '') return;
+      lines.push(line.trim());
+      if (lines.length > 3) lines.shift();
+    },
+    last: () => lines.at(-1) ?? '',
+  };
+}
+
+function exitMessage(code: number | null, tail: string): string {
+  return `smbclient failed (exit code ${String(code)})${tail ? `: ${tail}` : ''}`;
+}
+
+export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
+  const smbclientPath = options.smbclientPath ?? 'smbclient';
+
+  return {
+    testSteps: () => steps,
+
+    test(location: ShareLocation, run: DriverRun): Promise<TestResult> {
+      const reporter = new StepReporter(steps, run);
+      return runTest(async () => {
+        let target: SmbTarget;
+        try {
+          target = smbTarget(location);
+        } catch (error) {
+          if (error instanceof DriverError) reporter.failNext(error.message);
+          throw error;
+        }
+        const address = await reporter.step('resolve_host', () => resolveHost(target.host, run.timeoutMs, run.signal));
+        await reporter.step('connect', async () => {
+          (await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal)).destroy();
+        });
+
+        const started = performance.now();
+        let failure: SmbFailure | undefined;
+        let listed = false;
+        const tail = tailKeeper();
+        const outcome = await withSmbclientFiles(target, (files) =>
+          runSmbclient({
+            smbclientPath,
+            target,
+            address,
+            files,
+            command: 'ls',
+            totalTimeoutMs: run.timeoutMs,
+            signal: run.signal,
+            onLine: (line) => {
+              if (line.startsWith('  ')) listed = true;
+              const found = classifySmbLine(line, target, run.timeoutMs);
+              // An empty share root (no `.`/`..` on Windows) lists as NO_SUCH_FILE: that is fine.
+              if (found && !(found.step === 'list' && vanishedStatuses.has(found.status))) failure ??= found;
+              else if (!found && !line.startsWith('  ')) tail.push(line);
+            },
+          }),
+        );
+        const elapsed = performance.now() - started;
+        let end: { step: SmbStep; message: string } | undefined;
+        if (outcome.notInstalled) end = { step: 'negotiate_protocol', message: notInstalled };
+        else if (failure) end = failure;
+        else if (outcome.timedOut) {
+          end = {
+            step: listed ? 'list' : 'negotiate_protocol',
+            message: `host '${target.host}' did not complete the SMB ${listed ? 'listing' : 'session'} within ${formatMs(run.timeoutMs)}`,
+          };
+        } else if (outcome.exitCode !== 0) end = { step: 'negotiate_protocol', message: exitMessage(outcome.exitCode, tail.last()) };
+        // One run covers the four steps: its time is reported on the step where it ended.
+        for (const name of smbclientSteps) {
+          if (name === end?.step) reporter.fail(name, elapsed, end.message);
+          reporter.ok(name, end === undefined && name === 'list' ? elapsed : 0);
+        }
+      });
+    },
+
+    async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
+      const target = smbTarget(location);
+      const address = await resolveHost(target.host, run.timeoutMs, run.signal);
+      const counter = new ListingCounter(target.dir);
+      const tail = tailKeeper();
+      // A scan's length is unknown, so smbclient is bounded by silence, not by total time: a
+      // listing streams per directory, and one huge directory is a single long SMB exchange.
+      const idleMs = Math.max(60_000, run.timeoutMs * 6);
+      let vanished = false;
+      let lastProgress = performance.now();
+      const outcome = await withSmbclientFiles(target, (files) =>
+        runSmbclient({
+          smbclientPath,
+          target,
+          address,
+          files,
+          command: 'recurse ON; ls',
+          idleTimeoutMs: idleMs,
+          signal: run.signal,
+          onLine: (line) => {
+            if (counter.line(line)) {
+              const now = performance.now();
+              if (now - lastProgress >= 250) {
+                lastProgress = now;
+                run.onProgress({ ...counter.totals });
+              }
+              return;
+            }
+            const found = classifySmbLine(line, target, run.timeoutMs);
+            if (found === undefined) return tail.push(line);
+            // A directory removed while the walk runs is skipped, as the local walker does.
+            if (found.step === 'list' && vanishedStatuses.has(found.status)) {
+              vanished = true;
+              return;
+            }
+            throw new DriverError(found.message);
+          },
+        }),
+      );
+      if (outcome.lineError !== undefined) throw outcome.lineError;
+      if (outcome.notInstalled) throw new DriverError(notInstalled);
+      if (outcome.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
+      if (outcome.exitCode !== 0 && !vanished) throw new DriverError(exitMessage(outcome.exitCode, tail.last()));
+      return { file_count: counter.totals.file_count, file_size_sum: counter.totals.file_size_sum };
+    },
+  };
+}

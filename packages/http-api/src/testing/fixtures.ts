@@ -1,0 +1,69 @@
+import { expect } from 'vitest';
+import { systemPrincipal, type Nas, type NasShare, type Pool, type SnmpConfig, type Trap } from '@dms/core';
+import type { TestApp } from './test-app.js';
+
+/** model_error of the spec, as a client reads it. */
+export interface ModelErrorBody {
+  details: Record<string, Array<{ error: string; count?: number; value?: string | number }>>;
+  messages: string[];
+}
+export interface ShareCollectionBody {
+  count: number;
+  nas_shares: NasShare[];
+}
+export type { Nas, NasShare, Pool, SnmpConfig, Trap };
+
+export async function readJson<T>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+/**
+ * Asserts a model_error answer: the status, the body shape, and (when given) an
+ * attribute_error of `type` on `attribute`. Returns the body for further checks.
+ */
+export async function expectModelError(res: Response, status: number, attribute?: string, type?: string): Promise<ModelErrorBody> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as ModelErrorBody;
+  expect(body.messages.length).toBeGreaterThan(0);
+  for (const message of body.messages) expect(typeof message).toBe('string');
+  expect(typeof body.details).toBe('object');
+  if (attribute !== undefined) {
+    expect(body.details[attribute], text).toBeDefined();
+    if (type !== undefined) expect(body.details[attribute]!.map((e) => e.error), text).toContain(type);
+  }
+  return body;
+}
+
+let serial = 0;
+/** A name no other fixture of this process uses. */
+export function unique(prefix: string): string {
+  serial += 1;
+  return `${prefix}-${serial}`;
+}
+
+/** Fixtures are written through the core (fast); the HTTP layer is what the tests exercise. */
+export function addNas(t: TestApp, fields: Partial<Nas> & { name?: string } = {}): Promise<Nas> {
+  return t.core.nas.create(systemPrincipal, { name: unique('nas'), host: 'nas.example', type: 'local', ...fields });
+}
+
+export function addPool(t: TestApp, fields: Partial<Omit<Pool, 'id' | 'primary_id' | 'nas_share_ids'>> = {}): Promise<Pool> {
+  return t.core.pools.create(systemPrincipal, { name: unique('pool'), ...fields });
+}
+
+export function addShare(
+  t: TestApp,
+  nas: Pick<Nas, 'id'>,
+  fields: Partial<Pick<NasShare, 'name' | 'path' | 'options' | 'username' | 'password'>> = {},
+): Promise<NasShare> {
+  return t.core.shares.create(systemPrincipal, String(nas.id), { name: unique('share'), path: '/srv/share', ...fields });
+}
+
+export async function joinPool(t: TestApp, pool: Pick<Pool, 'id'>, shareIds: number[]): Promise<Pool> {
+  return t.core.pools.update(systemPrincipal, String(pool.id), { nas_share_ids: shareIds });
+}
+
+export function addTrap(t: TestApp, fields: Partial<Omit<Trap, 'snmp_trap_id'>> = {}): Promise<Trap> {
+  return t.core.traps.create(systemPrincipal, { manager: '192.0.2.10', ...fields });
+}
