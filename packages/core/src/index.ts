@@ -30,10 +30,12 @@ export { generateApiKeyToken, hashApiKeyToken } from './security/api-key-token.j
 export type { CoreDeps } from './services/core-deps.js';
 export { createCore, type Core, type CoreOptions } from './services/create-core.js';
 export type { ShareScope, ShareCollection } from './services/share-service.js';
-export type { JwtVerifier } from './services/auth-service.js';
-export { apiKeyCreateSchema, presentApiKey } from './services/api-key-service.js';
-export { presentUser } from './services/user-service.js';
+export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, presentApiKey, type ApiKeyView } from './services/api-key-service.js';
+export { presentUser, userCreateSchema, userUpdateSchema } from './services/user-service.js';
+export * from './domain/cors-rule.js';
+export * from './domain/settings.js';
 export { presentTrap } from './services/trap-service.js';
 export { JobEngine, type JobEngineOptions } from './jobs/job-engine.js';
 export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './services/job-service.js';
 export { startTrapDispatcher, receivesEvent, type TrapDispatchTarget, type StopTrapDispatcher } from './events/trap-dispatcher.js';
+export type * from './ports/rate-limiter.js';

@@ -2,30 +2,49 @@ import { Hono } from 'hono';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
-import { DomainError, type Core } from '@dms/core';
+import { etag } from 'hono/etag';
+import { DomainError, authorize, type Core } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
 import { accessLog } from './middleware/access-log.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, type AccessLimits } from './middleware/authenticate.js';
+import { corsFromRules } from './middleware/cors.js';
+import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerShareRoutes } from './routes/share-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerJobRoutes } from './routes/job-routes.js';
+import { registerAdminRoutes } from './routes/admin-routes.js';
 
 export const apiBase = '/api/v2';
+export const defaultMaxBodyBytes = 1024 * 1024;
 
 export interface AppOptions {
   core: Core;
   logger: Logger;
   /** Largest accepted request body in bytes (1 MiB by default). */
   maxBodyBytes?: number;
+  /** Requests per minute per credential and per address (600 by default). */
+  rateLimitPerMinute?: number;
+  /** Replaces the memory limiters (a shared store for replicas, or tests). */
+  limits?: AccessLimits;
 }
 
 export interface DmsApp {
   app: Hono<AppEnv>;
   routes: RouteTable;
+  metrics: Metrics;
+}
+
+function defaultLimits(perMinute: number): AccessLimits {
+  return {
+    perCredential: createMemoryRateLimiter({ limit: perMinute, windowSeconds: 60 }),
+    perAddress: createMemoryRateLimiter({ limit: perMinute, windowSeconds: 60 }),
+    authFailures: createMemoryRateLimiter({ limit: 10, windowSeconds: 60 }),
+  };
 }
 
 /** The Hono application: thin routes over the core, one error mapping, 404/405 answers. */
@@ -34,23 +53,39 @@ export function createApp(options: AppOptions): DmsApp {
   const app = new Hono<AppEnv>();
   const openapi = new OpenAPIHono<AppEnv>();
   const routes = new RouteTable(app, openapi, apiBase);
-  const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`]);
+  const metrics = createMetrics(core.deps.storage);
+  const loginPath = `${apiBase}/auth/login`;
+  const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
 
   app.use('*', requestId());
   app.use('*', accessLog(logger));
+  app.use('*', metrics.middleware);
+  app.use('*', corsFromRules(() => core.corsRules.all(), core.deps.events));
+  app.use('*', etag());
   app.use(
     `${apiBase}/*`,
     bodyLimit({
-      maxSize: options.maxBodyBytes ?? 1024 * 1024,
-      onError: (c) => errorResponse(c, new DomainError('payload_too_large', 'request body is too large', { details: { body: [{ error: 'too_long', count: options.maxBodyBytes ?? 1024 * 1024 }] } })),
+      maxSize: maxBodyBytes,
+      onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBodyBytes }] } })),
     }),
   );
-  app.use(`${apiBase}/*`, authenticate(core, publicPaths));
+  app.use(
+    `${apiBase}/*`,
+    authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
+      onAuthFailure: () => metrics.authFailures.inc(),
+    }),
+  );
 
   registerMetaRoutes(app, openapi, core, apiBase);
   registerJobRoutes(routes, core);
   registerShareRoutes(routes, core);
   registerResourceRoutes(routes, core);
+  registerAdminRoutes(routes, core);
+  app.get('/metrics', async (c) => {
+    authorize(await core.auth.authenticate(c.req.header('authorization')), 'metrics', 'index');
+    return c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType });
+  });
 
   app.notFound((c) => {
     const path = c.req.path;
@@ -72,5 +107,5 @@ export function createApp(options: AppOptions): DmsApp {
     return errorResponse(c, domainError);
   });
 
-  return { app, routes };
+  return { app, routes, metrics };
 }

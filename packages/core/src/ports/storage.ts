@@ -125,6 +125,8 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   list(query: ListQuery): Promise<ListPage<UserRecord>>;
   updatePasswordHash(id: number, passwordHash: string): Promise<boolean>;
+  setAdmin(id: number, admin: boolean): Promise<boolean>;
+  countAdmins(): Promise<number>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
 }
@@ -138,6 +140,18 @@ export interface ApiKeyStore {
   touch(id: number, at: string): Promise<void>;
   delete(id: number): Promise<boolean>;
 }
+
+export interface CorsRuleRecord {
+  id: number;
+  origins: string[];
+  path: string;
+  methods: string[];
+}
+export type CorsRuleInsert = Omit<CorsRuleRecord, 'id'>;
+export type CorsRuleStore = CrudStore<CorsRuleRecord, CorsRuleInsert> & {
+  /** Every rule, for the CORS middleware's cache. */
+  all(): Promise<CorsRuleRecord[]>;
+};
 
 export interface SettingsStore {
   get<T>(key: string): Promise<T | undefined>;
@@ -154,6 +168,7 @@ export interface Storage {
   readonly users: UserStore;
   readonly apiKeys: ApiKeyStore;
   readonly settings: SettingsStore;
+  readonly corsRules: CorsRuleStore;
   readonly jobs: JobStore;
   /** Runs pending versioned migrations. */
   migrate(): Promise<void>;

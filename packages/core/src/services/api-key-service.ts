@@ -1,30 +1,73 @@
-import type { CoreDeps } from './core-deps.js';
-import type { ApiKeyRecord } from '../ports/storage.js';
 import { z } from 'zod';
-import { scopeSchema, type ApiKey } from '../domain/api-key.js';
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { ApiKeyRecord } from '../ports/storage.js';
+import { scopeSchema, formatScope, type Scope } from '../domain/api-key.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { generateApiKeyToken, hashApiKeyToken } from '../security/api-key-token.js';
 import { apiKeyListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { text } from '../domain/common.js';
+import { authorize, scopesWithin } from '../scopes/scope-check.js';
+import { parseNumericId } from './resolve-ref.js';
 
+const expiresAt = z.iso.datetime({ offset: true }).nullable().optional();
 export const apiKeyCreateSchema = z.object({
   name: text(255),
   api_key_scopes: z.array(scopeSchema).min(1).max(100),
-  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  expires_at: expiresAt,
 });
+export const apiKeyUpdateSchema = apiKeyCreateSchema.partial();
 
-export function presentApiKey({ key_hash: _hidden, ...key }: ApiKeyRecord): ApiKey {
-  return key;
+export const apiKeySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    masked_key: z.string(),
+    api_key_scopes: z.array(scopeSchema),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+  })
+  .meta({ id: 'api_key' });
+export type ApiKeyView = z.output<typeof apiKeySchema>;
+
+export function presentApiKey(record: ApiKeyRecord): ApiKeyView {
+  return {
+    id: record.id,
+    name: record.name,
+    masked_key: `dms_…${record.key_last4}`,
+    api_key_scopes: record.scopes,
+    created_at: record.created_at,
+    expires_at: record.expires_at,
+    last_used_at: record.last_used_at,
+  };
+}
+
+/** A key may only hand out scopes it holds itself (users hold all). */
+function assertGrantable(principal: Principal, scopes: readonly Scope[]): void {
+  if (principal.kind === 'user' || scopesWithin(scopes, principal.scopes)) return;
+  const beyond = scopes.filter((scope) => !scopesWithin([scope], principal.scopes));
+  throw new DomainError('forbidden', `an API key cannot grant scopes it does not hold: ${beyond.map(formatScope).join(', ')}`, {
+    details: { api_key_scopes: beyond.map((scope) => ({ error: 'forbidden' as const, value: formatScope(scope) })) },
+  });
 }
 
 export class ApiKeyService {
   constructor(private readonly deps: CoreDeps) {}
 
-  /** The token is returned here and never again; only its hash is stored. */
-  async create(body: unknown): Promise<{ key: ApiKey; token: string }> {
+  private async get(ref: string): Promise<ApiKeyRecord> {
+    const key = await this.deps.storage.apiKeys.get(parseNumericId(ref, 'api_key_id'));
+    if (!key) throw DomainError.notFound('api_key_id', ref);
+    return key;
+  }
+
+  /** The token is in this answer and never again; only its SHA-256 is stored. */
+  async create(principal: Principal, body: unknown): Promise<ApiKeyView & { key: string }> {
+    authorize(principal, 'api_keys', 'create');
     const input = parseInput(apiKeyCreateSchema, body);
+    assertGrantable(principal, input.api_key_scopes);
     const token = generateApiKeyToken();
     const record = await this.deps.storage.apiKeys.create({
       name: input.name,
@@ -34,15 +77,41 @@ export class ApiKeyService {
       created_at: this.deps.clock().toISOString(),
       expires_at: input.expires_at ?? null,
     });
-    return { key: presentApiKey(record), token };
+    return { ...presentApiKey(record), key: token };
   }
 
-  async list(raw: RawQuery): Promise<{ count: number; api_keys: ApiKey[] }> {
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; api_keys: ApiKeyView[] }> {
+    authorize(principal, 'api_keys', 'index');
     const page = await this.deps.storage.apiKeys.list(parseListQuery(raw, apiKeyListSpec));
     return { count: page.count, api_keys: page.items.map(presentApiKey) };
   }
 
-  async revoke(id: number): Promise<void> {
-    if (!(await this.deps.storage.apiKeys.delete(id))) throw DomainError.notFound('api_key_id', id);
+  async show(principal: Principal, ref: string): Promise<ApiKeyView> {
+    authorize(principal, 'api_keys', 'show');
+    return presentApiKey(await this.get(ref));
+  }
+
+  async update(principal: Principal, ref: string, body: unknown): Promise<ApiKeyView> {
+    authorize(principal, 'api_keys', 'update');
+    const { api_key_scopes: scopes, ...rest } = parseInput(apiKeyUpdateSchema, body);
+    const current = await this.get(ref);
+    // Changing any key, even renaming it, is limited to keys within the caller's own reach.
+    assertGrantable(principal, scopes ?? current.scopes);
+    const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}) });
+    if (!updated) throw DomainError.notFound('api_key_id', ref);
+    return presentApiKey(updated);
+  }
+
+  async destroy(principal: Principal, ref: string): Promise<void> {
+    authorize(principal, 'api_keys', 'destroy');
+    const current = await this.get(ref);
+    assertGrantable(principal, current.scopes);
+    await this.deps.storage.apiKeys.delete(current.id);
+  }
+
+  /** GET /api_keys/current: what the caller's own credential may do (no scope needed). */
+  async current(principal: Principal): Promise<{ kind: Principal['kind']; name: string; api_key_scopes: Scope[]; id?: number }> {
+    if (principal.kind === 'user') return { kind: 'user', name: principal.username, api_key_scopes: [{ controller: '*', action: '*' }, { controller: '*', action: 'get_password' }] };
+    return { kind: 'api_key', id: principal.keyId, name: principal.name, api_key_scopes: [...principal.scopes] };
   }
 }

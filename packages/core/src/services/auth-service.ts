@@ -3,16 +3,19 @@ import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
+import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
+import { parseInput } from '../errors/zod-details.js';
+import type { SettingsService } from './settings-service.js';
+import { z } from 'zod';
 
-/** Verifies a Bearer value that is a JWT; supplied when JWT mode exists. */
-export type JwtVerifier = (token: string) => Promise<Principal>;
+const loginSchema = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) });
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
 const basicCacheTtlMs = 60_000;
 const basicCacheMax = 1_000;
 
-function unauthenticated(message: string): DomainError {
+export function unauthenticated(message: string): DomainError {
   return new DomainError('unauthenticated', message, { details: { authorization: [{ error: 'invalid' }] } });
 }
 
@@ -24,12 +27,36 @@ function unauthenticated(message: string): DomainError {
 export class AuthService {
   readonly #lastTouch = new Map<number, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
-  #jwtVerifier: JwtVerifier | undefined;
 
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly settings: SettingsService,
+    private readonly jwtKey: Uint8Array,
+  ) {}
 
-  setJwtVerifier(verifier: JwtVerifier | undefined): void {
-    this.#jwtVerifier = verifier;
+  /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
+  async login(body: unknown): Promise<{ token: string; expires_at: string }> {
+    const { username, password } = parseInput(loginSchema, body);
+    const settings = await this.settings.current();
+    if (!settings.jwt_enabled) {
+      throw new DomainError('forbidden', 'JWT mode is off: enable it with PUT /api/v2/settings or `dms jwt enable`', {
+        details: { jwt_enabled: [{ error: 'invalid', value: 'false' }] },
+      });
+    }
+    const user = await this.deps.storage.users.findByUsername(username);
+    const ok = user !== undefined && (await this.deps.hasher.verify(user.password_hash, password));
+    if (!user || !ok) throw unauthenticated('invalid username or password');
+    const { token, expiresAt } = await signUserToken(this.jwtKey, { userId: user.id, username: user.username }, this.deps.clock(), settings.jwt_ttl_seconds);
+    return { token, expires_at: expiresAt.toISOString() };
+  }
+
+  private async jwt(token: string): Promise<Principal> {
+    if (!(await this.settings.current()).jwt_enabled) throw unauthenticated('JWT mode is off');
+    const claims = await verifyUserToken(this.jwtKey, token, this.deps.clock());
+    if (!claims) throw unauthenticated('invalid or expired token');
+    const user = await this.deps.storage.users.get(claims.userId);
+    if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
+    return { kind: 'user', userId: user.id, username: user.username };
   }
 
   /** Forget remembered Basic credentials (after a password change or a user deletion). */
@@ -44,10 +71,7 @@ export class AuthService {
     const value = authorization.slice(space + 1).trim();
     if (space > 0 && scheme === 'basic') return this.basic(value);
     if (space > 0 && scheme === 'bearer' && value.length > 0) {
-      if (jwtShape.test(value)) {
-        if (!this.#jwtVerifier) throw unauthenticated('JWT mode is off');
-        return this.#jwtVerifier(value);
-      }
+      if (jwtShape.test(value)) return this.jwt(value);
       return this.apiKey(value);
     }
     throw unauthenticated('unsupported authorization scheme');

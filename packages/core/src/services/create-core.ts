@@ -11,6 +11,9 @@ import { AuthService } from './auth-service.js';
 import { UserService } from './user-service.js';
 import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
+import { SettingsService } from './settings-service.js';
+import { CorsRuleService } from './cors-rule-service.js';
+import { randomBytes } from 'node:crypto';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
@@ -26,6 +29,8 @@ export interface Core {
   readonly users: UserService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
+  readonly settings: SettingsService;
+  readonly corsRules: CorsRuleService;
   /** Not running until `engine.start()`: a process may serve the API without workers. */
   readonly engine: JobEngine;
 }
@@ -36,12 +41,14 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     /** Sends test traps (POST /snmp/traps/{id}/test); the dispatcher uses its own. */
     trapSender?: TrapSender;
     onTrapSendError?: (error: unknown) => void;
+    /** HS256 key of JWT mode, derived from the server secret (random per process if absent). */
+    jwtKey?: Uint8Array;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
-  const { drivers, engine: engineOptions, trapSender, onTrapSendError, ...given } = options;
+  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, ...given } = options;
   const deps: CoreDeps = {
     hasher: argon2PasswordHasher,
     events: new MemoryEventBus(),
@@ -53,6 +60,8 @@ export function createCore(options: CoreOptions): Core {
   const pools = new PoolService(deps);
   const shares = new ShareService(deps, nas, pools);
   const engine = new JobEngine({ ...deps, drivers, ...engineOptions });
+  const settings = new SettingsService(deps);
+  const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   return {
     deps,
     nas,
@@ -62,8 +71,10 @@ export function createCore(options: CoreOptions): Core {
     jobs: new JobService(deps, engine, drivers, nas, shares),
     traps: new TrapService(deps, trapSender, onTrapSendError),
     snmpConfig: new SnmpConfigService(deps),
-    auth: new AuthService(deps),
-    users: new UserService(deps),
+    auth,
+    settings,
+    corsRules: new CorsRuleService(deps),
+    users: new UserService(deps, () => auth.forgetCredentials()),
     apiKeys: new ApiKeyService(deps),
   };
 }

@@ -1,22 +1,51 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
 import type { User } from '../domain/user.js';
 import type { UserRecord } from '../ports/storage.js';
 import { passwordSchema, usernameSchema } from '../domain/user.js';
 import { parseInput } from '../errors/zod-details.js';
-import { z } from 'zod';
+import { DomainError } from '../errors/domain-error.js';
+import { authorize, isAllowed } from '../scopes/scope-check.js';
+import { userListSpec } from '../list-query/list-specs.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { resolveRef } from './resolve-ref.js';
 
-const newUserSchema = z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) });
+export const userCreateSchema = z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) });
+export const userUpdateSchema = z.object({ password: passwordSchema, admin: z.boolean() }).partial();
 
 export function presentUser({ password_hash: _hidden, ...user }: UserRecord): User {
   return user;
 }
 
-export class UserService {
-  constructor(private readonly deps: CoreDeps) {}
+/**
+ * Users have full access (Basic, JWT), so managing them is reserved to users and to keys
+ * that already hold every scope: a narrower key cannot mint itself a full-access identity.
+ */
+function authorizeUserAdmin(principal: Principal, action: string): void {
+  authorize(principal, 'users', action);
+  if (principal.kind === 'api_key' && action !== 'index' && action !== 'show' && !isAllowed(principal, '*', '*')) {
+    throw new DomainError('forbidden', `an API key needs * / * to ${action} users (a user has full access)`, {
+      details: { scope: [{ error: 'forbidden', value: '* / *' }] },
+    });
+  }
+}
 
+export class UserService {
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly onCredentialsChanged: () => void,
+  ) {}
+
+  private resolve(ref: string): Promise<UserRecord> {
+    const { users } = this.deps.storage;
+    return resolveRef(ref, 'user_id', (id) => users.get(id), (name) => users.findByUsername(name));
+  }
+
+  /** In-process creation (CLI, first start): no principal. */
   async add(input: { username: string; password: string; admin?: boolean }): Promise<User> {
-    const { username, password, admin } = parseInput(newUserSchema, input);
+    const { username, password, admin } = parseInput(userCreateSchema, input);
     const record = await this.deps.storage.users.create({ username, admin, password_hash: await this.deps.hasher.hash(password) });
     return presentUser(record);
   }
@@ -30,5 +59,49 @@ export class UserService {
     const generated = password ? undefined : randomBytes(18).toString('base64url');
     await this.add({ username: 'admin', password: password ?? generated!, admin: true });
     return generated ? { created: true, generatedPassword: generated } : { created: true };
+  }
+
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; users: User[] }> {
+    authorizeUserAdmin(principal, 'index');
+    const page = await this.deps.storage.users.list(parseListQuery(raw, userListSpec));
+    return { count: page.count, users: page.items.map(presentUser) };
+  }
+
+  async show(principal: Principal, ref: string): Promise<User> {
+    authorizeUserAdmin(principal, 'show');
+    return presentUser(await this.resolve(ref));
+  }
+
+  async create(principal: Principal, body: unknown): Promise<User> {
+    authorizeUserAdmin(principal, 'create');
+    const input = parseInput(userCreateSchema, body);
+    return this.add(input);
+  }
+
+  async update(principal: Principal, ref: string, body: unknown): Promise<User> {
+    authorizeUserAdmin(principal, 'update');
+    const { password, admin } = parseInput(userUpdateSchema, body);
+    const current = await this.resolve(ref);
+    if (admin === false && current.admin) await this.keepOneAdmin(current, 'demote');
+    if (password !== undefined) await this.deps.storage.users.updatePasswordHash(current.id, await this.deps.hasher.hash(password));
+    if (admin !== undefined && admin !== current.admin) await this.deps.storage.users.setAdmin(current.id, admin);
+    this.onCredentialsChanged();
+    return presentUser((await this.deps.storage.users.get(current.id)) ?? current);
+  }
+
+  async destroy(principal: Principal, ref: string): Promise<void> {
+    authorizeUserAdmin(principal, 'destroy');
+    const current = await this.resolve(ref);
+    if (current.admin) await this.keepOneAdmin(current, 'delete');
+    await this.deps.storage.users.delete(current.id);
+    this.onCredentialsChanged();
+  }
+
+  private async keepOneAdmin(user: UserRecord, verb: string): Promise<void> {
+    if ((await this.deps.storage.users.countAdmins()) <= 1) {
+      throw new DomainError('conflict', `cannot ${verb} ${user.username}: it is the last admin`, {
+        details: { admin: [{ error: 'frozen', count: 1 }] },
+      });
+    }
   }
 }

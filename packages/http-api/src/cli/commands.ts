@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatScope, isDomainError, parseScopeText, type Scope } from '@dms/core';
+import { formatScope, isDomainError, parseScopeText, systemPrincipal, type Scope } from '@dms/core';
 import { readConfig } from '../server/config.js';
 import { openRuntime, type Runtime } from '../server/runtime.js';
 import { startServer } from '../server/serve.js';
@@ -13,6 +13,10 @@ export const usage = `Usage: dms <command>
   apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
   apikey list                             list API keys (masked)
   apikey revoke ID                        delete an API key
+  cors add --origin O ... --path P --method M ...   add a CORS rule
+  cors list                               list CORS rules
+  cors rm ID                              delete a CORS rule
+  jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
 `;
 
 type Output = (line: string) => void;
@@ -38,29 +42,70 @@ async function apikey(args: string[], out: Output): Promise<number> {
     }
     if (!values.name) throw new CliError('--name is required');
     if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
-    const { key, token } = await withRuntime((rt) =>
-      rt.core.apiKeys.create({ name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
+    const created = await withRuntime((rt) =>
+      rt.core.apiKeys.create(systemPrincipal, { name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
     );
-    out(`created API key ${key.id} '${key.name}' with scopes ${key.scopes.map(formatScope).join(', ')}`);
+    out(`created API key ${created.id} '${created.name}' with scopes ${created.api_key_scopes.map(formatScope).join(', ')}`);
     out('the key is shown only this once:');
-    out(token);
+    out(created.key);
     return 0;
   }
   if (sub === 'list') {
-    const { api_keys: keys } = await withRuntime((rt) => rt.core.apiKeys.list({ per_page: ['100'] }));
+    const { api_keys: keys } = await withRuntime((rt) => rt.core.apiKeys.list(systemPrincipal, { per_page: ['100'] }));
     for (const key of keys) {
-      out(`${key.id}\t${key.name}\t****${key.key_last4}\t${key.scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
+      out(`${key.id}\t${key.name}\t${key.masked_key}\t${key.api_key_scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
     }
     return 0;
   }
   if (sub === 'revoke') {
-    const id = Number(rest[0]);
-    if (!Number.isInteger(id) || id <= 0) throw new CliError('usage: dms apikey revoke ID');
-    await withRuntime((rt) => rt.core.apiKeys.revoke(id));
+    const id = rest[0];
+    if (!id) throw new CliError('usage: dms apikey revoke ID');
+    await withRuntime((rt) => rt.core.apiKeys.destroy(systemPrincipal, id));
     out(`revoked API key ${id}`);
     return 0;
   }
   throw new CliError(`unknown apikey command '${sub ?? ''}'`);
+}
+
+async function cors(args: string[], out: Output): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { origin: { type: 'string', multiple: true }, path: { type: 'string' }, method: { type: 'string', multiple: true } },
+  });
+  const [sub, id] = positionals;
+  if (sub === 'add') {
+    const rule = await withRuntime((rt) =>
+      rt.core.corsRules.create(systemPrincipal, {
+        origins: values.origin ?? [],
+        path: values.path ?? '*',
+        methods: (values.method ?? []).flatMap((m) => m.split(',')).map((m) => m.trim().toUpperCase()),
+      }),
+    );
+    out(`added CORS rule ${rule.id}: ${rule.origins.join(' ')} ${rule.path} ${rule.methods.join(',')}`);
+    return 0;
+  }
+  if (sub === 'list') {
+    const { cors_rules: rules } = await withRuntime((rt) => rt.core.corsRules.list(systemPrincipal, { per_page: ['100'] }));
+    for (const rule of rules) out(`${rule.id}\t${rule.origins.join(' ')}\t${rule.path}\t${rule.methods.join(',')}`);
+    return 0;
+  }
+  if (sub === 'rm' && id) {
+    await withRuntime((rt) => rt.core.corsRules.destroy(systemPrincipal, id));
+    out(`removed CORS rule ${id}`);
+    return 0;
+  }
+  throw new CliError('usage: dms cors add --origin O --path P --method M | cors list | cors rm ID');
+}
+
+async function jwt(args: string[], out: Output): Promise<number> {
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { ttl: { type: 'string' } } });
+  const [sub] = positionals;
+  if (sub !== 'enable' && sub !== 'disable') throw new CliError('usage: dms jwt enable [--ttl SECONDS] | dms jwt disable');
+  const body = { jwt_enabled: sub === 'enable', ...(values.ttl === undefined ? {} : { jwt_ttl_seconds: Number(values.ttl) }) };
+  const settings = await withRuntime((rt) => rt.core.settings.update(systemPrincipal, body));
+  out(`JWT mode ${settings.jwt_enabled ? 'enabled' : 'disabled'} (token lifetime ${settings.jwt_ttl_seconds} s)`);
+  return 0;
 }
 
 async function user(args: string[], out: Output): Promise<number> {
@@ -97,6 +142,10 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         return await user(args, out);
       case 'apikey':
         return await apikey(args, out);
+      case 'cors':
+        return await cors(args, out);
+      case 'jwt':
+        return await jwt(args, out);
       case undefined:
       case 'help':
       case '--help':

@@ -14,6 +14,8 @@ export interface RouteSpec {
   tag: string;
   /** `controller / action`, for the document; the core enforces it. */
   scope?: string;
+  /** Needs no credential (listed in the app's public paths too). */
+  public?: boolean;
   query?: z.ZodObject;
   body?: z.ZodType;
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
@@ -80,7 +82,7 @@ export class RouteTable {
       summary: spec.summary,
       tags: [spec.tag],
       ...(spec.scope ? { description: `Scope: \`${spec.scope}\`` } : {}),
-      security: [{ basic: [] }, { bearer: [] }],
+      security: spec.public ? [] : [{ basic: [] }, { bearer: [] }],
       request: {
         ...(params ? { params } : {}),
         ...(spec.query ? { query: spec.query } : {}),
@@ -101,7 +103,8 @@ export class RouteTable {
 
 function matches(pattern: string, path: string): boolean {
   const want = pattern.split('/');
-  const have = path.replace(/\/+$/, '').split('/');
+  // No trailing-slash stripping: Hono routes strictly, so `/nas_shares/` is a 404, not a 405.
+  const have = path.split('/');
   if (want.length !== have.length) return false;
   return want.every((segment, i) => segment.startsWith(':') ? (have[i] ?? '') !== '' : segment === have[i]);
 }

@@ -1,12 +1,107 @@
-import type { MiddlewareHandler } from 'hono';
-import type { Core } from '@dms/core';
+import type { Context, MiddlewareHandler } from 'hono';
+import { DomainError, isDomainError, makeEvent, type Core, type RateLimitDecision, type RateLimiter } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
+import { clientAddress } from '../rate-limit/client-address.js';
 
-/** Every /api/v2 path but the public ones (DESIGN §4) needs a credential. */
-export function authenticate(core: Core, publicPaths: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
+export interface AccessLimits {
+  /** Requests per credential (DMS_RATE_LIMIT_PER_MINUTE). */
+  perCredential: RateLimiter;
+  /** Requests per client address without a valid credential. */
+  perAddress: RateLimiter;
+  /** Failed authentications per address and user (10 a minute). */
+  authFailures: RateLimiter;
+}
+
+export interface AccessHooks {
+  onAuthFailure?: () => void;
+}
+
+function setRateHeaders(c: Context, decision: RateLimitDecision): void {
+  c.header('RateLimit-Limit', String(decision.limit));
+  c.header('RateLimit-Remaining', String(decision.remaining));
+  c.header('RateLimit-Reset', String(Math.ceil(decision.resetMs / 1000)));
+}
+
+function tooMany(c: Context, decision: RateLimitDecision, what: string): DomainError {
+  setRateHeaders(c, decision);
+  const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+  return new DomainError('rate_limited', `${what}; retry after ${retryAfter} s`, { retryAfter, details: { rate_limit: [{ error: 'invalid', count: decision.limit }] } });
+}
+
+/** Who a credential claims to be, for throttling guesses at one user from one address. */
+function claimedIdentity(authorization: string | undefined): string {
+  if (!authorization) return 'none';
+  const [scheme = '', value = ''] = authorization.split(' ', 2);
+  if (scheme.toLowerCase() !== 'basic') return scheme.toLowerCase() || 'none';
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return `user:${decoded.slice(0, Math.max(0, decoded.indexOf(':')))}`;
+}
+
+async function loginIdentity(c: Context): Promise<string> {
+  try {
+    const body = (await c.req.json()) as { username?: unknown };
+    return typeof body.username === 'string' ? `user:${body.username.slice(0, 64)}` : 'none';
+  } catch {
+    return 'none';
+  }
+}
+
+/**
+ * Authentication with rate limits: every /api/v2 path but the public ones needs a
+ * credential; each credential has its budget, each address its budget while it has no
+ * valid credential, and ten failures a minute for one address and user mean 429.
+ */
+export function authenticate(core: Core, publicPaths: ReadonlySet<string>, loginPath: string, limits: AccessLimits, hooks: AccessHooks = {}): MiddlewareHandler<AppEnv> {
+  const recordFailure = async (c: Context, failureKey: string, who: string, address: string) => {
+    hooks.onAuthFailure?.();
+    const decision = await limits.authFailures.consume(failureKey);
+    if (decision.allowed && decision.remaining === 0) {
+      core.deps.events.publish(
+        makeEvent('auth_failures_repeated', `${limits.authFailures.limit} failed authentications for ${who} from ${address} within a minute`, core.deps.clock(), {
+          type: 'client',
+          name: address,
+        }),
+      );
+    }
+    if (!decision.allowed) throw tooMany(c, decision, 'too many failed authentications');
+  };
+
   return async (c, next) => {
-    if (publicPaths.has(c.req.path)) return next();
-    c.set('principal', await core.auth.authenticate(c.req.header('authorization')));
+    const address = clientAddress(c);
+    if (publicPaths.has(c.req.path)) {
+      const decision = await limits.perAddress.consume(`address:${address}`);
+      setRateHeaders(c, decision);
+      if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
+      if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
+      const who = await loginIdentity(c);
+      const failureKey = `${address}|${who}`;
+      const blocked = await limits.authFailures.peek(failureKey);
+      if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed logins');
+      await next();
+      if (c.res.status === 401) await recordFailure(c, failureKey, who, address);
+      return;
+    }
+
+    const authorization = c.req.header('authorization');
+    const who = claimedIdentity(authorization);
+    const failureKey = `${address}|${who}`;
+    const blocked = await limits.authFailures.peek(failureKey);
+    if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed authentications');
+    try {
+      c.set('principal', await core.auth.authenticate(authorization));
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'unauthenticated') {
+        const decision = await limits.perAddress.consume(`address:${address}`);
+        if (authorization) await recordFailure(c, failureKey, who, address);
+        setRateHeaders(c, decision);
+        if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
+      }
+      throw error;
+    }
+    const principal = c.var.principal;
+    const decision = await limits.perCredential.consume(principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`);
+    setRateHeaders(c, decision);
+    if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded for this credential');
     return next();
   };
 }

@@ -21,7 +21,8 @@ export interface CrudResource {
   controller: string;
   noun: string;
   filters: readonly string[];
-  schemas: { item: z.ZodType; collection: z.ZodType; create: z.ZodType; update: z.ZodType };
+  /** `created` documents a 201 body that differs from `item` (an API key's one-time key). */
+  schemas: { item: z.ZodType; created?: z.ZodType; collection: z.ZodType; create: z.ZodType; update: z.ZodType };
   /** Extra error statuses of destroy (409 for a NAS that still has shares). */
   destroyErrors?: number[];
 }
@@ -47,7 +48,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     summary: `Create a ${noun}`,
     scope: `${controller} / create`,
     body: schemas.create,
-    success: { status: 201, description: noun, schema: schemas.item },
+    success: { status: 201, description: noun, schema: schemas.created ?? schemas.item },
     errors: [409, 413, 422],
     handler: async (c) => c.json(await service.create(c.var.principal, await readJsonBody(c)), 201),
   });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { hkdfSync } from 'node:crypto';
 import { createAesGcmSecretBox, createCore, type Core, type Storage, type TrapSender } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
@@ -26,9 +27,12 @@ export interface RuntimeOptions {
 export async function openRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<Runtime> {
   const storage = await openStorage(config);
   await storage.migrate();
+  const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const core = createCore({
     storage,
-    secrets: createAesGcmSecretBox(loadSecretKey(config.secretKey, config.dataDir)),
+    secrets: createAesGcmSecretBox(secretKey),
+    // A key of its own for JWTs: a token never helps to open a sealed secret, nor the reverse.
+    jwtKey: new Uint8Array(hkdfSync('sha256', secretKey, 'dms', 'dms-jwt-hs256-v1', 32)),
     drivers: createShareDriverRegistry({ localRoots: config.localRoots }),
     engine: { concurrency: config.jobConcurrency, driverTimeoutMs: config.driverTimeoutMs },
     ...options,

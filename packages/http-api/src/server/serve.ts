@@ -17,7 +17,11 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const trapSender = new NetSnmpTrapSender({ enterpriseOid: config.snmpEnterpriseOid });
-  const onTrapSendError = (error: unknown) => logger.warn({ err: error }, 'SNMP test trap not sent');
+  let trapFailures = () => {};
+  const onTrapSendError = (error: unknown) => {
+    trapFailures();
+    logger.warn({ err: error }, 'SNMP test trap not sent');
+  };
   const runtime = await openRuntime(config, { trapSender, onTrapSendError });
   const admin = await runtime.core.users.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
@@ -26,11 +30,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     logger.info('created user admin with the password from DMS_ADMIN_PASSWORD');
   }
   const { core } = runtime;
-  const snmp = await startSnmp({ config, storage: runtime.storage, events: core.deps.events, sender: trapSender, logger, onSendError: () => {} });
+  const snmp = await startSnmp({ config, storage: runtime.storage, events: core.deps.events, sender: trapSender, logger, onSendError: () => trapFailures() });
   core.engine.setErrorHandler((error) => logger.error({ err: error }, 'job engine error'));
   // One process owns an SQLite file, so every job left working was interrupted by a crash.
   await core.engine.start({ recoverEveryWorking: runtime.storage.dialect === 'sqlite' });
-  const { app } = createApp({ core, logger });
+  const { app, metrics } = createApp({ core, logger, rateLimitPerMinute: config.rateLimitPerMinute });
+  trapFailures = () => metrics.trapSendFailures.inc();
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serveNode({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(started));
     started.once('error', reject);

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { createAesGcmSecretBox, createCore, type Core, type Scope, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, createCore, systemPrincipal, type Core, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from '../app.js';
 import { createLogger } from '../http/logger.js';
+import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
+import type { AccessLimits } from '../middleware/authenticate.js';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 
@@ -25,7 +27,15 @@ export interface TestApp {
 }
 
 /** A real app over a real SQLite database (a file when `file` is given, else in memory). */
-export async function createTestApp(options: { file?: string; localRoots?: string[] } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  file?: string;
+  localRoots?: string[];
+  /** Generous by default so that suites making many requests are not throttled. */
+  limits?: AccessLimits;
+  clock?: () => Date;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const storage = openSqliteStorage({ file: options.file ?? ':memory:' });
   await storage.migrate();
   const core = createCore({
@@ -33,9 +43,15 @@ export async function createTestApp(options: { file?: string; localRoots?: strin
     secrets: createAesGcmSecretBox(randomBytes(32)),
     drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
     engine: { pollMs: 20 },
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
-  const { app } = createApp({ core, logger: createLogger('silent') });
+  const limits = options.limits ?? {
+    perCredential: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
+    perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
+    authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
+  };
+  const { app } = createApp({ core, logger: createLogger('silent'), limits });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
 
   return {
@@ -49,8 +65,8 @@ export async function createTestApp(options: { file?: string; localRoots?: strin
         const [controller = '', action = ''] = scope.split('/');
         return { controller, action };
       });
-      const { token } = await core.apiKeys.create({ name: 'test key', api_key_scopes: parsed });
-      return `Bearer ${token}`;
+      const { key } = await core.apiKeys.create(systemPrincipal, { name: 'test key', api_key_scopes: parsed });
+      return `Bearer ${key}`;
     },
     async call(method, path, { auth, body, headers = {} } = {}) {
       const init: RequestInit = { method, headers: { ...headers } };

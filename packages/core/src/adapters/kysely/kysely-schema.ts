@@ -102,7 +102,17 @@ export interface JobTable {
   finished_at: string | null;
 }
 
+export interface CorsRuleTable {
+  id: Generated<number>;
+  origins: string;
+  path: string;
+  methods: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  cors_rules: CorsRuleTable;
   nas: NasTable;
   pools: PoolTable;
   nas_shares: NasShareTable;

@@ -12,6 +12,7 @@ import { KyselyUserStore } from './kysely-user-store.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
+import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
 
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
@@ -34,6 +35,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     users: new KyselyUserStore(db, quirks, now),
     apiKeys: new KyselyApiKeyStore(db),
     settings: new KyselySettingsStore(db),
+    corsRules: new KyselyCorsRuleStore(db, now),
     jobs: new KyselyJobStore(db, quirks),
     migrate: () => options.migrate(db),
     async ping() {

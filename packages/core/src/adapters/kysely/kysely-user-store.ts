@@ -50,6 +50,20 @@ export class KyselyUserStore implements UserStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async setAdmin(id: number, admin: boolean) {
+    const result = await this.db.updateTable('users').set({ admin: admin ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async countAdmins() {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('admin', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   async delete(id: number) {
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

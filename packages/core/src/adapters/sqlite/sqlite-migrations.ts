@@ -95,4 +95,15 @@ export const sqliteMigrations: Record<string, Migration> = {
       for (const statement of statements) await sql.raw(statement).execute(db);
     },
   },
+  '0002_access_control': {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(`create table cors_rules (
+          id integer primary key autoincrement,
+          origins text not null,
+          path text not null,
+          methods text not null,
+          created_at text not null,
+          updated_at text not null)`).execute(db);
+    },
+  },
 };

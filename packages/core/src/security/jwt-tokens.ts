@@ -1,0 +1,34 @@
+import { SignJWT, jwtVerify, errors } from 'jose';
+
+/** HS256 tokens for JWT mode; the key is derived from the server secret by the caller. */
+export interface JwtClaims {
+  userId: number;
+  username: string;
+}
+
+export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Date, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
+  const token = await new SignJWT({ username: claims.username })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(claims.userId))
+    .setIssuer('dms')
+    .setAudience('dms-api')
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(key);
+  return { token, expiresAt };
+}
+
+/** Resolves the claims, or undefined for a bad signature, an expired token or wrong claims. */
+export async function verifyUserToken(key: Uint8Array, token: string, now: Date): Promise<JwtClaims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
+    const userId = Number(payload.sub);
+    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string') return undefined;
+    return { userId, username: payload['username'] };
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { CorsRuleRecord } from '../ports/storage.js';
+import { authorize } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { DomainError } from '../errors/domain-error.js';
+import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { parseNumericId } from './resolve-ref.js';
+import { makeEvent } from '../events/catalogue.js';
+
+const corsRuleListSpec: ListSpec = { fields: { id: { type: 'integer' }, path: { type: 'string' } }, filterable: ['id', 'path'], pagination: 'page' };
+
+/** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */
+export class CorsRuleService {
+  constructor(private readonly deps: CoreDeps) {}
+
+  private changed(): void {
+    this.deps.events.publish(makeEvent('configuration_changed', 'CORS rules changed', this.deps.clock(), { type: 'cors_rules' }));
+  }
+
+  private async get(ref: string): Promise<CorsRuleRecord> {
+    const rule = await this.deps.storage.corsRules.get(parseNumericId(ref, 'cors_rule_id'));
+    if (!rule) throw DomainError.notFound('cors_rule_id', ref);
+    return rule;
+  }
+
+  /** Every rule, for the middleware (no principal: it runs before authentication). */
+  all(): Promise<CorsRule[]> {
+    return this.deps.storage.corsRules.all();
+  }
+
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; cors_rules: CorsRule[] }> {
+    authorize(principal, 'cors_rules', 'index');
+    const page = await this.deps.storage.corsRules.list(parseListQuery(raw, corsRuleListSpec));
+    return { count: page.count, cors_rules: page.items };
+  }
+
+  async show(principal: Principal, ref: string): Promise<CorsRule> {
+    authorize(principal, 'cors_rules', 'show');
+    return this.get(ref);
+  }
+
+  async create(principal: Principal, body: unknown): Promise<CorsRule> {
+    authorize(principal, 'cors_rules', 'create');
+    const rule = await this.deps.storage.corsRules.create(parseInput(corsRuleCreateSchema, body));
+    this.changed();
+    return rule;
+  }
+
+  async update(principal: Principal, ref: string, body: unknown): Promise<CorsRule> {
+    authorize(principal, 'cors_rules', 'update');
+    const patch = parseInput(corsRuleUpdateSchema, body);
+    const current = await this.get(ref);
+    const updated = await this.deps.storage.corsRules.update(current.id, patch);
+    if (!updated) throw DomainError.notFound('cors_rule_id', ref);
+    this.changed();
+    return updated;
+  }
+
+  async destroy(principal: Principal, ref: string): Promise<void> {
+    authorize(principal, 'cors_rules', 'destroy');
+    const current = await this.get(ref);
+    await this.deps.storage.corsRules.delete(current.id);
+    this.changed();
+  }
+}

@@ -1,0 +1,30 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import { authorize } from '../scopes/scope-check.js';
+import { parseInput } from '../errors/zod-details.js';
+import { defaultSettings, settingsUpdateSchema, type Settings } from '../domain/settings.js';
+import { makeEvent } from '../events/catalogue.js';
+
+const key = 'server';
+
+/** Server settings (JWT mode); read from storage each time so every replica agrees at once. */
+export class SettingsService {
+  constructor(private readonly deps: CoreDeps) {}
+
+  async current(): Promise<Settings> {
+    return { ...defaultSettings, ...(await this.deps.storage.settings.get<Partial<Settings>>(key)) };
+  }
+
+  async show(principal: Principal): Promise<Settings> {
+    authorize(principal, 'settings', 'show');
+    return this.current();
+  }
+
+  async update(principal: Principal, body: unknown): Promise<Settings> {
+    authorize(principal, 'settings', 'update');
+    const next = { ...(await this.current()), ...parseInput(settingsUpdateSchema, body) };
+    await this.deps.storage.settings.set(key, next);
+    this.deps.events.publish(makeEvent('configuration_changed', 'server settings changed', this.deps.clock(), { type: 'settings' }));
+    return next;
+  }
+}

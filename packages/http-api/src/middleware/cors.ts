@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from 'hono';
+import { findCorsRule, type CorsRule, type EventBus } from '@dms/core';
+import type { AppEnv } from '../http/env.js';
+
+const exposed = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
+const cacheMs = 2_000;
+
+/**
+ * CORS from the stored rules: `Access-Control-Allow-*` only when a rule matches the
+ * origin, path and method. Rules are cached for two seconds and dropped at once when this
+ * process changes them, so an edit applies without a restart on every replica.
+ */
+export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: EventBus): MiddlewareHandler<AppEnv> {
+  let cached: { rules: CorsRule[]; until: number } | undefined;
+  events.subscribe((event) => {
+    if (event.name === 'configuration_changed' && event.resource?.type === 'cors_rules') cached = undefined;
+  });
+  const rules = async () => {
+    if (!cached || cached.until < Date.now()) cached = { rules: await loadRules(), until: Date.now() + cacheMs };
+    return cached.rules;
+  };
+
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (!origin) return next();
+    const preflightMethod = c.req.method === 'OPTIONS' ? c.req.header('access-control-request-method') : undefined;
+    const method = preflightMethod ?? c.req.method;
+    const rule = findCorsRule(await rules(), origin, c.req.path, method === 'HEAD' ? 'GET' : method);
+    if (preflightMethod !== undefined) {
+      // A preflight carries no credentials: it is answered here, before authentication.
+      c.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+      if (rule) {
+        c.header('Access-Control-Allow-Origin', origin);
+        c.header('Access-Control-Allow-Methods', rule.methods.join(', '));
+        c.header('Access-Control-Allow-Headers', c.req.header('access-control-request-headers') ?? 'Authorization, Content-Type');
+        c.header('Access-Control-Max-Age', '600');
+      }
+      return c.body(null, 204);
+    }
+    await next();
+    c.header('Vary', 'Origin', { append: true });
+    if (rule) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Access-Control-Expose-Headers', exposed);
+    }
+  };
+}
