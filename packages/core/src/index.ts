@@ -39,3 +39,4 @@ export { JobEngine, type JobEngineOptions } from './jobs/job-engine.js';
 export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './services/job-service.js';
 export { startTrapDispatcher, receivesEvent, type TrapDispatchTarget, type StopTrapDispatcher } from './events/trap-dispatcher.js';
 export type * from './ports/rate-limiter.js';
+export { isStorageUnavailable } from './errors/storage-unavailable.js';

@@ -39,7 +39,9 @@ export class NasService {
     authorize(principal, 'nas', 'update');
     const input = parseInput(nasUpdateSchema, body);
     const current = await this.resolve(ref);
-    return (await this.deps.storage.nas.update(current.id, input)) ?? current;
+    const updated = await this.deps.storage.nas.update(current.id, input);
+    if (!updated) throw DomainError.notFound('nas_id', ref);
+    return updated;
   }
 
   async destroy(principal: Principal, ref: string): Promise<void> {

@@ -67,7 +67,8 @@ export class PoolService {
       if (holder !== undefined && holder.id !== current.id) throw DomainError.taken('name', fields.name);
     }
     if (memberIds !== undefined) await this.deps.storage.pools.setMembers(current.id, memberIds);
-    const updated = (await this.deps.storage.pools.update(current.id, fields)) ?? current;
+    const updated = await this.deps.storage.pools.update(current.id, fields);
+    if (!updated) throw DomainError.notFound('pool_id', ref);
     const [pool] = await this.withMembers([updated]);
     return pool!;
   }

@@ -97,7 +97,8 @@ export class ShareService {
       ...(options === undefined ? {} : { options: options || null }),
       ...(password === undefined ? {} : { password_enc: password === null ? null : this.deps.secrets.seal(password) }),
     };
-    const record = (await this.deps.storage.shares.update(current.id, patch)) ?? current;
+    const record = await this.deps.storage.shares.update(current.id, patch);
+    if (!record) throw DomainError.notFound('nas_share_id', ref);
     return this.present(record, canSeeSharePassword(principal));
   }
 

@@ -63,6 +63,8 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       await share(b.id, 'data');
       await rejectsWith(share(a.id, 'data'), 'conflict', 'taken');
       expect(await storage.nas.shareCount(a.id)).toBe(1);
+      await rejectsWith(storage.nas.delete(a.id), 'conflict');
+      expect(await storage.nas.get(a.id)).toBeDefined();
       expect((await storage.shares.findByName('data')).length).toBe(2);
       expect((await storage.shares.findByName('data', b.id))[0]?.nas_id).toBe(b.id);
       expect(await storage.shares.count()).toBe(2);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { DomainError, isDomainError } from '@dms/core';
+import { DomainError, isDomainError, isStorageUnavailable } from '@dms/core';
 import { statusByCode, type ModelError } from './error-table.js';
 
 export const authenticateChallenge = 'Basic realm="dms", charset="UTF-8", Bearer realm="dms"';
@@ -12,6 +12,7 @@ export function toDomainError(error: unknown): DomainError {
     if (error.status === 400) return new DomainError('bad_request', 'malformed JSON in request body', { details: { body: [{ error: 'invalid' }] } });
     if (error.status === 413) return new DomainError('payload_too_large', 'request body is too large');
   }
+  if (isStorageUnavailable(error)) return new DomainError('unavailable', 'storage is unavailable, try again shortly', { retryAfter: 5 });
   return new DomainError('internal', 'internal server error');
 }
 

@@ -3,8 +3,6 @@ export interface DialectQuirks {
   readonly name: 'sqlite' | 'postgres';
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
-  /** The database is down, locked or unreachable: a 503, not a 500. */
-  isUnavailable(error: unknown): boolean;
   /** Appended to the claim sub-select (`for update skip locked` on PostgreSQL). */
   readonly claimLockClause: string;
 }

@@ -5,6 +5,7 @@ import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 const columns = ['id', 'name', 'host', 'type', 'comment', 'price'] as const;
 
@@ -48,8 +49,16 @@ export class KyselyNasStore implements NasStore {
   }
 
   async delete(id: number) {
-    const result = await this.db.deleteFrom('nas').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    try {
+      const result = await this.db.deleteFrom('nas').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    } catch (error) {
+      // A share created since the caller counted them keeps the NAS (ON DELETE RESTRICT).
+      if (this.quirks.isForeignKeyViolation(error)) {
+        throw new DomainError('conflict', 'the NAS still has shares', { details: { nas_shares: [{ error: 'frozen' }] } });
+      }
+      throw error;
+    }
   }
 
   async shareCount(id: number) {

@@ -7,8 +7,8 @@ function sqliteCode(error: unknown): string {
 export const sqliteQuirks: DialectQuirks = {
   name: 'sqlite',
   isUniqueViolation: (error) => ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(sqliteCode(error)),
-  isForeignKeyViolation: (error) => sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
-  isUnavailable: (error) => /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/.test(sqliteCode(error)),
+  // RESTRICT is enforced by a trigger-like check: SQLite reports it as CONSTRAINT_TRIGGER.
+  isForeignKeyViolation: (error) => ['SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_TRIGGER'].includes(sqliteCode(error)),
   // A single UPDATE … WHERE id = (SELECT … LIMIT 1) is atomic under SQLite's write lock.
   claimLockClause: '',
 };
