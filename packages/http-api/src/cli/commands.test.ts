@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './commands.js';
+import { readConfig } from '../server/config.js';
+import { openRuntime } from '../server/runtime.js';
+
+let dir: string;
+const saved = { ...process.env };
+
+async function cli(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await runCli(argv, (line) => lines.push(line));
+  return { code, lines };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dms-cli-'));
+  process.env['DMS_DATA_DIR'] = dir;
+});
+afterAll(() => {
+  process.env = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dms CLI', () => {
+  it('migrates, then creates an API key printed once on the last line, lists it masked and revokes it', async () => {
+    expect((await cli('migrate')).code).toBe(0);
+    const created = await cli('apikey', 'create', '--name', 'backup', '--scope', 'nas_shares/index', '--scope', 'nas_shares/show');
+    expect(created.code).toBe(0);
+    const key = created.lines.at(-1)!;
+    expect(key).toMatch(/^dms_[A-Za-z0-9_-]{43}$/);
+
+    const runtime = await openRuntime(readConfig());
+    try {
+      const principal = await runtime.core.auth.authenticate(`Bearer ${key}`);
+      expect(principal).toMatchObject({ kind: 'api_key', scopes: [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }] });
+    } finally {
+      await runtime.close();
+    }
+
+    const listed = await cli('apikey', 'list');
+    expect(listed.lines.join('\n')).toContain(`dms_…${key.slice(-4)}`);
+    expect(listed.lines.join('\n')).not.toContain(key);
+    const id = listed.lines[0]!.split('\t')[0]!;
+    expect((await cli('apikey', 'revoke', id)).code).toBe(0);
+    expect((await cli('apikey', 'list')).lines).toEqual([]);
+    expect((await cli('apikey', 'revoke', id)).code).toBe(1);
+  });
+
+  it('refuses a malformed scope and a missing name with exit code 1', async () => {
+    expect((await cli('apikey', 'create', '--name', 'x', '--scope', 'nas_shares')).code).toBe(1);
+    expect((await cli('apikey', 'create', '--scope', 'nas_shares/show')).code).toBe(1);
+    expect((await cli('frobnicate')).code).toBe(1);
+  });
+
+  it('adds, lists and removes CORS rules and switches JWT mode', async () => {
+    const added = await cli('cors', 'add', '--origin', 'https://app.example.com', '--path', '/api/v2/nas_shares*', '--method', 'GET,PUT');
+    expect(added.code).toBe(0);
+    const listed = await cli('cors', 'list');
+    expect(listed.lines[0]).toMatch(/https:\/\/app\.example\.com\t\/api\/v2\/nas_shares\*\tGET,PUT$/);
+    expect((await cli('cors', 'rm', listed.lines[0]!.split('\t')[0]!)).code).toBe(0);
+    expect((await cli('cors', 'list')).lines).toEqual([]);
+    expect((await cli('jwt', 'enable', '--ttl', '600')).lines.join()).toContain('enabled (token lifetime 600 s)');
+    expect((await cli('jwt', 'disable')).lines.join()).toContain('disabled');
+  });
+});
