@@ -8,8 +8,8 @@ const lock = 'package-lock.json';
 const stale =
   !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
 if (stale) {
-  console.error('[dms] installing dependencies (npm ci)...');
-  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
-    stdio: 'inherit',
-  });
+  // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
+  // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.
+  console.error('[dms] installing dependencies (npm install)...');
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }
