@@ -18,7 +18,8 @@ export const corsRuleCreateSchema = z.object({
   path: pathPattern.default('*'),
   methods: z.array(z.enum(corsMethods)).min(1).max(4),
 });
-export const corsRuleUpdateSchema = corsRuleCreateSchema.partial();
+// Not `corsRuleCreateSchema.partial()`: the path's default would reset an absent path to `*`.
+export const corsRuleUpdateSchema = corsRuleCreateSchema.extend({ path: pathPattern }).partial();
 export const corsRuleSchema = z
   .object({ id: z.number().int(), origins: z.array(z.string()), path: z.string(), methods: z.array(z.string()) })
   .meta({ id: 'cors_rule' });

@@ -33,6 +33,8 @@ function authorizeUserAdmin(principal: Principal, action: string): void {
 }
 
 export class UserService {
+  #adminChanges: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly deps: CoreDeps,
     private readonly onCredentialsChanged: () => void,
@@ -82,9 +84,9 @@ export class UserService {
     authorizeUserAdmin(principal, 'update');
     const { password, admin } = parseInput(userUpdateSchema, body);
     const current = await this.resolve(ref);
-    if (admin === false && current.admin) await this.keepOneAdmin(current, 'demote');
+    if (admin === false && current.admin) await this.demoteKeepingOneAdmin(current, 'demote');
     if (password !== undefined) await this.deps.storage.users.updatePasswordHash(current.id, await this.deps.hasher.hash(password));
-    if (admin !== undefined && admin !== current.admin) await this.deps.storage.users.setAdmin(current.id, admin);
+    if (admin === true && !current.admin) await this.deps.storage.users.setAdmin(current.id, true);
     this.onCredentialsChanged();
     return presentUser((await this.deps.storage.users.get(current.id)) ?? current);
   }
@@ -92,16 +94,33 @@ export class UserService {
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorizeUserAdmin(principal, 'destroy');
     const current = await this.resolve(ref);
-    if (current.admin) await this.keepOneAdmin(current, 'delete');
+    if (current.admin) await this.demoteKeepingOneAdmin(current, 'delete');
     await this.deps.storage.users.delete(current.id);
     this.onCredentialsChanged();
   }
 
-  private async keepOneAdmin(user: UserRecord, verb: string): Promise<void> {
-    if ((await this.deps.storage.users.countAdmins()) <= 1) {
-      throw new DomainError('conflict', `cannot ${verb} ${user.username}: it is the last admin`, {
-        details: { admin: [{ error: 'frozen', count: 1 }] },
-      });
-    }
+  /**
+   * Demotes an admin unless it is the last one. Serialized in this process, and checked
+   * again after the change (then undone), so that two concurrent demotions or deletions,
+   * here or on another replica, cannot both leave without an admin.
+   */
+  private demoteKeepingOneAdmin(user: UserRecord, verb: string): Promise<void> {
+    const run = this.#adminChanges.then(async () => {
+      const { users } = this.deps.storage;
+      if ((await users.countAdmins()) <= 1) throw lastAdmin(user, verb);
+      await users.setAdmin(user.id, false);
+      if ((await users.countAdmins()) === 0) {
+        await users.setAdmin(user.id, true);
+        throw lastAdmin(user, verb);
+      }
+    });
+    this.#adminChanges = run.catch(() => undefined);
+    return run;
   }
+}
+
+function lastAdmin(user: UserRecord, verb: string): DomainError {
+  return new DomainError('conflict', `cannot ${verb} ${user.username}: it is the last admin`, {
+    details: { admin: [{ error: 'frozen', count: 1 }] },
+  });
 }

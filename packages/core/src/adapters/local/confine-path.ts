@@ -43,7 +43,8 @@ async function realRoots(roots: readonly string[]): Promise<string[]> {
 export async function resolveConfinedPath(roots: readonly string[], sharePath: string): Promise<string> {
   const shown = sharePath;
   const first = roots[0];
-  if (first === undefined) throw new DriverError('local shares are disabled on this server: no local roots are configured');
+  if (first === undefined)
+    throw new DriverError('local shares are disabled on this server: no local roots are configured');
   if (sharePath.split('/').includes('..')) throw new DriverError(`path '${shown}' must not contain '..'`);
   const candidate = isAbsolute(sharePath) ? resolve(sharePath) : resolve(first, sharePath);
   if (!roots.some((root) => isInside(candidate, resolve(root)))) {

@@ -16,9 +16,14 @@ let detected: Promise<string | undefined> | undefined;
 /** Path of a GNU find, or undefined; probed once per process. */
 export function detectGnuFind(): Promise<string | undefined> {
   detected ??= new Promise((resolve) => {
-    execFile('find', ['--version'], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' } }, (error, stdout) => {
-      resolve(!error && stdout.includes('GNU findutils') ? 'find' : undefined);
-    });
+    execFile(
+      'find',
+      ['--version'],
+      { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' } },
+      (error, stdout) => {
+        resolve(!error && stdout.includes('GNU findutils') ? 'find' : undefined);
+      }
+    );
   });
   return detected;
 }
@@ -52,7 +57,23 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
   const interval = options.progressIntervalMs ?? 250;
   // `d` per directory for progress, st_size per regular file; no names, so any byte in a
   // name (newline included) cannot disturb the parsing.
-  const args = ['-P', root, '(', '-type', 'd', '-printf', 'd\\n', ')', '-o', '(', '-type', 'f', '-printf', '%s\\n', ')'];
+  const args = [
+    '-P',
+    root,
+    '(',
+    '-type',
+    'd',
+    '-printf',
+    'd\\n',
+    ')',
+    '-o',
+    '(',
+    '-type',
+    'f',
+    '-printf',
+    '%s\\n',
+    ')',
+  ];
   const child = spawn(options.findPath ?? 'find', args, {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +121,9 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
       if (kind === 'vanished') vanished = true;
       else if (fatal === undefined) {
         const shown = shownPath(root, path);
-        fatal = new DriverError(kind === 'denied' ? `permission denied on path '${shown}'` : `cannot read path '${shown}': ${line}`);
+        fatal = new DriverError(
+          kind === 'denied' ? `permission denied on path '${shown}'` : `cannot read path '${shown}': ${line}`
+        );
         child.kill('SIGKILL');
       }
     }

@@ -80,7 +80,10 @@ describe('local driver test', () => {
   });
 
   it('refuses everything when no roots are configured', async () => {
-    const result = await createLocalDriver({ roots: [] }).test(shareLocation('local', { path: 'share' }), recordingRun());
+    const result = await createLocalDriver({ roots: [] }).test(
+      shareLocation('local', { path: 'share' }),
+      recordingRun()
+    );
     expect(result).toMatchObject({ ok: false, message: expect.stringContaining('no local roots') });
   });
 });

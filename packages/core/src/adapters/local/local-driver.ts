@@ -1,6 +1,14 @@
 import { opendir } from 'node:fs/promises';
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import type {
+  DriverRun,
+  DriverStepName,
+  ScanResult,
+  ScanRun,
+  ShareDriver,
+  ShareLocation,
+  TestResult,
+} from '../../ports/share-driver.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { localFsMessage, resolveConfinedPath } from './confine-path.js';
 import { detectGnuFind, findWalk } from './find-walk.js';
@@ -50,7 +58,8 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
       const engine = options.scanEngine ?? 'auto';
       const onProgress = run.onProgress.bind(run);
       const find = engine === 'workers' ? undefined : await detectGnuFind();
-      if (engine === 'find' && find === undefined) throw new DriverError('GNU find is not installed (apt-get install findutils)');
+      if (engine === 'find' && find === undefined)
+        throw new DriverError('GNU find is not installed (apt-get install findutils)');
       if (find !== undefined) return findWalk(dir, { signal: run.signal, onProgress, findPath: find });
       return walkTree(dir, {
         signal: run.signal,

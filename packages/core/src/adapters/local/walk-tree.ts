@@ -35,7 +35,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Scan
   const interval = options.progressIntervalMs ?? 250;
   const workers = Array.from(
     { length: count },
-    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, batchMs: options.batchMs ?? 20 } }),
+    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, batchMs: options.batchMs ?? 20 } })
   );
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
   try {
@@ -71,7 +71,11 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Scan
         totals.directories += result.dirs;
         if (result.error) {
           const shown = relative(root, result.error.path ?? root) || '.';
-          return finish(new DriverError(localFsMessage(Object.assign(new Error(result.error.message), { code: result.error.code }), shown)));
+          return finish(
+            new DriverError(
+              localFsMessage(Object.assign(new Error(result.error.message), { code: result.error.code }), shown)
+            )
+          );
         }
         for (const dir of result.pending) queue.push(dir);
         idle.push(worker);

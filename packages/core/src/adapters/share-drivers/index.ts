@@ -1,28 +1,36 @@
 import type { NasType } from '../../domain/common.js';
-import { DriverError, type ShareDriver, type ShareDriverRegistry } from '../../ports/share-driver.js';
+import type { ShareDriver, ShareDriverRegistry } from '../../ports/share-driver.js';
 import { createLocalDriver } from '../local/local-driver.js';
+import { createNfsDriver } from '../nfs/nfs-driver.js';
+import { createSmbDriver } from '../smb/smb-driver.js';
+import { createUnsupportedDriver } from './unsupported-driver.js';
 
 export interface ShareDriverRegistryOptions {
+  /** Directories `local` shares may point into (the first holds relative paths). */
   localRoots: string[];
+  /** smbclient binary; `smbclient` on PATH by default. */
   smbclientPath?: string;
 }
 
-function unsupported(type: NasType): ShareDriver {
-  const message = `${type} shares are not supported`;
-  return {
-    testSteps: () => ['connect'],
-    async test(_location, run) {
-      run.onStep({ name: 'connect', outcome: 'failed', duration_ms: 0, message });
-      return { ok: false, message };
-    },
-    async scan() {
-      throw new DriverError(message);
-    },
+/** Every NasType mapped to its driver; a Record so a new type fails to compile until mapped. */
+export function createShareDriverRegistry(options: ShareDriverRegistryOptions): ShareDriverRegistry {
+  const smb = createSmbDriver(options.smbclientPath === undefined ? {} : { smbclientPath: options.smbclientPath });
+  const nfs = createNfsDriver();
+  const drivers: Record<NasType, ShareDriver> = {
+    local: createLocalDriver({ roots: options.localRoots }),
+    smb_v1: smb,
+    smb_v2_1: smb,
+    smb_v3: smb,
+    nfs_v3: nfs,
+    nfs_v4: nfs,
+    storenext_v5: createUnsupportedDriver('storenext_v5 shares are not supported'),
   };
+  return { forType: (type) => drivers[type] };
 }
 
-/** Provisional registry (local only) until the SMB and NFS drivers land. */
-export function createShareDriverRegistry(options: ShareDriverRegistryOptions): ShareDriverRegistry {
-  const local = createLocalDriver({ roots: options.localRoots });
-  return { forType: (type) => (type === 'local' ? local : unsupported(type)) };
-}
+export { DriverError } from '../../ports/share-driver.js';
+export { createLocalDriver } from '../local/local-driver.js';
+export { createNfsDriver } from '../nfs/nfs-driver.js';
+export { createSmbDriver } from '../smb/smb-driver.js';
+export { createUnsupportedDriver } from './unsupported-driver.js';
+export { recordingRun, shareLocation, type RecordedStep, type RecordingRun } from './recording-run.js';

@@ -6,6 +6,8 @@ export class StepFailed extends Error {
   override readonly name = 'StepFailed';
 }
 
+class SkipStep extends Error {}
+
 /**
  * Reports a driver's steps to `run.onStep` in the order `testSteps` announced them, so the
  * job's progress/total stay consistent; after a failure every remaining step is `skipped`.
@@ -13,10 +15,7 @@ export class StepFailed extends Error {
 export class StepReporter {
   private next = 0;
 
-  constructor(
-    private readonly steps: readonly DriverStepName[],
-    private readonly run: DriverRun,
-  ) {}
+  constructor(private readonly steps: readonly DriverStepName[], private readonly run: DriverRun) {}
 
   /** Times `fn`; a DriverError it throws becomes the step's failure and ends the test. */
   async step<T>(name: DriverStepName, fn: () => Promise<T>): Promise<T> {
@@ -34,8 +33,29 @@ export class StepReporter {
     }
   }
 
+  /** Like `step`, for a step that may not apply: `fn` resolves with the reason to skip it. */
+  async stepOrSkip(name: DriverStepName, fn: () => Promise<string | undefined>): Promise<void> {
+    const started = performance.now();
+    const skipped = await this.step(name, async () => {
+      const reason = await fn();
+      if (reason !== undefined) throw new SkipStep(reason);
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof SkipStep) return error.message;
+        throw error;
+      }
+    );
+    if (skipped !== undefined) this.skip(name, performance.now() - started, skipped);
+  }
+
   ok(name: DriverStepName, durationMs: number): void {
     this.emit(name, { outcome: 'ok', duration_ms: Math.round(durationMs) });
+  }
+
+  /** A step that could not be carried out but does not fail the test; `message` says why. */
+  skip(name: DriverStepName, durationMs: number, message: string): void {
+    this.emit(name, { outcome: 'skipped', duration_ms: Math.round(durationMs), message });
   }
 
   /** Records the failure, skips the rest, and throws StepFailed carrying the message. */
@@ -56,7 +76,10 @@ export class StepReporter {
     return this.fail(name, 0, message);
   }
 
-  private emit(name: DriverStepName, outcome: { outcome: 'ok' | 'failed' | 'skipped'; duration_ms: number; message?: string }): void {
+  private emit(
+    name: DriverStepName,
+    outcome: { outcome: 'ok' | 'failed' | 'skipped'; duration_ms: number; message?: string }
+  ): void {
     const expected = this.steps[this.next];
     // A mismatch is a driver bug: the job's step list would no longer match its total.
     if (expected !== name) throw new Error(`driver reported step '${name}' where '${String(expected)}' was due`);

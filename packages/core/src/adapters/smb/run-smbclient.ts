@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import type { SmbclientFiles } from './smbclient-files.js';
 import type { SmbTarget } from './smb-target.js';
 
@@ -31,13 +32,19 @@ export function smbclientArgs(request: SmbclientRequest, timeoutMs: number): str
   const { target, files } = request;
   const args = [
     `//${target.host}/${target.share}`,
-    '-s', files.configFile,
-    '-A', files.authFile,
-    '-I', request.address,
-    '-p', String(target.port),
+    '-s',
+    files.configFile,
+    '-A',
+    files.authFile,
+    '-I',
+    request.address,
+    '-p',
+    String(target.port),
     // Per-operation bound inside smbclient too, so it gives up cleanly before we kill it.
-    '-t', String(Math.max(1, Math.ceil(timeoutMs / 1000))),
-    '-d', '0',
+    '-t',
+    String(Math.max(1, Math.ceil(timeoutMs / 1000))),
+    '-d',
+    '0',
     ...target.protocol.args,
   ];
   // `-D` rather than a `cd` in -c: a failed `cd` in a command string still exits 0.
@@ -52,10 +59,24 @@ export function runSmbclient(request: SmbclientRequest): Promise<SmbclientOutcom
   return new Promise<SmbclientOutcome>((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);
     const outcome: SmbclientOutcome = { exitCode: null, timedOut: false, notInstalled: false };
+    const password = request.target.password;
     const child = spawn(request.smbclientPath, smbclientArgs(request, bound), {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: request.files.dir },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        LC_ALL: 'C',
+        HOME: request.files.dir,
+        // The password comes over fd 3: not in argv, the environment or a file.
+        ...(password ? { PASSWD_FD: '3' } : {}),
+      },
     });
+    const passwordPipe = child.stdio[3] as Writable | null | undefined;
+    if (passwordPipe) {
+      passwordPipe.on('error', () => {}); // smbclient may exit before reading it
+      // smbclient 4.17 reads PASSWD_FD twice (once more while guessing credentials); the second
+      // copy spares it an "empty password" complaint and keeps the value the same either way.
+      passwordPipe.end(password ? `${password}\n${password}\n` : '');
+    }
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {
       clearTimeout(timer);
@@ -68,7 +89,8 @@ export function runSmbclient(request: SmbclientRequest): Promise<SmbclientOutcom
     const onAbort = () => child.kill('SIGKILL');
     request.signal.addEventListener('abort', onAbort, { once: true });
 
-    const feed = (stream: NodeJS.ReadableStream) => {
+    const feed = (stream: Readable | null) => {
+      if (stream === null) return;
       let rest = '';
       stream.setEncoding('utf8');
       stream.on('data', (text: string) => {

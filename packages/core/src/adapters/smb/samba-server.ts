@@ -3,7 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCheck } from '../../testing/require-tool.js';
-import { freePort, logTail, requireRootTools, stopProcess, waitForPort } from '../share-drivers/fixture-support.js';
+import {
+  freePort,
+  killOnExit,
+  logTail,
+  requireRootTools,
+  stopProcess,
+  waitForPort,
+} from '../share-drivers/fixture-support.js';
 
 /**
  * Test fixture: a private smbd on 127.0.0.1 and a free high port, every state directory in a
@@ -118,9 +125,13 @@ export async function startSambaServer(options: SambaServerOptions): Promise<Sam
   }
 
   const child = spawn('smbd', ['--foreground', '--no-process-group', '-s', configFile], {
+    // Its own process group: on shutdown smbd signals its whole group, which would otherwise
+    // be the test runner's.
+    detached: true,
     stdio: 'ignore',
     env: { ...process.env, PATH: `${process.env['PATH'] ?? ''}:/usr/sbin:/sbin` },
   });
+  killOnExit(child);
   const stop = async () => {
     await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });

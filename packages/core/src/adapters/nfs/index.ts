@@ -1,0 +1,2 @@
+export { createNfsDriver, nfsScanUnsupported } from './nfs-driver.js';
+export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServerOptions } from './ganesha-server.js';

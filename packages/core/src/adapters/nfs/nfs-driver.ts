@@ -1,0 +1,151 @@
+import type { Socket } from 'node:net';
+import { DriverError } from '../../ports/share-driver.js';
+import type {
+  DriverRun,
+  DriverStepName,
+  ScanResult,
+  ShareDriver,
+  ShareLocation,
+  TestResult,
+} from '../../ports/share-driver.js';
+import { bareHost, portOption, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
+import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
+import { inWords } from './nfs-messages.js';
+import { getPort, listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
+
+// No authenticate step: AUTH_SYS has no secret to check; access is the server's export rules.
+const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'open_path'];
+
+export const nfsScanUnsupported = 'scanning NFS shares is not supported yet: mount the export and use a local share';
+
+interface NfsTarget {
+  host: string;
+  port: number;
+  version: 3 | 4;
+  /** Normalised absolute path: "/export/sub". */
+  path: string;
+  components: string[];
+  mountPort: number | undefined;
+}
+
+function nfsTarget(location: ShareLocation): NfsTarget {
+  const components = location.path.split('/').filter((part) => part !== '' && part !== '.');
+  if (components.includes('..')) throw new DriverError(`path '${location.path}' must not contain '..'`);
+  return {
+    host: bareHost(location.host),
+    port: portOption(location.options, 'port', 2049),
+    version: location.type === 'nfs_v3' ? 3 : 4,
+    path: `/${components.join('/')}`,
+    components,
+    mountPort: location.options.has('mountport') ? portOption(location.options, 'mountport', 0) : undefined,
+  };
+}
+
+function isExported(path: string, exported: string): boolean {
+  const base = exported.length > 1 ? exported.replace(/\/+$/, '') : exported;
+  return path === base || path.startsWith(base === '/' ? '/' : `${base}/`);
+}
+
+async function withSocket<T>(socket: Socket, fn: (socket: Socket) => Promise<T>): Promise<T> {
+  try {
+    return await fn(socket);
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path. */
+async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<void> {
+  const { host } = target;
+  let mountPort = target.mountPort;
+  if (mountPort === undefined) {
+    const rpcbind = await tcpConnect(address, 111, host, run.timeoutMs, run.signal).catch((error: unknown) => {
+      if (!(error instanceof DriverError)) throw error;
+      throw new DriverError(
+        `cannot reach rpcbind on host '${host}' (port 111) to find its MOUNT service: ${error.message}; set option mountport=`
+      );
+    });
+    mountPort = await withSocket(rpcbind, (socket) =>
+      inWords({ host, port: 111, service: 'rpcbind', timeoutMs: run.timeoutMs }, () =>
+        getPort(socket, programs.mount, 3, run.timeoutMs, run.signal)
+      )
+    );
+    if (mountPort === 0) throw new DriverError(`host '${host}' has no MOUNT v3 service registered with rpcbind`);
+  }
+  const port = mountPort;
+  const mount = await tcpConnect(address, port, host, run.timeoutMs, run.signal);
+  const exports = await withSocket(mount, (socket) =>
+    inWords({ host, port, service: 'MOUNT v3', timeoutMs: run.timeoutMs }, () =>
+      listExports(socket, run.timeoutMs, run.signal)
+    )
+  );
+  if (!exports.some((exported) => isExported(target.path, exported))) {
+    const shown = exports.length === 0 ? 'none' : exports.slice(0, 5).join(', ') + (exports.length > 5 ? ', ...' : '');
+    throw new DriverError(`path '${target.path}' is not exported by host '${host}' (exports: ${shown})`);
+  }
+}
+
+/** v4: PUTROOTFH + LOOKUPs on the connection the NULL call used; resolves a reason to skip. */
+async function checkPath(target: NfsTarget, socket: Socket, run: DriverRun): Promise<string | undefined> {
+  const { host, path } = target;
+  const outcome = await inWords({ host, port: target.port, service: 'NFS v4', timeoutMs: run.timeoutMs }, () =>
+    lookupPath(socket, target.components, run.timeoutMs, run.signal)
+  );
+  switch (outcome.status) {
+    case nfs4.ok:
+      if (!outcome.isDirectory) throw new DriverError(`path '${path}' is not a directory`);
+      return undefined;
+    case nfs4.minorVersMismatch:
+      return 'path not checked: the server does not speak NFS 4.0 (4.1+ needs a session)';
+    case nfs4.noent:
+      throw new DriverError(`path '${path}' not found on host '${host}'`);
+    case nfs4.notdir:
+      throw new DriverError(`path '${path}' is not a directory`);
+    case nfs4.access:
+    case 1: // NFS4ERR_PERM
+      throw new DriverError(`access to path '${path}' denied by host '${host}'`);
+    case nfs4.wrongsec:
+      throw new DriverError(`host '${host}' requires other security (Kerberos?) for path '${path}'`);
+    default:
+      throw new DriverError(`looking up path '${path}' on host '${host}' failed (NFS4 error ${outcome.status})`);
+  }
+}
+
+export function createNfsDriver(): ShareDriver {
+  return {
+    testSteps: () => steps,
+
+    test(location: ShareLocation, run: DriverRun): Promise<TestResult> {
+      const reporter = new StepReporter(steps, run);
+      return runTest(async () => {
+        let target: NfsTarget;
+        try {
+          target = nfsTarget(location);
+        } catch (error) {
+          if (error instanceof DriverError) reporter.failNext(error.message);
+          throw error;
+        }
+        const { host, port, version } = target;
+        const address = await reporter.step('resolve_host', () => resolveHost(host, run.timeoutMs, run.signal));
+        const socket = await reporter.step('connect', () => tcpConnect(address, port, host, run.timeoutMs, run.signal));
+        await withSocket(socket, async () => {
+          await reporter.step('negotiate_protocol', () =>
+            inWords({ host, port, service: `NFS v${version}`, timeoutMs: run.timeoutMs }, () =>
+              nullCall(socket, programs.nfs, version, run.timeoutMs, run.signal)
+            )
+          );
+          await reporter.stepOrSkip('open_path', async () => {
+            if (version === 4) return checkPath(target, socket, run);
+            await checkExport(target, address, run);
+            return undefined;
+          });
+        });
+      });
+    },
+
+    async scan(): Promise<ScanResult> {
+      // Walking NFS needs READDIRPLUS over a mounted export; the local driver does that today.
+      throw new DriverError(nfsScanUnsupported);
+    },
+  };
+}

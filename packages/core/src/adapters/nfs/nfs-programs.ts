@@ -1,0 +1,115 @@
+import type { Socket } from 'node:net';
+import { authSys, rpcCall } from './rpc-call.js';
+import { XdrWriter } from './xdr.js';
+
+/** The RPC programs and procedures the NFS probes use, each a thin wrapper over rpcCall. */
+
+export const programs = { portmapper: 100000, nfs: 100003, mount: 100005 } as const;
+
+const IPPROTO_TCP = 6;
+
+/** NULL (procedure 0) of a program version: answers iff the server speaks that version. */
+export async function nullCall(
+  socket: Socket,
+  program: number,
+  version: number,
+  timeoutMs: number,
+  signal: AbortSignal
+): Promise<void> {
+  await rpcCall(socket, { program, version, procedure: 0 }, timeoutMs, signal);
+}
+
+/** Portmapper v2 GETPORT over TCP: the port of `program`/`version`, 0 when not registered. */
+export async function getPort(
+  socket: Socket,
+  program: number,
+  version: number,
+  timeoutMs: number,
+  signal: AbortSignal
+): Promise<number> {
+  const args = new XdrWriter().u32(program).u32(version).u32(IPPROTO_TCP).u32(0).bytes();
+  const reply = await rpcCall(
+    socket,
+    { program: programs.portmapper, version: 2, procedure: 3, args },
+    timeoutMs,
+    signal
+  );
+  return reply.u32();
+}
+
+/** MOUNT v3 EXPORT (procedure 5): the exported directories. */
+export async function listExports(socket: Socket, timeoutMs: number, signal: AbortSignal): Promise<string[]> {
+  const reply = await rpcCall(
+    socket,
+    { program: programs.mount, version: 3, procedure: 5, credential: authSys() },
+    timeoutMs,
+    signal
+  );
+  const exports: string[] = [];
+  // exports: a linked list of (dirpath, groups: a linked list of names).
+  while (reply.u32() === 1) {
+    exports.push(reply.string(1024));
+    while (reply.u32() === 1) reply.string(255);
+  }
+  return exports;
+}
+
+export const nfs4 = {
+  ok: 0,
+  noent: 2,
+  access: 13,
+  notdir: 20,
+  wrongsec: 10016,
+  minorVersMismatch: 10021,
+} as const;
+
+export interface LookupOutcome {
+  status: number;
+  /** Whether the path names a directory (when status is ok). */
+  isDirectory: boolean;
+}
+
+const OP_GETATTR = 9;
+const OP_LOOKUP = 15;
+const OP_PUTROOTFH = 24;
+const FATTR4_TYPE_MASK = 1 << 1;
+const NF4DIR = 2;
+
+/**
+ * NFSv4.0 COMPOUND { PUTROOTFH, LOOKUP c1, ..., GETATTR(type) }: walks the server's pseudo
+ * file system to the share's path without mounting. 4.0 needs no session, unlike 4.1+.
+ */
+export async function lookupPath(
+  socket: Socket,
+  components: readonly string[],
+  timeoutMs: number,
+  signal: AbortSignal
+): Promise<LookupOutcome> {
+  const args = new XdrWriter()
+    .string('dms')
+    .u32(0)
+    .u32(components.length + 2)
+    .u32(OP_PUTROOTFH);
+  for (const component of components) args.u32(OP_LOOKUP).string(component);
+  args.u32(OP_GETATTR).u32(1).u32(FATTR4_TYPE_MASK);
+  const reply = await rpcCall(
+    socket,
+    { program: programs.nfs, version: 4, procedure: 1, args: args.bytes(), credential: authSys() },
+    timeoutMs,
+    signal
+  );
+  const status = reply.u32();
+  if (status !== nfs4.ok) return { status, isDirectory: false };
+  reply.string(1024); // tag
+  reply.u32(); // number of results: all of them, since none failed
+  for (let i = 0; i < components.length + 1; i += 1) {
+    reply.u32(); // opcode
+    reply.u32(); // status (ok)
+  }
+  reply.u32(); // GETATTR opcode
+  reply.u32(); // its status
+  const words = reply.u32();
+  for (let i = 0; i < words; i += 1) reply.u32();
+  const values = reply.opaque(1024);
+  return { status, isDirectory: values.length >= 4 && values.readUInt32BE(0) === NF4DIR };
+}
