@@ -15,7 +15,7 @@ import {
 } from '@dms/core';
 import type { RouteTable } from '../http/route-table.js';
 import { readJsonBody } from '../http/json-body.js';
-import { registerCrudRoutes } from './crud-routes.js';
+import { registerCrudRoutes, registerSingletonRoutes } from './crud-routes.js';
 
 const userSchema = z.object({ id: z.number().int(), username: z.string(), admin: z.boolean(), created_at: z.string() }).meta({ id: 'user' });
 const tokenSchema = z.object({ token: z.string(), expires_at: z.string() }).meta({ id: 'jwt_token' });
@@ -23,26 +23,11 @@ const loginSchema = z.object({ username: z.string(), password: z.string() });
 
 /** The administration surface: settings, JWT login, API keys, users, CORS rules. */
 export function registerAdminRoutes(routes: RouteTable, core: Core): void {
-  routes.add({
-    method: 'get',
-    path: '/settings',
-    tag: 'admin',
-    summary: 'Show server settings (JWT mode)',
-    scope: 'settings / show',
-    success: { status: 200, description: 'settings', schema: settingsSchema },
-    handler: async (c) => c.json(await core.settings.show(c.var.principal)),
-  });
-  routes.add({
-    method: 'put',
-    path: '/settings',
-    tag: 'admin',
-    summary: 'Update server settings',
-    scope: 'settings / update',
-    body: settingsUpdateSchema,
-    success: { status: 200, description: 'settings', schema: settingsSchema },
-    errors: [413, 422],
-    handler: async (c) => c.json(await core.settings.update(c.var.principal, await readJsonBody(c))),
-  });
+  registerSingletonRoutes(
+    routes,
+    { path: '/settings', tag: 'admin', controller: 'settings', noun: 'server settings (JWT mode)', schemas: { item: settingsSchema, update: settingsUpdateSchema } },
+    core.settings,
+  );
   routes.add({
     method: 'post',
     path: '/auth/login',

@@ -87,3 +87,37 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     },
   });
 }
+
+export interface SingletonService {
+  show(principal: Principal): Promise<object>;
+  update(principal: Principal, body: unknown): Promise<object>;
+}
+
+/** show/update of a single record (the SNMP server configuration, the server settings). */
+export function registerSingletonRoutes(
+  routes: RouteTable,
+  resource: { path: string; tag: string; controller: string; noun: string; schemas: { item: z.ZodType; update: z.ZodType } },
+  service: SingletonService,
+): void {
+  const { path, tag, controller, noun, schemas } = resource;
+  routes.add({
+    method: 'get',
+    path,
+    tag,
+    summary: `Show the ${noun}`,
+    scope: `${controller} / show`,
+    success: { status: 200, description: noun, schema: schemas.item },
+    handler: async (c) => c.json(await service.show(c.var.principal)),
+  });
+  routes.add({
+    method: 'put',
+    path,
+    tag,
+    summary: `Update the ${noun} (partial; applied at once)`,
+    scope: `${controller} / update`,
+    body: schemas.update,
+    success: { status: 200, description: noun, schema: schemas.item },
+    errors: [413, 422],
+    handler: async (c) => c.json(await service.update(c.var.principal, await readJsonBody(c))),
+  });
+}

@@ -15,8 +15,7 @@ import {
   type Core,
 } from '@dms/core';
 import type { RouteTable } from '../http/route-table.js';
-import { readJsonBody } from '../http/json-body.js';
-import { registerCrudRoutes } from './crud-routes.js';
+import { registerCrudRoutes, registerSingletonRoutes } from './crud-routes.js';
 
 /** NAS and pools (DESIGN §5.1), SNMP traps (endpoints 16–20) and the SNMP configuration (21–22). */
 export function registerResourceRoutes(routes: RouteTable, core: Core): void {
@@ -70,24 +69,9 @@ export function registerResourceRoutes(routes: RouteTable, core: Core): void {
     errors: [404],
     handler: async (c) => c.json(await core.traps.test(c.var.principal, c.req.param('snmp_trap_id')!), 202),
   });
-  routes.add({
-    method: 'get',
-    path: '/snmp/server_configuration',
-    tag: 'snmp',
-    summary: 'Show the SNMP server configuration',
-    scope: 'server_configuration / show',
-    success: { status: 200, description: 'server configuration', schema: snmpConfigSchema },
-    handler: async (c) => c.json(await core.snmpConfig.show(c.var.principal)),
-  });
-  routes.add({
-    method: 'put',
-    path: '/snmp/server_configuration',
-    tag: 'snmp',
-    summary: 'Update the SNMP server configuration (applied to the running agent at once)',
-    scope: 'server_configuration / update',
-    body: snmpConfigUpdateSchema,
-    success: { status: 200, description: 'server configuration', schema: snmpConfigSchema },
-    errors: [413, 422],
-    handler: async (c) => c.json(await core.snmpConfig.update(c.var.principal, await readJsonBody(c))),
-  });
+  registerSingletonRoutes(
+    routes,
+    { path: '/snmp/server_configuration', tag: 'snmp', controller: 'server_configuration', noun: 'SNMP server configuration', schemas: { item: snmpConfigSchema, update: snmpConfigUpdateSchema } },
+    core.snmpConfig,
+  );
 }
