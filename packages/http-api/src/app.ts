@@ -70,12 +70,12 @@ export function createApp(options: AppOptions): DmsApp {
       onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBodyBytes }] } })),
     }),
   );
-  app.use(
-    `${apiBase}/*`,
-    authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
-      onAuthFailure: () => metrics.authFailures.inc(),
-    }),
-  );
+  const authenticated = authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
+    onAuthFailure: () => metrics.authFailures.inc(),
+  });
+  app.use(`${apiBase}/*`, authenticated);
+  // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
+  app.use('/metrics', authenticated);
 
   registerMetaRoutes(app, openapi, core, apiBase);
   registerJobRoutes(routes, core);
@@ -83,7 +83,7 @@ export function createApp(options: AppOptions): DmsApp {
   registerResourceRoutes(routes, core);
   registerAdminRoutes(routes, core);
   app.get('/metrics', async (c) => {
-    authorize(await core.auth.authenticate(c.req.header('authorization')), 'metrics', 'index');
+    authorize(c.var.principal, 'metrics', 'index');
     return c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType });
   });
 
