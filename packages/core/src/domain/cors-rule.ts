@@ -8,7 +8,9 @@ const originEntry = z
   .max(255)
   .regex(/^(?:\*|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?|\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+)$/, {
     message: 'must be *, an origin such as https://app.example.com or a DNS name',
-  });
+  })
+  // The opaque `null` origin is shared by sandboxed frames and file: pages: never allowed.
+  .refine((entry) => entry.toLowerCase() !== 'null', { message: 'the null origin cannot be allowed' });
 
 /** `*` or an absolute path with `*` wildcards, e.g. `/api/v2/nas_shares*`. */
 const pathPattern = z.string().min(1).max(1024).regex(/^(?:\*|\/[^\s]*)$/, { message: 'must be * or a path starting with /' });

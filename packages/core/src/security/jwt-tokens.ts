@@ -4,12 +4,14 @@ import { SignJWT, jwtVerify, errors } from 'jose';
 export interface JwtClaims {
   userId: number;
   username: string;
+  /** Changes with the user's password, so a password change ends every older token. */
+  credentialVersion: string;
 }
 
 export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Date, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
-  const token = await new SignJWT({ username: claims.username })
+  const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer('dms')
@@ -25,8 +27,8 @@ export async function verifyUserToken(key: Uint8Array, token: string, now: Date)
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
     const userId = Number(payload.sub);
-    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string') return undefined;
-    return { userId, username: payload['username'] };
+    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string') return undefined;
+    return { userId, username: payload['username'], credentialVersion: payload['cv'] };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;
     throw error;

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -15,6 +16,10 @@ const touchEveryMs = 60_000;
 const basicCacheTtlMs = 60_000;
 const basicCacheMax = 1_000;
 
+function credentialVersion(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
+}
+
 export function unauthenticated(message: string): DomainError {
   return new DomainError('unauthenticated', message, { details: { authorization: [{ error: 'invalid' }] } });
 }
@@ -27,6 +32,7 @@ export function unauthenticated(message: string): DomainError {
 export class AuthService {
   readonly #lastTouch = new Map<number, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
+  #dummyHash: Promise<string> | undefined;
 
   constructor(
     private readonly deps: CoreDeps,
@@ -43,10 +49,9 @@ export class AuthService {
         details: { jwt_enabled: [{ error: 'invalid', value: 'false' }] },
       });
     }
-    const user = await this.deps.storage.users.findByUsername(username);
-    const ok = user !== undefined && (await this.deps.hasher.verify(user.password_hash, password));
-    if (!user || !ok) throw unauthenticated('invalid username or password');
-    const { token, expiresAt } = await signUserToken(this.jwtKey, { userId: user.id, username: user.username }, this.deps.clock(), settings.jwt_ttl_seconds);
+    const user = await this.verifyPassword(username, password);
+    const claims = { userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
+    const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
     return { token, expires_at: expiresAt.toISOString() };
   }
 
@@ -56,7 +61,8 @@ export class AuthService {
     if (!claims) throw unauthenticated('invalid or expired token');
     const user = await this.deps.storage.users.get(claims.userId);
     if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
-    return { kind: 'user', userId: user.id, username: user.username };
+    if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');
+    return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
   }
 
   /** Forget remembered Basic credentials (after a password change or a user deletion). */
@@ -86,14 +92,23 @@ export class AuthService {
     const cached = this.#basicCache.get(cacheKey);
     if (cached && cached.until > now) return cached.principal;
 
-    const username = decoded.slice(0, colon);
-    const user = await this.deps.storage.users.findByUsername(username);
-    const ok = user !== undefined && (await this.deps.hasher.verify(user.password_hash, decoded.slice(colon + 1)));
-    if (!user || !ok) throw unauthenticated('invalid username or password');
-    const principal: Principal = { kind: 'user', userId: user.id, username: user.username };
+    const user = await this.verifyPassword(decoded.slice(0, colon), decoded.slice(colon + 1));
+    const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
     this.#basicCache.set(cacheKey, { principal, until: now + basicCacheTtlMs });
     return principal;
+  }
+
+  /**
+   * An unknown user costs the same argon2 verification as a wrong password, so response
+   * times do not tell which user names exist.
+   */
+  private async verifyPassword(username: string, password: string): Promise<UserRecord> {
+    const user = await this.deps.storage.users.findByUsername(username);
+    this.#dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
+    const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.#dummyHash), password);
+    if (!user || !ok) throw unauthenticated('invalid username or password');
+    return user;
   }
 
   private async apiKey(token: string): Promise<Principal> {

@@ -20,11 +20,14 @@ export function presentUser({ password_hash: _hidden, ...user }: UserRecord): Us
 }
 
 /**
- * Users have full access (Basic, JWT), so managing them is reserved to users and to keys
- * that already hold every scope: a narrower key cannot mint itself a full-access identity.
+ * Users have full access (Basic, JWT), so managing them is reserved to admin users and to
+ * keys that already hold every scope: nobody can mint themselves a more powerful identity.
  */
 function authorizeUserAdmin(principal: Principal, action: string): void {
   authorize(principal, 'users', action);
+  if (principal.kind === 'user' && !principal.admin && action !== 'index' && action !== 'show') {
+    throw new DomainError('forbidden', `only an admin user may ${action} users`, { details: { admin: [{ error: 'forbidden' }] } });
+  }
   if (principal.kind === 'api_key' && action !== 'index' && action !== 'show' && !isAllowed(principal, '*', '*')) {
     throw new DomainError('forbidden', `an API key needs * / * to ${action} users (a user has full access)`, {
       details: { scope: [{ error: 'forbidden', value: '* / *' }] },

@@ -85,8 +85,13 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
     const authorization = c.req.header('authorization');
     const who = claimedIdentity(authorization);
     const failureKey = `${address}|${who}`;
-    const blocked = await limits.authFailures.peek(failureKey);
-    if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed authentications');
+    // A guessed password locks its user out from this address, even with the right one next.
+    // Bearer values (256-bit keys, signed tokens) cannot be guessed, so a valid one is never
+    // refused for the failures of others sharing the address; only failed attempts get 429.
+    if (who.startsWith('user:')) {
+      const blocked = await limits.authFailures.peek(failureKey);
+      if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed authentications');
+    }
     try {
       c.set('principal', await core.auth.authenticate(authorization));
     } catch (error) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DmsEvent } from '@dms/core';
+import { systemPrincipal, type DmsEvent } from '@dms/core';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
 import { addNas, addShare, expectModelError, readJson, unique } from '../testing/fixtures.js';
 import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
@@ -200,12 +200,12 @@ describe('API keys over REST', () => {
 
   it('does not let a key grant what it does not hold', async () => {
     const creator = await t.bearer('api_keys/create', 'nas_shares/show');
-    const before = (await t.core.apiKeys.list({ kind: 'user', userId: 0, username: 'system' }, {})).count;
+    const before = (await t.core.apiKeys.list(systemPrincipal, {})).count;
     for (const wider of [scopes('nas/*'), scopes('nas_shares/*'), scopes('nas_shares/get_password'), scopes('*/show'), scopes('nas_shares/show', 'users/create')]) {
       const res = await createKey(creator, { name: 'wider', api_key_scopes: wider });
       await expectModelError(res, 403, 'api_key_scopes', 'forbidden');
     }
-    expect((await t.core.apiKeys.list({ kind: 'user', userId: 0, username: 'system' }, {})).count).toBe(before);
+    expect((await t.core.apiKeys.list(systemPrincipal, {})).count).toBe(before);
 
     const subset = await createKey(creator, { name: 'narrower', api_key_scopes: scopes('nas_shares/show') });
     expect(subset.status).toBe(201);
