@@ -27,6 +27,7 @@ interface FetchOutcome {
   message?: string;
 }
 
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
   let dir: string;
   let server: RunningServer;

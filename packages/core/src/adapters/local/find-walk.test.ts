@@ -19,6 +19,7 @@ describe('classifyFindError', () => {
   });
 });
 
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('findWalk', () => {
   let root: string;
   const signal = () => new AbortController().signal;

@@ -108,6 +108,7 @@ describe('NFS driver without a server', () => {
 
 const v4check = ganeshaCheck();
 
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!v4check.ok)('NFS driver against NFS-Ganesha serving v4 only', () => {
   let tree: string;
   let ganesha: GaneshaServer;
@@ -153,6 +154,7 @@ describe.skipIf(!v4check.ok)('NFS driver against NFS-Ganesha serving v4 only', (
 
 const v3check = ganeshaCheck({ v3: true });
 
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (with rpcbind)', () => {
   let tree: string;
   let ganesha: GaneshaServer;

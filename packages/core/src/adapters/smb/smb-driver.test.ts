@@ -15,6 +15,7 @@ const check = sambaCheck();
 const user = { name: 'dmstest', password: '  S3cret pass!' };
 const BIG = 5_000_000_000;
 
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
   let tree: string;
   let samba: SambaServer;
