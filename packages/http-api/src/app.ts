@@ -2,11 +2,11 @@ import { Hono } from 'hono';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
-import { etag } from 'hono/etag';
 import { DomainError, authorize, type Core } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
+import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate, type AccessLimits } from './middleware/authenticate.js';
@@ -62,7 +62,6 @@ export function createApp(options: AppOptions): DmsApp {
   app.use('*', accessLog(logger));
   app.use('*', metrics.middleware);
   app.use('*', corsFromRules(() => core.corsRules.all(), core.deps.events));
-  app.use('*', etag());
   app.use(
     `${apiBase}/*`,
     bodyLimit({
@@ -84,7 +83,7 @@ export function createApp(options: AppOptions): DmsApp {
   registerAdminRoutes(routes, core);
   app.get('/metrics', async (c) => {
     authorize(c.var.principal, 'metrics', 'index');
-    return c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType });
+    return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
   });
 
   app.notFound((c) => {

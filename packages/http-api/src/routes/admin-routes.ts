@@ -1,3 +1,4 @@
+import { respondJson } from '../http/respond.js';
 import { z } from 'zod';
 import {
   apiKeyCreateSchema,
@@ -37,7 +38,7 @@ export function registerAdminRoutes(routes: RouteTable, core: Core): void {
     body: loginSchema,
     success: { status: 200, description: 'a signed token', schema: tokenSchema },
     errors: [422, 429],
-    handler: async (c) => c.json(await core.auth.login(await readJsonBody(c))),
+    handler: async (c) => respondJson(c, await core.auth.login(await readJsonBody(c))),
   });
   routes.add({
     method: 'get',
@@ -45,7 +46,7 @@ export function registerAdminRoutes(routes: RouteTable, core: Core): void {
     tag: 'admin',
     summary: 'What the caller’s own credential may do',
     success: { status: 200, description: 'the caller', schema: z.object({ kind: z.string(), name: z.string(), api_key_scopes: z.array(scopeSchema) }) },
-    handler: async (c) => c.json(await core.apiKeys.current(c.var.principal)),
+    handler: async (c) => respondJson(c, await core.apiKeys.current(c.var.principal)),
   });
   const createKeyResponse = apiKeySchema.extend({ key: z.string().describe('the key itself, shown only in this response') });
   registerCrudRoutes(

@@ -1,3 +1,4 @@
+import { respondJson } from '../http/respond.js';
 import type { z } from 'zod';
 import type { Principal, RawQuery } from '@dms/core';
 import type { RouteTable } from '../http/route-table.js';
@@ -39,7 +40,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     scope: `${controller} / index`,
     query: listQuerySchema(resource.filters, 'page'),
     success: { status: 200, description: `${noun} collection`, schema: schemas.collection },
-    handler: async (c) => c.json(await service.list(c.var.principal, rawQuery(c))),
+    handler: async (c) => respondJson(c, await service.list(c.var.principal, rawQuery(c))),
   });
   routes.add({
     method: 'post',
@@ -50,7 +51,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     body: schemas.create,
     success: { status: 201, description: noun, schema: schemas.created ?? schemas.item },
     errors: [409, 413, 422],
-    handler: async (c) => c.json(await service.create(c.var.principal, await readJsonBody(c)), 201),
+    handler: async (c) => respondJson(c, await service.create(c.var.principal, await readJsonBody(c)), 201),
   });
   routes.add({
     method: 'get',
@@ -60,7 +61,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     scope: `${controller} / show`,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [404],
-    handler: async (c) => c.json(await service.show(c.var.principal, c.req.param(param)!)),
+    handler: async (c) => respondJson(c, await service.show(c.var.principal, c.req.param(param)!)),
   });
   routes.add({
     method: 'put',
@@ -71,7 +72,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     body: schemas.update,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [404, 409, 413, 422],
-    handler: async (c) => c.json(await service.update(c.var.principal, c.req.param(param)!, await readJsonBody(c))),
+    handler: async (c) => respondJson(c, await service.update(c.var.principal, c.req.param(param)!, await readJsonBody(c))),
   });
   routes.add({
     method: 'delete',
@@ -107,7 +108,7 @@ export function registerSingletonRoutes(
     summary: `Show the ${noun}`,
     scope: `${controller} / show`,
     success: { status: 200, description: noun, schema: schemas.item },
-    handler: async (c) => c.json(await service.show(c.var.principal)),
+    handler: async (c) => respondJson(c, await service.show(c.var.principal)),
   });
   routes.add({
     method: 'put',
@@ -118,6 +119,6 @@ export function registerSingletonRoutes(
     body: schemas.update,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [413, 422],
-    handler: async (c) => c.json(await service.update(c.var.principal, await readJsonBody(c))),
+    handler: async (c) => respondJson(c, await service.update(c.var.principal, await readJsonBody(c))),
   });
 }

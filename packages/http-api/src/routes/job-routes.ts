@@ -1,3 +1,4 @@
+import { respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { activeJobStatusSchema, nasShareCreateSchema, type ActiveJobStatus, type Core, type JobQuery } from '@dms/core';
@@ -16,7 +17,7 @@ function jobQuery(c: Context<AppEnv>): JobQuery {
 
 /** 202 while a job is queued or working, 200 once it completed or failed. */
 function jobResponse(c: Context<AppEnv>, job: ActiveJobStatus): Response {
-  return c.json(job, job.status === 'queued' || job.status === 'working' ? 202 : 200);
+  return respondJson(c, job, job.status === 'queued' || job.status === 'working' ? 202 : 200);
 }
 
 const followed = { status: 200 as const, description: 'finished job (202 while queued or working)', schema: activeJobStatusSchema };
@@ -33,7 +34,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
     body: nasShareCreateSchema,
     success: accepted,
     errors: [404, 413, 422],
-    handler: async (c) => c.json(await core.jobs.testUnsaved(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 202),
+    handler: async (c) => respondJson(c, await core.jobs.testUnsaved(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 202),
   });
   routes.add({
     method: 'get',
@@ -61,7 +62,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
         const scope = { kind: 'all' as const };
         const ref = c.req.param('nas_share_id')!;
         const job = kind === 'test' ? await core.jobs.testSaved(c.var.principal, scope, ref) : await core.jobs.scan(c.var.principal, scope, ref);
-        return c.json(job, 202);
+        return respondJson(c, job, 202);
       },
     });
     routes.add({

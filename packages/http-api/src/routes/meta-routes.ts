@@ -1,3 +1,4 @@
+import { respond, respondJson } from '../http/respond.js';
 import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Core } from '@dms/core';
@@ -22,12 +23,12 @@ export function registerMetaRoutes(app: Hono<AppEnv>, openapi: OpenAPIHono<AppEn
   openapi.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
   openapi.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API key or JWT' });
 
-  app.get(base, (c) => c.json({ service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
-  app.get(`${base}/openapi.json`, (c) => c.json(openApiDocument()));
-  app.get(`${base}/docs`, (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get(base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
+  app.get(`${base}/openapi.json`, (c) => respondJson(c, openApiDocument()));
+  app.get(`${base}/docs`, (c) => respond(c, renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0]), 'text/html; charset=UTF-8'));
+  app.get('/healthz', (c) => respondJson(c, { status: 'ok' }));
   app.get('/readyz', async (c) => {
     await core.deps.storage.ping();
-    return c.json({ status: 'ready' });
+    return respondJson(c, { status: 'ready' });
   });
 }

@@ -1,3 +1,4 @@
+import { respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import { nasShareCollectionSchema, nasShareCreateSchema, nasShareSchema, nasShareUpdateSchema, type Core, type ShareScope } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
@@ -41,7 +42,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       query: listQuerySchema(filters, 'limit_offset'),
       success: { status: 200, description: 'nas_share_collection', schema: nasShareCollectionSchema },
       errors: [404],
-      handler: async (c) => c.json(await core.shares.list(c.var.principal, scopeOf(c), rawQuery(c))),
+      handler: async (c) => respondJson(c, await core.shares.list(c.var.principal, scopeOf(c), rawQuery(c))),
     });
     const item = `${prefix}/:nas_share_id`;
     routes.add({
@@ -52,7 +53,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       scope: 'nas_shares / show (password with nas_shares / get_password)',
       success: { status: 200, description: 'nas_share', schema: nasShareSchema },
       errors: [404],
-      handler: async (c) => c.json(await core.shares.show(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!)),
+      handler: async (c) => respondJson(c, await core.shares.show(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!)),
     });
     routes.add({
       method: 'put',
@@ -64,7 +65,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       success: { status: 200, description: 'nas_share', schema: nasShareSchema },
       errors: [404, 409, 413, 422],
       handler: async (c) =>
-        c.json(await core.shares.update(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!, await readJsonBody(c))),
+        respondJson(c, await core.shares.update(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!, await readJsonBody(c))),
     });
     routes.add({
       method: 'delete',
@@ -89,6 +90,6 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
     body: nasShareCreateSchema,
     success: { status: 201, description: 'nas_share', schema: nasShareSchema },
     errors: [404, 409, 413, 422],
-    handler: async (c) => c.json(await core.shares.create(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 201),
+    handler: async (c) => respondJson(c, await core.shares.create(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 201),
   });
 }

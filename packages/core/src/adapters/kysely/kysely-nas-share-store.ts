@@ -5,22 +5,27 @@ import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
+import { preparedFirst } from './kysely-prepared.js';
 
 const columns = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'password_enc', 'file_count', 'file_size_sum'] as const;
 
 export class KyselyNasShareStore implements NasShareStore {
+  readonly #byId: (id: number) => Promise<NasShareRecord | undefined>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quirks: DialectQuirks,
     private readonly now: () => string,
-  ) {}
+  ) {
+    this.#byId = preparedFirst(db, (id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
+  }
 
   list(query: ListQuery) {
     return listRows<NasShareRecord>(this.db, 'nas_shares', columns, query);
   }
 
-  async get(id: number) {
-    return await this.db.selectFrom('nas_shares').select(columns).where('id', '=', id).executeTakeFirst();
+  get(id: number) {
+    return this.#byId(id);
   }
 
   async findByName(name: string, nasId?: number) {

@@ -8,6 +8,7 @@ import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import type { Database } from '../kysely/kysely-schema.js';
 import { sqliteQuirks } from './sqlite-dialect-quirks.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -34,7 +35,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('case_sensitive_like = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const storage = createKyselyStorage({ db, quirks: sqliteQuirks, migrate: migrateSqlite, ...(options.now ? { now: options.now } : {}) });
   return storage;
 }
