@@ -62,13 +62,13 @@ export function createApp(options: AppOptions): DmsApp {
   app.use('*', accessLog(logger));
   app.use('*', metrics.middleware);
   app.use('*', corsFromRules(() => core.corsRules.all(), core.deps.events));
-  app.use(
-    `${apiBase}/*`,
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBodyBytes }] } })),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBodyBytes }] } })),
+  });
+  // Only where a body is read: touching the body of a GET makes the node adapter build a
+  // full Request (signal, stream) for nothing.
+  app.use(`${apiBase}/*`, (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   const authenticated = authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
     onAuthFailure: () => metrics.authFailures.inc(),
   });

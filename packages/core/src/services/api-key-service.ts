@@ -55,7 +55,10 @@ function assertGrantable(principal: Principal, scopes: readonly Scope[]): void {
 }
 
 export class ApiKeyService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly onCredentialsChanged: () => void,
+  ) {}
 
   private async get(ref: string): Promise<ApiKeyRecord> {
     const key = await this.deps.storage.apiKeys.get(parseNumericId(ref, 'api_key_id'));
@@ -98,6 +101,7 @@ export class ApiKeyService {
     // Changing any key, even renaming it, is limited to keys within the caller's own reach.
     assertGrantable(principal, scopes ?? current.scopes);
     const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}) });
+    this.onCredentialsChanged();
     if (!updated) throw DomainError.notFound('api_key_id', ref);
     return presentApiKey(updated);
   }
@@ -107,6 +111,7 @@ export class ApiKeyService {
     const current = await this.get(ref);
     assertGrantable(principal, current.scopes);
     await this.deps.storage.apiKeys.delete(current.id);
+    this.onCredentialsChanged();
   }
 
   /** GET /api_keys/current: what the caller's own credential may do (no scope needed). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserRecord } from '../ports/storage.js';
+import type { ApiKeyRecord, UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -15,6 +15,8 @@ const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
 const basicCacheTtlMs = 60_000;
 const basicCacheMax = 1_000;
+const keyCacheMs = 5_000;
+const keyCacheMax = 10_000;
 
 function credentialVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
@@ -32,6 +34,7 @@ export function unauthenticated(message: string): DomainError {
 export class AuthService {
   readonly #lastTouch = new Map<number, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
+  readonly #keyCache = new Map<string, { key: ApiKeyRecord; until: number }>();
   #dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -65,9 +68,10 @@ export class AuthService {
     return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
   }
 
-  /** Forget remembered Basic credentials (after a password change or a user deletion). */
+  /** Forget remembered credentials (after a password change, a key change or a deletion). */
   forgetCredentials(): void {
     this.#basicCache.clear();
+    this.#keyCache.clear();
   }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
@@ -111,8 +115,24 @@ export class AuthService {
     return user;
   }
 
+  /**
+   * A key is looked up once per few seconds per process: this process forgets it at once
+   * when it changes; another replica's change reaches here within keyCacheMs.
+   */
+  private async findKey(token: string): Promise<ApiKeyRecord | undefined> {
+    const keyHash = hashApiKeyToken(token);
+    const now = Date.now();
+    const cached = this.#keyCache.get(keyHash);
+    if (cached && cached.until > now) return cached.key;
+    const key = await this.deps.storage.apiKeys.findByHash(keyHash);
+    if (!key) return undefined;
+    if (this.#keyCache.size >= keyCacheMax) this.#keyCache.clear();
+    this.#keyCache.set(keyHash, { key, until: now + keyCacheMs });
+    return key;
+  }
+
   private async apiKey(token: string): Promise<Principal> {
-    const key = await this.deps.storage.apiKeys.findByHash(hashApiKeyToken(token));
+    const key = await this.findKey(token);
     const now = this.deps.clock();
     if (!key) throw unauthenticated('unknown API key');
     if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) throw unauthenticated('API key expired');

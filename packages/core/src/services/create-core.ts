@@ -75,6 +75,6 @@ export function createCore(options: CoreOptions): Core {
     settings,
     corsRules: new CorsRuleService(deps),
     users: new UserService(deps, () => auth.forgetCredentials()),
-    apiKeys: new ApiKeyService(deps),
+    apiKeys: new ApiKeyService(deps, () => auth.forgetCredentials()),
   };
 }

@@ -34,13 +34,23 @@ export function createMetrics(storage: Storage): Metrics {
     },
   });
 
+  // One pair of children per label set: prom-client's label lookup costs more than the count.
+  const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const started = performance.now();
     await next();
     // The route pattern, never the raw path: ids and names would explode the label set.
-    const labels = { method: c.req.method, route: c.req.routePath, status: String(c.res.status) };
-    requests.inc(labels);
-    durations.observe(labels, (performance.now() - started) / 1000);
+    const method = c.req.method;
+    const route = c.req.routePath;
+    const status = String(c.res.status);
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      child = { count: requests.labels(method, route, status), duration: durations.labels(method, route, status) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe((performance.now() - started) / 1000);
   };
   return { registry, authFailures, trapSendFailures, middleware };
 }

@@ -159,14 +159,15 @@ describe('share list sort_by', () => {
     const asc = await list('sort_by=options&limit=100');
     expect(ids(asc).slice(0, nullOptions.length)).toEqual(nullOptions);
     const desc = await list('sort_by=options:desc&limit=100');
-    expect(ids(desc).slice(-nullOptions.length)).toEqual(nullOptions);
+    // ties break on id in the direction of the last key (so an index serves the order)
+    expect(ids(desc).slice(-nullOptions.length)).toEqual([...nullOptions].reverse());
     const byPool = await list('sort_by=pool_id:desc|id:desc&limit=100');
     expect(ids(byPool).slice(0, 3)).toEqual([13, 4, 2]);
     expect(byPool.nas_shares.slice(3).every((share) => share.pool_id === null)).toBe(true);
   });
 
   it('sorts read-only numeric attributes', async () => {
-    expect(ids(await list('sort_by=nas_id:desc&limit=3'))).toEqual([13, 14, 15]);
+    expect(ids(await list('sort_by=nas_id:desc&limit=3'))).toEqual([15, 14, 13]);
     expect((await list('sort_by=file_count|file_size_sum&limit=100')).count).toBe(15);
   });
 });

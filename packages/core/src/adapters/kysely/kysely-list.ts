@@ -34,9 +34,14 @@ export function whereFilters(filters: readonly Filter[]): Expression<SqlBool> {
   return sql<SqlBool>`${sql.join(filters.map(compileFilter), sql` and `)}`;
 }
 
-/** Nulls sort lowest on every adapter; `id` ends every order so pages are stable. */
+/**
+ * Nulls sort lowest on every adapter; `id` ends every order so pages are stable. The id
+ * tie-breaker runs in the direction of the last key, so that an index on that column
+ * (whose entries end with the row id) serves the whole order in either direction.
+ */
 export function orderByClause(query: ListQuery): RawBuilder<unknown> {
-  const keys = query.sort.some((key) => key.field === 'id') ? query.sort : [...query.sort, { field: 'id', direction: 'asc' as const }];
+  const tieBreaker = { field: 'id', direction: query.sort.at(-1)?.direction ?? ('asc' as const) };
+  const keys = query.sort.some((key) => key.field === 'id') ? query.sort : [...query.sort, tieBreaker];
   return sql.join(
     keys.map((key) =>
       key.direction === 'asc' ? sql`${sql.ref(key.field)} asc nulls first` : sql`${sql.ref(key.field)} desc nulls last`,
