@@ -13,12 +13,15 @@ import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
+import type { CountCache } from './kysely-count-cache.js';
 
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
   quirks: DialectQuirks;
   migrate(db: Kysely<Database>): Promise<void>;
   now?: () => string;
+  /** Share list counts remembered until the data changes (adapters that can tell). */
+  countCache?: CountCache;
 }
 
 /** The shared SQL implementation of the storage port; adapters bring the dialect. */
@@ -29,7 +32,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     dialect: quirks.name,
     nas: new KyselyNasStore(db, quirks, now),
     pools: new KyselyPoolStore(db, quirks, now),
-    shares: new KyselyNasShareStore(db, quirks, now),
+    shares: new KyselyNasShareStore(db, quirks, now, options.countCache),
     traps: new KyselyTrapStore(db, now),
     snmpConfig: new KyselySnmpConfigStore(db, now),
     users: new KyselyUserStore(db, quirks, now),

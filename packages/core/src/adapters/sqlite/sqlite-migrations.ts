@@ -106,4 +106,11 @@ export const sqliteMigrations: Record<string, Migration> = {
           updated_at text not null)`).execute(db);
     },
   },
+  '0003_share_name_order_index': {
+    async up(db: Kysely<unknown>) {
+      // With nas_shares_name (name, then rowid) this serves all four orders of name and id
+      // from an index: read forwards or backwards, one index gives each mixed direction.
+      await sql.raw('create index nas_shares_name_id_desc on nas_shares (name, id desc)').execute(db);
+    },
+  },
 };

@@ -9,6 +9,7 @@ import type { Database } from '../kysely/kysely-schema.js';
 import { sqliteQuirks } from './sqlite-dialect-quirks.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import { createCountCache } from '../kysely/kysely-count-cache.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -35,7 +36,14 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('case_sensitive_like = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const storage = createKyselyStorage({ db, quirks: sqliteQuirks, migrate: migrateSqlite, ...(options.now ? { now: options.now } : {}) });
+  const cached = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const storage = createKyselyStorage({
+    db,
+    quirks: sqliteQuirks,
+    migrate: migrateSqlite,
+    countCache: createCountCache(cached.dataVersion),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return storage;
 }

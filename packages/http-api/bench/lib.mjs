@@ -1,0 +1,216 @@
+// Shared helpers of the benchmark: child processes, temp dirs, ports, HTTP, autocannon, /proc.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const children = new Set();
+const tempDirs = new Set();
+
+export function makeTempDir(prefix, base = tmpdir()) {
+  const dir = mkdtempSync(join(base, prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function removeTempDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** A port the kernel just handed out (closed again before use). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Spawns a child whose lifetime the bench owns; stderr is kept (tail) for error messages. */
+export function spawnChild(command, args, options = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'], env: options.env ?? process.env, cwd: options.cwd });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  child.stderrTail = () => stderr;
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    children.delete(child);
+    resolve({ code, signal });
+  }));
+  return child;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+export async function stopChild(child, graceMs = 3000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+/** Kills every child still running and removes every temp dir; safe to call twice. */
+export async function cleanupAll() {
+  await Promise.allSettled([...children].map((child) => stopChild(child, 2000)));
+  for (const dir of [...tempDirs]) {
+    try {
+      removeTempDir(dir);
+    } catch (error) {
+      process.stderr.write(`bench: could not remove ${dir}: ${error.message}\n`);
+    }
+  }
+}
+
+/** Synchronous last resort (process 'exit'): no awaiting possible there. */
+export function cleanupSync() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  for (const dir of tempDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
+  }
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+/**
+ * One HTTP request over a keep-alive agent; resolves { status, body (string), json() }.
+ * A reused socket the server closed meanwhile (keep-alive race) is retried once.
+ */
+export async function request(url, options = {}) {
+  try {
+    return await requestOnce(url, options);
+  } catch (error) {
+    if (error.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return requestOnce(url, options);
+    throw error;
+  }
+}
+
+function requestOnce(url, { method = 'GET', headers = {}, body, timeoutMs = 35_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }), ...headers },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode, headers: res.headers, body: text, json: () => JSON.parse(text) });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
+    req.on('error', (error) => {
+      error.reusedSocket = req.reusedSocket;
+      reject(error);
+    });
+    req.end(payload);
+  });
+}
+
+export function destroyAgent() {
+  agent.destroy();
+}
+
+/** Polls `url` until it answers `status` (any 2xx by default) or the child exits. */
+export async function waitForHttp(url, child, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before answering ${url}:\n${child.stderrTail()}`);
+    }
+    try {
+      const res = await request(url, { timeoutMs: 1000 });
+      if (res.status >= 200 && res.status < 300) return;
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await sleep(50);
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (${last}):\n${child.stderrTail()}`);
+}
+
+/** Runs autocannon; `paths` (optional) is cycled over by every connection in turn. */
+export function cannon({ url, connections, duration, headers = {}, paths }) {
+  let next = 0;
+  const options = {
+    url,
+    connections,
+    duration,
+    pipelining: 1,
+    headers,
+    ...(paths
+      ? {
+          requests: [
+            {
+              method: 'GET',
+              setupRequest: (req) => {
+                req.path = paths[next];
+                next = next + 1 === paths.length ? 0 : next + 1;
+                return req;
+              },
+            },
+          ],
+        }
+      : {}),
+  };
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB (MiB). */
+export function processMemory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => {
+    const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) / 1024 : NaN;
+  };
+  return { rssMb: field('VmRSS'), hwmMb: field('VmHWM') };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function processCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the comm field: state is [0], utime [11], stime [12] (in clock ticks, 100 Hz on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+export const round = (value, digits = 2) => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);

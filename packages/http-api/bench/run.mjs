@@ -1,0 +1,246 @@
+// dms benchmark (DESIGN §6): `npm run bench` at the root, or `node bench/run.mjs` in
+// packages/http-api after a build. Prints a table and writes bench/results.json as
+// [{ name, value, unit }]. Missed targets are reported, never turned into a failing exit code.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
+import { seed } from './seed.mjs';
+import { assertBuilt, createApiKey, serverEnv, startBaseline, startServer } from './server.mjs';
+import { checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
+import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
+import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const resultsFile = join(benchDir, 'results.json');
+const quick = process.env.BENCH_QUICK === '1'; // shorter runs while editing the bench itself
+
+const config = {
+  shares: 100_000,
+  showSet: 10_000,
+  show: { connections: 32, duration: quick ? 3 : 8, warmup: quick ? 1 : 2 },
+  showInfoLog: { connections: 32, duration: quick ? 3 : 5, warmup: quick ? 1 : 2 },
+  // One connection: the server is one thread, so with c connections in a closed loop p99 is
+  // ~c x the service time (queueing). c=4 is reported too.
+  list: { connections: 1, duration: quick ? 3 : 8, warmup: 1 },
+  list4: { connections: 4, duration: quick ? 2 : 4, warmup: 0 },
+  testJobs: quick ? 50 : 200,
+  engineJobs: 2000,
+  tree: { dirs: 200, files: 1000 },
+  budgetMs: 235_000,
+};
+
+const targets = {
+  'show.ratio': { op: '>=', value: 0.5 },
+  'list.p99_ms': { op: '<', value: 20 },
+  rss_mb: { op: '<=', value: 150 },
+  'test_job.median_ms': { op: '<', value: 20 },
+  'scan.ratio_vs_du': { op: '<=', value: 2 },
+};
+
+const results = [];
+const notes = [];
+const record = (name, value, unit) => results.push({ name, value: round(value, unit === 'ratio' ? 3 : 2), unit });
+const t0 = performance.now();
+const log = (message) => process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+
+function verdict(name, value) {
+  const target = targets[name];
+  if (!target) return '';
+  if (!Number.isFinite(value)) return `FAIL (no value; target ${target.op} ${target.value})`;
+  const ok = target.op === '>=' ? value >= target.value : target.op === '<=' ? value <= target.value : value < target.value;
+  return `${ok ? 'pass' : 'FAIL'} (target ${target.op} ${target.value})`;
+}
+
+function report() {
+  const rows = results.map((r) => [r.name, String(r.value), r.unit, verdict(r.name, r.value)]);
+  for (const name of Object.keys(targets)) if (!results.some((r) => r.name === name)) rows.push([name, 'n/a', '', verdict(name, NaN)]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ['metric', 'value', 'unit'][i].length));
+  const line = (row) => `${row[0].padEnd(widths[0])}  ${row[1].padStart(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`.trimEnd();
+  console.log('\n' + line(['metric', 'value', 'unit', 'target']));
+  console.log(line(['-'.repeat(widths[0]), '-'.repeat(widths[1]), '-'.repeat(widths[2]), '------']));
+  for (const row of rows) console.log(line(row));
+  if (notes.length) console.log('\n' + notes.map((note) => `- ${note}`).join('\n'));
+  writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
+  console.log(`\nwrote ${resultsFile} (bench took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function main() {
+  assertBuilt();
+  notes.push(`load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  notes.push(`${availableParallelism()} CPUs, Node ${process.version}; autocannon runs in the bench process and shares the CPUs with the server under test (and with the baseline)`);
+
+  // --- Data: 1 NAS + 100,000 shares seeded before start; a 200,000-file tree. ---
+  const dataDir = makeTempDir('dms-bench-');
+  const shareRoot = join(dataDir, 'shares');
+  mkdirSync(join(shareRoot, 'testdir'), { recursive: true });
+  // The tree goes on tmpfs where there is one: 200,000 creates on a slow disk take minutes
+  // (du and the scan both run warm from the inode cache either way).
+  const treeBase = existsSync('/dev/shm') ? makeTempDir('dms-bench-tree-', '/dev/shm') : join(dataDir, 'tree-root');
+  const treeDir = join(treeBase, 'tree');
+  let started = performance.now();
+  const seeded = await seed(dataDir, { shares: config.shares, showCount: config.showSet });
+  log(`seeded ${config.shares} shares in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  started = performance.now();
+  const tree = generateTree(treeDir, config.tree);
+  log(`generated ${tree.count} files (${tree.sum} bytes) under ${treeBase} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const adminPassword = randomBytes(12).toString('hex');
+  const localRoots = `${shareRoot}:${treeBase}`;
+  const key = await createApiKey(serverEnv({ dataDir, adminPassword, localRoots }));
+  const bearer = { authorization: `Bearer ${key}` };
+  const basic = `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`;
+  const showPaths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
+
+  // --- The server at DMS_LOG_LEVEL=warn (stdout to /dev/null). ---
+  const server = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'warn', label: 'warn' });
+  log(`server pid ${server.pid} at ${server.origin} (DMS_LOG_LEVEL=warn)`);
+  const rssSteps = [];
+  const rssCheckpoint = (label) => {
+    const memory = processMemory(server.pid);
+    rssSteps.push(`${label} ${Math.round(memory.rssMb)}/${Math.round(memory.hwmMb)}`);
+  };
+  rssCheckpoint('started');
+  const contentType = await checkShowBodies({ base: server.base, key, showIds: seeded.showIds, bodies: seeded.bodies });
+
+  const cpuBefore = processCpuSeconds(server.pid);
+  const show = await throughput({ origin: server.origin, paths: showPaths, headers: bearer, ...config.show });
+  const showCpu = processCpuSeconds(server.pid) - cpuBefore;
+  rssCheckpoint('after show');
+  log(`show: ${round(show.rps)} req/s, p99 ${show.p99} ms, non-2xx ${show.non2xx}, errors ${show.errors}`);
+
+  const bodiesFile = join(dataDir, 'bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(Object.fromEntries(seeded.bodies)));
+  const baseline = await startBaseline(bodiesFile, contentType);
+  await baseline.ready(showPaths[0]);
+  const baseCpuBefore = processCpuSeconds(baseline.pid);
+  const base = await throughput({ origin: baseline.origin, paths: showPaths, ...config.show });
+  const baseCpu = processCpuSeconds(baseline.pid) - baseCpuBefore;
+  await baseline.stop();
+  log(`baseline: ${round(base.rps)} req/s, p99 ${base.p99} ms, non-2xx ${base.non2xx}`);
+  record('show.rps', show.rps, 'req/s');
+  record('show.baseline_rps', base.rps, 'req/s');
+  record('show.ratio', show.rps / base.rps, 'ratio');
+  record('show.p99_ms', show.p99, 'ms');
+  record('show.baseline_p99_ms', base.p99, 'ms');
+  const showCpuPerReq = (showCpu * 1e6) / Math.max(1, show.total);
+  const baseCpuPerReq = (baseCpu * 1e6) / Math.max(1, base.total);
+  record('show.cpu_us_per_req', showCpuPerReq, 'us');
+  record('show.baseline_cpu_us_per_req', baseCpuPerReq, 'us');
+  record('show.cpu_ratio', baseCpuPerReq / showCpuPerReq, 'ratio');
+  notes.push('show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat); less sensitive than req/s to other load on the machine');
+  notes.push(`show: ${config.show.connections} connections, ${config.show.warmup} s warm-up + ${config.show.duration} s, cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`);
+  if (show.non2xx || show.errors || base.non2xx || base.errors) notes.push(`show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}`);
+
+  await checkList({ origin: server.origin, key, total: config.shares });
+  const list = await throughput({ origin: server.origin, paths: [listPath(config.shares)], headers: bearer, ...config.list });
+  const list4 = await throughput({ origin: server.origin, paths: [listPath(config.shares)], headers: bearer, ...config.list4 });
+  rssCheckpoint('after list');
+  record('list.p99_ms', list.p99, 'ms');
+  record('list.p50_ms', list.p50, 'ms');
+  record('list.rps', list.rps, 'req/s');
+  record('list.p99_ms_c4', list4.p99, 'ms');
+  notes.push(`list: GET ${decodeURIComponent(listPath(config.shares))} (matches all ${config.shares}); list.p99_ms at ${config.list.connections} connection for ${config.list.duration} s (query cost), list.p99_ms_c4 at ${config.list4.connections} connections for ${config.list4.duration} s (includes queueing)`);
+  if (list.non2xx || list.errors || list4.non2xx || list4.errors) notes.push(`list: non-2xx ${list.non2xx + list4.non2xx}, errors ${list.errors + list4.errors}`);
+  log(`list: p99 ${list.p99} ms, p50 ${list.p50} ms, ${round(list.rps)} req/s; at 4 connections p99 ${list4.p99} ms`);
+
+  // --- Jobs: a share test on a local share, through the API. ---
+  const nasRes = await request(`${server.base}/nas`, { method: 'POST', headers: { authorization: basic }, body: { name: 'local-bench', host: 'localhost', type: 'local' } });
+  if (nasRes.status !== 201) throw new Error(`POST /nas answered ${nasRes.status}: ${nasRes.body}`);
+  const localNasId = nasRes.json().id;
+  const testJob = await testJobLatency({ base: server.base, auth: basic, nasId: localNasId, path: 'testdir', count: config.testJobs });
+  record('test_job.median_ms', testJob.median, 'ms');
+  record('test_job.p95_ms', testJob.p95, 'ms');
+  notes.push(`test_job: ${config.testJobs} sequential PUT …/-/test + GET …?wait=5 (after 10 warm-up), Basic admin (cached), ${round(testJob.getsPerJob)} GETs per job${testJob.failures.length ? `; ${testJob.failures.length} FAILED: ${testJob.failures[0]}` : ''}`);
+  rssCheckpoint('after test jobs');
+  log(`test_job: median ${round(testJob.median)} ms, p95 ${round(testJob.p95)} ms, max ${round(testJob.max)} ms`);
+
+  // --- Scan: du -sb vs. the API's scan job on the same tree, both warm. ---
+  const shareRes = await request(`${server.base}/nas/${localNasId}/nas_shares`, { method: 'POST', headers: { authorization: basic }, body: { name: 'bench-tree', path: treeDir } });
+  if (shareRes.status !== 201) throw new Error(`POST /nas/${localNasId}/nas_shares answered ${shareRes.status}: ${shareRes.body}`);
+  const treeShareId = shareRes.json().id;
+  // Both warm: one du and one scan first, then du and scan alternated 3 times (so a change
+  // in background load hits both sides); the medians are compared.
+  duSeconds(treeDir, 1);
+  const scanFirst = await apiScan({ base: server.base, auth: basic, shareId: treeShareId });
+  if (scanFirst.job.file_count !== tree.count) throw new Error(`scan job wrong: ${JSON.stringify(scanFirst.job)} (want file_count ${tree.count})`);
+  const duRuns = [];
+  const scanRuns = [];
+  for (let i = 0; i < 3; i++) {
+    duRuns.push(duSeconds(treeDir, 1).seconds);
+    const scan = await apiScan({ base: server.base, auth: basic, shareId: treeShareId });
+    if (scan.job.status !== 'completed' || scan.job.file_count !== tree.count || scan.job.file_size_sum !== tree.sum) {
+      throw new Error(`scan job wrong: ${JSON.stringify(scan.job)} (want file_count ${tree.count}, file_size_sum ${tree.sum})`);
+    }
+    scanRuns.push(scan.seconds);
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const duMedian = median(duRuns);
+  const scanMedian = median(scanRuns);
+  record('du.seconds', duMedian, 's');
+  record('scan.seconds', scanMedian, 's');
+  record('scan.first_seconds', scanFirst.seconds, 's');
+  record('scan.ratio_vs_du', scanMedian / duMedian, 'ratio');
+  notes.push(`scan: ${tree.count} files in ${config.tree.dirs} dirs${treeBase.startsWith('/dev/shm') ? ' on tmpfs (/dev/shm)' : ''}; warm du -sb vs. API scan (PUT …/scan + GET …?wait=30, file_count and file_size_sum checked), alternated 3 times, medians (du ${duRuns.map((x) => round(x, 3)).join('/')} s, scan ${scanRuns.map((x) => round(x, 3)).join('/')} s)`);
+  log(`scan: ${round(scanMedian, 3)} s (first ${round(scanFirst.seconds, 3)} s), du -sb ${round(duMedian, 3)} s`);
+
+  rssCheckpoint('after scans');
+  const memory = processMemory(server.pid);
+  record('rss_mb', memory.rssMb, 'MB');
+  record('rss_peak_mb', memory.hwmMb, 'MB');
+  notes.push(`rss_mb: VmRSS of the server at the end (after show, list, jobs and scans); rss_peak_mb: VmHWM. VmRSS/VmHWM MB by phase: ${rssSteps.join(', ')}`);
+  await server.stop();
+
+  // --- The same show run at the default DMS_LOG_LEVEL=info (access log to /dev/null). ---
+  const infoServer = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
+  const showInfo = await throughput({ origin: infoServer.origin, paths: showPaths, headers: bearer, ...config.showInfoLog });
+  const listInfo = await throughput({ origin: infoServer.origin, paths: [listPath(config.shares)], headers: bearer, connections: config.list.connections, duration: quick ? 2 : 4, warmup: 1 });
+  await infoServer.stop();
+  record('show.rps_info_log', showInfo.rps, 'req/s');
+  record('show.ratio_info_log', showInfo.rps / base.rps, 'ratio');
+  record('list.p99_ms_info_log', listInfo.p99, 'ms');
+  notes.push(`log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows rerun at the default info (one access-log line per request, stdout to /dev/null), show for ${config.showInfoLog.duration} s, list for ${quick ? 2 : 4} s`);
+  log(`show at info: ${round(showInfo.rps)} req/s; list p99 at info ${listInfo.p99} ms`);
+
+  // --- Engine throughput in-process. ---
+  const engineDir = makeTempDir('dms-bench-engine-');
+  const engine = await engineThroughput({ dir: engineDir, jobs: config.engineJobs });
+  record('jobs.per_s', engine.perSecond, 'jobs/s');
+  record('jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
+  notes.push(`jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
+  log(`engine: ${round(engine.perSecond)} jobs/s`);
+  notes.push(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other work on the machine skews req/s and latencies)`);
+}
+
+let finished = false;
+const watchdog = setTimeout(() => {
+  if (finished) return;
+  log(`time budget of ${config.budgetMs / 1000} s exceeded: stopping`);
+  notes.push('INCOMPLETE: the time budget was exceeded');
+  try {
+    report();
+  } catch {
+    /* nothing more to say */
+  }
+  void cleanupAll().finally(() => process.exit(1));
+}, config.budgetMs);
+process.on('exit', cleanupSync);
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanupAll().finally(() => process.exit(130)));
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  notes.push(`ERROR: ${error instanceof Error ? error.message : String(error)}`);
+  log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  finished = true;
+  clearTimeout(watchdog);
+  destroyAgent();
+  await cleanupAll();
+  report();
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,75 @@
+// The real server and the CLI, run from the built dist as an operator would.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnChild, stopChild, waitForHttp } from './lib.mjs';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+/** The V8 flags `npm start` serves with (root package.json, config.serve_node_flags). */
+const serveNodeFlags = JSON.parse(readFileSync(resolve(benchDir, '../../../package.json'), 'utf8')).config.serve_node_flags.split(' ');
+// BENCH_CLI_MAIN: run another build of the CLI (experiments on a patched copy of dist).
+
+export const cliMain = process.env.BENCH_CLI_MAIN ? resolve(process.env.BENCH_CLI_MAIN) : resolve(benchDir, '../dist/cli/main.js');
+
+export function assertBuilt() {
+  if (!existsSync(cliMain)) throw new Error(`${cliMain} is missing: build first (npm run bench builds; or turbo run build --filter=@dms/http-api...)`);
+}
+
+export function serverEnv({ dataDir, port = 0, adminPassword, logLevel = 'warn', localRoots }) {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('DMS_')) delete env[name];
+  return {
+    ...env,
+    DMS_DATA_DIR: dataDir,
+    DMS_HOST: '127.0.0.1',
+    DMS_PORT: String(port),
+    DMS_ADMIN_PASSWORD: adminPassword,
+    DMS_LOG_LEVEL: logLevel,
+    ...(localRoots ? { DMS_LOCAL_ROOTS: localRoots } : {}),
+    // The bench measures the request path, not the limiter's refusals.
+    DMS_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+}
+
+/** `dms ARGS…` with the server's environment; resolves stdout. */
+export function runCli(args, env, timeoutMs = 30_000) {
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, [cliMain, ...args], { env, timeout: timeoutMs }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`dms ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+      else resolvePromise(stdout);
+    });
+  });
+}
+
+export async function createApiKey(env) {
+  const stdout = await runCli(['apikey', 'create', '--name', 'bench', '--scope', 'nas_shares/show', '--scope', 'nas_shares/index'], env);
+  const key = stdout.trim().split('\n').at(-1)?.trim();
+  if (!key) throw new Error(`dms apikey create printed no key:\n${stdout}`);
+  return key;
+}
+
+/**
+ * `node dist/cli/main.js serve`, stdout to /dev/null. With BENCH_CPU_PROF=DIR the server runs
+ * under --cpu-prof and writes its profile to DIR when it stops.
+ */
+export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label }) {
+  const port = await freePort();
+  const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots });
+  const profDir = process.env.BENCH_CPU_PROF;
+  const nodeArgs = [
+    ...serveNodeFlags,
+    ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : []),
+  ];
+  const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${origin}/api/v2`, child);
+  return { child, pid: child.pid, origin, base: `${origin}/api/v2`, env, stop: () => stopChild(child, 5000) };
+}
+
+export async function startBaseline(bodiesFile, contentType) {
+  const port = await freePort();
+  const child = spawnChild(process.execPath, [join(benchDir, 'baseline-server.mjs'), bodiesFile, String(port), contentType]);
+  const origin = `http://127.0.0.1:${port}`;
+  return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
+}
