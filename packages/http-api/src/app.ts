@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
 import { DomainError, authorize, type Core } from '@dms/core';
 import type { Logger } from 'pino';
@@ -8,7 +7,7 @@ import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
 import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
-import { accessLog } from './middleware/access-log.js';
+import { observe } from './middleware/observe.js';
 import { authenticate, type AccessLimits } from './middleware/authenticate.js';
 import { corsFromRules } from './middleware/cors.js';
 import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
@@ -58,9 +57,7 @@ export function createApp(options: AppOptions): DmsApp {
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
 
-  app.use('*', requestId());
-  app.use('*', accessLog(logger));
-  app.use('*', metrics.middleware);
+  app.use('*', observe(logger, metrics));
   app.use('*', corsFromRules(() => core.corsRules.all(), core.deps.events));
   const limitBody = bodyLimit({
     maxSize: maxBodyBytes,

@@ -13,12 +13,10 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
  * microseconds, where hashing a finished Response in a middleware costs hundreds.
  */
 export function respond(c: Context, text: string, contentType: string, status: ContentfulStatusCode = 200): Response {
-  c.header('Content-Type', contentType);
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.body(text, status);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.body(text, status, { 'Content-Type': contentType });
   const tag = `"${createHash('sha1').update(text).digest('base64url')}"`;
-  c.header('ETag', tag);
-  if (status === 200 && matches(c.req.header('if-none-match'), tag)) return c.body(null, 304);
-  return c.body(text, status);
+  if (status === 200 && matches(c.req.header('if-none-match'), tag)) return c.body(null, 304, { ETag: tag });
+  return c.body(text, status, { 'Content-Type': contentType, ETag: tag });
 }
 
 export function respondJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {

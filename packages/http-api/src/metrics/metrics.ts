@@ -1,13 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MiddlewareHandler } from 'hono';
 import type { Storage } from '@dms/core';
-import type { AppEnv } from '../http/env.js';
 
 export interface Metrics {
   registry: Registry;
   authFailures: Counter;
   trapSendFailures: Counter;
-  middleware: MiddlewareHandler<AppEnv>;
+  record(method: string, route: string, status: number, seconds: number): void;
 }
 
 /** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
@@ -36,21 +34,16 @@ export function createMetrics(storage: Storage): Metrics {
 
   // One pair of children per label set: prom-client's label lookup costs more than the count.
   const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
-  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const started = performance.now();
-    await next();
-    // The route pattern, never the raw path: ids and names would explode the label set.
-    const method = c.req.method;
-    const route = c.req.routePath;
-    const status = String(c.res.status);
+  /** Counts a finished request under its route pattern (never the raw path: ids would explode the labels). */
+  const record = (method: string, route: string, status: number, seconds: number) => {
     const key = `${method} ${route} ${status}`;
     let child = children.get(key);
     if (!child) {
-      child = { count: requests.labels(method, route, status), duration: durations.labels(method, route, status) };
+      child = { count: requests.labels(method, route, String(status)), duration: durations.labels(method, route, String(status)) };
       children.set(key, child);
     }
     child.count.inc();
-    child.duration.observe((performance.now() - started) / 1000);
+    child.duration.observe(seconds);
   };
-  return { registry, authFailures, trapSendFailures, middleware };
+  return { registry, authFailures, trapSendFailures, record };
 }
