@@ -87,8 +87,7 @@ export function createApp(options: AppOptions): DmsApp {
     const path = c.req.path;
     const allowed = path.startsWith(`${apiBase}/`) ? routes.allowedMethods(path) : undefined;
     if (allowed) {
-      c.header('Allow', allowed.join(', '));
-      return errorResponse(c, new DomainError('method_not_allowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { details: { method: [{ error: 'invalid', value: c.req.method }] } }));
+      return errorResponse(c, new DomainError('method_not_allowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { details: { method: [{ error: 'invalid', value: c.req.method }] } }), { Allow: allowed.join(', ') });
     }
     const version = /^\/api\/(v[^/]*)/.exec(path)?.[1];
     if (version !== undefined && version !== 'v2') {

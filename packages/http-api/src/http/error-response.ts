@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError, isDomainError, isStorageUnavailable } from '@dms/core';
 import { statusByCode, type ModelError } from './error-table.js';
+import type { AppEnv } from './env.js';
 
 export const authenticateChallenge = 'Basic realm="dms", charset="UTF-8", Bearer realm="dms"';
 
@@ -16,10 +17,12 @@ export function toDomainError(error: unknown): DomainError {
   return new DomainError('internal', 'internal server error');
 }
 
-export function errorResponse(c: Context, error: DomainError): Response {
+export function errorResponse(c: Context<AppEnv>, error: DomainError, extraHeaders: Record<string, string> = {}): Response {
   const status = statusByCode[error.code];
   const body: ModelError = { details: error.details, messages: error.messages };
-  if (status === 401) c.header('WWW-Authenticate', authenticateChallenge);
-  if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
-  return c.json(body, status);
+  const headers = { ...extraHeaders };
+  if (status === 401) headers['WWW-Authenticate'] = authenticateChallenge;
+  if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  // Errors carry no ETag: they are not representations to cache.
+  return new Response(JSON.stringify(body), { status, headers: { ...c.get('responseHeaders'), ...headers, 'Content-Type': 'application/json' } });
 }

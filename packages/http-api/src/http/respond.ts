@@ -1,6 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env.js';
+
+/**
+ * Headers that middleware adds to every response (request id, rate limits) are kept in a
+ * plain object and written once, with the body, into a Response built here: `c.header()`
+ * and `c.body()` with several headers build a fetch Headers object per request, which
+ * costs more than the whole route, while the node adapter's Response keeps a plain object.
+ */
+export function addResponseHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  const current = c.get('responseHeaders');
+  c.set('responseHeaders', current ? Object.assign(current, headers) : headers);
+}
+
+function withCommon(c: Context<AppEnv>, headers: Record<string, string>): Record<string, string> {
+  const common = c.get('responseHeaders');
+  return common ? { ...common, ...headers } : headers;
+}
 
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -12,13 +29,26 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
  * If-None-Match. The tag is hashed from the text as it is serialised, which costs a few
  * microseconds, where hashing a finished Response in a middleware costs hundreds.
  */
-export function respond(c: Context, text: string, contentType: string, status: ContentfulStatusCode = 200): Response {
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.body(text, status, { 'Content-Type': contentType });
+export function respond(
+  c: Context<AppEnv>,
+  text: string,
+  contentType: string,
+  status: ContentfulStatusCode = 200,
+  extraHeaders: Record<string, string> = {},
+): Response {
+  const headers = withCommon(c, { ...extraHeaders, 'Content-Type': contentType });
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return new Response(text, { status, headers });
   const tag = `"${createHash('sha1').update(text).digest('base64url')}"`;
-  if (status === 200 && matches(c.req.header('if-none-match'), tag)) return c.body(null, 304, { ETag: tag });
-  return c.body(text, status, { 'Content-Type': contentType, ETag: tag });
+  headers['ETag'] = tag;
+  if (status === 200 && matches(c.req.header('if-none-match'), tag)) return new Response(null, { status: 304, headers });
+  return new Response(text, { status, headers });
 }
 
-export function respondJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
-  return respond(c, JSON.stringify(body), 'application/json', status);
+export function respondJson(c: Context<AppEnv>, body: unknown, status: ContentfulStatusCode = 200, extraHeaders?: Record<string, string>): Response {
+  return respond(c, JSON.stringify(body), 'application/json', status, extraHeaders);
+}
+
+/** 204 and other answers without a body, with the common headers. */
+export function respondEmpty(c: Context<AppEnv>, status: StatusCode, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(null, { status, headers: withCommon(c, extraHeaders) });
 }

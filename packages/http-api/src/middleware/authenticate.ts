@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { DomainError, isDomainError, makeEvent, type Core, type RateLimitDecision, type RateLimiter } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { clientAddress } from '../rate-limit/client-address.js';
+import { addResponseHeaders } from '../http/respond.js';
 
 export interface AccessLimits {
   /** Requests per credential (DMS_RATE_LIMIT_PER_MINUTE). */
@@ -17,9 +18,11 @@ export interface AccessHooks {
 }
 
 function setRateHeaders(c: Context, decision: RateLimitDecision): void {
-  c.header('RateLimit-Limit', String(decision.limit));
-  c.header('RateLimit-Remaining', String(decision.remaining));
-  c.header('RateLimit-Reset', String(Math.ceil(decision.resetMs / 1000)));
+  addResponseHeaders(c, {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(Math.ceil(decision.resetMs / 1000)),
+  });
 }
 
 function tooMany(c: Context, decision: RateLimitDecision, what: string): DomainError {

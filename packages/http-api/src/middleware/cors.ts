@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { findCorsRule, type CorsRule, type EventBus } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
+import { respondEmpty } from '../http/respond.js';
 
 const exposed = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
 const cacheMs = 2_000;
@@ -26,14 +27,15 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
     const rule = findCorsRule(await rules(), origin, c.req.path, method === 'HEAD' ? 'GET' : method);
     if (preflightMethod !== undefined) {
       // A preflight carries no credentials: it is answered here, before authentication.
-      c.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-      if (rule) {
-        c.header('Access-Control-Allow-Origin', origin);
-        c.header('Access-Control-Allow-Methods', rule.methods.join(', '));
-        c.header('Access-Control-Allow-Headers', c.req.header('access-control-request-headers') ?? 'Authorization, Content-Type');
-        c.header('Access-Control-Max-Age', '600');
-      }
-      return c.body(null, 204);
+      const allow: Record<string, string> = rule
+        ? {
+            'Access-Control-Allow-Origin': origin,
+            'Access-Control-Allow-Methods': rule.methods.join(', '),
+            'Access-Control-Allow-Headers': c.req.header('access-control-request-headers') ?? 'Authorization, Content-Type',
+            'Access-Control-Max-Age': '600',
+          }
+        : {};
+      return respondEmpty(c, 204, { Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers', ...allow });
     }
     await next();
     c.header('Vary', 'Origin', { append: true });

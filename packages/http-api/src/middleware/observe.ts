@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { addResponseHeaders } from '../http/respond.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
 
@@ -18,7 +19,7 @@ export function observe(logger: Logger, metrics: Metrics): MiddlewareHandler<App
     const given = c.req.header('x-request-id');
     const id = given !== undefined && validRequestId.test(given) ? given : randomUUID();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
+    addResponseHeaders(c, { 'X-Request-Id': id });
     await next();
     const ms = performance.now() - started;
     metrics.record(c.req.method, c.req.routePath, c.res.status, ms / 1000);

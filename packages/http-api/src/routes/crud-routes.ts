@@ -1,4 +1,4 @@
-import { respondJson } from '../http/respond.js';
+import { respondEmpty, respondJson } from '../http/respond.js';
 import type { z } from 'zod';
 import type { Principal, RawQuery } from '@dms/core';
 import type { RouteTable } from '../http/route-table.js';
@@ -84,7 +84,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     errors: [404, ...(resource.destroyErrors ?? [])],
     handler: async (c) => {
       await service.destroy(c.var.principal, c.req.param(param)!);
-      return c.body(null, 204);
+      return respondEmpty(c, 204);
     },
   });
 }

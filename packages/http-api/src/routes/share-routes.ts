@@ -1,4 +1,4 @@
-import { respondJson } from '../http/respond.js';
+import { respondEmpty, respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import { nasShareCollectionSchema, nasShareCreateSchema, nasShareSchema, nasShareUpdateSchema, type Core, type ShareScope } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
@@ -77,7 +77,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       errors: [404],
       handler: async (c) => {
         await core.shares.destroy(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!);
-        return c.body(null, 204);
+        return respondEmpty(c, 204);
       },
     });
   }
