@@ -17,9 +17,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { readdirSync, lstatSync } = require('node:fs');
 const { root, batchMs } = workerData;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
-parentPort.on('message', ({ dirs: todo }) => {
+parentPort.on('message', ({ dirs: queued }) => {
   let files = 0, bytes = 0, dirs = 0;
-  const stack = todo.slice();
+  const stack = queued.slice();
   const until = performance.now() + batchMs;
   try {
     do {
