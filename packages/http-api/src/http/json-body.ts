@@ -1,3 +1,4 @@
+import { requestHeader } from './request-header.js';
 import type { Context } from 'hono';
 import { DomainError } from '@dms/core';
 
@@ -6,7 +7,7 @@ import { DomainError } from '@dms/core';
  * Content-Type are 400; whether it is an object is the core's parseInput decision.
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type');
+  const type = requestHeader(c, 'content-type');
   if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new DomainError('bad_request', 'Content-Type must be application/json', {
       details: { 'content-type': [{ error: 'invalid', value: type }] },

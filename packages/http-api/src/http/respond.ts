@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env.js';
+import { requestHeader } from './request-header.js';
 
 /**
  * Headers that middleware adds to every response (request id, rate limits) are kept in a
@@ -38,9 +39,9 @@ export function respond(
 ): Response {
   const headers = withCommon(c, { ...extraHeaders, 'Content-Type': contentType });
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return new Response(text, { status, headers });
-  const tag = `"${createHash('sha1').update(text).digest('base64url')}"`;
+  const tag = `"${hash('sha1', text, 'base64url')}"`;
   headers['ETag'] = tag;
-  if (status === 200 && matches(c.req.header('if-none-match'), tag)) return new Response(null, { status: 304, headers });
+  if (status === 200 && matches(requestHeader(c, 'if-none-match'), tag)) return new Response(null, { status: 304, headers });
   return new Response(text, { status, headers });
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { DomainError, isDomainError, makeEvent, type Core, type RateLimitDecision, type RateLimiter } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
+import { requestHeader } from '../http/request-header.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { addResponseHeaders } from '../http/respond.js';
 
@@ -85,7 +86,7 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
       return;
     }
 
-    const authorization = c.req.header('authorization');
+    const authorization = requestHeader(c, 'authorization');
     const who = claimedIdentity(authorization);
     const failureKey = `${address}|${who}`;
     // A guessed password locks its user out from this address, even with the right one next.

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { findCorsRule, type CorsRule, type EventBus } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
+import { requestHeader } from '../http/request-header.js';
 import { respondEmpty } from '../http/respond.js';
 
 const exposed = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
@@ -22,7 +23,7 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
   };
 
   const withOrigin = async (c: Context<AppEnv>, next: Next, origin: string) => {
-    const preflightMethod = c.req.method === 'OPTIONS' ? c.req.header('access-control-request-method') : undefined;
+    const preflightMethod = c.req.method === 'OPTIONS' ? requestHeader(c, 'access-control-request-method') : undefined;
     const method = preflightMethod ?? c.req.method;
     const rule = findCorsRule(await rules(), origin, c.req.path, method === 'HEAD' ? 'GET' : method);
     if (preflightMethod !== undefined) {
@@ -31,7 +32,7 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
         ? {
             'Access-Control-Allow-Origin': origin,
             'Access-Control-Allow-Methods': rule.methods.join(', '),
-            'Access-Control-Allow-Headers': c.req.header('access-control-request-headers') ?? 'Authorization, Content-Type',
+            'Access-Control-Allow-Headers': requestHeader(c, 'access-control-request-headers') ?? 'Authorization, Content-Type',
             'Access-Control-Max-Age': '600',
           }
         : {};
@@ -47,7 +48,7 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
   };
   // Not async when there is no Origin: an extra await per request costs the node adapter's fast path.
   return (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     return origin ? withOrigin(c, next, origin) : next();
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
+import { requestHeader } from '../http/request-header.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { addResponseHeaders } from '../http/respond.js';
 
@@ -16,7 +17,7 @@ export function observe(logger: Logger, metrics: Metrics): MiddlewareHandler<App
   const logs = logger.isLevelEnabled('info');
   return async (c, next) => {
     const started = performance.now();
-    const given = c.req.header('x-request-id');
+    const given = requestHeader(c, 'x-request-id');
     const id = given !== undefined && validRequestId.test(given) ? given : randomUUID();
     c.set('requestId', id);
     addResponseHeaders(c, { 'X-Request-Id': id });
