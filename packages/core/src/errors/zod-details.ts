@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError, type AttributeError, type AttributeErrorType, type ErrorDetails } from './domain-error.js';
+import { DomainError, describeDetails, type AttributeError, type AttributeErrorType, type ErrorDetails } from './domain-error.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -47,5 +47,23 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   }
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  throw DomainError.invalid(zodIssuesToDetails(result.error.issues));
+  const details = zodIssuesToDetails(result.error.issues);
+  throw DomainError.invalid(details, describeIssues(result.error.issues, details));
+}
+
+/**
+ * English messages: a rule that says what it wants ("must be comma-separated key or
+ * key=value options") is quoted; zod's generic texts give way to the attribute_error phrase.
+ */
+function describeIssues(issues: readonly Issue[], details: ErrorDetails): string[] {
+  const told = new Set<string>();
+  const messages: string[] = [];
+  for (const issue of issues) {
+    if (!/^must |^may |^the /.test(issue.message)) continue;
+    const attribute = issue.path.length === 0 ? 'base' : issue.path.map(String).join('.');
+    messages.push(`${attribute} ${issue.message}`);
+    told.add(attribute);
+  }
+  const rest = Object.fromEntries(Object.entries(details).filter(([attribute]) => !told.has(attribute)));
+  return [...messages, ...describeDetails(rest)];
 }

@@ -41,6 +41,11 @@ async function savedShareLocation(storage: Storage, secrets: SecretBox, shareId:
   };
 }
 
+/** Steps that ran (ok or failed); skipped ones do not count as progress. */
+function stepsRun(steps: readonly StepOutcome[]): number {
+  return steps.filter((step) => step.outcome !== 'skipped').length;
+}
+
 /** Runs one claimed job to its outcome; driver failures become a failed outcome with a message. */
 export async function runJob(job: JobRecord, context: RunContext): Promise<RunResult> {
   const payload = JSON.parse(context.secrets.open(job.payload_enc!)) as JobPayload;
@@ -66,13 +71,13 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     timeoutMs: context.driverTimeoutMs,
     onStep: (step: StepOutcome) => {
       steps.push(step);
-      context.report({ progress: steps.length, total, steps: [...steps] });
+      context.report({ progress: stepsRun(steps), total, steps: [...steps] });
     },
   };
 
   if (job.kind === 'share_test') {
     const result = await driver.test(location, run);
-    const progress = steps.length;
+    const progress = stepsRun(steps);
     return {
       subject,
       outcome: result.ok

@@ -46,6 +46,14 @@ describe('share test jobs', () => {
     const done = await follow(`/api/v2/nas/here/nas_shares/-/test?job_id=${id}&wait=10`);
     expect(done).toMatchObject({ status: 200, body: { status: 'failed' } });
     expect(done.body['message']).toMatch(/no\/such\/dir.*not found/);
+    // the skipped list step is not progress
+    expect(done.body).toMatchObject({ progress: 1, total: 2 });
+  });
+
+  it('says in plain words what a field wants', async () => {
+    const invalid = await t.call('PUT', '/api/v2/nas/here/nas_shares/-/test', { auth: t.basic, body: { name: 'p', path: 'x', options: 'ro, vers=3' } });
+    expect(invalid.status).toBe(422);
+    expect(((await invalid.json()) as { messages: string[] }).messages).toEqual(['options must be comma-separated key or key=value options']);
   });
 
   it('validates the body like a create (422), needs job_id (400), hides jobs of other NAS (404)', async () => {
