@@ -1,20 +1,29 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import { createTestApp, type TestApp } from './testing/test-app.js';
+import { adminPassword, adminUsername, createTestApp, type TestApp } from './testing/test-app.js';
 import {
+  addApiKey,
+  addCorsRule,
   addNas,
   addPool,
   addShare,
   addTrap,
+  addUser,
   expectModelError,
   joinPool,
   readJson,
   unique,
+  type ApiKeyView,
+  type CorsRule,
   type Nas,
   type NasShare,
   type Pool,
   type ShareCollectionBody,
   type Trap,
+  type User,
 } from './testing/fixtures.js';
 
 /**
@@ -23,44 +32,111 @@ import {
  * and POST cases never depend on each other.
  */
 let t: TestApp;
+/** The local root of the test app: local shares point below it, so test and scan jobs really run. */
+let root: string;
+/** A share path relative to the local root: a directory with a file and a subdirectory. */
+const shareDir = 'data';
 beforeAll(async () => {
-  t = await createTestApp();
+  root = mkdtempSync(join(tmpdir(), 'dms-scope-matrix-'));
+  mkdirSync(join(root, shareDir, 'sub'), { recursive: true });
+  writeFileSync(join(root, shareDir, 'a.txt'), 'abc');
+  writeFileSync(join(root, shareDir, 'sub', 'b.txt'), 'defgh');
+  t = await createTestApp({ localRoots: [root] });
+  await t.core.engine.start();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 interface Fixture {
+  /** A `local` NAS; its share `share` points at `shareDir` below the test app's local root. */
   nas: Nas;
   /** A NAS without shares, which DELETE /nas/{id} can remove. */
   emptyNas: Nas;
   pool: Pool;
   share: NasShare;
   trap: Trap;
+  /** Only for the rows that ask for them (`prepare`): a user costs an argon2 hash. */
+  user?: User;
+  apiKey?: ApiKeyView;
+  corsRule?: CorsRule;
+  /** A job already finished, started with Basic, for the rows that follow a job. */
+  jobId?: string;
 }
 
 const sharePassword = 'pw-matrix-secret';
 
-async function seed(): Promise<Fixture> {
+async function seed(e?: Endpoint): Promise<Fixture> {
   const nas = await addNas(t);
   const emptyNas = await addNas(t);
   const pool = await addPool(t);
-  const share = await addShare(t, nas, { password: sharePassword });
+  const share = await addShare(t, nas, { path: shareDir, password: sharePassword });
   await joinPool(t, pool, [share.id]);
   const trap = await addTrap(t);
-  return { nas, emptyNas, pool, share: { ...share, pool_id: pool.id }, trap };
+  const f: Fixture = { nas, emptyNas, pool, share: { ...share, pool_id: pool.id }, trap };
+  return { ...f, ...(await e?.prepare?.(f)) };
+}
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`this row's fixture has no ${what}: give it a prepare`);
+  return value;
 }
 
 type ScopeText = `${string}/${string}`;
+/** The success answer of a row; `job` is 202 while the job is queued or working, 200 once it ended. */
+type Success = 200 | 201 | 202 | 204 | 503 | 'job';
 interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** OpenAPI path, to check the table against the document. */
+  /** OpenAPI path, to check the table against the document (for /metrics, the path itself). */
   documented: string;
+  /** Below /api/v2, unless `outsideApi`. */
   path(f: Fixture): string;
-  scope: ScopeText;
+  /** Served outside /api/v2 and absent from openapi.json (GET /metrics). */
+  outsideApi?: true;
+  /** `null`: no scope, any valid credential will do (GET /api_keys/current). */
+  scope: ScopeText | null;
   body?(f: Fixture): unknown;
-  status: 200 | 201 | 204;
+  /** Extra fixtures this row needs, made before the request and before the state snapshot. */
+  prepare?(f: Fixture): Promise<Partial<Fixture>>;
+  status: Success;
+  /**
+   * An API key must also hold `* / *` (users create/update/destroy: a user has full access,
+   * so no narrower key may mint one): the exact-scope and controller/* keys get 403.
+   */
+  keyNeedsAllScopes?: true;
+  /** The answer is not JSON (the Prometheus text of /metrics). */
+  text?: true;
 }
 
-/** The one table: spec endpoints 1, 2, 5–22 and the NAS and pool resources (DESIGN §5.1). */
+const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
+const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
+/**
+ * A key may only show, change or delete keys within its own scopes: the target key holds
+ * just the row's scope, which each allowed caller holds (exactly, by controller/*, by * / *,
+ * or as a user).
+ */
+const withKeyHolding = (scope: ScopeText) => async (): Promise<Partial<Fixture>> => ({ apiKey: await addApiKey(t, [scope]) });
+
+/** Starts a job with Basic and follows it until it ended; it must complete (the share is real). */
+async function finishedJob(start: string, body?: unknown): Promise<Partial<Fixture>> {
+  const started = await t.call('PUT', `/api/v2${start}`, { auth: t.basic, ...(body === undefined ? {} : { body }) });
+  expect(started.status, await started.clone().text()).toBe(202);
+  const { job_id: jobId } = await readJson<{ job_id: string }>(started);
+  for (;;) {
+    const res = await t.call('GET', `/api/v2${start}?job_id=${jobId}&wait=10`, { auth: t.basic });
+    const job = await readJson<{ status: string; message: string | null }>(res);
+    if (res.status === 202) continue;
+    expect(res.status).toBe(200);
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'completed' });
+    return { jobId };
+  }
+}
+
+let ttl = 600;
+const probe = () => ({ name: unique('probe'), path: shareDir });
+
+/** The one table: every endpoint that needs a credential (spec endpoints 1–22, DESIGN §5). */
 const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
   { method: 'POST', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/create', body: () => ({ name: unique('new'), path: '/new', password: 'pw-new' }), status: 201 },
@@ -92,116 +168,189 @@ const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/show', status: 200 },
   { method: 'PUT', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/update', body: (f) => ({ comment: 'updated', nas_share_ids: [f.share.id] }), status: 200 },
   { method: 'DELETE', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/destroy', status: 204 },
+  // Share tests and scans: jobs over the local share, which really run (spec endpoints 3 and 4).
+  { method: 'PUT', documented: '/nas/{nas_id}/nas_shares/-/test', path: (f) => `/nas/${f.nas.id}/nas_shares/-/test`, scope: 'nas_shares/test', body: probe, status: 202 },
+  { method: 'GET', documented: '/nas/{nas_id}/nas_shares/-/test', prepare: (f) => finishedJob(`/nas/${f.nas.id}/nas_shares/-/test`, probe()), path: (f) => `/nas/${f.nas.id}/nas_shares/-/test?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/test', status: 'job' },
+  { method: 'PUT', documented: '/nas_shares/{nas_share_id}/test', path: (f) => `/nas_shares/${f.share.id}/test`, scope: 'nas_shares/test', status: 202 },
+  { method: 'GET', documented: '/nas_shares/{nas_share_id}/test', prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/test`), path: (f) => `/nas_shares/${f.share.id}/test?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/test', status: 'job' },
+  { method: 'PUT', documented: '/nas_shares/{nas_share_id}/scan', path: (f) => `/nas_shares/${f.share.id}/scan`, scope: 'nas_shares/scan', status: 202 },
+  { method: 'GET', documented: '/nas_shares/{nas_share_id}/scan', prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/scan`), path: (f) => `/nas_shares/${f.share.id}/scan?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/scan', status: 'job' },
+  // createTestApp wires no trap sender (createCore without `trapSender`), so a caller who passes
+  // authentication and the scope check gets 503 "the SNMP notifier is not running": the
+  // allowed callers expect exactly 503, which still proves that 401 and 403 come first.
+  { method: 'POST', documented: '/snmp/traps/{snmp_trap_id}/test', path: (f) => `/snmp/traps/${f.trap.snmp_trap_id}/test`, scope: 'traps/test', status: 503 },
+  { method: 'GET', documented: '/settings', path: () => '/settings', scope: 'settings/show', status: 200 },
+  { method: 'PUT', documented: '/settings', path: () => '/settings', scope: 'settings/update', body: () => ({ jwt_ttl_seconds: (ttl += 1) }), status: 200 },
+  { method: 'GET', documented: '/api_keys/current', path: () => '/api_keys/current', scope: null, status: 200 },
+  { method: 'GET', documented: '/api_keys', path: () => '/api_keys', scope: 'api_keys/index', status: 200 },
+  // Grants only api_keys / create, which every allowed caller holds.
+  { method: 'POST', documented: '/api_keys', path: () => '/api_keys', scope: 'api_keys/create', body: () => ({ name: unique('granted'), api_key_scopes: [{ controller: 'api_keys', action: 'create' }] }), status: 201 },
+  { method: 'GET', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/show'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/show', status: 200 },
+  { method: 'PUT', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/update'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/update', body: () => ({ name: unique('renamed') }), status: 200 },
+  { method: 'DELETE', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/destroy'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/destroy', status: 204 },
+  { method: 'GET', documented: '/users', path: () => '/users', scope: 'users/index', status: 200 },
+  { method: 'POST', documented: '/users', path: () => '/users', scope: 'users/create', body: () => ({ username: unique('new-user'), password: 'new-user-password' }), status: 201, keyNeedsAllScopes: true },
+  { method: 'GET', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/show', status: 200 },
+  { method: 'PUT', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/update', body: () => ({ admin: true }), status: 200, keyNeedsAllScopes: true },
+  { method: 'DELETE', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/destroy', status: 204, keyNeedsAllScopes: true },
+  { method: 'GET', documented: '/cors_rules', path: () => '/cors_rules', scope: 'cors_rules/index', status: 200 },
+  { method: 'POST', documented: '/cors_rules', path: () => '/cors_rules', scope: 'cors_rules/create', body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }), status: 201 },
+  { method: 'GET', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/show', status: 200 },
+  { method: 'PUT', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/update', body: () => ({ origins: [`https://${unique('app')}.example.com`] }), status: 200 },
+  { method: 'DELETE', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/destroy', status: 204 },
+  // Same credentials, failure count and rate limits as /api/v2, but Prometheus text.
+  { method: 'GET', documented: '/metrics', outsideApi: true, path: () => '/metrics', scope: 'metrics/index', status: 200, text: true },
 ];
 
-/** Documented operations that other suites own (share test and scan jobs, test traps). */
-const coveredElsewhere = new Set([
-  'get /nas/{nas_id}/nas_shares/-/test',
-  'put /nas/{nas_id}/nas_shares/-/test',
-  'get /nas_shares/{nas_share_id}/test',
-  'put /nas_shares/{nas_share_id}/test',
-  'get /nas_shares/{nas_share_id}/scan',
-  'put /nas_shares/{nas_share_id}/scan',
-  'post /snmp/traps/{snmp_trap_id}/test',
-]);
-
-const allScopes = [...new Set(endpoints.map((endpoint) => endpoint.scope))];
+const allScopes = [...new Set(endpoints.flatMap((endpoint) => (endpoint.scope === null ? [] : [endpoint.scope])))];
 const label = (e: Endpoint) => `${e.method} ${e.documented}`;
 const spaced = (scope: ScopeText) => scope.replace('/', ' / ');
+const controllerOf = (scope: ScopeText) => scope.split('/')[0]!;
 
 /** What a denied request must not have touched: this case's fixtures and every count. */
 async function state(f: Fixture): Promise<string> {
   const p = systemPrincipal;
   const safe = async <T>(read: () => Promise<T>) => read().catch((error: unknown) => String(error));
+  const jobs = await t.storage.jobs.countByStatus();
   return JSON.stringify([
     await safe(() => t.core.nas.show(p, String(f.nas.id))),
     await safe(() => t.core.nas.show(p, String(f.emptyNas.id))),
     await safe(() => t.core.pools.show(p, String(f.pool.id))),
     await safe(() => t.core.shares.show(p, { kind: 'all' }, String(f.share.id))),
     await safe(() => t.core.traps.show(p, f.trap.snmp_trap_id)),
+    f.user && (await safe(() => t.core.users.show(p, String(f.user!.id)))),
+    f.apiKey && (await safe(() => t.core.apiKeys.show(p, String(f.apiKey!.id)))),
+    f.corsRule && (await safe(() => t.core.corsRules.show(p, String(f.corsRule!.id)))),
     await t.core.snmpConfig.show(p),
+    await t.core.settings.show(p),
     (await t.core.nas.list(p, {})).count,
     (await t.core.pools.list(p, {})).count,
     (await t.core.shares.list(p, { kind: 'all' }, {})).count,
     (await t.core.traps.list(p, {})).count,
+    (await t.core.users.list(p, {})).count,
+    (await t.core.apiKeys.list(p, {})).count,
+    (await t.core.corsRules.list(p, {})).count,
+    // A job changes its status on its own, but the number of jobs only grows by a PUT.
+    Object.values(jobs).reduce((sum, n) => sum + n, 0),
   ]);
 }
 
 async function request(e: Endpoint, f: Fixture, auth: string | undefined): Promise<Response> {
   const body = e.body?.(f);
-  return t.call(e.method, `/api/v2${e.path(f)}`, { ...(auth === undefined ? {} : { auth }), ...(body === undefined ? {} : { body }) });
+  const path = e.outsideApi ? e.path(f) : `/api/v2${e.path(f)}`;
+  return t.call(e.method, path, { ...(auth === undefined ? {} : { auth }), ...(body === undefined ? {} : { body }) });
+}
+
+/**
+ * One case: fresh fixtures, the credential (made before the snapshot, since a key is a row
+ * too), the request; `unchanged` checks afterwards that the request left everything alone.
+ */
+async function attempt(e: Endpoint, credential: () => string | undefined | Promise<string | undefined>) {
+  const f = await seed(e);
+  const auth = await credential();
+  const before = await state(f);
+  const res = await request(e, f, auth);
+  return { res, unchanged: async () => expect(await state(f), label(e)).toBe(before) };
 }
 
 async function expectSuccess(e: Endpoint, res: Response): Promise<void> {
+  if (e.status === 503) {
+    await expectModelError(res, 503);
+    expect(res.headers.get('retry-after')).toBe('30');
+    return;
+  }
   const text = await res.text();
-  expect(res.status, `${label(e)}: ${text}`).toBe(e.status);
+  if (e.status === 'job') expect([200, 202], `${label(e)}: ${text}`).toContain(res.status);
+  else expect(res.status, `${label(e)}: ${text}`).toBe(e.status);
   if (e.status === 204) expect(text).toBe('');
-  else expect(typeof JSON.parse(text)).toBe('object');
+  else if (e.text) {
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(text).toMatch(/^# (HELP|TYPE) /m);
+  } else expect(typeof JSON.parse(text)).toBe('object');
 }
 
-/** The resources of the spec and of DESIGN §5.1; administration endpoints have their own suites. */
-const resourcePaths = /^\/(?:nas|nas_shares|pools|snmp)(?:\/|$)/;
+/** 403 for a key that holds the row's scope but not `* / *` (keyNeedsAllScopes). */
+async function expectNeedsAllScopes(res: Response): Promise<void> {
+  const body = await expectModelError(res, 403, 'scope', 'forbidden');
+  expect(body.details['scope']).toEqual([{ error: 'forbidden', value: '* / *' }]);
+  expect(body.messages.join(' ')).toContain('* / *');
+}
 
-describe('the table covers every documented resource operation', () => {
-  it('lists each NAS, share, pool and SNMP operation of openapi.json once, unless another suite owns it', async () => {
-    const doc = await readJson<{ paths: Record<string, Record<string, unknown>> }>(await t.call('GET', '/api/v2/openapi.json'));
-    const operations = Object.entries(doc.paths)
-      .filter(([path]) => resourcePaths.test(path))
-      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
-    const inTable = endpoints.map((e) => `${e.method.toLowerCase()} ${e.documented}`);
+describe('the table covers every documented operation', () => {
+  it('lists each operation of openapi.json once, with the scope the document names; only public ones are left out', async () => {
+    type Operation = { description?: string; security?: unknown[] };
+    const doc = await readJson<{ paths: Record<string, Record<string, Operation>> }>(await t.call('GET', '/api/v2/openapi.json'));
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method} ${path}`, op })));
+    const publicOperations = operations.filter(({ op }) => op.security?.length === 0).map(({ key }) => key);
+    expect(publicOperations).toEqual(['post /auth/login']);
+    const documented = endpoints.filter((e) => !e.outsideApi);
+    const inTable = documented.map((e) => `${e.method.toLowerCase()} ${e.documented}`);
     expect(new Set(inTable).size).toBe(inTable.length);
-    expect(operations.filter((op) => !coveredElsewhere.has(op)).sort()).toEqual([...inTable].sort());
+    expect(operations.map(({ key }) => key).filter((key) => !publicOperations.includes(key)).sort()).toEqual([...inTable].sort());
+    for (const e of documented) {
+      const op = doc.paths[e.documented]![e.method.toLowerCase()]!;
+      // `Scope: \`nas_shares / index (password with …)\``: the first `controller / action` counts.
+      const named = /^Scope: `([a-z_*]+ \/ [a-z_*]+)/.exec(op.description ?? '')?.[1];
+      expect(named, label(e)).toBe(e.scope === null ? undefined : spaced(e.scope));
+    }
+    expect(Object.keys(doc.paths).some((path) => path.includes('metrics'))).toBe(false);
   });
 });
 
 describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => {
   it('no credential → 401 with WWW-Authenticate, nothing changed', async () => {
-    const f = await seed();
-    const before = await state(f);
-    const res = await request(e, f, undefined);
+    const { res, unchanged } = await attempt(e, () => undefined);
     await expectModelError(res, 401, 'authorization');
     expect(res.headers.get('www-authenticate')).toMatch(/Basic/);
-    expect(await state(f)).toBe(before);
+    await unchanged();
   });
 
   it('unknown API key → 401, nothing changed', async () => {
-    const f = await seed();
-    const before = await state(f);
-    const res = await request(e, f, 'Bearer dms_neverIssuedKey00000000000000000000000000000');
+    const { res, unchanged } = await attempt(e, () => 'Bearer dms_neverIssuedKey00000000000000000000000000000');
     await expectModelError(res, 401, 'authorization');
     expect(res.headers.get('www-authenticate')).toMatch(/Bearer/);
-    expect(await state(f)).toBe(before);
+    await unchanged();
   });
 
-  it(`key with every other scope but ${e.scope} → 403 naming it, nothing changed`, async () => {
-    const f = await seed();
-    const before = await state(f);
-    const [controller] = e.scope.split('/');
-    const key = await t.bearer(...allScopes.filter((scope) => scope !== e.scope), `${controller}/get_password` as ScopeText);
-    const res = await request(e, f, key);
-    const body = await expectModelError(res, 403, 'scope', 'forbidden');
-    expect(body.messages.join(' ')).toContain(spaced(e.scope));
-    expect(await state(f)).toBe(before);
-  });
+  const scope = e.scope;
+  if (scope === null) {
+    it(`any key (here one with only metrics/index) → ${e.status}`, async () => {
+      const { res } = await attempt(e, () => t.bearer('metrics/index'));
+      await expectSuccess(e, res);
+    });
+  } else {
+    const controller = controllerOf(scope);
+    it(`key with every other scope but ${scope} → 403 naming it, nothing changed`, async () => {
+      const { res, unchanged } = await attempt(e, () => t.bearer(...allScopes.filter((other) => other !== scope), `${controller}/get_password` as ScopeText));
+      const body = await expectModelError(res, 403, 'scope', 'forbidden');
+      expect(body.messages.join(' ')).toContain(spaced(scope));
+      await unchanged();
+    });
 
-  it(`key with exactly ${e.scope} → ${e.status}`, async () => {
-    const f = await seed();
-    await expectSuccess(e, await request(e, f, await t.bearer(e.scope)));
-  });
-
-  it(`key with ${e.scope.split('/')[0]}/* → ${e.status}`, async () => {
-    const f = await seed();
-    await expectSuccess(e, await request(e, f, await t.bearer(`${e.scope.split('/')[0]}/*` as ScopeText)));
-  });
+    for (const [name, held] of [[`exactly ${scope}`, scope], [`${controller}/*`, `${controller}/*`]] as const) {
+      if (e.keyNeedsAllScopes) {
+        it(`key with ${name} → 403 naming * / * (only a */* key or a user may), nothing changed`, async () => {
+          const { res, unchanged } = await attempt(e, () => t.bearer(held));
+          await expectNeedsAllScopes(res);
+          await unchanged();
+        });
+      } else {
+        it(`key with ${name} → ${e.status}`, async () => {
+          const { res } = await attempt(e, () => t.bearer(held));
+          await expectSuccess(e, res);
+        });
+      }
+    }
+  }
 
   it(`*/* key → ${e.status}`, async () => {
-    const f = await seed();
-    await expectSuccess(e, await request(e, f, await t.bearer('*/*')));
+    const { res } = await attempt(e, () => t.bearer('*/*'));
+    await expectSuccess(e, res);
   });
 
   it(`Basic → ${e.status}`, async () => {
-    const f = await seed();
-    await expectSuccess(e, await request(e, f, t.basic));
+    const { res } = await attempt(e, () => t.basic);
+    await expectSuccess(e, res);
   });
 });
 
@@ -211,6 +360,11 @@ describe('public endpoints need no credential', () => {
       const res = await t.call('GET', path, auth === undefined ? {} : { auth });
       expect(res.status, `${path} ${auth ?? 'none'}`).toBe(200);
     }
+  });
+
+  it('POST /api/v2/auth/login (the one public operation of openapi.json) needs none: JWT mode is off, so 403 naming jwt_enabled, never 401', async () => {
+    const res = await t.call('POST', '/api/v2/auth/login', { body: { username: adminUsername, password: adminPassword } });
+    await expectModelError(res, 403, 'jwt_enabled');
   });
 });
 

@@ -98,8 +98,10 @@ export class ApiKeyService {
     authorize(principal, 'api_keys', 'update');
     const { api_key_scopes: scopes, ...rest } = parseInput(apiKeyUpdateSchema, body);
     const current = await this.get(ref);
-    // Changing any key, even renaming it, is limited to keys within the caller's own reach.
-    assertGrantable(principal, scopes ?? current.scopes);
+    // Changing any key, even renaming it, is limited to keys within the caller's own reach,
+    // before and after the change.
+    assertGrantable(principal, current.scopes);
+    if (scopes) assertGrantable(principal, scopes);
     const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}) });
     this.onCredentialsChanged();
     if (!updated) throw DomainError.notFound('api_key_id', ref);

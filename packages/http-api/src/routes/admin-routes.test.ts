@@ -225,6 +225,9 @@ describe('API keys over REST', () => {
     await expectModelError(await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { api_key_scopes: scopes('*/*') } }), 403, 'api_key_scopes');
     await expectModelError(await t.call('PUT', api(`/api_keys/${editorId}`), { auth: editorKey, body: { api_key_scopes: scopes('api_keys/*', 'nas_shares/show') } }), 403);
     await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { name: 'renamed' } }), 403);
+    // Narrowing or expiring a wider key is touching it too.
+    await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/show') } }), 403);
+    await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/show'), expires_at: '2000-01-01T00:00:00Z' } }), 403);
     await expectModelError(await t.call('DELETE', api(`/api_keys/${wide.id}`), { auth: editorKey }), 403);
 
     const unchanged = await readJson<ApiKeyBody>(await t.call('GET', api(`/api_keys/${target.id}`), { auth: t.basic }));

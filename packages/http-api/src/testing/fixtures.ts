@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { systemPrincipal, type Nas, type NasShare, type Pool, type SnmpConfig, type Trap } from '@dms/core';
+import { systemPrincipal, type ApiKeyView, type CorsRule, type Nas, type NasShare, type Pool, type Scope, type SnmpConfig, type Trap, type User } from '@dms/core';
 import type { TestApp } from './test-app.js';
 
 /** model_error of the spec, as a client reads it. */
@@ -11,7 +11,7 @@ export interface ShareCollectionBody {
   count: number;
   nas_shares: NasShare[];
 }
-export type { Nas, NasShare, Pool, SnmpConfig, Trap };
+export type { ApiKeyView, CorsRule, Nas, NasShare, Pool, SnmpConfig, Trap, User };
 
 export async function readJson<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -66,4 +66,23 @@ export async function joinPool(t: TestApp, pool: Pick<Pool, 'id'>, shareIds: num
 
 export function addTrap(t: TestApp, fields: Partial<Omit<Trap, 'snmp_trap_id'>> = {}): Promise<Trap> {
   return t.core.traps.create(systemPrincipal, { manager: '192.0.2.10', ...fields });
+}
+
+/** A non-admin user (hashes its password with argon2: tens of milliseconds). */
+export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean } = {}): Promise<User> {
+  return t.core.users.add({ username: unique('user'), password: 'user-password-1', ...fields });
+}
+
+/** An API key record with these scopes (`controller/action` texts); the token is not kept. */
+export async function addApiKey(t: TestApp, scopes: Array<`${string}/${string}`>, fields: { name?: string } = {}): Promise<ApiKeyView> {
+  const api_key_scopes: Scope[] = scopes.map((scope) => {
+    const [controller = '', action = ''] = scope.split('/');
+    return { controller, action };
+  });
+  const { key: _token, ...view } = await t.core.apiKeys.create(systemPrincipal, { name: unique('key'), api_key_scopes, ...fields });
+  return view;
+}
+
+export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {
+  return t.core.corsRules.create(systemPrincipal, { origins: ['https://app.example.com'], path: '/api/v2/nas*', methods: ['GET'], ...fields });
 }
