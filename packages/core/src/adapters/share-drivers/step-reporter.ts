@@ -46,7 +46,7 @@ export class StepReporter {
         throw error;
       }
     );
-    if (skipped !== undefined) this.skip(name, performance.now() - started, skipped);
+    if (skipped !== undefined) this.markSkipped(name, performance.now() - started, skipped);
   }
 
   ok(name: DriverStepName, durationMs: number): void {
@@ -54,7 +54,7 @@ export class StepReporter {
   }
 
   /** A step that could not be carried out but does not fail the test; `message` says why. */
-  skip(name: DriverStepName, durationMs: number, message: string): void {
+  markSkipped(name: DriverStepName, durationMs: number, message: string): void {
     this.emit(name, { outcome: 'skipped', duration_ms: Math.round(durationMs), message });
   }
 
