@@ -10,7 +10,7 @@ import { apiKeyListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { text } from '../domain/common.js';
 import { authorize, scopesWithin } from '../scopes/scope-check.js';
-import { parseNumericId } from './resolve-ref.js';
+import { findByNumericId } from './resolve-ref.js';
 
 const expiresAt = z.iso.datetime({ offset: true }).nullable().optional();
 export const apiKeyCreateSchema = z.object({
@@ -61,9 +61,7 @@ export class ApiKeyService {
   ) {}
 
   private async get(ref: string): Promise<ApiKeyRecord> {
-    const key = await this.deps.storage.apiKeys.get(parseNumericId(ref, 'api_key_id'));
-    if (!key) throw DomainError.notFound('api_key_id', ref);
-    return key;
+    return findByNumericId(ref, 'api_key_id', (id) => this.deps.storage.apiKeys.get(id));
   }
 
   /** The token is in this answer and never again; only its SHA-256 is stored. */

@@ -7,7 +7,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import type { ListSpec } from '../list-query/list-query.js';
-import { parseNumericId } from './resolve-ref.js';
+import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../events/catalogue.js';
 
 const corsRuleListSpec: ListSpec = { fields: { id: { type: 'integer' }, path: { type: 'string' } }, filterable: ['id', 'path'], pagination: 'page' };
@@ -21,9 +21,7 @@ export class CorsRuleService {
   }
 
   private async get(ref: string): Promise<CorsRuleRecord> {
-    const rule = await this.deps.storage.corsRules.get(parseNumericId(ref, 'cors_rule_id'));
-    if (!rule) throw DomainError.notFound('cors_rule_id', ref);
-    return rule;
+    return findByNumericId(ref, 'cors_rule_id', (id) => this.deps.storage.corsRules.get(id));
   }
 
   /** Every rule, for the middleware (no principal: it runs before authentication). */

@@ -22,3 +22,10 @@ export function parseNumericId(ref: string, attribute: string): number {
   if (!numericId.test(ref)) throw DomainError.notFound(attribute, ref);
   return Number(ref);
 }
+
+/** A record addressed by a numeric id only; 404 `attribute` for a bad or unknown id. */
+export async function findByNumericId<T>(ref: string, attribute: string, byId: (id: number) => Promise<T | undefined>): Promise<T> {
+  const found = await byId(parseNumericId(ref, attribute));
+  if (found === undefined) throw DomainError.notFound(attribute, ref);
+  return found;
+}

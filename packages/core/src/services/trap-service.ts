@@ -7,7 +7,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { checkSeverityBand, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
 import { trapListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
-import { parseNumericId } from './resolve-ref.js';
+import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../events/catalogue.js';
 import type { TrapSender } from '../ports/notifier.js';
 
@@ -41,9 +41,7 @@ export class TrapService {
   }
 
   async get(ref: string): Promise<TrapRecord> {
-    const trap = await this.deps.storage.traps.get(parseNumericId(ref, 'snmp_trap_id'));
-    if (!trap) throw DomainError.notFound('snmp_trap_id', ref);
-    return trap;
+    return findByNumericId(ref, 'snmp_trap_id', (id) => this.deps.storage.traps.get(id));
   }
 
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; traps: Trap[] }> {

@@ -1,8 +1,9 @@
 import type { Principal } from '@dms/core';
-import type { RequestIdVariables } from 'hono/request-id';
 
 export interface AppEnv {
-  Variables: RequestIdVariables & {
+  Variables: {
+    /** Set by the observe middleware; echoed as X-Request-Id. */
+    requestId: string;
     principal: Principal;
     /** Written with the body by the respond helpers (http/respond.ts). */
     responseHeaders: Record<string, string>;

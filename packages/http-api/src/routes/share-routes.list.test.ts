@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { addNas, addPool, addShare, expectModelError, joinPool, readJson, type Nas, type NasShare, type Pool, type ShareCollectionBody } from '../testing/fixtures.js';
+import { addNas, addPool, addShare, expectModelError, joinPool, type Nas, type NasShare, type Pool, type ShareCollectionBody } from '../testing/fixtures.js';
 
 /**
  * List behaviour of the share endpoints (1, 8, 12): pagination, sort_by, the filter

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCheck } from '../../testing/require-tool.js';
 import {
+  canConnect,
   freePort,
   killOnExit,
   logTail,
@@ -46,20 +46,9 @@ export function ganeshaCheck(options: { v3?: boolean } = {}): ToolCheck {
   return requireRootTools(['ganesha.nfsd', ...(options.v3 ? ['rpcbind'] : [])], ganeshaInstall);
 }
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Starts rpcbind unless one listens already; resolves with a stopper for ours only. */
 async function ensureRpcbind(dir: string): Promise<() => Promise<void>> {
-  if (await portOpen(111)) return async () => {};
+  if (await canConnect(111)) return async () => {};
   const child: ChildProcess = spawn('rpcbind', ['-f'], {
     detached: true,
     stdio: 'ignore',

@@ -32,7 +32,8 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** True when something accepts TCP connections on 127.0.0.1:port. */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     socket.once('connect', () => {
