@@ -1,15 +1,16 @@
 import { Hono } from 'hono';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { DomainError, authorize, type Core } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
 import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
-import { observe } from './middleware/observe.js';
-import { authenticate, type AccessLimits } from './middleware/authenticate.js';
-import { corsFromRules } from './middleware/cors.js';
+import { createObserver } from './pipeline/observe.js';
+import { authenticate, type AccessLimits } from './pipeline/access.js';
+import { corsFromRules } from './pipeline/cors.js';
+import { limitBody } from './pipeline/body-limit.js';
+import { createPipeline } from './pipeline/pipeline.js';
 import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
@@ -51,39 +52,33 @@ export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
   const openapi = new OpenAPIHono<AppEnv>();
-  const routes = new RouteTable(app, openapi, apiBase);
   const metrics = createMetrics(core.deps.storage);
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
-  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
-
-  app.use('*', observe(logger, metrics));
-  app.use('*', corsFromRules(() => core.corsRules.all(), core.deps.events));
-  const limitBody = bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBodyBytes }] } })),
+  const pipeline = createPipeline({
+    observer: createObserver(logger, metrics),
+    cors: corsFromRules(() => core.corsRules.all(), core.deps.events),
+    limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
+    authenticate: authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
+      onAuthFailure: () => metrics.authFailures.inc(),
+    }),
+    // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
+    guards: (path) => path === apiBase || path.startsWith(`${apiBase}/`) || path === '/metrics',
+    logger,
   });
-  // Only where a body is read: touching the body of a GET makes the node adapter build a
-  // full Request (signal, stream) for nothing.
-  app.use(`${apiBase}/*`, (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
-  const authenticated = authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
-    onAuthFailure: () => metrics.authFailures.inc(),
-  });
-  app.use(`${apiBase}/*`, authenticated);
-  // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
-  app.use('/metrics', authenticated);
+  const routes = new RouteTable(app, openapi, apiBase, pipeline);
 
-  registerMetaRoutes(app, openapi, core, apiBase);
+  registerMetaRoutes(routes, openapi, core, apiBase);
   registerJobRoutes(routes, core);
   registerShareRoutes(routes, core);
   registerResourceRoutes(routes, core);
   registerAdminRoutes(routes, core);
-  app.get('/metrics', async (c) => {
-    authorize(c.var.principal, 'metrics', 'index');
+  routes.addUnlisted('GET', '/metrics', async (c) => {
+    authorize(c.get('principal'), 'metrics', 'index');
     return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
   });
 
-  app.notFound((c) => {
+  app.notFound(pipeline.wrapUnmatched((c) => {
     const path = c.req.path;
     const allowed = path.startsWith(`${apiBase}/`) ? routes.allowedMethods(path) : undefined;
     if (allowed) {
@@ -94,12 +89,12 @@ export function createApp(options: AppOptions): DmsApp {
       return errorResponse(c, new DomainError('not_found', `API version ${version} is not supported; the supported version is v2 (${apiBase})`, { details: { api_version: [{ error: 'not_found', value: version }] } }));
     }
     return errorResponse(c, new DomainError('not_found', `no resource at ${path}`, { details: { path: [{ error: 'not_found', value: path }] } }));
-  });
+  }));
 
+  // The pipeline answers every error itself; this is the last resort should one escape it.
   app.onError((error, c) => {
-    const domainError = toDomainError(error);
-    if (domainError.code === 'internal') logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error');
-    return errorResponse(c, domainError);
+    logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error outside the request pipeline');
+    return errorResponse(c, toDomainError(error));
   });
 
   return { app, routes, metrics };

@@ -3,6 +3,8 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { modelErrorSchema } from './openapi-schemas.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { RouteHandler } from '../pipeline/step.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -23,6 +25,8 @@ export interface RouteSpec {
   errors?: number[];
   handler: (c: Context<AppEnv>) => Promise<Response>;
 }
+
+type HonoMethod = Uppercase<Method>;
 
 const errorDescriptions: Record<number, string> = {
   400: 'bad request (malformed JSON, bad query parameter)',
@@ -46,8 +50,8 @@ function pathParams(path: string): z.ZodObject | undefined {
 }
 
 /**
- * Registers a route once: the Hono handler, its OpenAPI operation, and its method in the
- * table that answers 405 with `Allow`.
+ * Registers a route once: the Hono handler inside the request pipeline, its OpenAPI
+ * operation, and its method in the table that answers 405 with `Allow`.
  */
 export class RouteTable {
   readonly #allowed = new Map<string, Set<string>>();
@@ -56,11 +60,17 @@ export class RouteTable {
     private readonly app: Hono<AppEnv>,
     private readonly openapi: OpenAPIHono<AppEnv>,
     private readonly base: string,
+    private readonly pipeline: Pipeline,
   ) {}
+
+  /** A route outside the API description and the 405 table (service description, health, metrics). */
+  addUnlisted(method: HonoMethod, fullPath: string, handler: RouteHandler): void {
+    this.app.on(method, fullPath, this.pipeline.wrap(fullPath, handler));
+  }
 
   add(spec: RouteSpec): void {
     const fullPath = this.base + spec.path;
-    this.app.on(spec.method.toUpperCase(), fullPath, spec.handler);
+    this.addUnlisted(spec.method.toUpperCase() as HonoMethod, fullPath, spec.handler);
     const methods = this.#allowed.get(fullPath) ?? new Set<string>();
     methods.add(spec.method.toUpperCase());
     if (spec.method === 'get') methods.add('HEAD');

@@ -46,7 +46,7 @@ export function registerAdminRoutes(routes: RouteTable, core: Core): void {
     tag: 'admin',
     summary: 'What the caller’s own credential may do',
     success: { status: 200, description: 'the caller', schema: z.object({ kind: z.string(), name: z.string(), api_key_scopes: z.array(scopeSchema) }) },
-    handler: async (c) => respondJson(c, await core.apiKeys.current(c.var.principal)),
+    handler: async (c) => respondJson(c, await core.apiKeys.current(c.get('principal'))),
   });
   const createKeyResponse = apiKeySchema.extend({ key: z.string().describe('the key itself, shown only in this response') });
   registerCrudRoutes(

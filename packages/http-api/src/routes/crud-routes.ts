@@ -40,7 +40,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     scope: `${controller} / index`,
     query: listQuerySchema(resource.filters, 'page'),
     success: { status: 200, description: `${noun} collection`, schema: schemas.collection },
-    handler: async (c) => respondJson(c, await service.list(c.var.principal, rawQuery(c))),
+    handler: async (c) => respondJson(c, await service.list(c.get('principal'), rawQuery(c))),
   });
   routes.add({
     method: 'post',
@@ -51,7 +51,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     body: schemas.create,
     success: { status: 201, description: noun, schema: schemas.created ?? schemas.item },
     errors: [409, 413, 422],
-    handler: async (c) => respondJson(c, await service.create(c.var.principal, await readJsonBody(c)), 201),
+    handler: async (c) => respondJson(c, await service.create(c.get('principal'), await readJsonBody(c)), 201),
   });
   routes.add({
     method: 'get',
@@ -61,7 +61,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     scope: `${controller} / show`,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [404],
-    handler: async (c) => respondJson(c, await service.show(c.var.principal, c.req.param(param)!)),
+    handler: async (c) => respondJson(c, await service.show(c.get('principal'), c.req.param(param)!)),
   });
   routes.add({
     method: 'put',
@@ -72,7 +72,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     body: schemas.update,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [404, 409, 413, 422],
-    handler: async (c) => respondJson(c, await service.update(c.var.principal, c.req.param(param)!, await readJsonBody(c))),
+    handler: async (c) => respondJson(c, await service.update(c.get('principal'), c.req.param(param)!, await readJsonBody(c))),
   });
   routes.add({
     method: 'delete',
@@ -83,7 +83,7 @@ export function registerCrudRoutes(routes: RouteTable, resource: CrudResource, s
     success: { status: 204, description: 'deleted' },
     errors: [404, ...(resource.destroyErrors ?? [])],
     handler: async (c) => {
-      await service.destroy(c.var.principal, c.req.param(param)!);
+      await service.destroy(c.get('principal'), c.req.param(param)!);
       return respondEmpty(c, 204);
     },
   });
@@ -108,7 +108,7 @@ export function registerSingletonRoutes(
     summary: `Show the ${noun}`,
     scope: `${controller} / show`,
     success: { status: 200, description: noun, schema: schemas.item },
-    handler: async (c) => respondJson(c, await service.show(c.var.principal)),
+    handler: async (c) => respondJson(c, await service.show(c.get('principal'))),
   });
   routes.add({
     method: 'put',
@@ -119,6 +119,6 @@ export function registerSingletonRoutes(
     body: schemas.update,
     success: { status: 200, description: noun, schema: schemas.item },
     errors: [413, 422],
-    handler: async (c) => respondJson(c, await service.update(c.var.principal, await readJsonBody(c))),
+    handler: async (c) => respondJson(c, await service.update(c.get('principal'), await readJsonBody(c))),
   });
 }

@@ -34,7 +34,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
     body: nasShareCreateSchema,
     success: accepted,
     errors: [404, 413, 422],
-    handler: async (c) => respondJson(c, await core.jobs.testUnsaved(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 202),
+    handler: async (c) => respondJson(c, await core.jobs.testUnsaved(c.get('principal'), c.req.param('nas_id')!, await readJsonBody(c)), 202),
   });
   routes.add({
     method: 'get',
@@ -45,7 +45,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
     query: jobQuerySchema,
     success: followed,
     errors: [404],
-    handler: async (c) => jobResponse(c, await core.jobs.testStatusUnderNas(c.var.principal, c.req.param('nas_id')!, jobQuery(c))),
+    handler: async (c) => jobResponse(c, await core.jobs.testStatusUnderNas(c.get('principal'), c.req.param('nas_id')!, jobQuery(c))),
   });
   for (const kind of ['test', 'scan'] as const) {
     const path = `/nas_shares/:nas_share_id/${kind}`;
@@ -61,7 +61,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
       handler: async (c) => {
         const scope = { kind: 'all' as const };
         const ref = c.req.param('nas_share_id')!;
-        const job = kind === 'test' ? await core.jobs.testSaved(c.var.principal, scope, ref) : await core.jobs.scan(c.var.principal, scope, ref);
+        const job = kind === 'test' ? await core.jobs.testSaved(c.get('principal'), scope, ref) : await core.jobs.scan(c.get('principal'), scope, ref);
         return respondJson(c, job, 202);
       },
     });
@@ -74,7 +74,7 @@ export function registerJobRoutes(routes: RouteTable, core: Core): void {
       query: jobQuerySchema,
       success: followed,
       errors: [404],
-      handler: async (c) => jobResponse(c, await core.jobs.statusForShare(c.var.principal, jobKind, { kind: 'all' }, c.req.param('nas_share_id')!, jobQuery(c))),
+      handler: async (c) => jobResponse(c, await core.jobs.statusForShare(c.get('principal'), jobKind, { kind: 'all' }, c.req.param('nas_share_id')!, jobQuery(c))),
     });
   }
 }

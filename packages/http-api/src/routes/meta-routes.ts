@@ -1,14 +1,14 @@
 import { respond, respondJson } from '../http/respond.js';
-import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Core } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
+import type { RouteTable } from '../http/route-table.js';
 import { renderDocsPage } from '../http/docs-page.js';
 
 export const apiDescriptionVersion = '2.1.0';
 
 /** Public endpoints: service description, OpenAPI document, API reference, health. */
-export function registerMetaRoutes(app: Hono<AppEnv>, openapi: OpenAPIHono<AppEnv>, core: Core, base: string): void {
+export function registerMetaRoutes(routes: RouteTable, openapi: OpenAPIHono<AppEnv>, core: Core, base: string): void {
   let document: object | undefined;
   const openApiDocument = () =>
     (document ??= openapi.getOpenAPI31Document({
@@ -23,11 +23,11 @@ export function registerMetaRoutes(app: Hono<AppEnv>, openapi: OpenAPIHono<AppEn
   openapi.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
   openapi.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API key or JWT' });
 
-  app.get(base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
-  app.get(`${base}/openapi.json`, (c) => respondJson(c, openApiDocument()));
-  app.get(`${base}/docs`, (c) => respond(c, renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0]), 'text/html; charset=UTF-8'));
-  app.get('/healthz', (c) => respondJson(c, { status: 'ok' }));
-  app.get('/readyz', async (c) => {
+  routes.addUnlisted('GET', base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
+  routes.addUnlisted('GET', `${base}/openapi.json`, (c) => respondJson(c, openApiDocument()));
+  routes.addUnlisted('GET', `${base}/docs`, (c) => respond(c, renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0]), 'text/html; charset=UTF-8'));
+  routes.addUnlisted('GET', '/healthz', (c) => respondJson(c, { status: 'ok' }));
+  routes.addUnlisted('GET', '/readyz', async (c) => {
     await core.deps.storage.ping();
     return respondJson(c, { status: 'ready' });
   });

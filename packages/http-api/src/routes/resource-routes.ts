@@ -68,7 +68,7 @@ export function registerResourceRoutes(routes: RouteTable, core: Core): void {
     scope: 'traps / test',
     success: { status: 202, description: 'the trap target the test trap is being sent to', schema: trapSchema },
     errors: [404],
-    handler: async (c) => respondJson(c, await core.traps.test(c.var.principal, c.req.param('snmp_trap_id')!), 202),
+    handler: async (c) => respondJson(c, await core.traps.test(c.get('principal'), c.req.param('snmp_trap_id')!), 202),
   });
   registerSingletonRoutes(
     routes,

@@ -42,7 +42,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       query: listQuerySchema(filters, 'limit_offset'),
       success: { status: 200, description: 'nas_share_collection', schema: nasShareCollectionSchema },
       errors: [404],
-      handler: async (c) => respondJson(c, await core.shares.list(c.var.principal, scopeOf(c), rawQuery(c))),
+      handler: async (c) => respondJson(c, await core.shares.list(c.get('principal'), scopeOf(c), rawQuery(c))),
     });
     const item = `${prefix}/:nas_share_id`;
     routes.add({
@@ -53,7 +53,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       scope: 'nas_shares / show (password with nas_shares / get_password)',
       success: { status: 200, description: 'nas_share', schema: nasShareSchema },
       errors: [404],
-      handler: async (c) => respondJson(c, await core.shares.show(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!)),
+      handler: async (c) => respondJson(c, await core.shares.show(c.get('principal'), scopeOf(c), c.req.param('nas_share_id')!)),
     });
     routes.add({
       method: 'put',
@@ -65,7 +65,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       success: { status: 200, description: 'nas_share', schema: nasShareSchema },
       errors: [404, 409, 413, 422],
       handler: async (c) =>
-        respondJson(c, await core.shares.update(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!, await readJsonBody(c))),
+        respondJson(c, await core.shares.update(c.get('principal'), scopeOf(c), c.req.param('nas_share_id')!, await readJsonBody(c))),
     });
     routes.add({
       method: 'delete',
@@ -76,7 +76,7 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
       success: { status: 204, description: 'deleted' },
       errors: [404],
       handler: async (c) => {
-        await core.shares.destroy(c.var.principal, scopeOf(c), c.req.param('nas_share_id')!);
+        await core.shares.destroy(c.get('principal'), scopeOf(c), c.req.param('nas_share_id')!);
         return respondEmpty(c, 204);
       },
     });
@@ -90,6 +90,6 @@ export function registerShareRoutes(routes: RouteTable, core: Core): void {
     body: nasShareCreateSchema,
     success: { status: 201, description: 'nas_share', schema: nasShareSchema },
     errors: [404, 409, 413, 422],
-    handler: async (c) => respondJson(c, await core.shares.create(c.var.principal, c.req.param('nas_id')!, await readJsonBody(c)), 201),
+    handler: async (c) => respondJson(c, await core.shares.create(c.get('principal'), c.req.param('nas_id')!, await readJsonBody(c)), 201),
   });
 }

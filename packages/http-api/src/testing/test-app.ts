@@ -6,7 +6,7 @@ import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from '../app.js';
 import { createLogger } from '../http/logger.js';
 import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
-import type { AccessLimits } from '../middleware/authenticate.js';
+import type { AccessLimits } from '../pipeline/access.js';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 

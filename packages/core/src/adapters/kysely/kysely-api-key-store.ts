@@ -4,7 +4,7 @@ import type { ListQuery } from '../../list-query/list-query.js';
 import type { Scope } from '../../domain/api-key.js';
 import type { ApiKeyTable, Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
-import { preparedFirst } from './kysely-prepared.js';
+import type { PreparedReads } from './kysely-prepared.js';
 
 const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at'] as const;
 
@@ -15,8 +15,11 @@ function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
 export class KyselyApiKeyStore implements ApiKeyStore {
   readonly #byHash: (keyHash: string) => Promise<Selectable<ApiKeyTable> | undefined>;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.#byHash = preparedFirst(db, (keyHash: string) => db.selectFrom('api_keys').select(columns).where('key_hash', '=', keyHash));
+  constructor(
+    private readonly db: Kysely<Database>,
+    reads: PreparedReads,
+  ) {
+    this.#byHash = reads.first((keyHash: string) => db.selectFrom('api_keys').select(columns).where('key_hash', '=', keyHash));
   }
 
   async create(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>) {

@@ -5,7 +5,7 @@ import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
-import { preparedFirst } from './kysely-prepared.js';
+import type { PreparedReads } from './kysely-prepared.js';
 import type { CountCache } from './kysely-count-cache.js';
 
 const columns = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'password_enc', 'file_count', 'file_size_sum'] as const;
@@ -17,9 +17,10 @@ export class KyselyNasShareStore implements NasShareStore {
     private readonly db: Kysely<Database>,
     private readonly quirks: DialectQuirks,
     private readonly now: () => string,
+    reads: PreparedReads,
     private readonly counts?: CountCache,
   ) {
-    this.#byId = preparedFirst(db, (id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
+    this.#byId = reads.first((id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
   }
 
   list(query: ListQuery) {

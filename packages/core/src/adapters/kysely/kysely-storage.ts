@@ -14,6 +14,7 @@ import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
 import type { CountCache } from './kysely-count-cache.js';
+import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
@@ -22,21 +23,24 @@ export interface KyselyStorageOptions {
   now?: () => string;
   /** Share list counts remembered until the data changes (adapters that can tell). */
   countCache?: CountCache;
+  /** A faster path than Kysely's executor for hot one-row reads, where the driver has one. */
+  firstRowReader?: FirstRowReader;
 }
 
 /** The shared SQL implementation of the storage port; adapters bring the dialect. */
 export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const { db, quirks } = options;
   const now = options.now ?? (() => new Date().toISOString());
+  const reads = preparedReads(db, options.firstRowReader);
   return {
     dialect: quirks.name,
     nas: new KyselyNasStore(db, quirks, now),
     pools: new KyselyPoolStore(db, quirks, now),
-    shares: new KyselyNasShareStore(db, quirks, now, options.countCache),
+    shares: new KyselyNasShareStore(db, quirks, now, reads, options.countCache),
     traps: new KyselyTrapStore(db, now),
     snmpConfig: new KyselySnmpConfigStore(db, now),
     users: new KyselyUserStore(db, quirks, now),
-    apiKeys: new KyselyApiKeyStore(db),
+    apiKeys: new KyselyApiKeyStore(db, reads),
     settings: new KyselySettingsStore(db),
     corsRules: new KyselyCorsRuleStore(db, now),
     jobs: new KyselyJobStore(db, quirks),

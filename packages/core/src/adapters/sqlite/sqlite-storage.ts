@@ -10,6 +10,7 @@ import { sqliteQuirks } from './sqlite-dialect-quirks.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import { createCountCache } from '../kysely/kysely-count-cache.js';
+import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -25,6 +26,23 @@ export async function migrateSqlite(db: Kysely<Database>): Promise<void> {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     throw new DomainError('internal', `migration ${failed} failed`, { cause: error });
   }
+}
+
+/**
+ * A prepared statement's synchronous get(): a point read here costs a few microseconds.
+ * Prepared at its first use, since the tables exist only once the migrations have run.
+ */
+function sqliteFirstRowReader(database: BetterSqlite3.Database): FirstRowReader {
+  return (sql) => {
+    let statement: BetterSqlite3.Statement | undefined;
+    return (parameters) => {
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (!statement.readonly) throw new Error(`a first-row read must not write: ${sql}`);
+      }
+      return statement.get(parameters);
+    };
+  };
 }
 
 /** Embedded SQLite storage: WAL mode, foreign keys on, case-sensitive LIKE as on PostgreSQL. */
@@ -43,6 +61,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
     quirks: sqliteQuirks,
     migrate: migrateSqlite,
     countCache: createCountCache(cached.dataVersion),
+    firstRowReader: sqliteFirstRowReader(database),
     ...(options.now ? { now: options.now } : {}),
   });
   return storage;

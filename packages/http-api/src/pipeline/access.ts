@@ -1,9 +1,10 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { DomainError, isDomainError, makeEvent, type Core, type RateLimitDecision, type RateLimiter } from '@dms/core';
+import type { Context } from 'hono';
+import { DomainError, isDomainError, makeEvent, type Core, type Principal, type RateLimitDecision, type RateLimiter } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import { clientAddress } from '../rate-limit/client-address.js';
 import { addResponseHeaders } from '../http/respond.js';
+import type { Step } from './step.js';
 
 export interface AccessLimits {
   /** Requests per credential (DMS_RATE_LIMIT_PER_MINUTE). */
@@ -32,6 +33,8 @@ function tooMany(c: Context, decision: RateLimitDecision, what: string): DomainE
   return new DomainError('rate_limited', `${what}; retry after ${retryAfter} s`, { retryAfter, details: { rate_limit: [{ error: 'invalid', count: decision.limit }] } });
 }
 
+const basicScheme = /^basic /i;
+
 /** Who a credential claims to be, for throttling guesses at one user from one address. */
 function claimedIdentity(authorization: string | undefined): string {
   if (!authorization) return 'none';
@@ -55,7 +58,7 @@ async function loginIdentity(c: Context): Promise<string> {
  * credential; each credential has its budget, each address its budget while it has no
  * valid credential, and ten failures a minute for one address and user mean 429.
  */
-export function authenticate(core: Core, publicPaths: ReadonlySet<string>, loginPath: string, limits: AccessLimits, hooks: AccessHooks = {}): MiddlewareHandler<AppEnv> {
+export function authenticate(core: Core, publicPaths: ReadonlySet<string>, loginPath: string, limits: AccessLimits, hooks: AccessHooks = {}): Step {
   const recordFailure = async (c: Context, failureKey: string, who: string, address: string) => {
     hooks.onAuthFailure?.();
     const decision = await limits.authFailures.consume(failureKey);
@@ -70,44 +73,53 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
     if (!decision.allowed) throw tooMany(c, decision, 'too many failed authentications');
   };
 
-  return async (c, next) => {
+  const publicPath: Step = async (c, next) => {
     const address = clientAddress(c);
-    if (publicPaths.has(c.req.path)) {
+    const decision = await limits.perAddress.consume(`address:${address}`);
+    setRateHeaders(c, decision);
+    if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
+    if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
+    const who = await loginIdentity(c);
+    const failureKey = `${address}|${who}`;
+    const blocked = await limits.authFailures.peek(failureKey);
+    if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed logins');
+    const response = await next();
+    if (response.status === 401) await recordFailure(c, failureKey, who, address);
+    return response;
+  };
+
+  const refused = async (c: Context<AppEnv>, authorization: string | undefined, error: unknown): Promise<never> => {
+    if (isDomainError(error) && error.code === 'unauthenticated') {
+      const address = clientAddress(c);
       const decision = await limits.perAddress.consume(`address:${address}`);
+      if (authorization) {
+        const who = claimedIdentity(authorization);
+        await recordFailure(c, `${address}|${who}`, who, address);
+      }
       setRateHeaders(c, decision);
       if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
-      if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
-      const who = await loginIdentity(c);
-      const failureKey = `${address}|${who}`;
-      const blocked = await limits.authFailures.peek(failureKey);
-      if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed logins');
-      await next();
-      if (c.res.status === 401) await recordFailure(c, failureKey, who, address);
-      return;
     }
+    throw error;
+  };
 
+  return async (c, next) => {
+    if (publicPaths.has(c.req.path)) return publicPath(c, next);
     const authorization = requestHeader(c, 'authorization');
-    const who = claimedIdentity(authorization);
-    const failureKey = `${address}|${who}`;
     // A guessed password locks its user out from this address, even with the right one next.
     // Bearer values (256-bit keys, signed tokens) cannot be guessed, so a valid one is never
     // refused for the failures of others sharing the address; only failed attempts get 429.
-    if (who.startsWith('user:')) {
-      const blocked = await limits.authFailures.peek(failureKey);
+    if (authorization !== undefined && basicScheme.test(authorization)) {
+      const who = claimedIdentity(authorization);
+      const blocked = await limits.authFailures.peek(`${clientAddress(c)}|${who}`);
       if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed authentications');
     }
+    let principal: Principal;
     try {
-      c.set('principal', await core.auth.authenticate(authorization));
+      principal = await core.auth.authenticate(authorization);
     } catch (error) {
-      if (isDomainError(error) && error.code === 'unauthenticated') {
-        const decision = await limits.perAddress.consume(`address:${address}`);
-        if (authorization) await recordFailure(c, failureKey, who, address);
-        setRateHeaders(c, decision);
-        if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
-      }
-      throw error;
+      return refused(c, authorization, error);
     }
-    const principal = c.var.principal;
+    c.set('principal', principal);
     const decision = await limits.perCredential.consume(principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`);
     setRateHeaders(c, decision);
     if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded for this credential');

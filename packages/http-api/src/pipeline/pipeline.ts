@@ -1,0 +1,75 @@
+import type { Context, Handler } from 'hono';
+import type { Logger } from 'pino';
+import type { AppEnv } from '../http/env.js';
+import { errorResponse, toDomainError } from '../http/error-response.js';
+import type { Observer } from './observe.js';
+import type { RouteHandler, Step } from './step.js';
+
+export interface PipelineSteps {
+  observer: Observer;
+  /** Answers CORS preflights; marks actual requests from an allowed origin. */
+  cors: Step;
+  /** Caps the request body (every method but GET and HEAD). */
+  limitBody: Step;
+  /** Credentials and rate limits, on the paths that `guards` names. */
+  authenticate: Step;
+  guards(path: string): boolean;
+  logger: Logger;
+}
+
+export interface Pipeline {
+  /**
+   * The route's handler with every step around it, composed once when the route is
+   * registered: Hono sees one handler per route and runs it on its fast path, where a
+   * chain of middleware costs a compose, a context and a promise per layer per request.
+   * `route` is the pattern (`/api/v2/nas_shares/:nas_share_id`) that metrics count under.
+   */
+  wrap(route: string, handler: RouteHandler): Handler<AppEnv>;
+  /** For requests no route matched (404, 405, preflights): the steps, with the path decided per request. */
+  wrapUnmatched(handler: RouteHandler): (c: Context<AppEnv>) => Promise<Response>;
+}
+
+const withoutBody = new Set(['GET', 'HEAD']);
+
+export function createPipeline(steps: PipelineSteps): Pipeline {
+  const { observer, cors, limitBody, authenticate, guards, logger } = steps;
+
+  /** Anything thrown becomes a model_error answer here, so every step sees a Response. */
+  const answerError = (c: Context<AppEnv>, error: unknown): Response => {
+    const domainError = toDomainError(error);
+    if (domainError.code === 'internal') logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error');
+    return errorResponse(c, domainError);
+  };
+  const settle = async (c: Context<AppEnv>, handler: RouteHandler): Promise<Response> => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      return answerError(c, error);
+    }
+  };
+
+  const compose = (route: string | undefined, handler: RouteHandler) => {
+    const run = (c: Context<AppEnv>, guarded: boolean) => {
+      const inner = () => settle(c, handler);
+      const checked = guarded ? () => Promise.resolve(authenticate(c, inner)) : inner;
+      return cors(c, withoutBody.has(c.req.method) ? checked : () => Promise.resolve(limitBody(c, checked)));
+    };
+    const guardedRoute = route === undefined ? undefined : guards(route);
+    return async (c: Context<AppEnv>): Promise<Response> => {
+      const started = observer.begin(c);
+      let response: Response;
+      try {
+        response = await run(c, guardedRoute ?? guards(c.req.path));
+      } catch (error) {
+        response = answerError(c, error);
+      }
+      observer.end(c, route ?? '*', response, started);
+      return response;
+    };
+  };
+
+  return {
+    wrap: (route, handler) => compose(route, handler),
+    wrapUnmatched: (handler) => compose(undefined, handler),
+  };
+}
