@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiKeyRecord, UserRecord } from '../ports/storage.js';
+import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -22,6 +22,14 @@ function credentialVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }
 
+interface CachedKey {
+  keyId: number;
+  /** Epoch milliseconds, or null for a key that does not expire. */
+  expiresAt: number | null;
+  principal: Principal;
+  until: number;
+}
+
 export function unauthenticated(message: string): DomainError {
   return new DomainError('unauthenticated', message, { details: { authorization: [{ error: 'invalid' }] } });
 }
@@ -34,7 +42,7 @@ export function unauthenticated(message: string): DomainError {
 export class AuthService {
   readonly #lastTouch = new Map<number, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
-  readonly #keyCache = new Map<string, { key: ApiKeyRecord; until: number }>();
+  readonly #keyCache = new Map<string, CachedKey>();
   #dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -117,30 +125,36 @@ export class AuthService {
 
   /**
    * A key is looked up once per few seconds per process: this process forgets it at once
-   * when it changes; another replica's change reaches here within keyCacheMs.
+   * when it changes; another replica's change reaches here within keyCacheMs. The cache
+   * keeps the principal built from it, so a request with a known key allocates nothing here.
    */
-  private async findKey(token: string): Promise<ApiKeyRecord | undefined> {
+  private async findKey(token: string, now: number): Promise<CachedKey | undefined> {
     const keyHash = hashApiKeyToken(token);
-    const now = Date.now();
     const cached = this.#keyCache.get(keyHash);
-    if (cached && cached.until > now) return cached.key;
+    if (cached && cached.until > now) return cached;
     const key = await this.deps.storage.apiKeys.findByHash(keyHash);
     if (!key) return undefined;
     if (this.#keyCache.size >= keyCacheMax) this.#keyCache.clear();
-    this.#keyCache.set(keyHash, { key, until: now + keyCacheMs });
-    return key;
+    const entry: CachedKey = {
+      keyId: key.id,
+      expiresAt: key.expires_at === null ? null : Date.parse(key.expires_at),
+      principal: { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes },
+      until: now + keyCacheMs,
+    };
+    this.#keyCache.set(keyHash, entry);
+    return entry;
   }
 
   private async apiKey(token: string): Promise<Principal> {
-    const key = await this.findKey(token);
-    const now = this.deps.clock();
+    const now = this.deps.clock().getTime();
+    const key = await this.findKey(token, now);
     if (!key) throw unauthenticated('unknown API key');
-    if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) throw unauthenticated('API key expired');
-    const last = this.#lastTouch.get(key.id) ?? 0;
-    if (now.getTime() - last >= touchEveryMs) {
-      this.#lastTouch.set(key.id, now.getTime());
-      await this.deps.storage.apiKeys.touch(key.id, now.toISOString());
+    if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated('API key expired');
+    const last = this.#lastTouch.get(key.keyId) ?? 0;
+    if (now - last >= touchEveryMs) {
+      this.#lastTouch.set(key.keyId, now);
+      await this.deps.storage.apiKeys.touch(key.keyId, new Date(now).toISOString());
     }
-    return { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes };
+    return key.principal;
   }
 }

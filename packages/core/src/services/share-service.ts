@@ -41,7 +41,7 @@ export class ShareService {
 
   /** Finds a share by id or name inside its route family; a share outside it is 404. */
   async resolve(scope: ShareScope, ref: string): Promise<NasShareRecord> {
-    const within = await this.scopeFilter(scope);
+    const within = scope.kind === 'all' ? undefined : await this.scopeFilter(scope);
     const { shares } = this.deps.storage;
     const notFound = () => DomainError.notFound('nas_share_id', ref);
     const inScope = (share: NasShareRecord | undefined) =>

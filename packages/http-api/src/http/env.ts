@@ -1,4 +1,5 @@
 import type { Principal } from '@dms/core';
+import type { CommonHeaders } from './common-headers.js';
 
 export interface AppEnv {
   Variables: {
@@ -6,6 +7,6 @@ export interface AppEnv {
     requestId: string;
     principal: Principal;
     /** Written with the body by the respond helpers (http/respond.ts). */
-    responseHeaders: Record<string, string>;
+    commonHeaders: CommonHeaders;
   };
 }

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { DomainError, isDomainError, isStorageUnavailable } from '@dms/core';
 import { statusByCode, type ModelError } from './error-table.js';
 import type { AppEnv } from './env.js';
+import { responseHeaders } from './common-headers.js';
 
 export const authenticateChallenge = 'Basic realm="dms", charset="UTF-8", Bearer realm="dms"';
 
@@ -24,5 +25,5 @@ export function errorResponse(c: Context<AppEnv>, error: DomainError, extraHeade
   if (status === 401) headers['WWW-Authenticate'] = authenticateChallenge;
   if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
   // Errors carry no ETag: they are not representations to cache.
-  return new Response(JSON.stringify(body), { status, headers: { ...c.get('responseHeaders'), ...headers, 'Content-Type': 'application/json' } });
+  return new Response(JSON.stringify(body), { status, headers: responseHeaders(c, { ...headers, 'Content-Type': 'application/json' }) });
 }

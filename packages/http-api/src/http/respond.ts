@@ -3,22 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env.js';
 import { requestHeader } from './request-header.js';
-
-/**
- * Headers that middleware adds to every response (request id, rate limits) are kept in a
- * plain object and written once, with the body, into a Response built here: `c.header()`
- * and `c.body()` with several headers build a fetch Headers object per request, which
- * costs more than the whole route, while the node adapter's Response keeps a plain object.
- */
-export function addResponseHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
-  const current = c.get('responseHeaders');
-  c.set('responseHeaders', current ? Object.assign(current, headers) : headers);
-}
-
-function withCommon(c: Context<AppEnv>, headers: Record<string, string>): Record<string, string> {
-  const common = c.get('responseHeaders');
-  return common ? { ...common, ...headers } : headers;
-}
+import { responseHeaders } from './common-headers.js';
 
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -35,9 +20,10 @@ export function respond(
   text: string,
   contentType: string,
   status: ContentfulStatusCode = 200,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders?: Record<string, string>,
 ): Response {
-  const headers = withCommon(c, { ...extraHeaders, 'Content-Type': contentType });
+  const headers = responseHeaders(c, extraHeaders);
+  headers['Content-Type'] = contentType;
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return new Response(text, { status, headers });
   const tag = `"${hash('sha1', text, 'base64url')}"`;
   headers['ETag'] = tag;
@@ -51,5 +37,5 @@ export function respondJson(c: Context<AppEnv>, body: unknown, status: Contentfu
 
 /** 204 and other answers without a body, with the common headers. */
 export function respondEmpty(c: Context<AppEnv>, status: StatusCode, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(null, { status, headers: withCommon(c, extraHeaders) });
+  return new Response(null, { status, headers: responseHeaders(c, extraHeaders) });
 }

@@ -3,7 +3,7 @@ import { DomainError, isDomainError, makeEvent, type Core, type Principal, type 
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import { clientAddress } from '../rate-limit/client-address.js';
-import { addResponseHeaders } from '../http/respond.js';
+import { setRateLimitHeaders } from '../http/common-headers.js';
 import type { Step } from './step.js';
 
 export interface AccessLimits {
@@ -19,16 +19,8 @@ export interface AccessHooks {
   onAuthFailure?: () => void;
 }
 
-function setRateHeaders(c: Context, decision: RateLimitDecision): void {
-  addResponseHeaders(c, {
-    'RateLimit-Limit': String(decision.limit),
-    'RateLimit-Remaining': String(decision.remaining),
-    'RateLimit-Reset': String(Math.ceil(decision.resetMs / 1000)),
-  });
-}
-
-function tooMany(c: Context, decision: RateLimitDecision, what: string): DomainError {
-  setRateHeaders(c, decision);
+function tooMany(c: Context<AppEnv>, decision: RateLimitDecision, what: string): DomainError {
+  setRateLimitHeaders(c, decision);
   const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
   return new DomainError('rate_limited', `${what}; retry after ${retryAfter} s`, { retryAfter, details: { rate_limit: [{ error: 'invalid', count: decision.limit }] } });
 }
@@ -76,16 +68,19 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
   const publicPath: Step = async (c, next) => {
     const address = clientAddress(c);
     const decision = await limits.perAddress.consume(`address:${address}`);
-    setRateHeaders(c, decision);
+    setRateLimitHeaders(c, decision);
     if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
     if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
     const who = await loginIdentity(c);
     const failureKey = `${address}|${who}`;
     const blocked = await limits.authFailures.peek(failureKey);
     if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed logins');
-    const response = await next();
-    if (response.status === 401) await recordFailure(c, failureKey, who, address);
-    return response;
+    try {
+      return await next();
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'unauthenticated') await recordFailure(c, failureKey, who, address);
+      throw error;
+    }
   };
 
   const refused = async (c: Context<AppEnv>, authorization: string | undefined, error: unknown): Promise<never> => {
@@ -96,7 +91,7 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
         const who = claimedIdentity(authorization);
         await recordFailure(c, `${address}|${who}`, who, address);
       }
-      setRateHeaders(c, decision);
+      setRateLimitHeaders(c, decision);
       if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
     }
     throw error;
@@ -121,7 +116,7 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
     }
     c.set('principal', principal);
     const decision = await limits.perCredential.consume(principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`);
-    setRateHeaders(c, decision);
+    setRateLimitHeaders(c, decision);
     if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded for this credential');
     return next();
   };

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { findCorsRule, type CorsRule, type EventBus } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
-import { addResponseHeaders, respondEmpty } from '../http/respond.js';
+import { respondEmpty } from '../http/respond.js';
+import { setCorsHeaders } from '../http/common-headers.js';
 import type { Next, Step } from './step.js';
 
 const exposed = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
@@ -41,7 +42,7 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
       return respondEmpty(c, 204, { Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers', ...allow });
     }
     // Set before the route runs, so error answers carry them too.
-    addResponseHeaders(c, rule ? { Vary: 'Origin', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed } : { Vary: 'Origin' });
+    setCorsHeaders(c, rule ? { Vary: 'Origin', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed } : { Vary: 'Origin' });
     return next();
   };
   return (c, next) => {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { addResponseHeaders } from '../http/respond.js';
+import { startCommonHeaders } from '../http/common-headers.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
 
@@ -23,7 +23,7 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const given = requestHeader(c, 'x-request-id');
       const id = given !== undefined && validRequestId.test(given) ? given : randomUUID();
       c.set('requestId', id);
-      addResponseHeaders(c, { 'X-Request-Id': id });
+      startCommonHeaders(c, id);
       return started;
     },
     end(c, route, response, started) {

@@ -34,25 +34,18 @@ const withoutBody = new Set(['GET', 'HEAD']);
 export function createPipeline(steps: PipelineSteps): Pipeline {
   const { observer, cors, limitBody, authenticate, guards, logger } = steps;
 
-  /** Anything thrown becomes a model_error answer here, so every step sees a Response. */
+  /** Anything thrown, by a step or the route, becomes a model_error answer here. */
   const answerError = (c: Context<AppEnv>, error: unknown): Response => {
     const domainError = toDomainError(error);
     if (domainError.code === 'internal') logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error');
     return errorResponse(c, domainError);
   };
-  const settle = async (c: Context<AppEnv>, handler: RouteHandler): Promise<Response> => {
-    try {
-      return await handler(c);
-    } catch (error) {
-      return answerError(c, error);
-    }
-  };
 
   const compose = (route: string | undefined, handler: RouteHandler) => {
     const run = (c: Context<AppEnv>, guarded: boolean) => {
-      const inner = () => settle(c, handler);
-      const checked = guarded ? () => Promise.resolve(authenticate(c, inner)) : inner;
-      return cors(c, withoutBody.has(c.req.method) ? checked : () => Promise.resolve(limitBody(c, checked)));
+      const handle = async () => handler(c);
+      const checked = guarded ? async () => authenticate(c, handle) : handle;
+      return cors(c, withoutBody.has(c.req.method) ? checked : async () => limitBody(c, checked));
     };
     const guardedRoute = route === undefined ? undefined : guards(route);
     return async (c: Context<AppEnv>): Promise<Response> => {

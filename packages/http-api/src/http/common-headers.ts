@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import type { RateLimitDecision } from '@dms/core';
+import type { AppEnv } from './env.js';
+
+/**
+ * What every response to one request carries, gathered by the pipeline steps in fixed
+ * fields and turned into header names once, when the response is built. Adding hyphenated
+ * properties to a plain object one step at a time cost more than the route itself.
+ */
+export interface CommonHeaders {
+  requestId: string;
+  /** The credential's or the address's budget, sent as RateLimit-* headers. */
+  rateLimit: RateLimitDecision | undefined;
+  /** CORS headers for a request that came with an Origin. */
+  cors: Record<string, string> | undefined;
+}
+
+export function startCommonHeaders(c: Context<AppEnv>, requestId: string): void {
+  c.set('commonHeaders', { requestId, rateLimit: undefined, cors: undefined });
+}
+
+/** Records a rate-limit decision; a later one (a failed login's) replaces an earlier one. */
+export function setRateLimitHeaders(c: Context<AppEnv>, decision: RateLimitDecision): void {
+  const common = c.get('commonHeaders');
+  if (common) common.rateLimit = decision;
+}
+
+export function setCorsHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  const common = c.get('commonHeaders');
+  if (common) common.cors = headers;
+}
+
+/** A new header object: the common headers, then `headers`. */
+export function responseHeaders(c: Context<AppEnv>, headers?: Record<string, string>): Record<string, string> {
+  const common = c.get('commonHeaders');
+  if (!common) return { ...headers };
+  const rate = common.rateLimit;
+  const out: Record<string, string> = rate
+    ? {
+        'X-Request-Id': common.requestId,
+        'RateLimit-Limit': String(rate.limit),
+        'RateLimit-Remaining': String(rate.remaining),
+        'RateLimit-Reset': String(Math.ceil(rate.resetMs / 1000)),
+      }
+    : { 'X-Request-Id': common.requestId };
+  if (common.cors) Object.assign(out, common.cors);
+  return headers ? Object.assign(out, headers) : out;
+}
