@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
 import { seed } from './seed.mjs';
-import { assertBuilt, createApiKey, serverEnv, startBaseline, startServer } from './server.mjs';
+import { assertBuilt, createApiKey, serverEnv, startBaseline, startHonoFloor, startServer } from './server.mjs';
 import { checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
@@ -20,7 +20,7 @@ const quick = process.env.BENCH_QUICK === '1'; // shorter runs while editing the
 const config = {
   shares: 100_000,
   showSet: 10_000,
-  show: { connections: 32, duration: quick ? 3 : 8, warmup: quick ? 1 : 2 },
+  show: { connections: 32, rounds: quick ? 1 : 3, duration: quick ? 3 : 5, warmup: 1 },
   showInfoLog: { connections: 32, duration: quick ? 3 : 5, warmup: quick ? 1 : 2 },
   // One connection: the server is one thread, so with c connections in a closed loop p99 is
   // ~c x the service time (queueing). c=4 is reported too.
@@ -29,7 +29,7 @@ const config = {
   testJobs: quick ? 50 : 200,
   engineJobs: 2000,
   tree: { dirs: 200, files: 1000 },
-  budgetMs: 235_000,
+  budgetMs: 300_000,
 };
 
 const targets = {
@@ -39,6 +39,8 @@ const targets = {
   'test_job.median_ms': { op: '<', value: 20 },
   'scan.ratio_vs_du': { op: '<=', value: 2 },
 };
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const results = [];
 const notes = [];
@@ -105,34 +107,61 @@ async function main() {
   rssCheckpoint('started');
   const contentType = await checkShowBodies({ base: server.base, key, showIds: seeded.showIds, bodies: seeded.bodies });
 
-  const cpuBefore = processCpuSeconds(server.pid);
-  const show = await throughput({ origin: server.origin, paths: showPaths, headers: bearer, ...config.show });
-  const showCpu = processCpuSeconds(server.pid) - cpuBefore;
-  rssCheckpoint('after show');
-  log(`show: ${round(show.rps)} req/s, p99 ${show.p99} ms, non-2xx ${show.non2xx}, errors ${show.errors}`);
-
+  // --- Show: the server, the bare node:http baseline and the Hono reference, alternated
+  // round by round so that a change in background load hits all three; medians compared. ---
   const bodiesFile = join(dataDir, 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(Object.fromEntries(seeded.bodies)));
   const baseline = await startBaseline(bodiesFile, contentType);
   await baseline.ready(showPaths[0]);
-  const baseCpuBefore = processCpuSeconds(baseline.pid);
-  const base = await throughput({ origin: baseline.origin, paths: showPaths, ...config.show });
-  const baseCpu = processCpuSeconds(baseline.pid) - baseCpuBefore;
+  const floor = await startHonoFloor(seeded.file);
+  await floor.ready(showPaths[0]);
+  await checkShowBodies({ base: `${floor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
+  const contenders = [
+    { name: 'server', target: server, headers: bearer, runs: [] },
+    { name: 'baseline', target: baseline, headers: {}, runs: [] },
+    { name: 'hono_floor', target: floor, headers: {}, runs: [] },
+  ];
+  const { rounds, connections, duration, warmup } = config.show;
+  for (let pass = 0; pass < rounds; pass++) {
+    for (const contender of contenders) {
+      const load = { origin: contender.target.origin, paths: showPaths, headers: contender.headers, connections };
+      await throughput({ ...load, duration: warmup, warmup: 0 });
+      const cpuBefore = processCpuSeconds(contender.target.pid);
+      const run = await throughput({ ...load, duration, warmup: 0 });
+      run.cpuUsPerReq = ((processCpuSeconds(contender.target.pid) - cpuBefore) * 1e6) / Math.max(1, run.total);
+      contender.runs.push(run);
+    }
+  }
   await baseline.stop();
-  log(`baseline: ${round(base.rps)} req/s, p99 ${base.p99} ms, non-2xx ${base.non2xx}`);
+  await floor.stop();
+  const medianOf = (runs, field) => median(runs.map((run) => run[field]));
+  const [show, base, floorRuns] = contenders.map((contender) => ({
+    rps: medianOf(contender.runs, 'rps'),
+    p99: medianOf(contender.runs, 'p99'),
+    cpuUsPerReq: medianOf(contender.runs, 'cpuUsPerReq'),
+    non2xx: contender.runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: contender.runs.reduce((sum, run) => sum + run.errors, 0),
+    all: contender.runs.map((run) => round(run.rps)).join('/'),
+  }));
+  rssCheckpoint('after show');
+  log(`show: ${round(show.rps)} req/s (${show.all}), baseline ${round(base.rps)} (${base.all}), hono floor ${round(floorRuns.rps)} (${floorRuns.all})`);
   record('show.rps', show.rps, 'req/s');
   record('show.baseline_rps', base.rps, 'req/s');
   record('show.ratio', show.rps / base.rps, 'ratio');
   record('show.p99_ms', show.p99, 'ms');
   record('show.baseline_p99_ms', base.p99, 'ms');
-  const showCpuPerReq = (showCpu * 1e6) / Math.max(1, show.total);
-  const baseCpuPerReq = (baseCpu * 1e6) / Math.max(1, base.total);
-  record('show.cpu_us_per_req', showCpuPerReq, 'us');
-  record('show.baseline_cpu_us_per_req', baseCpuPerReq, 'us');
-  record('show.cpu_ratio', baseCpuPerReq / showCpuPerReq, 'ratio');
-  notes.push('show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat); less sensitive than req/s to other load on the machine');
-  notes.push(`show: ${config.show.connections} connections, ${config.show.warmup} s warm-up + ${config.show.duration} s, cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`);
-  if (show.non2xx || show.errors || base.non2xx || base.errors) notes.push(`show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}`);
+  record('show.cpu_us_per_req', show.cpuUsPerReq, 'us');
+  record('show.baseline_cpu_us_per_req', base.cpuUsPerReq, 'us');
+  record('show.cpu_ratio', base.cpuUsPerReq / show.cpuUsPerReq, 'ratio');
+  record('show.hono_floor_rps', floorRuns.rps, 'req/s');
+  record('show.hono_floor_ratio', floorRuns.rps / base.rps, 'ratio');
+  record('show.ratio_vs_hono_floor', show.rps / floorRuns.rps, 'ratio');
+  notes.push(`show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`);
+  notes.push('show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine');
+  notes.push('show.hono_floor_*: bench/hono-floor-server.mjs, a Hono app on @hono/node-server answering the same JSON from the same SQLite file with one prepared read and nothing else (no authentication, rate limit, request id, ETag, metrics); the best show.ratio a Hono app reading SQLite gets on this machine');
+  if (show.non2xx || show.errors || base.non2xx || base.errors || floorRuns.non2xx || floorRuns.errors) {
+    notes.push(`show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}`);
+  }
 
   await checkList({ origin: server.origin, key, total: config.shares });
   const list = await throughput({ origin: server.origin, paths: [listPath(config.shares)], headers: bearer, ...config.list });
@@ -176,7 +205,6 @@ async function main() {
     }
     scanRuns.push(scan.seconds);
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const duMedian = median(duRuns);
   const scanMedian = median(scanRuns);
   record('du.seconds', duMedian, 's');

@@ -73,3 +73,11 @@ export async function startBaseline(bodiesFile, contentType) {
   const origin = `http://127.0.0.1:${port}`;
   return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
 }
+
+/** The Hono reference (hono-floor-server.mjs) on the seeded database file. */
+export async function startHonoFloor(dbFile) {
+  const port = await freePort();
+  const child = spawnChild(process.execPath, [join(benchDir, 'hono-floor-server.mjs'), dbFile, String(port)]);
+  const origin = `http://127.0.0.1:${port}`;
+  return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
+}
