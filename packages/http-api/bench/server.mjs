@@ -67,17 +67,16 @@ export async function startServer({ dataDir, adminPassword, logLevel, localRoots
   return { child, pid: child.pid, origin, base: `${origin}/api/v2`, env, stop: () => stopChild(child, 5000) };
 }
 
-export async function startBaseline(bodiesFile, contentType) {
+/** A reference server script of this folder, given its arguments; the port is appended. */
+async function startReference(script, args) {
   const port = await freePort();
-  const child = spawnChild(process.execPath, [join(benchDir, 'baseline-server.mjs'), bodiesFile, String(port), contentType]);
+  const child = spawnChild(process.execPath, [join(benchDir, script), ...args.slice(0, 1), String(port), ...args.slice(1)]);
   const origin = `http://127.0.0.1:${port}`;
   return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
 }
 
+/** The bare node:http baseline (baseline-server.mjs) answering the pre-rendered bodies. */
+export const startBaseline = (bodiesFile, contentType) => startReference('baseline-server.mjs', [bodiesFile, contentType]);
+
 /** The Hono reference (hono-floor-server.mjs) on the seeded database file. */
-export async function startHonoFloor(dbFile) {
-  const port = await freePort();
-  const child = spawnChild(process.execPath, [join(benchDir, 'hono-floor-server.mjs'), dbFile, String(port)]);
-  const origin = `http://127.0.0.1:${port}`;
-  return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
-}
+export const startHonoFloor = (dbFile) => startReference('hono-floor-server.mjs', [dbFile]);
