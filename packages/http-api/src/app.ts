@@ -6,6 +6,7 @@ import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
 import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
+import { requestIdOf } from './http/common-headers.js';
 import { createObserver } from './pipeline/observe.js';
 import { authenticate, type AccessLimits } from './pipeline/access.js';
 import { corsFromRules } from './pipeline/cors.js';
@@ -93,7 +94,7 @@ export function createApp(options: AppOptions): DmsApp {
 
   // The pipeline answers every error itself; this is the last resort should one escape it.
   app.onError((error, c) => {
-    logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error outside the request pipeline');
+    logger.error({ err: error, req_id: requestIdOf(c) }, 'unhandled error outside the request pipeline');
     return errorResponse(c, toDomainError(error));
   });
 

@@ -178,4 +178,17 @@ describe('secrets in the log', () => {
     for (const secret of secrets) expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
     expect(log).not.toMatch(/authorization/i);
   });
+
+  it('logs each request under the id it answers with in X-Request-Id', async () => {
+    const given = await call('GET', '/api/v2/nas', { auth: basic, headers: { 'x-request-id': 'trace-me.42' } });
+    const generated = await call('GET', '/api/v2/nowhere', { auth: basic });
+    for (const response of [given, generated]) {
+      const id = response.headers.get('x-request-id');
+      expect(id).toBeTruthy();
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'request' && entry['req_id'] === id);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]?.['status']).toBe(response.status);
+    }
+    expect(given.headers.get('x-request-id')).toBe('trace-me.42');
+  });
 });

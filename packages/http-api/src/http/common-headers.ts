@@ -19,6 +19,11 @@ export function startCommonHeaders(c: Context<AppEnv>, requestId: string): void 
   c.set('commonHeaders', { requestId, rateLimit: undefined, cors: undefined });
 }
 
+/** The request's id, for log lines; undefined before the pipeline has started. */
+export function requestIdOf(c: Context<AppEnv>): string | undefined {
+  return c.get('commonHeaders')?.requestId;
+}
+
 /** Records a rate-limit decision; a later one (a failed login's) replaces an earlier one. */
 export function setRateLimitHeaders(c: Context<AppEnv>, decision: RateLimitDecision): void {
   const common = c.get('commonHeaders');

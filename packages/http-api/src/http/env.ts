@@ -3,10 +3,9 @@ import type { CommonHeaders } from './common-headers.js';
 
 export interface AppEnv {
   Variables: {
-    /** Set by the observe middleware; echoed as X-Request-Id. */
-    requestId: string;
+    /** Set by the authenticate step for a request with valid credentials. */
     principal: Principal;
-    /** Written with the body by the respond helpers (http/respond.ts). */
+    /** Started by the observe step (request id), filled by later steps, written with the body (http/respond.ts). */
     commonHeaders: CommonHeaders;
   };
 }

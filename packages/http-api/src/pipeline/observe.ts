@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { startCommonHeaders } from '../http/common-headers.js';
+import { requestIdOf, startCommonHeaders } from '../http/common-headers.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
 
@@ -22,7 +22,6 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const started = performance.now();
       const given = requestHeader(c, 'x-request-id');
       const id = given !== undefined && validRequestId.test(given) ? given : randomUUID();
-      c.set('requestId', id);
       startCommonHeaders(c, id);
       return started;
     },
@@ -33,7 +32,7 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const principal = c.get('principal');
       logger.info(
         {
-          req_id: c.get('requestId'),
+          req_id: requestIdOf(c),
           method: c.req.method,
           path: c.req.path,
           status: response.status,

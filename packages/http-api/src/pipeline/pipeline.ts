@@ -2,6 +2,7 @@ import type { Context, Handler } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
 import { errorResponse, toDomainError } from '../http/error-response.js';
+import { requestIdOf } from '../http/common-headers.js';
 import type { Observer } from './observe.js';
 import type { RouteHandler, Step } from './step.js';
 
@@ -37,7 +38,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
   /** Anything thrown, by a step or the route, becomes a model_error answer here. */
   const answerError = (c: Context<AppEnv>, error: unknown): Response => {
     const domainError = toDomainError(error);
-    if (domainError.code === 'internal') logger.error({ err: error, req_id: c.get('requestId') }, 'unhandled error');
+    if (domainError.code === 'internal') logger.error({ err: error, req_id: requestIdOf(c) }, 'unhandled error');
     return errorResponse(c, domainError);
   };
 
