@@ -75,6 +75,10 @@ export interface ApiKeyRecord {
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  /** The user whose key tree this is; null for keys made by the system. Deleting the user deletes the key. */
+  owner_user_id: number | null;
+  /** The key that created this one; revoking it revokes this one too. */
+  parent_key_id: number | null;
 }
 
 export interface CrudStore<TRecord extends { id: number }, TInsert, TPatch = Partial<TInsert>> {

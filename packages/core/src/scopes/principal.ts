@@ -1,9 +1,45 @@
 import type { Scope } from '../domain/api-key.js';
 
-/** Who is calling. Users (Basic or JWT) have full access; API keys carry scopes. */
-export type Principal =
-  | { kind: 'user'; userId: number; username: string; admin: boolean }
-  | { kind: 'api_key'; keyId: number; name: string; scopes: readonly Scope[] };
+/**
+ * Who is calling. Users (Basic or JWT) have full access to resources; admin users also
+ * manage users, settings, CORS rules and every key. API keys carry scopes, bounded by the
+ * keys that created them and by the rights of the user whose key tree they belong to.
+ */
+export type Principal = UserPrincipal | ApiKeyPrincipal;
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: number;
+  username: string;
+  admin: boolean;
+}
+
+export interface ApiKeyPrincipal {
+  kind: 'api_key';
+  keyId: number;
+  name: string;
+  scopes: readonly Scope[];
+  /** Scopes of the keys that created this one, nearest first: the key grants only what all of them hold. */
+  lineage: readonly (readonly Scope[])[];
+  /** The user the key tree belongs to; null for keys made by the system (CLI, console). */
+  ownerUserId: number | null;
+  /** Whether that owner is an admin now (the system is): read at use time, not at creation. */
+  ownerAdmin: boolean;
+  /** Epoch ms of the earliest expiry along the lineage, null when none expires. */
+  expiresAt: number | null;
+}
 
 /** The in-process principal of the CLI and the desktop console's own operations. */
 export const systemPrincipal: Principal = { kind: 'user', userId: 0, username: 'system', admin: true };
+
+/** The user id that owns what this principal creates; null for the system. */
+export function ownerUserIdOf(principal: Principal): number | null {
+  if (principal.kind === 'api_key') return principal.ownerUserId;
+  // Stored users have ids from 1; the system principal's 0 owns nothing in storage.
+  return principal.userId > 0 ? principal.userId : null;
+}
+
+/** Admin rights: an admin user, or a key whose owner is an admin (or the system). */
+export function hasAdminRights(principal: Principal): boolean {
+  return principal.kind === 'user' ? principal.admin : principal.ownerAdmin;
+}

@@ -1,9 +1,9 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { Scope } from '../domain/api-key.js';
-import type { Principal } from './principal.js';
+import { hasAdminRights, type Principal } from './principal.js';
 
 /** The action that a `*` action does not cover: it must be granted literally. */
-export const explicitOnlyActions = new Set(['get_password']);
+const explicitOnlyActions: ReadonlySet<string> = new Set(['get_password']);
 
 export function scopeCovers(scope: Scope, controller: string, action: string): boolean {
   const controllerOk = scope.controller === '*' || scope.controller === controller;
@@ -12,9 +12,14 @@ export function scopeCovers(scope: Scope, controller: string, action: string): b
   return scope.action === '*' || scope.action === action;
 }
 
+function someCovers(scopes: readonly Scope[], controller: string, action: string): boolean {
+  return scopes.some((scope) => scopeCovers(scope, controller, action));
+}
+
+/** A key grants what its own scopes and every key above it in its lineage all grant. */
 export function isAllowed(principal: Principal, controller: string, action: string): boolean {
   if (principal.kind === 'user') return true;
-  return principal.scopes.some((scope) => scopeCovers(scope, controller, action));
+  return someCovers(principal.scopes, controller, action) && principal.lineage.every((held) => someCovers(held, controller, action));
 }
 
 export function authorize(principal: Principal, controller: string, action: string): void {
@@ -23,6 +28,20 @@ export function authorize(principal: Principal, controller: string, action: stri
       details: { scope: [{ error: 'forbidden', value: `${controller} / ${action}` }] },
     });
   }
+}
+
+/**
+ * Admin-only areas (users, settings, CORS rules): the scope, and admin rights through every
+ * path: an admin user, or a key whose owning user is an admin now.
+ */
+export function authorizeAdmin(principal: Principal, controller: string, action: string, what: string): void {
+  authorize(principal, controller, action);
+  if (hasAdminRights(principal)) return;
+  const message =
+    principal.kind === 'user'
+      ? `only an admin user may ${what}`
+      : `only a key created by an admin user may ${what}`;
+  throw new DomainError('forbidden', message, { details: { admin: [{ error: 'forbidden' }] } });
 }
 
 /** DESIGN §5.5: users always see passwords; a key only through a literal get_password action. */
@@ -40,4 +59,10 @@ export function scopesWithin(requested: readonly Scope[], held: readonly Scope[]
       return have.action === '*' && wanted.action !== '*' && !explicitOnlyActions.has(wanted.action);
     }),
   );
+}
+
+/** The requested scopes a principal cannot grant: none for a user; for a key, those beyond itself or its lineage. */
+export function scopesBeyondReach(principal: Principal, requested: readonly Scope[]): Scope[] {
+  if (principal.kind === 'user') return [];
+  return requested.filter((scope) => ![principal.scopes, ...principal.lineage].every((held) => scopesWithin([scope], held)));
 }

@@ -9,7 +9,9 @@ import { generateApiKeyToken, hashApiKeyToken } from '../security/api-key-token.
 import { apiKeyListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { text } from '../domain/common.js';
-import { authorize, scopesWithin } from '../scopes/scope-check.js';
+import { authorize, scopesBeyondReach } from '../scopes/scope-check.js';
+import { hasAdminRights, ownerUserIdOf } from '../scopes/principal.js';
+import { maxKeyLineageDepth } from './api-key-lineage.js';
 import { findByNumericId } from './resolve-ref.js';
 
 const expiresAt = z.iso.datetime({ offset: true }).nullable().optional();
@@ -45,12 +47,25 @@ export function presentApiKey(record: ApiKeyRecord): ApiKeyView {
   };
 }
 
-/** A key may only hand out scopes it holds itself (users hold all). */
+/** A key may only hand out scopes that it and every key above it hold (users hold all). */
 function assertGrantable(principal: Principal, scopes: readonly Scope[]): void {
-  if (principal.kind === 'user' || scopesWithin(scopes, principal.scopes)) return;
-  const beyond = scopes.filter((scope) => !scopesWithin([scope], principal.scopes));
+  const beyond = scopesBeyondReach(principal, scopes);
+  if (beyond.length === 0) return;
   throw new DomainError('forbidden', `an API key cannot grant scopes it does not hold: ${beyond.map(formatScope).join(', ')}`, {
     details: { api_key_scopes: beyond.map((scope) => ({ error: 'forbidden' as const, value: formatScope(scope) })) },
+  });
+}
+
+/**
+ * DESIGN §5.18: a key expires no later than the key that sets its expiry. A key caller
+ * that expires cannot give (itself or another key) a later expiry, nor none at all.
+ */
+function expiryWithinCaller(principal: Principal, expiresAt: string | null | undefined): string | null | undefined {
+  if (principal.kind === 'user' || principal.expiresAt === null || expiresAt === undefined) return expiresAt;
+  const latest = new Date(principal.expiresAt).toISOString();
+  if (expiresAt !== null && Date.parse(expiresAt) <= principal.expiresAt) return expiresAt;
+  throw new DomainError('validation', `expires_at must be no later than ${latest}, when the calling key expires`, {
+    details: { expires_at: [{ error: 'less_than_or_equal_to', value: latest }] },
   });
 }
 
@@ -60,8 +75,11 @@ export class ApiKeyService {
     private readonly onCredentialsChanged: () => void,
   ) {}
 
-  private async get(ref: string): Promise<ApiKeyRecord> {
-    return findByNumericId(ref, 'api_key_id', (id) => this.deps.storage.apiKeys.get(id));
+  /** Other users' keys are admin-only: without admin rights, a key of another owner is 404. */
+  private async get(principal: Principal, ref: string): Promise<ApiKeyRecord> {
+    const record = await findByNumericId(ref, 'api_key_id', (id) => this.deps.storage.apiKeys.get(id));
+    if (!hasAdminRights(principal) && record.owner_user_id !== ownerUserIdOf(principal)) throw DomainError.notFound('api_key_id', ref);
+    return record;
   }
 
   /** The token is in this answer and never again; only its SHA-256 is stored. */
@@ -69,6 +87,13 @@ export class ApiKeyService {
     authorize(principal, 'api_keys', 'create');
     const input = parseInput(apiKeyCreateSchema, body);
     assertGrantable(principal, input.api_key_scopes);
+    if (principal.kind === 'api_key' && principal.lineage.length + 1 >= maxKeyLineageDepth) {
+      throw new DomainError('forbidden', `keys may create keys at most ${maxKeyLineageDepth} levels deep; create this key as a user`, {
+        details: { api_key_scopes: [{ error: 'forbidden', count: maxKeyLineageDepth }] },
+      });
+    }
+    // A child of an expiring key that names no expiry takes its creator's.
+    const inherited = principal.kind === 'api_key' && principal.expiresAt !== null && input.expires_at == null ? new Date(principal.expiresAt).toISOString() : input.expires_at;
     const token = generateApiKeyToken();
     const record = await this.deps.storage.apiKeys.create({
       name: input.name,
@@ -76,39 +101,45 @@ export class ApiKeyService {
       key_last4: token.slice(-4),
       scopes: input.api_key_scopes,
       created_at: this.deps.clock().toISOString(),
-      expires_at: input.expires_at ?? null,
+      expires_at: expiryWithinCaller(principal, inherited) ?? null,
+      owner_user_id: ownerUserIdOf(principal),
+      parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,
     });
     return { ...presentApiKey(record), key: token };
   }
 
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; api_keys: ApiKeyView[] }> {
     authorize(principal, 'api_keys', 'index');
-    const page = await this.deps.storage.apiKeys.list(parseListQuery(raw, apiKeyListSpec));
+    const query = parseListQuery(raw, apiKeyListSpec);
+    if (!hasAdminRights(principal)) query.filters.push({ field: 'owner_user_id', op: 'eq', values: [ownerUserIdOf(principal)] });
+    const page = await this.deps.storage.apiKeys.list(query);
     return { count: page.count, api_keys: page.items.map(presentApiKey) };
   }
 
   async show(principal: Principal, ref: string): Promise<ApiKeyView> {
     authorize(principal, 'api_keys', 'show');
-    return presentApiKey(await this.get(ref));
+    return presentApiKey(await this.get(principal, ref));
   }
 
   async update(principal: Principal, ref: string, body: unknown): Promise<ApiKeyView> {
     authorize(principal, 'api_keys', 'update');
-    const { api_key_scopes: scopes, ...rest } = parseInput(apiKeyUpdateSchema, body);
-    const current = await this.get(ref);
+    const { api_key_scopes: scopes, expires_at, ...rest } = parseInput(apiKeyUpdateSchema, body);
+    const current = await this.get(principal, ref);
     // Changing any key, even renaming it, is limited to keys within the caller's own reach,
     // before and after the change.
     assertGrantable(principal, current.scopes);
     if (scopes) assertGrantable(principal, scopes);
-    const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}) });
+    const expiry = expiryWithinCaller(principal, expires_at);
+    const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}), ...(expiry === undefined ? {} : { expires_at: expiry }) });
     this.onCredentialsChanged();
     if (!updated) throw DomainError.notFound('api_key_id', ref);
     return presentApiKey(updated);
   }
 
+  /** Revoking a key revokes every key it created, down the lineage (storage cascades). */
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorize(principal, 'api_keys', 'destroy');
-    const current = await this.get(ref);
+    const current = await this.get(principal, ref);
     assertGrantable(principal, current.scopes);
     await this.deps.storage.apiKeys.delete(current.id);
     this.onCredentialsChanged();

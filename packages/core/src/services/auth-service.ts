@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
-import type { Principal } from '../scopes/principal.js';
+import type { ApiKeyPrincipal, Principal } from '../scopes/principal.js';
+import { keyPrincipal } from './api-key-lineage.js';
 import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
 import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
@@ -23,10 +24,7 @@ function credentialVersion(passwordHash: string): string {
 }
 
 interface CachedKey {
-  keyId: number;
-  /** Epoch milliseconds, or null for a key that does not expire. */
-  expiresAt: number | null;
-  principal: Principal;
+  principal: ApiKeyPrincipal;
   until: number;
 }
 
@@ -125,29 +123,26 @@ export class AuthService {
 
   /**
    * A key is looked up once per few seconds per process: this process forgets it at once
-   * when it changes; another replica's change reaches here within keyCacheMs. The cache
-   * keeps the principal built from it, so a request with a known key allocates nothing here.
+   * when it, a key above it or a user changes; another replica's change reaches here within
+   * keyCacheMs. The cache keeps the principal built from it (lineage, expiry, owner's admin
+   * flag), so a request with a known key allocates nothing here.
    */
   private async findKey(token: string, now: number): Promise<CachedKey | undefined> {
     const keyHash = hashApiKeyToken(token);
     const cached = this.#keyCache.get(keyHash);
     if (cached && cached.until > now) return cached;
     const key = await this.deps.storage.apiKeys.findByHash(keyHash);
-    if (!key) return undefined;
+    const principal = key && (await keyPrincipal(this.deps.storage, key));
+    if (!principal) return undefined;
     if (this.#keyCache.size >= keyCacheMax) this.#keyCache.clear();
-    const entry: CachedKey = {
-      keyId: key.id,
-      expiresAt: key.expires_at === null ? null : Date.parse(key.expires_at),
-      principal: { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes },
-      until: now + keyCacheMs,
-    };
+    const entry: CachedKey = { principal, until: now + keyCacheMs };
     this.#keyCache.set(keyHash, entry);
     return entry;
   }
 
   private async apiKey(token: string): Promise<Principal> {
     const now = this.deps.clock().getTime();
-    const key = await this.findKey(token, now);
+    const key = (await this.findKey(token, now))?.principal;
     if (!key) throw unauthenticated('unknown API key');
     if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated('API key expired');
     const last = this.#lastTouch.get(key.keyId) ?? 0;
@@ -155,6 +150,6 @@ export class AuthService {
       this.#lastTouch.set(key.keyId, now);
       await this.deps.storage.apiKeys.touch(key.keyId, new Date(now).toISOString());
     }
-    return key.principal;
+    return key;
   }
 }

@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { CorsRuleRecord } from '../ports/storage.js';
-import { authorize } from '../scopes/scope-check.js';
+import { authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
@@ -30,25 +30,25 @@ export class CorsRuleService {
   }
 
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; cors_rules: CorsRule[] }> {
-    authorize(principal, 'cors_rules', 'index');
+    authorizeAdmin(principal, 'cors_rules', 'index', 'read CORS rules');
     const page = await this.deps.storage.corsRules.list(parseListQuery(raw, corsRuleListSpec));
     return { count: page.count, cors_rules: page.items };
   }
 
   async show(principal: Principal, ref: string): Promise<CorsRule> {
-    authorize(principal, 'cors_rules', 'show');
+    authorizeAdmin(principal, 'cors_rules', 'show', 'read CORS rules');
     return this.get(ref);
   }
 
   async create(principal: Principal, body: unknown): Promise<CorsRule> {
-    authorize(principal, 'cors_rules', 'create');
+    authorizeAdmin(principal, 'cors_rules', 'create', 'add CORS rules');
     const rule = await this.deps.storage.corsRules.create(parseInput(corsRuleCreateSchema, body));
     this.changed();
     return rule;
   }
 
   async update(principal: Principal, ref: string, body: unknown): Promise<CorsRule> {
-    authorize(principal, 'cors_rules', 'update');
+    authorizeAdmin(principal, 'cors_rules', 'update', 'change CORS rules');
     const patch = parseInput(corsRuleUpdateSchema, body);
     const current = await this.get(ref);
     const updated = await this.deps.storage.corsRules.update(current.id, patch);
@@ -58,7 +58,7 @@ export class CorsRuleService {
   }
 
   async destroy(principal: Principal, ref: string): Promise<void> {
-    authorize(principal, 'cors_rules', 'destroy');
+    authorizeAdmin(principal, 'cors_rules', 'destroy', 'remove CORS rules');
     const current = await this.get(ref);
     await this.deps.storage.corsRules.delete(current.id);
     this.changed();

@@ -1,7 +1,6 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import { authorize } from '../scopes/scope-check.js';
-import { DomainError } from '../errors/domain-error.js';
+import { authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { defaultSettings, settingsUpdateSchema, type Settings } from '../domain/settings.js';
 import { makeEvent } from '../events/catalogue.js';
@@ -17,15 +16,12 @@ export class SettingsService {
   }
 
   async show(principal: Principal): Promise<Settings> {
-    authorize(principal, 'settings', 'show');
+    authorizeAdmin(principal, 'settings', 'show', 'read server settings');
     return this.current();
   }
 
   async update(principal: Principal, body: unknown): Promise<Settings> {
-    authorize(principal, 'settings', 'update');
-    if (principal.kind === 'user' && !principal.admin) {
-      throw new DomainError('forbidden', 'only an admin user may change server settings', { details: { admin: [{ error: 'forbidden' }] } });
-    }
+    authorizeAdmin(principal, 'settings', 'update', 'change server settings');
     const next = { ...(await this.current()), ...parseInput(settingsUpdateSchema, body) };
     await this.deps.storage.settings.set(key, next);
     this.deps.events.publish(makeEvent('configuration_changed', 'server settings changed', this.deps.clock(), { type: 'settings' }));

@@ -7,7 +7,7 @@ import type { UserRecord } from '../ports/storage.js';
 import { passwordSchema, usernameSchema } from '../domain/user.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
-import { authorize, isAllowed } from '../scopes/scope-check.js';
+import { authorizeAdmin, isAllowed } from '../scopes/scope-check.js';
 import { userListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
@@ -20,14 +20,12 @@ export function presentUser({ password_hash: _hidden, ...user }: UserRecord): Us
 }
 
 /**
- * Users have full access (Basic, JWT), so managing them is reserved to admin users and to
- * keys that already hold every scope: nobody can mint themselves a more powerful identity.
+ * Users have full access (Basic, JWT), so managing them is admin-only through every path,
+ * and a key also needs `* / *` to change them: a narrower key could otherwise mint itself a
+ * user with full access.
  */
 function authorizeUserAdmin(principal: Principal, action: string): void {
-  authorize(principal, 'users', action);
-  if (principal.kind === 'user' && !principal.admin && action !== 'index' && action !== 'show') {
-    throw new DomainError('forbidden', `only an admin user may ${action} users`, { details: { admin: [{ error: 'forbidden' }] } });
-  }
+  authorizeAdmin(principal, 'users', action, `${action === 'index' || action === 'show' ? 'read' : action} users`);
   if (principal.kind === 'api_key' && action !== 'index' && action !== 'show' && !isAllowed(principal, '*', '*')) {
     throw new DomainError('forbidden', `an API key needs * / * to ${action} users (a user has full access)`, {
       details: { scope: [{ error: 'forbidden', value: '* / *' }] },

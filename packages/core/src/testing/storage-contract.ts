@@ -169,6 +169,8 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         scopes: [{ controller: 'nas_shares', action: 'show' }],
         created_at: '2026-01-01T00:00:00.000Z',
         expires_at: null,
+        owner_user_id: null,
+        parent_key_id: null,
       });
       expect(await storage.apiKeys.findByHash('abc')).toEqual(key);
       await storage.apiKeys.touch(key.id, '2026-01-02T00:00:00.000Z');
@@ -178,6 +180,22 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.apiKeys.findByHash('abc')).toBeUndefined();
       await storage.settings.set('jwt', { enabled: true });
       expect(await storage.settings.get('jwt')).toEqual({ enabled: true });
+    });
+
+    it('key lineage: revoking a key revokes the keys it created, deleting a user deletes its keys', async () => {
+      const user = await storage.users.create({ username: 'lineage', password_hash: 'h', admin: false });
+      const base = { key_last4: 'wxyz', scopes: [{ controller: '*', action: 'index' }], created_at: '2026-01-01T00:00:00.000Z', expires_at: null };
+      const parent = await storage.apiKeys.create({ ...base, name: 'parent', key_hash: 'p', owner_user_id: user.id, parent_key_id: null });
+      const child = await storage.apiKeys.create({ ...base, name: 'child', key_hash: 'c', owner_user_id: user.id, parent_key_id: parent.id });
+      const grandchild = await storage.apiKeys.create({ ...base, name: 'grandchild', key_hash: 'g', owner_user_id: user.id, parent_key_id: child.id });
+      const other = await storage.apiKeys.create({ ...base, name: 'other', key_hash: 'o', owner_user_id: user.id, parent_key_id: null });
+      expect(grandchild.parent_key_id).toBe(child.id);
+      await storage.apiKeys.delete(parent.id);
+      expect(await storage.apiKeys.get(child.id)).toBeUndefined();
+      expect(await storage.apiKeys.get(grandchild.id)).toBeUndefined();
+      expect(await storage.apiKeys.get(other.id)).toBeDefined();
+      await storage.users.delete(user.id);
+      expect(await storage.apiKeys.get(other.id)).toBeUndefined();
     });
 
     it('claims each queued job exactly once, oldest first, and erases payloads when jobs finish', async () => {

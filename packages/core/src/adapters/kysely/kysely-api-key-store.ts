@@ -6,7 +6,7 @@ import type { ApiKeyTable, Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
 import type { PreparedReads } from './kysely-prepared.js';
 
-const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at'] as const;
+const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'owner_user_id', 'parent_key_id'] as const;
 
 function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
   return { ...row, scopes: JSON.parse(row.scopes) as Scope[] };

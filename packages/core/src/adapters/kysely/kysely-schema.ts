@@ -76,6 +76,8 @@ export interface ApiKeyTable {
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  owner_user_id: number | null;
+  parent_key_id: number | null;
 }
 
 export interface SettingTable {

@@ -113,4 +113,13 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql.raw('create index nas_shares_name_id_desc on nas_shares (name, id desc)').execute(db);
     },
   },
+  '0004_api_key_lineage': {
+    async up(db: Kysely<unknown>) {
+      // Keys from before this migration have no recorded creator and count as the system's.
+      await sql.raw('alter table api_keys add column owner_user_id integer references users(id) on delete cascade').execute(db);
+      await sql.raw('alter table api_keys add column parent_key_id integer references api_keys(id) on delete cascade').execute(db);
+      await sql.raw('create index api_keys_owner on api_keys (owner_user_id)').execute(db);
+      await sql.raw('create index api_keys_parent on api_keys (parent_key_id)').execute(db);
+    },
+  },
 };

@@ -1,0 +1,38 @@
+import type { ApiKeyRecord, Storage } from '../ports/storage.js';
+import type { ApiKeyPrincipal } from '../scopes/principal.js';
+import type { Scope } from '../domain/api-key.js';
+
+/** Keys may create keys up to this depth; deeper chains are refused at creation. */
+export const maxKeyLineageDepth = 8;
+
+function earlier(a: number | null, b: string | null): number | null {
+  if (b === null) return a;
+  const at = Date.parse(b);
+  return a === null ? at : Math.min(a, at);
+}
+
+/**
+ * The principal a key stands for, evaluated now (DESIGN §5.18): its scopes bounded by every
+ * key above it, its expiry the earliest along the chain, and its owner's current admin flag.
+ * Undefined when a key above it or its owner no longer exists.
+ */
+export async function keyPrincipal(storage: Pick<Storage, 'apiKeys' | 'users'>, key: ApiKeyRecord): Promise<ApiKeyPrincipal | undefined> {
+  const lineage: Scope[][] = [];
+  let expiresAt = earlier(null, key.expires_at);
+  let parentId = key.parent_key_id;
+  while (parentId !== null) {
+    if (lineage.length >= maxKeyLineageDepth) return undefined;
+    const parent = await storage.apiKeys.get(parentId);
+    if (!parent) return undefined;
+    lineage.push(parent.scopes);
+    expiresAt = earlier(expiresAt, parent.expires_at);
+    parentId = parent.parent_key_id;
+  }
+  let ownerAdmin = true;
+  if (key.owner_user_id !== null) {
+    const owner = await storage.users.get(key.owner_user_id);
+    if (!owner) return undefined;
+    ownerAdmin = owner.admin;
+  }
+  return { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes, lineage, ownerUserId: key.owner_user_id, ownerAdmin, expiresAt };
+}
