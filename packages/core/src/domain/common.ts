@@ -13,6 +13,19 @@ export function text(max: number, min = 1) {
     .regex(noControlChars, { message: 'must not contain control characters' });
 }
 
+/** Marks that reorder or hide text on screen (Trojan Source): a name that looks like another. */
+const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A resource's name, which paths take in place of its id (DESIGN §5.2, §5.4): all digits
+ * would shadow an id, and bidi controls make one name look like another.
+ */
+export function resourceName(max: number) {
+  return text(max)
+    .refine((name) => !/^\d+$/.test(name), { message: 'must not be all digits (an all-digit name would read as an id in paths)' })
+    .refine((name) => !bidiControls.test(name), { message: 'must not contain bidirectional control characters' });
+}
+
 /** An optional field that `null` clears on update. */
 export function optionalText(max: number) {
   return z.string().max(max).regex(noControlChars).nullable().optional();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { idSchema, optionalText, text } from './common.js';
+import { resourceName, idSchema, optionalText, text } from './common.js';
 
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
 
 export const nasShareWritableSchema = z.object({
-  name: text(255),
+  name: resourceName(255),
   path: text(4096),
   options: z
     .string()

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
+import { resourceName, hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
 
 export const nasWritableSchema = z.object({
-  name: text(255),
+  name: resourceName(255),
   host: text(255).regex(hostPattern, { message: 'must be a host name, IPv4 address or [IPv6] address' }),
   type: z.enum(nasTypes),
   comment: optionalText(1024),

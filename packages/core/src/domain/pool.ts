@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { idSchema, optionalText, text } from './common.js';
+import { resourceName, idSchema, optionalText } from './common.js';
 
 export const poolTypes = ['active_archive', 'offline_archive', 'data_exchange', 'scratch', 'data_enrichment', 'primary'] as const;
 export const poolContents = ['tape', 'cloud', 'nas'] as const;
 
 export const poolCreateSchema = z.object({
-  name: text(255),
+  name: resourceName(255),
   comment: optionalText(1024),
   type: z.enum(poolTypes).default('primary'),
   content: z.enum(poolContents).default('nas'),
 });
 
 export const poolUpdateSchema = z.object({
-  name: text(255).optional(),
+  name: resourceName(255).optional(),
   comment: optionalText(1024),
   type: z.enum(poolTypes).optional(),
   content: z.enum(poolContents).optional(),

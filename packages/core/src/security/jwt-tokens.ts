@@ -6,12 +6,14 @@ export interface JwtClaims {
   username: string;
   /** Changes with the user's password, so a password change ends every older token. */
   credentialVersion: string;
+  /** The JWT mode period the token was issued in: re-enabling JWT mode starts a new one. */
+  epoch: string;
 }
 
 export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Date, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
-  const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion })
+  const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion, ep: claims.epoch })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer('dms')
@@ -27,8 +29,9 @@ export async function verifyUserToken(key: Uint8Array, token: string, now: Date)
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
     const userId = Number(payload.sub);
-    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string') return undefined;
-    return { userId, username: payload['username'], credentialVersion: payload['cv'] };
+    const epoch = payload['ep'] ?? '';
+    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string' || typeof epoch !== 'string') return undefined;
+    return { userId, username: payload['username'], credentialVersion: payload['cv'], epoch };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;
     throw error;

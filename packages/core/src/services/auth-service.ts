@@ -59,7 +59,7 @@ export class AuthService {
       });
     }
     const user = await this.verifyPassword(username, password);
-    const claims = { userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
+    const claims = { userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash), epoch: await this.settings.jwtEpoch() };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
     return { token, expires_at: expiresAt.toISOString() };
   }
@@ -68,6 +68,7 @@ export class AuthService {
     if (!(await this.settings.current()).jwt_enabled) throw unauthenticated('JWT mode is off');
     const claims = await verifyUserToken(this.jwtKey, token, this.deps.clock());
     if (!claims) throw unauthenticated('invalid or expired token');
+    if (claims.epoch !== (await this.settings.jwtEpoch())) throw unauthenticated('the token was issued before JWT mode was last enabled');
     const user = await this.deps.storage.users.get(claims.userId);
     if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
     if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');

@@ -6,6 +6,7 @@ import { defaultSettings, settingsUpdateSchema, type Settings } from '../domain/
 import { makeEvent } from '../events/catalogue.js';
 
 const key = 'server';
+const jwtEpochKey = 'jwt_epoch';
 
 /** Server settings (JWT mode); read from storage each time so every replica agrees at once. */
 export class SettingsService {
@@ -15,6 +16,11 @@ export class SettingsService {
     return { ...defaultSettings, ...(await this.deps.storage.settings.get<Partial<Settings>>(key)) };
   }
 
+  /** Changes each time JWT mode is switched on, so tokens of an earlier period stay refused. */
+  async jwtEpoch(): Promise<string> {
+    return (await this.deps.storage.settings.get<string>(jwtEpochKey)) ?? '';
+  }
+
   async show(principal: Principal): Promise<Settings> {
     authorizeAdmin(principal, 'settings', 'show', 'read server settings');
     return this.current();
@@ -22,7 +28,9 @@ export class SettingsService {
 
   async update(principal: Principal, body: unknown): Promise<Settings> {
     authorizeAdmin(principal, 'settings', 'update', 'change server settings');
-    const next = { ...(await this.current()), ...parseInput(settingsUpdateSchema, body) };
+    const previous = await this.current();
+    const next = { ...previous, ...parseInput(settingsUpdateSchema, body) };
+    if (next.jwt_enabled && !previous.jwt_enabled) await this.deps.storage.settings.set(jwtEpochKey, this.deps.newId());
     await this.deps.storage.settings.set(key, next);
     this.deps.events.publish(makeEvent('configuration_changed', 'server settings changed', this.deps.clock(), { type: 'settings' }));
     return next;
