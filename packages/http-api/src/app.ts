@@ -53,7 +53,7 @@ export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
   const openapi = new OpenAPIHono<AppEnv>();
-  const metrics = createMetrics(core.deps.storage);
+  const metrics = createMetrics(core.deps.storage, () => core.engine.rejections);
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
   const pipeline = createPipeline({

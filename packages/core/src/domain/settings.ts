@@ -1,11 +1,39 @@
 import { z } from 'zod';
 
+/** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
+export const allowedHostEntry = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^(?:[A-Za-z0-9.-]+|[0-9A-Fa-f:.]+(?:\/\d{1,3})?)$/, { message: 'must be a host name, an IP address or a CIDR block such as 10.0.0.0/8' });
+
 export const settingsSchema = z
-  .object({ jwt_enabled: z.boolean(), jwt_ttl_seconds: z.number().int() })
+  .object({
+    jwt_enabled: z.boolean(),
+    jwt_ttl_seconds: z.number().int(),
+    job_queue_max_per_principal: z.number().int(),
+    job_queue_max_total: z.number().int(),
+    share_test_allowed_hosts: z.array(z.string()),
+  })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = z
-  .object({ jwt_enabled: z.boolean(), jwt_ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600) })
+  .object({
+    jwt_enabled: z.boolean(),
+    jwt_ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600),
+    /** Unfinished (queued or working) jobs one user, with all its keys, may have (429 beyond). */
+    job_queue_max_per_principal: z.number().int().min(1).max(10_000),
+    /** Unfinished jobs of the whole service (503 beyond). */
+    job_queue_max_total: z.number().int().min(1).max(100_000),
+    /** Where share tests and scans may connect; empty means anywhere. */
+    share_test_allowed_hosts: z.array(allowedHostEntry).max(256),
+  })
   .partial();
 
 export type Settings = z.output<typeof settingsSchema>;
-export const defaultSettings: Settings = { jwt_enabled: false, jwt_ttl_seconds: 3600 };
+export const defaultSettings: Settings = {
+  jwt_enabled: false,
+  jwt_ttl_seconds: 3600,
+  job_queue_max_per_principal: 32,
+  job_queue_max_total: 256,
+  share_test_allowed_hosts: [],
+};

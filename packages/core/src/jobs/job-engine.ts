@@ -1,5 +1,6 @@
 import type { Storage } from '../ports/storage.js';
-import type { JobRecord } from '../ports/job-store.js';
+import type { JobRecord, QueueBounds } from '../ports/job-store.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -40,6 +41,8 @@ const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventNam
  */
 export class JobEngine {
   readonly signals = new JobSignals();
+  /** Jobs refused by the queue bounds since start, for /metrics. */
+  readonly rejections = { per_principal: 0, overall: 0 };
   readonly #options: Required<Omit<JobEngineOptions, 'onError'>> & Pick<JobEngineOptions, 'onError'>;
   readonly #workerId: string;
   readonly #stopping = new AbortController();
@@ -68,9 +71,18 @@ export class JobEngine {
     return this.#options.clock().toISOString();
   }
 
-  /** Stores a job and wakes a worker; the job survives a restart from here on. */
-  async enqueue(kind: JobKind, payload: JobPayload, refs: { nasId: number | null; shareId: number | null; total: number }): Promise<JobRecord> {
-    const job = await this.#options.storage.jobs.enqueue({
+  /**
+   * Stores a job and wakes a worker; the job survives a restart from here on. With bounds,
+   * a requester over its share of unfinished jobs gets 429 and a full queue 503 (DESIGN §5.20).
+   */
+  async enqueue(
+    kind: JobKind,
+    payload: JobPayload,
+    refs: { nasId: number | null; shareId: number | null; total: number },
+    bounds?: QueueBounds & { requestedBy: string },
+  ): Promise<JobRecord> {
+    const { storage } = this.#options;
+    const insert = {
       id: this.#options.newId(),
       kind,
       nas_id: refs.nasId,
@@ -78,9 +90,29 @@ export class JobEngine {
       total: refs.total,
       payload_enc: this.#options.secrets.seal(JSON.stringify(payload)),
       created_at: this.now(),
-    });
+      ...(bounds ? { requested_by: bounds.requestedBy } : {}),
+    };
+    const job = await storage.jobs.enqueue(insert, bounds);
+    if (!job) throw await this.refusal(bounds!);
     this.signals.queued();
     return job;
+  }
+
+  private async refusal(bounds: QueueBounds & { requestedBy: string }): Promise<DomainError> {
+    // About when a worker frees up: each network step of a job is bounded by the driver timeout.
+    const retryAfter = Math.max(1, Math.ceil(this.#options.driverTimeoutMs / 1000));
+    if ((await this.#options.storage.jobs.countUnfinished(bounds.requestedBy)) >= bounds.perRequester) {
+      this.rejections.per_principal += 1;
+      return new DomainError('rate_limited', `too many unfinished jobs for this credential (at most ${bounds.perRequester}); retry after ${retryAfter} s`, {
+        retryAfter,
+        details: { jobs: [{ error: 'less_than_or_equal_to', count: bounds.perRequester }] },
+      });
+    }
+    this.rejections.overall += 1;
+    return new DomainError('unavailable', `the job queue is full (at most ${bounds.total} unfinished jobs); retry after ${retryAfter} s`, {
+      retryAfter,
+      details: { jobs: [{ error: 'less_than_or_equal_to', count: bounds.total }] },
+    });
   }
 
   /**

@@ -16,12 +16,20 @@ export interface JobRecord {
   result: Record<string, number> | null;
   worker_id: string | null;
   heartbeat_at: string | null;
+  /** Who asked for it (`user:ID`, `key:ID`, `system`): bounds and fair claiming go by it. */
+  requested_by: string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
 }
 
-export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'>;
+export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> & Partial<Pick<JobRecord, 'requested_by'>>;
+
+/** Most unfinished (queued or working) jobs allowed, for the job's requester and overall. */
+export interface QueueBounds {
+  perRequester: number;
+  total: number;
+}
 
 export interface JobProgress {
   progress: number;
@@ -36,12 +44,16 @@ export interface JobOutcome extends JobProgress {
 }
 
 /**
- * Durable job queue. `claim` takes the oldest queued job in one atomic statement
+ * Durable job queue. `claim` takes, in one atomic statement, the oldest queued job of the
+ * requester with the fewest working jobs, so one requester's backlog cannot starve others'
  * (SQLite: UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING; PostgreSQL adds
  * FOR UPDATE SKIP LOCKED), so any number of workers and replicas can share it.
  */
 export interface JobStore {
-  enqueue(job: JobInsert): Promise<JobRecord>;
+  /** Stores a queued job; with bounds, atomically, and resolves undefined when one is reached. */
+  enqueue(job: JobInsert, bounds?: QueueBounds): Promise<JobRecord | undefined>;
+  /** Unfinished (queued or working) jobs, of one requester or of all. */
+  countUnfinished(requestedBy?: string): Promise<number>;
   get(id: string): Promise<JobRecord | undefined>;
   claim(workerId: string, now: string): Promise<JobRecord | undefined>;
   /** Saves progress and refreshes the heartbeat; ignored unless the job is working for this worker. */

@@ -111,6 +111,8 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   /** Every share with this name (names are unique within a NAS only). */
   findByName(name: string, nasId?: number): Promise<NasShareRecord[]>;
   count(): Promise<number>;
+  /** Forgets the stored password of every share of a NAS; resolves how many had one. */
+  clearPasswordsOfNas(nasId: number): Promise<number>;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
+import type { ResolveHost } from '../security/host-policy.js';
 
 export interface Core {
   readonly deps: CoreDeps;
@@ -41,6 +42,8 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     /** Sends test traps (POST /snmp/traps/{id}/test); the dispatcher uses its own. */
     trapSender?: TrapSender;
     onTrapSendError?: (error: unknown) => void;
+    /** Host name resolution of the share-test host policy (the system resolver by default). */
+    resolveHost?: ResolveHost;
     /** HS256 key of JWT mode, derived from the server secret (random per process if absent). */
     jwtKey?: Uint8Array;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
@@ -48,7 +51,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
-  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, ...given } = options;
+  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, ...given } = options;
   const deps: CoreDeps = {
     hasher: argon2PasswordHasher,
     events: new MemoryEventBus(),
@@ -68,7 +71,7 @@ export function createCore(options: CoreOptions): Core {
     pools,
     shares,
     engine,
-    jobs: new JobService(deps, engine, drivers, nas, shares),
+    jobs: new JobService(deps, engine, drivers, nas, shares, settings, resolveHost),
     traps: new TrapService(deps, trapSender, onTrapSendError),
     snmpConfig: new SnmpConfigService(deps),
     auth,

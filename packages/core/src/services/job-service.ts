@@ -1,6 +1,9 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { JobRecord } from '../ports/job-store.js';
+import type { JobRecord, QueueBounds } from '../ports/job-store.js';
+import type { NasRecord, NasShareRecord } from '../ports/storage.js';
+import type { SettingsService } from './settings-service.js';
+import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { ShareService, ShareScope } from './share-service.js';
@@ -25,6 +28,12 @@ export function presentJob(job: JobRecord): ActiveJobStatus {
   };
 }
 
+/** Bounds count per user: a user's keys share its budget, so more keys buy no more jobs. */
+function requesterOf(principal: Principal): string {
+  if (principal.kind === 'user') return `user:${principal.userId}`;
+  return principal.ownerUserId === null ? `key:${principal.keyId}` : `user:${principal.ownerUserId}`;
+}
+
 /** `job_id` and `wait` as the query gives them; both are checked here, not at the edge. */
 export interface JobQuery {
   jobId: string | undefined;
@@ -47,7 +56,23 @@ export class JobService {
     private readonly drivers: ShareDriverRegistry,
     private readonly nas: NasService,
     private readonly shares: ShareService,
+    private readonly settings: SettingsService,
+    private readonly resolveHost?: ResolveHost,
   ) {}
+
+  /**
+   * What every job request passes before it is queued: the target host within
+   * `share_test_allowed_hosts`, and the queue bounds of the requester and of the service.
+   */
+  private async admit(principal: Principal, nas: NasRecord): Promise<QueueBounds & { requestedBy: string }> {
+    const settings = await this.settings.current();
+    if (nas.type !== 'local' && !(await createHostPolicy(settings.share_test_allowed_hosts, this.resolveHost).allows(nas.host))) {
+      throw new DomainError('validation', `host ${nas.host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`, {
+        details: { host: [{ error: 'forbidden', value: nas.host }] },
+      });
+    }
+    return { requestedBy: requesterOf(principal), perRequester: settings.job_queue_max_per_principal, total: settings.job_queue_max_total };
+  }
 
   /** PUT /nas/{nas_id}/nas_shares/-/test: validates the body like a create, queues a test. */
   async testUnsaved(principal: Principal, nasRef: string, body: unknown): Promise<ActiveJobStatus> {
@@ -63,7 +88,8 @@ export class JobService {
       password: input.password ?? null,
     };
     const total = this.drivers.forType(nas.type).testSteps({ ...location, options: parseShareOptions(location.options) }).length;
-    const job = await this.engine.enqueue('share_test', { kind: 'share_test', location, label: input.name }, { nasId: nas.id, shareId: null, total });
+    const bounds = await this.admit(principal, nas);
+    const job = await this.engine.enqueue('share_test', { kind: 'share_test', location, label: input.name }, { nasId: nas.id, shareId: null, total }, bounds);
     return presentJob(job);
   }
 
@@ -71,17 +97,25 @@ export class JobService {
   async testSaved(principal: Principal, scope: ShareScope, shareRef: string): Promise<ActiveJobStatus> {
     authorize(principal, 'nas_shares', 'test');
     const share = await this.shares.resolve(scope, shareRef);
-    const nas = await this.deps.storage.nas.get(share.nas_id);
-    const total = nas ? this.drivers.forType(nas.type).testSteps({ type: nas.type, host: nas.host, path: share.path, options: parseShareOptions(share.options), username: share.username, password: null }).length : 0;
-    const job = await this.engine.enqueue('share_test', { kind: 'share_test_saved', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total });
+    const nas = await this.nasOf(share);
+    const total = this.drivers.forType(nas.type).testSteps({ type: nas.type, host: nas.host, path: share.path, options: parseShareOptions(share.options), username: share.username, password: null }).length;
+    const bounds = await this.admit(principal, nas);
+    const job = await this.engine.enqueue('share_test', { kind: 'share_test_saved', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total }, bounds);
     return presentJob(job);
   }
 
   async scan(principal: Principal, scope: ShareScope, shareRef: string): Promise<ActiveJobStatus> {
     authorize(principal, 'nas_shares', 'scan');
     const share = await this.shares.resolve(scope, shareRef);
-    const job = await this.engine.enqueue('share_scan', { kind: 'share_scan', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total: 0 });
+    const bounds = await this.admit(principal, await this.nasOf(share));
+    const job = await this.engine.enqueue('share_scan', { kind: 'share_scan', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total: 0 }, bounds);
     return presentJob(job);
+  }
+
+  private async nasOf(share: NasShareRecord): Promise<NasRecord> {
+    const nas = await this.deps.storage.nas.get(share.nas_id);
+    if (!nas) throw DomainError.notFound('nas_id', share.nas_id);
+    return nas;
   }
 
   /** GET …/-/test?job_id=: a job started under another NAS is 404. */

@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { NasRecord } from '../ports/storage.js';
-import { authorize } from '../scopes/scope-check.js';
+import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasCreateSchema, nasUpdateSchema, type Nas } from '../domain/nas.js';
@@ -35,10 +35,16 @@ export class NasService {
     return this.deps.storage.nas.create({ comment: null, price: null, ...input });
   }
 
+  /**
+   * Moving a NAS (host or type) without `nas_shares / get_password` forgets its shares'
+   * stored passwords, first: a stored secret is never replayed to a new target (DESIGN §5.19).
+   */
   async update(principal: Principal, ref: string, body: unknown): Promise<Nas> {
     authorize(principal, 'nas', 'update');
     const input = parseInput(nasUpdateSchema, body);
     const current = await this.resolve(ref);
+    const moves = (input.host !== undefined && input.host !== current.host) || (input.type !== undefined && input.type !== current.type);
+    if (moves && !canSeeSharePassword(principal)) await this.deps.storage.shares.clearPasswordsOfNas(current.id);
     const updated = await this.deps.storage.nas.update(current.id, input);
     if (!updated) throw DomainError.notFound('nas_id', ref);
     return updated;

@@ -1,6 +1,6 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasShareRecord } from '../ports/storage.js';
+import type { NasSharePatch, NasShareRecord } from '../ports/storage.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
@@ -17,6 +17,13 @@ export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { k
 export interface ShareCollection {
   count: number;
   nas_shares: NasShare[];
+}
+
+/** The fields that say where a share connects and as whom (DESIGN §5.19). */
+const targetFields = ['path', 'options', 'username'] as const;
+
+function movesTarget(current: NasShareRecord, patch: NasSharePatch): boolean {
+  return targetFields.some((field) => patch[field] !== undefined && patch[field] !== current[field]);
 }
 
 export class ShareService {
@@ -88,15 +95,22 @@ export class ShareService {
     return this.present(record, canSeeSharePassword(principal));
   }
 
+  /**
+   * A stored password is never replayed to a new target: changing where a share connects,
+   * without `get_password` and without a new password, forgets the stored one.
+   */
   async update(principal: Principal, scope: ShareScope, ref: string, body: unknown): Promise<NasShare> {
     authorize(principal, 'nas_shares', 'update');
     const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
     const current = await this.resolve(scope, ref);
-    const patch = {
+    const patch: NasSharePatch = {
       ...fields,
       ...(options === undefined ? {} : { options: options || null }),
       ...(password === undefined ? {} : { password_enc: password === null ? null : this.deps.secrets.seal(password) }),
     };
+    if (password === undefined && current.password_enc !== null && movesTarget(current, patch) && !canSeeSharePassword(principal)) {
+      patch.password_enc = null;
+    }
     const record = await this.deps.storage.shares.update(current.id, patch);
     if (!record) throw DomainError.notFound('nas_share_id', ref);
     return this.present(record, canSeeSharePassword(principal));

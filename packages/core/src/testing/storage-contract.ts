@@ -223,5 +223,21 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.purgeFinished(at(15))).toBe(1);
       expect(await storage.jobs.get('job-0')).toBeUndefined();
     });
+
+    it('job bounds: enqueues within the bounds only, and claims the requester with the fewest working jobs first', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s)).toISOString();
+      const job = (i: number, requested_by: string) => ({ id: `bound-${i}`, kind: 'share_test' as const, nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(i), requested_by });
+      const bounds = { perRequester: 3, total: 4 };
+      const outcomes = await Promise.all([0, 1, 2, 3, 4].map((i) => storage.jobs.enqueue(job(i, 'user:a'), bounds)));
+      expect(outcomes.filter((queued) => queued !== undefined)).toHaveLength(3);
+      expect(await storage.jobs.countUnfinished('user:a')).toBe(3);
+      expect(await storage.jobs.enqueue(job(5, 'user:b'), bounds)).toMatchObject({ id: 'bound-5', requested_by: 'user:b', status: 'queued' });
+      expect(await storage.jobs.enqueue(job(6, 'user:c'), bounds)).toBeUndefined();
+      expect(await storage.jobs.countUnfinished()).toBe(4);
+      // user:a's oldest runs first; then user:b's, though user:a queued earlier, since user:a already has one working.
+      expect((await storage.jobs.claim('w1', at(10)))?.requested_by).toBe('user:a');
+      expect((await storage.jobs.claim('w2', at(10)))?.id).toBe('bound-5');
+      expect((await storage.jobs.claim('w3', at(10)))?.requested_by).toBe('user:a');
+    });
   });
 }

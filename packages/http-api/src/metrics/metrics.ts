@@ -10,7 +10,7 @@ export interface Metrics {
 }
 
 /** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
-export function createMetrics(storage: Storage): Metrics {
+export function createMetrics(storage: Storage, jobRejections: () => Readonly<Record<string, number>> = () => ({})): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'dms_process_' });
   const record = registerRequestMetrics(registry);
@@ -23,6 +23,18 @@ export function createMetrics(storage: Storage): Metrics {
     registers: [registry],
     async collect() {
       for (const [state, count] of Object.entries(await storage.jobs.countByStatus())) this.set({ state }, count);
+    },
+  });
+
+  new Counter({
+    name: 'dms_job_rejections_total',
+    help: 'share tests and scans refused by the job queue bounds, by bound',
+    labelNames: ['reason'],
+    registers: [registry],
+    // The engine keeps the counts; they are copied at scrape time, not on each rejection.
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(jobRejections())) this.inc({ reason }, count);
     },
   });
 

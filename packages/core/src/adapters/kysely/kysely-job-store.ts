@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore } from '../../ports/job-store.js';
+import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
 import { jobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
@@ -20,13 +20,35 @@ export class KyselyJobStore implements JobStore {
     private readonly quirks: DialectQuirks,
   ) {}
 
-  async enqueue(job: JobInsert) {
+  async enqueue(job: JobInsert, bounds?: QueueBounds) {
+    const requestedBy = job.requested_by ?? 'system';
+    const values = { ...job, requested_by: requestedBy, status: 'queued', progress: 0, message: null, steps: '[]', result: null, worker_id: null, heartbeat_at: null, started_at: null, finished_at: null };
+    if (!bounds) return toRecord(await this.db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
+    // One statement: the bound is checked and the job stored without another request between them.
+    const unfinished = (requester?: string) =>
+      this.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', 'in', ['queued', 'working'])
+        .$if(requester !== undefined, (qb) => qb.where('requested_by', '=', requester!));
+    const columns = Object.keys(values) as Array<keyof typeof values>;
     const row = await this.db
       .insertInto('jobs')
-      .values({ ...job, status: 'queued', progress: 0, message: null, steps: '[]', result: null, worker_id: null, heartbeat_at: null, started_at: null, finished_at: null })
+      .columns(columns)
+      .expression(
+        this.db
+          .selectNoFrom(columns.map((column) => sql.val(values[column]).as(column)))
+          .where(sql<boolean>`(${unfinished(requestedBy)}) < ${bounds.perRequester} and (${unfinished()}) < ${bounds.total}`),
+      )
       .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async countUnfinished(requestedBy?: string) {
+    let query = this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['queued', 'working']);
+    if (requestedBy !== undefined) query = query.where('requested_by', '=', requestedBy);
+    return Number((await query.executeTakeFirstOrThrow()).n);
   }
 
   async get(id: string) {
@@ -37,7 +59,9 @@ export class KyselyJobStore implements JobStore {
   async claim(workerId: string, now: string) {
     const result = await sql<Selectable<JobTable>>`
       update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
-      where id = (select id from jobs where status = 'queued' order by created_at, id limit 1 ${sql.raw(this.quirks.claimLockClause)})
+      where id = (select id from jobs where status = 'queued'
+          order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = jobs.requested_by), created_at, id
+          limit 1 ${sql.raw(this.quirks.claimLockClause)})
         and status = 'queued'
       returning *`.execute(this.db);
     const row = result.rows[0];

@@ -60,6 +60,16 @@ export class KyselyNasShareStore implements NasShareStore {
     );
   }
 
+  async clearPasswordsOfNas(nasId: number) {
+    const result = await this.db
+      .updateTable('nas_shares')
+      .set({ password_enc: null, updated_at: this.now() })
+      .where('nas_id', '=', nasId)
+      .where('password_enc', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async delete(id: number) {
     const result = await this.db.deleteFrom('nas_shares').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -99,6 +99,7 @@ export interface JobTable {
   result: string | null;
   worker_id: string | null;
   heartbeat_at: string | null;
+  requested_by: string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

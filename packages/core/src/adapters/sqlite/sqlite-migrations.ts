@@ -122,4 +122,10 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql.raw('create index api_keys_parent on api_keys (parent_key_id)').execute(db);
     },
   },
+  '0005_job_requester': {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(`alter table jobs add column requested_by text not null default 'system'`).execute(db);
+      await sql.raw('create index jobs_requester on jobs (requested_by, status)').execute(db);
+    },
+  },
 };
