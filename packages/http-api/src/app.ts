@@ -13,6 +13,7 @@ import { corsFromRules } from './pipeline/cors.js';
 import { limitBody } from './pipeline/body-limit.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
+import { clientAddressResolver } from './rate-limit/client-address.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerShareRoutes } from './routes/share-routes.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Replaces the memory limiters (a shared store for replicas, or tests). */
   limits?: AccessLimits;
+  /** Addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies?: readonly string[];
 }
 
 export interface DmsApp {
@@ -62,6 +65,7 @@ export function createApp(options: AppOptions): DmsApp {
     limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
     authenticate: authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
       onAuthFailure: () => metrics.authFailures.inc(),
+      clientAddress: clientAddressResolver(options.trustedProxies ?? []),
     }),
     // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
     guards: (path) => path === apiBase || path.startsWith(`${apiBase}/`) || path === '/metrics',

@@ -13,8 +13,11 @@ export function text(max: number, min = 1) {
     .regex(noControlChars, { message: 'must not contain control characters' });
 }
 
-/** Marks that reorder or hide text on screen (Trojan Source): a name that looks like another. */
-const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Embeddings, overrides and isolates reorder text on screen (Trojan Source): a name that looks
+ * like another. The marks LRM, RLM and ALM only hint direction and stay allowed for RTL names.
+ */
+const bidiControls = /[\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * A resource's name, which paths take in place of its id (DESIGN §5.2, §5.4): all digits

@@ -81,12 +81,17 @@ export class AuthService {
     this.#keyCache.clear();
   }
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * `beforePasswordCheck` runs only when a password is about to be verified (argon2, tens of
+   * milliseconds of a pool thread): the host checks and charges its throttling budget there,
+   * so a throttled guess costs nothing, while a recently verified credential skips it.
+   */
+  async authenticate(authorization: string | undefined, hooks: { beforePasswordCheck?: () => Promise<void> } = {}): Promise<Principal> {
     if (!authorization) throw unauthenticated('authentication required');
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, space).toLowerCase();
     const value = authorization.slice(space + 1).trim();
-    if (space > 0 && scheme === 'basic') return this.basic(value);
+    if (space > 0 && scheme === 'basic') return this.basic(value, hooks.beforePasswordCheck);
     if (space > 0 && scheme === 'bearer' && value.length > 0) {
       if (jwtShape.test(value)) return this.jwt(value);
       return this.apiKey(value);
@@ -94,7 +99,7 @@ export class AuthService {
     throw unauthenticated('unsupported authorization scheme');
   }
 
-  private async basic(encoded: string): Promise<Principal> {
+  private async basic(encoded: string, beforePasswordCheck?: () => Promise<void>): Promise<Principal> {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthenticated('malformed Basic credentials');
@@ -103,6 +108,7 @@ export class AuthService {
     const cached = this.#basicCache.get(cacheKey);
     if (cached && cached.until > now) return cached.principal;
 
+    await beforePasswordCheck?.();
     const user = await this.verifyPassword(decoded.slice(0, colon), decoded.slice(colon + 1));
     const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();

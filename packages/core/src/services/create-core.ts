@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from './core-deps.js';
 import { MemoryEventBus } from '../events/memory-event-bus.js';
 import { argon2PasswordHasher } from '../security/password-hasher.js';
+import { boundHasher } from '../security/bounded-hasher.js';
 import { NasService } from './nas-service.js';
 import { PoolService } from './pool-service.js';
 import { ShareService } from './share-service.js';
@@ -53,7 +54,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
 export function createCore(options: CoreOptions): Core {
   const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, ...given } = options;
   const deps: CoreDeps = {
-    hasher: argon2PasswordHasher,
+    hasher: boundHasher(argon2PasswordHasher),
     events: new MemoryEventBus(),
     clock: () => new Date(),
     newId: randomUUID,

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { DomainError, isDomainError, makeEvent, type Core, type Principal, type RateLimitDecision, type RateLimiter } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
-import { clientAddress } from '../rate-limit/client-address.js';
+import { peerAddress } from '../rate-limit/client-address.js';
 import { setRateLimitHeaders } from '../http/common-headers.js';
 import type { Step } from './step.js';
 
@@ -17,6 +17,8 @@ export interface AccessLimits {
 
 export interface AccessHooks {
   onAuthFailure?: () => void;
+  /** The client's address (the TCP peer, or what trusted proxies forwarded). */
+  clientAddress?: (c: Context) => string;
 }
 
 function tooMany(c: Context<AppEnv>, decision: RateLimitDecision, what: string): DomainError {
@@ -51,6 +53,7 @@ async function loginIdentity(c: Context): Promise<string> {
  * valid credential, and ten failures a minute for one address and user mean 429.
  */
 export function authenticate(core: Core, publicPaths: ReadonlySet<string>, loginPath: string, limits: AccessLimits, hooks: AccessHooks = {}): Step {
+  const clientAddress = hooks.clientAddress ?? peerAddress;
   const recordFailure = async (c: Context, failureKey: string, who: string, address: string) => {
     hooks.onAuthFailure?.();
     const decision = await limits.authFailures.consume(failureKey);
@@ -83,16 +86,21 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
     }
   };
 
-  const refused = async (c: Context<AppEnv>, authorization: string | undefined, error: unknown): Promise<never> => {
+  /** Charges the address's budget; throws 429 once it is spent. */
+  const chargeAddress = async (c: Context<AppEnv>, address: string) => {
+    const decision = await limits.perAddress.consume(`address:${address}`);
+    setRateLimitHeaders(c, decision);
+    if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded for this address');
+  };
+
+  const refused = async (c: Context<AppEnv>, authorization: string | undefined, error: unknown, charged: boolean): Promise<never> => {
     if (isDomainError(error) && error.code === 'unauthenticated') {
       const address = clientAddress(c);
-      const decision = await limits.perAddress.consume(`address:${address}`);
       if (authorization) {
         const who = claimedIdentity(authorization);
         await recordFailure(c, `${address}|${who}`, who, address);
       }
-      setRateLimitHeaders(c, decision);
-      if (!decision.allowed) throw tooMany(c, decision, 'rate limit exceeded');
+      if (!charged) await chargeAddress(c, address);
     }
     throw error;
   };
@@ -109,10 +117,17 @@ export function authenticate(core: Core, publicPaths: ReadonlySet<string>, login
       if (!blocked.allowed) throw tooMany(c, blocked, 'too many failed authentications');
     }
     let principal: Principal;
+    let charged = false;
+    // A password check (argon2) is paid for from the address's budget before it runs, so
+    // guesses beyond the budget are refused at the cost of a counter, not of a hash.
+    const beforePasswordCheck = async () => {
+      charged = true;
+      await chargeAddress(c, clientAddress(c));
+    };
     try {
-      principal = await core.auth.authenticate(authorization);
+      principal = await core.auth.authenticate(authorization, { beforePasswordCheck });
     } catch (error) {
-      return refused(c, authorization, error);
+      return refused(c, authorization, error, charged);
     }
     c.set('principal', principal);
     const decision = await limits.perCredential.consume(principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { trustedProxyList } from '../rate-limit/client-address.js';
 
 /** The operator contract's environment (DESIGN §4), read once at start. */
 export interface ServerConfig {
@@ -15,6 +16,18 @@ export interface ServerConfig {
   jobConcurrency: number;
   rateLimitPerMinute: number;
   snmpEnterpriseOid: string;
+  /** Proxies whose X-Forwarded-For is believed (DMS_TRUSTED_PROXIES); none by default. */
+  trustedProxies: string[];
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env['DMS_TRUSTED_PROXIES'] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    trustedProxyList(entries);
+  } catch (error) {
+    throw new Error(`DMS_TRUSTED_PROXIES must be comma-separated IP addresses or CIDR blocks: ${(error as Error).message}`);
+  }
+  return entries;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -44,5 +57,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', 4, 1, 64),
     rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
+    trustedProxies: trustedProxies(env),
   };
 }

@@ -34,7 +34,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   core.engine.setErrorHandler((error) => logger.error({ err: error }, 'job engine error'));
   // One process owns an SQLite file, so every job left working was interrupted by a crash.
   await core.engine.start({ recoverEveryWorking: runtime.storage.dialect === 'sqlite' });
-  const { app, metrics } = createApp({ core, logger, rateLimitPerMinute: config.rateLimitPerMinute });
+  const { app, metrics } = createApp({ core, logger, rateLimitPerMinute: config.rateLimitPerMinute, trustedProxies: config.trustedProxies });
   trapFailures = () => metrics.trapSendFailures.inc();
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serveNode({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(started));

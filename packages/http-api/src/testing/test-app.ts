@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { createAesGcmSecretBox, createCore, systemPrincipal, type Core, type Scope, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, createCore, systemPrincipal, type Core, type PasswordHasher, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from '../app.js';
@@ -33,6 +33,9 @@ export interface TestAppOptions {
   /** Generous by default so that suites making many requests are not throttled. */
   limits?: AccessLimits;
   clock?: () => Date;
+  /** Replaces the argon2 hasher (to count password checks). */
+  hasher?: PasswordHasher;
+  trustedProxies?: string[];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -44,6 +47,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
     engine: { pollMs: 20 },
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.hasher ? { hasher: options.hasher } : {}),
   });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const limits = options.limits ?? {
@@ -51,7 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
   };
-  const { app } = createApp({ core, logger: createLogger('silent'), limits });
+  const { app } = createApp({ core, logger: createLogger('silent'), limits, ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
 
   return {
