@@ -76,8 +76,9 @@ describe('overlong strings', () => {
     await expectModelError(await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', community: 'c'.repeat(256) } }), 422, 'community', 'too_long');
   });
 
-  it('a path parameter of 10,000 characters is 404, not 5xx', async () => {
-    await expectModelError(await t.call('GET', `/api/v2/nas_shares/${'x'.repeat(10_000)}`, { auth: t.basic }), 404, 'nas_share_id', 'not_found');
+  it('a path parameter of 8,000 characters is 404, and a path over 8 KiB is 414, not 5xx', async () => {
+    await expectModelError(await t.call('GET', `/api/v2/nas_shares/${'x'.repeat(8_000)}`, { auth: t.basic }), 404, 'nas_share_id', 'not_found');
+    await expectModelError(await t.call('GET', `/api/v2/nas_shares/${'x'.repeat(10_000)}`, { auth: t.basic }), 414, 'path', 'too_long');
   });
 });
 

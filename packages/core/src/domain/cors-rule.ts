@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileGlob } from './glob-match.js';
 
 export const corsMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -28,33 +29,58 @@ export const corsRuleSchema = z
 
 export type CorsRule = z.output<typeof corsRuleSchema>;
 
-function originMatches(entry: string, origin: string): boolean {
-  if (entry === '*' || entry === origin) return true;
-  if (entry.includes('://')) return false;
+type CorsRuleFields = Pick<CorsRule, 'origins' | 'path' | 'methods'>;
+
+/** Finds the first rule that allows this origin, path and method, if any. */
+export type CorsRuleFinder<R> = (origin: string, path: string, method: string) => R | undefined;
+
+/**
+ * `scheme://host[:port]`, as a browser serialises a tuple origin. Not the opaque `null`
+ * (sandboxed frames, file: pages, redirects: any page can send it, so allowing it, even
+ * through `*`, would allow everyone), nor a list, a path or anything else a client made up.
+ * The character classes are disjoint where they meet, so the test cannot backtrack.
+ */
+const serialisedOrigin = /^[a-z][a-z0-9+.-]*:\/\/(?:[^\x00-\x20\x7f/?#@:[\]\\%<>^|]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+export function isSerialisedOrigin(origin: string): boolean {
+  return serialisedOrigin.test(origin);
+}
+
+function hostnameOf(origin: string): string | undefined {
   try {
-    return new URL(origin).hostname === entry;
+    return new URL(origin).hostname;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function pathMatches(pattern: string, path: string): boolean {
-  if (pattern === '*') return true;
-  const expression = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${expression}$`).test(path);
+/** Does one entry of a rule's `origins` allow this (serialised) origin? */
+function originMatches(entry: string, origin: string, hostname: () => string | undefined): boolean {
+  if (entry === '*' || entry === origin) return true;
+  if (entry.includes('://')) return false;
+  return hostname() === entry;
 }
 
-/** The first rule that allows this origin, path and method, if any. */
-export function findCorsRule<R extends Pick<CorsRule, 'origins' | 'path' | 'methods'>>(
-  rules: readonly R[],
-  origin: string,
-  path: string,
-  method: string,
-): R | undefined {
-  return rules.find(
-    (rule) =>
-      rule.methods.includes(method.toUpperCase()) &&
-      pathMatches(rule.path, path) &&
-      rule.origins.some((entry) => originMatches(entry, origin)),
-  );
+/**
+ * Compiles the rules once, when they are loaded: the path globs become linear-time
+ * matchers (see glob-match.ts) instead of being rebuilt on every request with an Origin.
+ */
+export function compileCorsRules<R extends CorsRuleFields>(rules: readonly R[]): CorsRuleFinder<R> {
+  const compiled = rules.map((rule) => ({ rule, methods: new Set(rule.methods), pathMatches: compileGlob(rule.path) }));
+  return (origin, path, method) => {
+    if (!isSerialisedOrigin(origin)) return undefined;
+    const upperMethod = method.toUpperCase();
+    let parsedHostname: { value: string | undefined } | undefined;
+    // Parsed at most once, and only when a rule names a DNS name.
+    const hostname = () => (parsedHostname ??= { value: hostnameOf(origin) }).value;
+    return compiled.find(
+      ({ rule, methods, pathMatches }) =>
+        methods.has(upperMethod) && pathMatches(path) && rule.origins.some((entry) => originMatches(entry, origin, hostname)),
+    )?.rule;
+  };
+}
+
+/** The first rule that allows this origin, path and method, if any. Compiles the rules on each call: cache `compileCorsRules` instead where they are reused. */
+export function findCorsRule<R extends CorsRuleFields>(rules: readonly R[], origin: string, path: string, method: string): R | undefined {
+  return compileCorsRules(rules)(origin, path, method);
 }

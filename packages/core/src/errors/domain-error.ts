@@ -10,6 +10,7 @@ export type DomainErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'validation'
   | 'rate_limited'
   | 'unavailable'

@@ -35,19 +35,23 @@ export function setCorsHeaders(c: Context<AppEnv>, headers: Record<string, strin
   if (common) common.cors = headers;
 }
 
-/** A new header object: the common headers, then `headers`. */
+/**
+ * A new header object: the common headers, then `headers`. Every answer says nosniff, so
+ * a browser never reads a JSON body (which can echo client text) as HTML or script.
+ */
 export function responseHeaders(c: Context<AppEnv>, headers?: Record<string, string>): Record<string, string> {
   const common = c.get('commonHeaders');
-  if (!common) return { ...headers };
+  if (!common) return { 'X-Content-Type-Options': 'nosniff', ...headers };
   const rate = common.rateLimit;
   const out: Record<string, string> = rate
     ? {
         'X-Request-Id': common.requestId,
+        'X-Content-Type-Options': 'nosniff',
         'RateLimit-Limit': String(rate.limit),
         'RateLimit-Remaining': String(rate.remaining),
         'RateLimit-Reset': String(Math.ceil(rate.resetMs / 1000)),
       }
-    : { 'X-Request-Id': common.requestId };
+    : { 'X-Request-Id': common.requestId, 'X-Content-Type-Options': 'nosniff' };
   if (common.cors) Object.assign(out, common.cors);
   return headers ? Object.assign(out, headers) : out;
 }

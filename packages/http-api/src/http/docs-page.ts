@@ -1,3 +1,25 @@
+import { createHash } from 'node:crypto';
+
+const stylesheet =
+  'body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}.m{font-weight:600}.get{color:#0a6}.post{color:#06c}.put{color:#a60}.delete{color:#c00}';
+
+/**
+ * Headers for the page: it needs nothing but its own inline stylesheet, allowed by hash
+ * rather than 'unsafe-inline', so markup that ever slipped through the escaping could
+ * neither run script, load or send anything, restyle the page, nor be framed.
+ */
+export const docsPageHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    `style-src 'sha256-${createHash('sha256').update(stylesheet).digest('base64')}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
 interface Operation {
   summary?: string;
   description?: string;
@@ -22,7 +44,7 @@ export function renderDocsPage(document: Document): string {
     )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}.m{font-weight:600}.get{color:#0a6}.post{color:#06c}.put{color:#a60}.delete{color:#c00}</style>
+<style>${stylesheet}</style>
 </head><body><h1>${escapeHtml(document.info.title)}</h1><p>API description ${escapeHtml(document.info.version)}. ${escapeHtml(document.info.description ?? '')}
 The machine-readable document is <a href="openapi.json">openapi.json</a>.</p>
 <table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Scope</th></tr></thead><tbody>

@@ -9,6 +9,7 @@ export const statusByCode = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   validation: 422,
   rate_limited: 429,
   internal: 500,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { findCorsRule, type CorsRule, type EventBus } from '@dms/core';
+import { compileCorsRules, type CorsRule, type CorsRuleFinder, type EventBus } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import { respondEmpty } from '../http/respond.js';
@@ -16,19 +16,21 @@ const cacheMs = 2_000;
  * A request without an Origin header passes straight on.
  */
 export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: EventBus): Step {
-  let cached: { rules: CorsRule[]; until: number } | undefined;
+  // Compiled when loaded, not per request: every request with an Origin runs the finder.
+  let cached: { findRule: CorsRuleFinder<CorsRule>; until: number } | undefined;
   events.subscribe((event) => {
     if (event.name === 'configuration_changed' && event.resource?.type === 'cors_rules') cached = undefined;
   });
-  const rules = async () => {
-    if (!cached || cached.until < Date.now()) cached = { rules: await loadRules(), until: Date.now() + cacheMs };
-    return cached.rules;
+  const ruleFinder = async () => {
+    if (!cached || cached.until < Date.now()) cached = { findRule: compileCorsRules(await loadRules()), until: Date.now() + cacheMs };
+    return cached.findRule;
   };
 
   const withOrigin = async (c: Context<AppEnv>, next: Next, origin: string): Promise<Response> => {
     const preflightMethod = c.req.method === 'OPTIONS' ? requestHeader(c, 'access-control-request-method') : undefined;
     const method = preflightMethod ?? c.req.method;
-    const rule = findCorsRule(await rules(), origin, c.req.path, method === 'HEAD' ? 'GET' : method);
+    const findRule = await ruleFinder();
+    const rule = findRule(origin, c.req.path, method === 'HEAD' ? 'GET' : method);
     if (preflightMethod !== undefined) {
       // A preflight carries no credentials: it is answered here, before authentication.
       const allow: Record<string, string> = rule

@@ -1,5 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { Logger } from 'pino';
+import { DomainError } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
@@ -32,6 +33,32 @@ export interface Pipeline {
 
 const withoutBody = new Set(['GET', 'HEAD']);
 
+/** Longest request path accepted, in bytes as sent (percent-encoded, before the query). */
+export const maxPathBytes = 8192;
+
+/**
+ * The path as the client sent it, which is never shorter than the decoded `c.req.path`
+ * the later steps see. A parsed URL holds only ASCII there, but an adapter that copies the
+ * raw request line may not, so a middling length is counted in UTF-8.
+ */
+function pathTooLong(url: string): boolean {
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  if (start === -1) return false;
+  const query = url.indexOf('?', start);
+  const fragment = url.indexOf('#', start);
+  const end = Math.min(query === -1 ? url.length : query, fragment === -1 ? url.length : fragment);
+  const length = end - start;
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair, 2 units, is 4).
+  if (length * 3 <= maxPathBytes) return false;
+  if (length > maxPathBytes) return true;
+  return Buffer.byteLength(url.slice(start, end)) > maxPathBytes;
+}
+
+const uriTooLong = () =>
+  new DomainError('uri_too_long', `request path is longer than ${maxPathBytes} bytes`, {
+    details: { path: [{ error: 'too_long', count: maxPathBytes }] },
+  });
+
 export function createPipeline(steps: PipelineSteps): Pipeline {
   const { observer, cors, limitBody, authenticate, guards, logger } = steps;
 
@@ -53,6 +80,9 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
       const started = observer.begin(c);
       let response: Response;
       try {
+        // Checked first, before CORS and credentials: every later step, and the route,
+        // does work that grows with the path.
+        if (pathTooLong(c.req.url)) throw uriTooLong();
         response = await run(c, guardedRoute ?? guards(c.req.path));
       } catch (error) {
         response = answerError(c, error);

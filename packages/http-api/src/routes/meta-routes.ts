@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Core } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import type { RouteTable } from '../http/route-table.js';
-import { renderDocsPage } from '../http/docs-page.js';
+import { docsPageHeaders, renderDocsPage } from '../http/docs-page.js';
 
 export const apiDescriptionVersion = '2.1.0';
 
@@ -25,7 +25,9 @@ export function registerMetaRoutes(routes: RouteTable, openapi: OpenAPIHono<AppE
 
   routes.addUnlisted('GET', base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
   routes.addUnlisted('GET', `${base}/openapi.json`, (c) => respondJson(c, openApiDocument()));
-  routes.addUnlisted('GET', `${base}/docs`, (c) => respond(c, renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0]), 'text/html; charset=UTF-8'));
+  routes.addUnlisted('GET', `${base}/docs`, (c) =>
+    respond(c, renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0]), 'text/html; charset=UTF-8', 200, { ...docsPageHeaders }),
+  );
   routes.addUnlisted('GET', '/healthz', (c) => respondJson(c, { status: 'ok' }));
   routes.addUnlisted('GET', '/readyz', async (c) => {
     await core.deps.storage.ping();
