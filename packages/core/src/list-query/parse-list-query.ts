@@ -18,6 +18,8 @@ const operatorPrefixes: ReadonlyArray<[string, FilterOp]> = [
 ];
 
 const reservedParams = new Set(['limit', 'offset', 'page', 'per_page', 'sort_by']);
+/** Each filter term is one more node of the SQL expression: SQLite refuses trees past depth 1000. */
+export const maxFilterTerms = 32;
 const secretParams = new Set(['password', 'password_enc', 'key_hash', 'password_hash']);
 
 function bad(parameter: string, message: string): DomainError {
@@ -106,11 +108,13 @@ export function parseListQuery(raw: RawQuery, spec: ListSpec): ListQuery {
   const { limit, offset } = parsePagination(raw, spec);
   const filters: Filter[] = [];
   for (const [name, values] of Object.entries(raw)) {
+    if (values !== undefined && values.length > maxFilterTerms) throw bad(name, `${name} may be repeated at most ${maxFilterTerms} times`);
     if (values === undefined || reservedParams.has(name)) continue;
     if (secretParams.has(name)) throw bad(name, `cannot filter on '${name}'`);
     if (!Object.hasOwn(spec.fields, name)) continue;
     if (!spec.filterable.includes(name)) throw bad(name, `this list cannot be filtered on '${name}'`);
     for (const text of values) filters.push(parseFilter(name, spec, text));
+    if (filters.length > maxFilterTerms) throw bad(name, `a list takes at most ${maxFilterTerms} filter terms`);
   }
   return { limit, offset, sort: parseSort(raw, spec), filters };
 }
