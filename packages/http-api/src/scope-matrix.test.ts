@@ -269,6 +269,27 @@ async function expectSuccess(e: Endpoint, res: Response): Promise<void> {
   } else expect(typeof JSON.parse(text)).toBe('object');
 }
 
+/** The user behind the "key created by a non-admin user" column. */
+let plainUser: User | undefined;
+async function keyOfNonAdmin(): Promise<string> {
+  plainUser ??= await addUser(t, { username: unique('plain') });
+  const owner = { kind: 'user' as const, userId: plainUser.id, username: plainUser.username, admin: false };
+  const { key } = await t.core.apiKeys.create(owner, { name: unique('plain-key'), api_key_scopes: [{ controller: '*', action: '*' }] });
+  return `Bearer ${key}`;
+}
+
+/**
+ * What a `* / *` key made by a non-admin user gets (security review 1, DESIGN §5.18): users,
+ * settings and CORS rules are admin-only (403); the keys of the table's other rows belong to
+ * the system, another owner's, so they are not found (404); everything else as for a user.
+ */
+function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
+  const controller = e.scope === null ? '' : controllerOf(e.scope);
+  if (['users', 'settings', 'cors_rules'].includes(controller)) return 403;
+  if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;
+  return e.status;
+}
+
 /** 403 for a key that holds the row's scope but not `* / *` (keyNeedsAllScopes). */
 async function expectNeedsAllScopes(res: Response): Promise<void> {
   const body = await expectModelError(res, 403, 'scope', 'forbidden');
@@ -351,6 +372,18 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
   it(`Basic → ${e.status}`, async () => {
     const { res } = await attempt(e, () => t.basic);
     await expectSuccess(e, res);
+  });
+
+  const outcome = nonAdminKeyOutcome(e);
+  it(`*/* key created by a non-admin user → ${outcome}`, async () => {
+    const { res, unchanged } = await attempt(e, keyOfNonAdmin);
+    if (outcome === 403) {
+      await expectModelError(res, 403, 'admin', 'forbidden');
+      await unchanged();
+    } else if (outcome === 404) {
+      await expectModelError(res, 404, 'api_key_id', 'not_found');
+      await unchanged();
+    } else await expectSuccess(e, res);
   });
 });
 
