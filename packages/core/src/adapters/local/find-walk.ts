@@ -1,7 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { DriverError } from '../../ports/share-driver.js';
 import type { ScanProgress, ScanResult } from '../../ports/share-driver.js';
+import { descriptorPath, openWalkStart } from './proc-fd.js';
 
 /**
  * Walk through GNU find, used where it exists (Linux servers). Measured on 200,000 files the
@@ -51,15 +54,30 @@ export interface FindWalkOptions {
   progressIntervalMs?: number;
 }
 
+/** The descriptor find inherits as its fd 3 and starts at, by its /proc name in find. */
+const CHILD_START_FD = 3;
+
 /** Same contract as walkTree: regular files by path, apparent sizes, symlinks not followed. */
 export async function findWalk(root: string, options: FindWalkOptions): Promise<ScanResult> {
   options.signal.throwIfAborted();
+  const start = await openWalkStart(root);
+  try {
+    return await runFind(root, start, options);
+  } finally {
+    await start?.close();
+  }
+}
+
+async function runFind(root: string, start: FileHandle | undefined, options: FindWalkOptions): Promise<ScanResult> {
   const interval = options.progressIntervalMs ?? 250;
+  // -H follows the start only (the inherited descriptor's /proc name); below it, -P semantics:
+  // find's fts opens each subdirectory relative to its parent with O_NOFOLLOW.
+  const startPath = start === undefined ? root : descriptorPath(CHILD_START_FD);
   // `d` per directory for progress, st_size per regular file; no names, so any byte in a
   // name (newline included) cannot disturb the parsing.
   const args = [
-    '-P',
-    root,
+    start === undefined ? '-P' : '-H',
+    startPath,
     '(',
     '-type',
     'd',
@@ -76,8 +94,11 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
   ];
   const child = spawn(options.findPath ?? 'find', args, {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdio[3] becomes the child's fd 3 (CHILD_START_FD).
+    stdio: ['ignore', 'pipe', 'pipe', ...(start === undefined ? [] : [start.fd])],
   });
+  // Typed as possibly absent once stdio is longer than three entries; piped, they are there.
+  const { stdout: output, stderr: errorOutput } = child as ChildProcessWithoutNullStreams;
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
   let number = 0;
   let inNumber = false;
@@ -86,7 +107,7 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
   let fatal: DriverError | undefined;
   let vanished = false;
 
-  child.stdout.on('data', (chunk: Buffer) => {
+  output.on('data', (chunk: Buffer) => {
     for (let i = 0; i < chunk.length; i += 1) {
       const byte = chunk[i] as number;
       if (byte === 0x0a) {
@@ -109,8 +130,8 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
       options.onProgress({ ...totals });
     }
   });
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
+  errorOutput.setEncoding('utf8');
+  errorOutput.on('data', (text: string) => {
     stderr += text;
     let newline = stderr.indexOf('\n');
     while (newline >= 0) {
@@ -120,7 +141,7 @@ export async function findWalk(root: string, options: FindWalkOptions): Promise<
       const { kind, path } = classifyFindError(line);
       if (kind === 'vanished') vanished = true;
       else if (fatal === undefined) {
-        const shown = shownPath(root, path);
+        const shown = shownPath(startPath, path);
         fatal = new DriverError(
           kind === 'denied' ? `permission denied on path '${shown}'` : `cannot read path '${shown}': ${line}`
         );

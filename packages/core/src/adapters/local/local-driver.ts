@@ -10,26 +10,25 @@ import type {
   TestResult,
 } from '../../ports/share-driver.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
-import { localFsMessage, resolveConfinedPath } from './confine-path.js';
-import { detectGnuFind, findWalk } from './find-walk.js';
-import { walkTree } from './walk-tree.js';
+import { localFsMessage } from './confine-path.js';
+import { openConfinedDirectory } from './confined-directory.js';
+import type { ConfinedDirectory } from './confined-directory.js';
+import { scanConfinedDirectory } from './scan-directory.js';
+import type { ScanEngineOptions } from './scan-directory.js';
 
-export interface LocalDriverOptions {
+export interface LocalDriverOptions extends ScanEngineOptions {
   /** Directories local shares may point into; relative share paths live in the first. */
   roots: readonly string[];
-  /** `auto` (default) walks with GNU find where present, else with worker threads. */
-  scanEngine?: 'auto' | 'find' | 'workers';
-  /** Walker threads of the `workers` engine; see WalkOptions.workers. */
-  scanWorkers?: number;
 }
 
 // No host to resolve or connect to: a local share is opened and listed, nothing more.
 const steps: readonly DriverStepName[] = ['open_path', 'list'];
 
 /** Reads up to a few entries: proves the directory can be listed without walking it. */
-async function listFirstEntries(dir: string, shown: string): Promise<void> {
+async function listFirstEntries(dir: ConfinedDirectory, shown: string): Promise<void> {
+  await dir.verify();
   try {
-    const handle = await opendir(dir, { bufferSize: 32 });
+    const handle = await opendir(dir.path, { bufferSize: 32 });
     try {
       for (let i = 0; i < 8 && (await handle.read()) !== null; i += 1);
     } finally {
@@ -48,24 +47,22 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
     test(location: ShareLocation, run: DriverRun): Promise<TestResult> {
       const reporter = new StepReporter(steps, run);
       return runTest(async () => {
-        const dir = await reporter.step('open_path', () => resolveConfinedPath(roots, location.path));
-        await reporter.step('list', () => listFirstEntries(dir, location.path));
+        const dir = await reporter.step('open_path', () => openConfinedDirectory(roots, location.path));
+        try {
+          await reporter.step('list', () => listFirstEntries(dir, location.path));
+        } finally {
+          await dir.close();
+        }
       });
     },
 
     async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
-      const dir = await resolveConfinedPath(roots, location.path);
-      const engine = options.scanEngine ?? 'auto';
-      const onProgress = run.onProgress.bind(run);
-      const find = engine === 'workers' ? undefined : await detectGnuFind();
-      if (engine === 'find' && find === undefined)
-        throw new DriverError('GNU find is not installed (apt-get install findutils)');
-      if (find !== undefined) return findWalk(dir, { signal: run.signal, onProgress, findPath: find });
-      return walkTree(dir, {
-        signal: run.signal,
-        onProgress,
-        ...(options.scanWorkers === undefined ? {} : { workers: options.scanWorkers }),
-      });
+      const dir = await openConfinedDirectory(roots, location.path);
+      try {
+        return await scanConfinedDirectory(dir, options, run);
+      } finally {
+        await dir.close();
+      }
     },
   };
 }

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScanProgress } from '../../ports/share-driver.js';
+import { canNameDescriptors } from './proc-fd.js';
 import { walkTree } from './walk-tree.js';
 
 let root: string;
@@ -77,4 +78,36 @@ describe('walkTree', () => {
     });
     await expect(walk).rejects.toThrow(/abort/i);
   });
+
+  // One worker, one directory per batch: the 2nd report comes after root/a was listed and
+  // before root/a/b is entered, so the swap below lands exactly in between.
+  it.skipIf(!canNameDescriptors()).each(['a', 'a/b'])(
+    "scan TOCTOU: a subdirectory swapped for a symlink mid-walk is not followed out ('%s' swapped)",
+    async (component) => {
+      const outside = mkdtempSync(join(tmpdir(), 'dms-walk-outside-'));
+      try {
+        for (let i = 0; i < 5; i += 1) write(join(outside, 'b', `o${i}`), 100);
+        write(join(root, 'top'), 2);
+        write(join(root, 'a', 'b', 'f'), 1);
+        let reports = 0;
+        const result = await walkTree(root, {
+          signal: new AbortController().signal,
+          workers: 1,
+          batchMs: 0,
+          progressIntervalMs: 0,
+          onProgress: () => {
+            reports += 1;
+            if (reports !== 2) return;
+            renameSync(join(root, component), join(root, `${component}-moved`));
+            symlinkSync(component === 'a' ? outside : join(outside, 'b'), join(root, component));
+          },
+        });
+        expect(reports).toBeGreaterThanOrEqual(2);
+        // root/a/b went away with the swap; the outside files are never counted.
+        expect(result).toEqual({ file_count: 1, file_size_sum: 2 });
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    }
+  );
 });

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { DriverError } from '../../ports/share-driver.js';
 import type { ScanProgress, ScanResult } from '../../ports/share-driver.js';
 import { localFsMessage } from './confine-path.js';
+import { descriptorPath, openWalkStart } from './proc-fd.js';
 import { walkWorkerSource } from './walk-worker-source.js';
 
 export interface WalkOptions {
@@ -28,14 +29,25 @@ interface BatchResult {
 /**
  * Counts regular files under `root` (already confined and real) and sums their apparent
  * sizes, like `find -type f` with `-printf %s`: symlinks are neither followed nor counted.
+ * Where /proc is there, the walk starts from a descriptor opened here (see openWalkStart)
+ * and enters subdirectories through checked descriptors (see walkWorkerSource).
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<ScanResult> {
   options.signal.throwIfAborted();
+  const start = await openWalkStart(root);
+  try {
+    return await runWorkers(start === undefined ? root : descriptorPath(start.fd), start !== undefined, options);
+  } finally {
+    await start?.close();
+  }
+}
+
+async function runWorkers(root: string, pinned: boolean, options: WalkOptions): Promise<ScanResult> {
   const count = options.workers ?? Math.max(1, Math.min(4, availableParallelism()));
   const interval = options.progressIntervalMs ?? 250;
   const workers = Array.from(
     { length: count },
-    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, batchMs: options.batchMs ?? 20 } })
+    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, pinned, batchMs: options.batchMs ?? 20 } })
   );
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
   try {

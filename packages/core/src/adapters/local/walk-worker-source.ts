@@ -11,12 +11,47 @@
  * `batchMs` (always at least one directory) and answers `{ files, bytes, dirs, pending }`,
  * handing unvisited directories back so idle workers can take them. It never follows
  * symlinks; a directory or file that vanished (ENOENT/ENOTDIR) is skipped, except the root.
+ *
+ * With `pinned` (root is /proc/self/fd/N of a directory the main thread opened), a path
+ * string is never trusted past the listing: each subdirectory is opened with O_NOFOLLOW, the
+ * kernel's name of what was opened (readlink of its descriptor) must lie under the root's
+ * current name, and its entries are listed and lstat'ed through that descriptor. A component
+ * swapped for a symlink after it was listed is thus skipped, like a vanished one, and never
+ * followed out of the share. Costs an open, two readlinks and a close per directory.
  */
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
-const { readdirSync, lstatSync } = require('node:fs');
-const { root, batchMs } = workerData;
+const { readdirSync, lstatSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
+const { root, pinned, batchMs } = workerData;
+const ENTER = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
+const fdPath = (fd) => '/proc/self/fd/' + fd;
+// Compared as bytes, so no name is altered by decoding.
+const under = (opened, top) =>
+  opened.length > top.length &&
+  (top.length === 1 || opened[top.length] === 0x2f) &&
+  opened.subarray(0, top.length).equals(top);
+// Where to list dir from: the root as given; a subdirectory through a checked descriptor,
+// or undefined when it is no longer a directory under the root.
+function enter(dir) {
+  if (!pinned || dir === root) return { at: dir, fd: -1 };
+  let fd;
+  try {
+    fd = openSync(dir, ENTER);
+  } catch (e) {
+    // ELOOP: a symlink now stands where the directory was.
+    if (vanished(e) || e.code === 'ELOOP') return undefined;
+    throw e;
+  }
+  try {
+    if (under(readlinkSync(fdPath(fd), 'buffer'), readlinkSync(root, 'buffer'))) return { at: fdPath(fd), fd };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  closeSync(fd);
+  return undefined;
+}
 parentPort.on('message', ({ dirs: queued }) => {
   let files = 0, bytes = 0, dirs = 0;
   const stack = queued.slice();
@@ -24,28 +59,36 @@ parentPort.on('message', ({ dirs: queued }) => {
   try {
     do {
       const dir = stack.pop();
-      let entries;
+      let opened, entries;
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        opened = enter(dir);
+        if (opened === undefined) continue;
+        entries = readdirSync(opened.at, { withFileTypes: true });
       } catch (e) {
+        if (opened !== undefined && opened.fd >= 0) closeSync(opened.fd);
         if (vanished(e) && dir !== root) continue;
         throw Object.assign(e, { path: dir });
       }
-      dirs++;
-      const prefix = dir.endsWith('/') ? dir : dir + '/';
-      for (const entry of entries) {
-        if (entry.isDirectory()) stack.push(prefix + entry.name);
-        else if (entry.isFile()) {
-          let st;
-          try {
-            st = lstatSync(prefix + entry.name, { throwIfNoEntry: false });
-          } catch (e) {
-            if (vanished(e)) continue;
-            throw Object.assign(e, { path: prefix + entry.name });
+      try {
+        dirs++;
+        const prefix = dir.endsWith('/') ? dir : dir + '/';
+        const from = opened.at.endsWith('/') ? opened.at : opened.at + '/';
+        for (const entry of entries) {
+          if (entry.isDirectory()) stack.push(prefix + entry.name);
+          else if (entry.isFile()) {
+            let st;
+            try {
+              st = lstatSync(from + entry.name, { throwIfNoEntry: false });
+            } catch (e) {
+              if (vanished(e)) continue;
+              throw Object.assign(e, { path: prefix + entry.name });
+            }
+            // Re-checked: the entry may have been replaced since readdir.
+            if (st !== undefined && st.isFile()) { files++; bytes += st.size; }
           }
-          // Re-checked: the entry may have been replaced since readdir.
-          if (st !== undefined && st.isFile()) { files++; bytes += st.size; }
         }
+      } finally {
+        if (opened.fd >= 0) closeSync(opened.fd);
       }
     } while (stack.length > 0 && performance.now() < until);
     parentPort.postMessage({ files, bytes, dirs, pending: stack });
