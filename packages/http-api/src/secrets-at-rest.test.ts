@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +11,14 @@ import { createLogger } from './http/logger.js';
 import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { readJson } from './testing/fixtures.js';
+import { readConfig } from './server/config.js';
+import { openRuntime, type Runtime } from './server/runtime.js';
 
 /**
  * DESIGN §5.5 and §6: passwords are encrypted at rest and never in a log line. The
  * database is read as bytes (main file, WAL and shared memory) and the log is captured
- * from a real pino logger at the most verbose level.
+ * from a real pino logger at the most verbose level. Finding 11 adds the SNMP communities
+ * (trap targets, the agent) and the modes of the data dir and the database files.
  */
 
 const sharePassword = 'Sh4re-Pa55-q7ZxWv-unique';
@@ -23,6 +26,9 @@ const testPassword = 'T3st-Pa55-k9JmRt-unique';
 const changedPassword = 'Ch4nged-Pa55-b2NcYp-unique';
 const userPassword = 'Us3r-Pa55-h5GdLs-unique';
 const shareName = 'marker-share-x4Fh2';
+const trapCommunity = 'Tr4p-Comm-m3QwZs-unique';
+const changedTrapCommunity = 'Tr4p-Comm-Ch4nged-p8LkVd-unique';
+const agentCommunity = 'Ag3nt-Comm-r6YtNb-unique';
 
 function databaseBytes(file: string): Buffer {
   const parts = [file, `${file}-wal`, `${file}-shm`].filter((path) => existsSync(path)).map((path) => readFileSync(path));
@@ -114,11 +120,12 @@ describe('secrets in the log', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dms-log-'));
-    storage = openSqliteStorage({ file: ':memory:' });
+    const secrets = createAesGcmSecretBox(randomBytes(32));
+    storage = openSqliteStorage({ file: ':memory:', secrets });
     await storage.migrate();
     core = createCore({
       storage,
-      secrets: createAesGcmSecretBox(randomBytes(32)),
+      secrets,
       drivers: createShareDriverRegistry({ localRoots: [dir] }),
       engine: { pollMs: 20 },
     });
@@ -145,7 +152,7 @@ describe('secrets in the log', () => {
     const { key } = await core.apiKeys.create(systemPrincipal, { name: 'logged', api_key_scopes: [{ controller: '*', action: '*' }] });
     const bearer = `Bearer ${key}`;
     const wrongBasic = `Basic ${Buffer.from('admin:Wr0ng-Pa55-unique').toString('base64')}`;
-    const secrets = [adminPassword, sharePassword, testPassword, changedPassword, userPassword, 'Wr0ng-Pa55-unique', key, basic, bearer, wrongBasic, basic.slice(6), wrongBasic.slice(6)];
+    const secrets = [adminPassword, sharePassword, testPassword, changedPassword, userPassword, 'Wr0ng-Pa55-unique', key, basic, bearer, wrongBasic, basic.slice(6), wrongBasic.slice(6), trapCommunity, changedTrapCommunity, agentCommunity];
 
     expect((await call('POST', '/api/v2/nas', { auth: basic, body: { name: 'logged', host: 'localhost', type: 'local' } })).status).toBe(201);
     const share = await readJson<{ id: number }>(await call('POST', '/api/v2/nas/logged/nas_shares', { auth: bearer, body: { name: 's', path: '.', username: 'svc', password: sharePassword } }));
@@ -161,6 +168,14 @@ describe('secrets in the log', () => {
     expect((await call('POST', '/api/v2/nas/logged/nas_shares', { auth: basic, body: { name: '', path: '', password: sharePassword } })).status).toBe(422);
     expect((await call('POST', '/api/v2/nas/logged/nas_shares', { auth: basic, body: { name: 'y', path: 'p', password: 12345 } })).status).toBe(422);
     expect((await call('GET', '/api/v2/nowhere', { auth: bearer })).status).toBe(404);
+    // SNMP communities: written, changed, read back, refused as a filter, and rejected in a body.
+    const trap = await readJson<{ snmp_trap_id: string }>(await call('POST', '/api/v2/snmp/traps', { auth: basic, body: { manager: 'nms.example', community: trapCommunity } }));
+    expect((await call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: basic, body: { community: changedTrapCommunity } })).status).toBe(200);
+    expect((await call('GET', '/api/v2/snmp/traps', { auth: basic })).status).toBe(200);
+    expect((await call('GET', `/api/v2/snmp/traps?community=${changedTrapCommunity}`, { auth: basic })).status).toBe(400);
+    expect((await call('PUT', '/api/v2/snmp/server_configuration', { auth: basic, body: { community: agentCommunity } })).status).toBe(200);
+    expect((await call('PUT', '/api/v2/snmp/server_configuration', { auth: basic, body: { community: `${agentCommunity}\u0007` } })).status).toBe(422);
+    expect((await call('GET', '/api/v2/snmp/server_configuration', { auth: basic })).status).toBe(200);
     // JWT login with the password in the body, then the token.
     expect((await call('PUT', '/api/v2/settings', { auth: basic, body: { jwt_enabled: true } })).status).toBe(200);
     expect((await call('POST', '/api/v2/auth/login', { body: { username: 'admin', password: 'Wr0ng-Pa55-unique' } })).status).toBe(401);
@@ -190,5 +205,122 @@ describe('secrets in the log', () => {
       expect(entries[0]?.['status']).toBe(response.status);
     }
     expect(given.headers.get('x-request-id')).toBe('trace-me.42');
+  });
+});
+
+describe('finding 11: never logs an SNMP community', () => {
+  it('redacts a community wherever a caller puts it in a log object', () => {
+    const lines: string[] = [];
+    const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
+    logger.warn({ community: trapCommunity, trap: { id: 1, manager: 'nms', community: changedTrapCommunity }, config: { community: agentCommunity } }, 'SNMP trap not sent');
+    expect(lines).toHaveLength(1);
+    for (const secret of [trapCommunity, changedTrapCommunity, agentCommunity]) expect(lines[0]).not.toContain(secret);
+    expect(lines[0]).toContain('"manager":"nms"');
+  });
+});
+
+/** As `dms serve` and every CLI command open the data dir: openRuntime with a SecretBox from the key. */
+describe('finding 11: SNMP communities sealed and files private in the data dir', () => {
+  let root: string;
+  const password = 'Runt1me-Pa55-unique';
+  const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'dms-runtime-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  async function start(dataDir: string, warnings: string[] = []): Promise<{ runtime: Runtime; call: TestApp['call'] }> {
+    const runtime = await openRuntime(readConfig({ DMS_DATA_DIR: dataDir }), { warn: (message) => void warnings.push(message) });
+    await runtime.core.users.ensureAdmin(password);
+    const { app } = createApp({ core: runtime.core, logger: createLogger('silent') });
+    const call: TestApp['call'] = async (method, path, { body } = {}) =>
+      app.request(path, {
+        method,
+        headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    return { runtime, call };
+  }
+
+  it('finding 11: holds no trap or agent community, with the data dir 0700 and dms.sqlite, -wal and -shm 0600', async () => {
+    const dataDir = join(root, 'fresh', 'data');
+    const file = join(dataDir, 'dms.sqlite');
+    const warnings: string[] = [];
+    const { runtime, call } = await start(dataDir, warnings);
+    try {
+      const created = await call('POST', '/api/v2/snmp/traps', { body: { manager: 'nms.example', community: trapCommunity } });
+      expect(created.status).toBe(201);
+      const trap = await readJson<{ snmp_trap_id: string; community: string }>(created);
+      expect(trap.community).toBe(trapCommunity);
+      await call('POST', '/api/v2/snmp/traps', { body: { manager: 'backup.example', community: changedTrapCommunity } });
+      expect((await call('PUT', '/api/v2/snmp/server_configuration', { body: { community: agentCommunity, location: 'rack 9' } })).status).toBe(200);
+
+      // Callers who may read them still get them in clear, as before.
+      const listed = await readJson<{ traps: Array<{ community: string }> }>(await call('GET', '/api/v2/snmp/traps'));
+      expect(listed.traps.map((t) => t.community)).toEqual([trapCommunity, changedTrapCommunity]);
+      expect((await readJson<{ community: string }>(await call('GET', `/api/v2/snmp/traps/${trap.snmp_trap_id}`))).community).toBe(trapCommunity);
+      expect(await readJson<Record<string, string>>(await call('GET', '/api/v2/snmp/server_configuration'))).toEqual({ version: 'v2c', community: agentCommunity, location: 'rack 9', contact: '' });
+      // …and so does the trap dispatcher, which reads the store directly.
+      expect((await runtime.storage.traps.listActive()).map((t) => t.community)).toEqual([trapCommunity, changedTrapCommunity]);
+      // The community can be neither a filter nor a sort key: a sealed column, and a filter on a secret is an oracle.
+      expect((await call('GET', `/api/v2/snmp/traps?community=${trapCommunity}`)).status).toBe(400);
+      expect((await call('GET', '/api/v2/snmp/traps?sort_by=community')).status).toBe(400);
+
+      const bytes = databaseBytes(file);
+      expect(bytes.includes(Buffer.from('backup.example')), 'the trap rows are in the files read').toBe(true);
+      expectAbsent(bytes, trapCommunity, 'the database');
+      expectAbsent(bytes, changedTrapCommunity, 'the database');
+      expectAbsent(bytes, agentCommunity, 'the database');
+
+      expect(mode(join(root, 'fresh')), 'a parent dms created').toBe(0o700);
+      expect(mode(dataDir), 'the data dir').toBe(0o700);
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+        expect(existsSync(path), `${path} exists`).toBe(true);
+        expect(mode(path), path).toBe(0o600);
+      }
+      expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
+      expect(warnings).toEqual([]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('finding 11: seals the clear communities of an earlier version at the first start, and serves them in clear', async () => {
+    const dataDir = join(root, 'legacy');
+    mkdirSync(dataDir, { mode: 0o700 });
+    const file = join(dataDir, 'dms.sqlite');
+    const earlier = openSqliteStorage({ file });
+    await earlier.migrate();
+    await earlier.traps.create({ activation: 1, version: 'v2c', manager: 'nms.example', community: trapCommunity, severity_low: 1, severity_high: 5 });
+    await earlier.snmpConfig.update({ community: agentCommunity });
+    await earlier.close();
+    expect(databaseBytes(file).includes(Buffer.from(trapCommunity)), 'the earlier version stored it in clear').toBe(true);
+
+    const { runtime, call } = await start(dataDir);
+    try {
+      const listed = await readJson<{ traps: Array<{ community: string }> }>(await call('GET', '/api/v2/snmp/traps'));
+      expect(listed.traps.map((t) => t.community)).toEqual([trapCommunity]);
+      expect((await readJson<{ community: string }>(await call('GET', '/api/v2/snmp/server_configuration'))).community).toBe(agentCommunity);
+      const bytes = databaseBytes(file);
+      expectAbsent(bytes, trapCommunity, 'the resealed database');
+      expectAbsent(bytes, agentCommunity, 'the resealed database');
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('finding 11: warns about an existing data dir open to others and leaves its mode to the operator', async () => {
+    const dataDir = join(root, 'shared');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o755);
+    const warnings: string[] = [];
+    const { runtime } = await start(dataDir, warnings);
+    await runtime.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/data dir .*shared is open to other users \(mode 755\)/);
+    expect(mode(dataDir)).toBe(0o755);
+    for (const path of [join(dataDir, 'dms.sqlite'), join(dataDir, 'secret.key')]) expect(mode(path), path).toBe(0o600);
   });
 });

@@ -2,6 +2,10 @@
  * Errors that mean "the database cannot serve now" rather than "this request is wrong":
  * SQLite busy, locked, full or unreadable; PostgreSQL unreachable or shutting down.
  * They answer 503 with Retry-After instead of 500.
+ *
+ * ECONNRESET and ETIMEDOUT are a database connection's codes here, yet a client socket
+ * reset while its request body is read raises the same ECONNRESET: callers must sort out
+ * client aborts by where the error came from before asking this (http-api's ClientAbortError).
  */
 export function isStorageUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false;

@@ -44,7 +44,8 @@ export const trapListSpec: ListSpec = {
     activation: integer,
     version: string,
     manager: string,
-    community: string,
+    // No community: it is sealed at rest, so it can be neither filtered nor sorted, and a
+    // filter on a secret would be an oracle for it (TrapService refuses the parameter).
     severity_low: integer,
     severity_high: integer,
   },

@@ -20,7 +20,8 @@ const operatorPrefixes: ReadonlyArray<[string, FilterOp]> = [
 const reservedParams = new Set(['limit', 'offset', 'page', 'per_page', 'sort_by']);
 /** Each filter term is one more node of the SQL expression: SQLite refuses trees past depth 1000. */
 export const maxFilterTerms = 32;
-const secretParams = new Set(['password', 'password_enc', 'key_hash', 'password_hash']);
+// Sealed at rest, and a filter on a secret would be an oracle for it.
+const secretParams = new Set(['password', 'password_enc', 'key_hash', 'password_hash', 'community']);
 
 function bad(parameter: string, message: string): DomainError {
   return DomainError.badRequest(parameter, message);

@@ -13,7 +13,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
       details: { 'content-type': [{ error: 'invalid', value: type }] },
     });
   }
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === '') {
     throw new DomainError('bad_request', 'a JSON request body is required', { details: { body: [{ error: 'blank' }] } });
   }
@@ -21,5 +21,31 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     return JSON.parse(text) as unknown;
   } catch {
     throw new DomainError('bad_request', 'malformed JSON in request body', { details: { body: [{ error: 'invalid' }] } });
+  }
+}
+
+/**
+ * The client's end of a request body that never arrived whole: the connection was reset or
+ * closed while it was read. The client's doing, not the server's: whatever its error code
+ * (Node reports ECONNRESET, as a database driver does), it is never a storage outage.
+ */
+export class ClientAbortError extends Error {
+  override readonly name = 'ClientAbortError';
+  constructor(cause: unknown) {
+    super('the client closed the connection before its request body was read', { cause });
+  }
+}
+
+export function isClientAbort(error: unknown): error is ClientAbortError {
+  return error instanceof Error && error.name === 'ClientAbortError';
+}
+
+async function readBodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    // A TypeError on a live connection is a body read twice or locked: our bug, left a 500.
+    if (error instanceof TypeError && !c.req.raw.signal.aborted) throw error;
+    throw new ClientAbortError(error);
   }
 }

@@ -6,10 +6,13 @@ export const redactedPaths = [
   'password',
   'token',
   'api_key',
+  // SNMP communities (trap targets, the agent) are passwords on the wire.
+  'community',
   '*.authorization',
   '*.password',
   '*.token',
   '*.api_key',
+  '*.community',
   'headers.authorization',
   'req.headers.authorization',
   'body.password',

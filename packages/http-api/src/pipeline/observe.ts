@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
@@ -7,6 +8,9 @@ import type { Metrics } from '../metrics/metrics.js';
 import { requestIdOf, startCommonHeaders } from '../http/common-headers.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
+
+/** nginx's "client closed request": no answer reached the client, and the fault was not ours. */
+export const clientClosedRequest = 499;
 
 export interface Observer {
   /** Gives the request its id (a valid X-Request-Id it came with, else a new one); returns when it started. */
@@ -27,7 +31,8 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
     },
     end(c, route, response, started) {
       const ms = performance.now() - started;
-      metrics.record(c.req.method, route, response.status, ms / 1000);
+      const status = statusToCount(c, response);
+      metrics.record(c.req.method, route, status, ms / 1000);
       if (!logs) return;
       const principal = c.get('principal');
       logger.info(
@@ -35,7 +40,7 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
           req_id: requestIdOf(c),
           method: c.req.method,
           path: c.req.path,
-          status: response.status,
+          status,
           ms: Math.round(ms * 100) / 100,
           ...(principal ? { principal: principal.kind === 'user' ? `user:${principal.username}` : `api_key:${principal.keyId}` } : {}),
         },
@@ -43,4 +48,22 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       );
     },
   };
+}
+
+/**
+ * The status to log and count. An error answer to a client that hung up before its request
+ * arrived whole is counted as 499, whatever error the broken read raised on its way: the
+ * socket's ECONNRESET must not read as a storage outage (503) or a fault of ours (5xx).
+ */
+function statusToCount(c: Context<AppEnv>, response: Response): number {
+  return response.status >= 400 && clientHungUpMidRequest(c) ? clientClosedRequest : response.status;
+}
+
+function clientHungUpMidRequest(c: Context<AppEnv>): boolean {
+  // Under @hono/node-server: the socket was torn down before the body ended (a finished
+  // body, as with a GET, means any failure came after the request was read).
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming) return incoming.destroyed && !incoming.complete;
+  // Elsewhere (app.request, other runtimes): the request's own abort signal.
+  return c.req.raw.signal.aborted;
 }

@@ -53,7 +53,7 @@ describe('JWT mode', () => {
 
   it('is off by default: login is 403 and a JWT is 401', async () => {
     const settings = await readJson<{ jwt_enabled: boolean; jwt_ttl_seconds: number }>(await t.call('GET', api('/settings'), { auth: t.basic }));
-    expect(settings).toEqual({ jwt_enabled: false, jwt_ttl_seconds: 3600 });
+    expect(settings).toMatchObject({ jwt_enabled: false, jwt_ttl_seconds: 3600 });
     await expectModelError(await login(adminUsername, adminPassword), 403, 'jwt_enabled');
     const forged = await new SignJWT({ username: adminUsername })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -390,10 +390,11 @@ describe('CORS rules and settings validation', () => {
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 59 } }), 422, 'jwt_ttl_seconds', 'greater_than_or_equal_to');
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 90.5 } }), 422, 'jwt_ttl_seconds');
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_enabled: 'yes' } }), 422, 'jwt_enabled', 'invalid');
-    expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual({ jwt_enabled: false, jwt_ttl_seconds: 3600 });
+    const defaults = { jwt_enabled: false, jwt_ttl_seconds: 3600, job_queue_max_per_principal: 32, job_queue_max_total: 256, share_test_allowed_hosts: [] };
+    expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });
     expect(ok.status).toBe(200);
-    expect(await readJson(ok)).toEqual({ jwt_enabled: false, jwt_ttl_seconds: 60 });
+    expect(await readJson(ok)).toEqual({ ...defaults, jwt_ttl_seconds: 60 });
     await expectModelError(await t.call('PUT', api('/settings'), { auth: await t.bearer('settings/show'), body: { jwt_enabled: true } }), 403);
   });
 });

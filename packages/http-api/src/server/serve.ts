@@ -22,7 +22,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     trapFailures();
     logger.warn({ err: error }, 'SNMP test trap not sent');
   };
-  const runtime = await openRuntime(config, { trapSender, onTrapSendError });
+  const runtime = await openRuntime(config, { trapSender, onTrapSendError, warn: (message) => logger.warn(message) });
   const admin = await runtime.core.users.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
     process.stderr.write(`[dms] created user 'admin' with password: ${admin.generatedPassword}\n[dms] it is shown only this once.\n`);

@@ -39,11 +39,12 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const storage = openSqliteStorage({ file: options.file ?? ':memory:' });
+  const secrets = createAesGcmSecretBox(randomBytes(32));
+  const storage = openSqliteStorage({ file: options.file ?? ':memory:', secrets });
   await storage.migrate();
   const core = createCore({
     storage,
-    secrets: createAesGcmSecretBox(randomBytes(32)),
+    secrets,
     drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
     engine: { pollMs: 20 },
     ...(options.clock ? { clock: options.clock } : {}),

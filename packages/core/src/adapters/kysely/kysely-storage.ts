@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Storage } from '../../ports/storage.js';
 import { DomainError } from '../../errors/domain-error.js';
+import type { SecretBox } from '../../security/secret-box.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { KyselyNasStore } from './kysely-nas-store.js';
@@ -25,6 +26,44 @@ export interface KyselyStorageOptions {
   countCache?: CountCache;
   /** A faster path than Kysely's executor for hot one-row reads, where the driver has one. */
   firstRowReader?: FirstRowReader;
+  /**
+   * Seals the SNMP communities (trap targets, agent) at rest. The runtime always passes
+   * one; without it (tests, in-memory databases) communities are stored as given.
+   */
+  secrets?: SecretBox;
+  /**
+   * Runs once legacy clear communities were sealed in place: the dialect's chance to drop
+   * copies of the clear text the rewrite left behind (SQLite: old pages, its -wal).
+   */
+  afterLegacySecretsSealed?: () => Promise<void>;
+}
+
+/** A secret column as the stores see it: sealed when written, opened when read. */
+export interface SecretColumn {
+  seal(clear: string): string;
+  open(stored: string): string;
+  /** Clear text written before the column was sealed: sealed in place at start. */
+  isLegacy(stored: string): boolean;
+}
+
+/**
+ * The SecretBox's `v1:` + base64(iv ‖ tag ‖ ciphertext) of at least one byte: 40+ base64
+ * characters. Anything else is legacy clear text, also a clear community that merely starts
+ * with `v1:` (printable ASCII allows it), which the bare prefix would mistake for sealed.
+ */
+const sealedForm = /^v1:(?:[A-Za-z0-9+/]{4}){9,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
+
+function secretColumn(secrets: SecretBox | undefined): SecretColumn {
+  const isLegacy = (stored: string) => !sealedForm.test(stored);
+  return {
+    seal: (clear) => (secrets ? secrets.seal(clear) : clear),
+    open(stored) {
+      if (isLegacy(stored)) return stored;
+      if (!secrets) throw new DomainError('internal', 'a sealed secret is stored, but this storage was opened without the secret key');
+      return secrets.open(stored);
+    },
+    isLegacy,
+  };
 }
 
 /** The shared SQL implementation of the storage port; adapters bring the dialect. */
@@ -32,19 +71,29 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const { db, quirks } = options;
   const now = options.now ?? (() => new Date().toISOString());
   const reads = preparedReads(db, options.firstRowReader);
+  const communities = secretColumn(options.secrets);
+  const traps = new KyselyTrapStore(db, now, communities);
+  const snmpConfig = new KyselySnmpConfigStore(db, now, communities);
   return {
     dialect: quirks.name,
     nas: new KyselyNasStore(db, quirks, now),
     pools: new KyselyPoolStore(db, quirks, now),
     shares: new KyselyNasShareStore(db, quirks, now, reads, options.countCache),
-    traps: new KyselyTrapStore(db, now),
-    snmpConfig: new KyselySnmpConfigStore(db, now),
+    traps,
+    snmpConfig,
     users: new KyselyUserStore(db, quirks, now),
     apiKeys: new KyselyApiKeyStore(db, reads),
     settings: new KyselySettingsStore(db),
     corsRules: new KyselyCorsRuleStore(db, now),
     jobs: new KyselyJobStore(db, quirks),
-    migrate: () => options.migrate(db),
+    async migrate() {
+      await options.migrate(db);
+      // The schema is current and the key known: communities stored in clear by earlier
+      // versions are sealed now, so nothing stays in clear past the first start.
+      if (!options.secrets) return;
+      const sealed = (await traps.sealLegacyCommunities()) + (await snmpConfig.sealLegacyCommunity());
+      if (sealed > 0) await options.afterLegacySecretsSealed?.();
+    },
     async ping() {
       try {
         await sql`select 1`.execute(db);
