@@ -40,3 +40,25 @@ export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './service
 export { startTrapDispatcher, receivesEvent, type TrapDispatchTarget, type StopTrapDispatcher } from './events/trap-dispatcher.js';
 export type * from './ports/rate-limiter.js';
 export { isStorageUnavailable } from './errors/storage-unavailable.js';
+export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './runtime/open-dms.js';
+export { DataDirInUseError } from './runtime/data-dir-lock.js';
+export type { DmsLog } from './runtime/log.js';
+export type { SnmpAgentState } from './runtime/snmp-services.js';
+export { toDomainError } from './errors/to-domain-error.js';
+export { attributeErrorSchema, modelErrorSchema, type ModelError } from './contracts/model-error-schema.js';
+export { collectionSchema, type CollectionShape } from './contracts/collection-schema.js';
+export { nasCollectionSchema, poolCollectionSchema, corsRuleCollectionSchema } from './contracts/resource-collection-schemas.js';
+export { userSchema, userCollectionSchema } from './contracts/user-schemas.js';
+export { loginRequestSchema, tokenSchema } from './contracts/auth-schemas.js';
+export { apiKeyWithKeySchema, apiKeyCollectionSchema, currentCredentialSchema } from './contracts/api-key-schemas.js';
+export {
+  listQuerySchema,
+  shareListQuerySchemas,
+  nasListQuerySchema,
+  poolListQuerySchema,
+  trapListQuerySchema,
+  userListQuerySchema,
+  apiKeyListQuerySchema,
+  corsRuleListQuerySchema,
+} from './contracts/list-query-schemas.js';
+export { AccessService, type AccessRequest, type LoginRequest } from './services/access-service.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { OpenAPIHono } from '@hono/zod-openapi';
-import { DomainError, authorize, type Core } from '@dms/core';
+import { AccessService, DomainError, authorize, type Core } from '@dms/core';
+import { createMemoryAccessLimits } from '@dms/core/memory';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
@@ -8,18 +8,15 @@ import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
 import { requestIdOf } from './http/common-headers.js';
 import { createObserver } from './pipeline/observe.js';
-import { authenticate, type AccessLimits } from './pipeline/access.js';
+import { authenticate } from './pipeline/access.js';
 import { corsFromRules } from './pipeline/cors.js';
 import { limitBody } from './pipeline/body-limit.js';
 import { createPipeline } from './pipeline/pipeline.js';
-import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import { clientAddressResolver } from './rate-limit/client-address.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
-import { registerShareRoutes } from './routes/share-routes.js';
-import { registerResourceRoutes } from './routes/resource-routes.js';
-import { registerJobRoutes } from './routes/job-routes.js';
-import { registerAdminRoutes } from './routes/admin-routes.js';
+import { operationHandlers } from './routes/operation-handlers.js';
+import { routeContracts } from './contracts/route-contracts.js';
 
 export const apiBase = '/api/v2';
 export const defaultMaxBodyBytes = 1024 * 1024;
@@ -29,10 +26,12 @@ export interface AppOptions {
   logger: Logger;
   /** Largest accepted request body in bytes (1 MiB by default). */
   maxBodyBytes?: number;
-  /** Requests per minute per credential and per address (600 by default). */
+  /**
+   * @deprecated The limits are the core's (`createCore({ limits })`), shared by every host;
+   * this replaces them with memory limiters of this many requests a minute, until `dms serve`
+   * passes DMS_RATE_LIMIT_PER_MINUTE to the core.
+   */
   rateLimitPerMinute?: number;
-  /** Replaces the memory limiters (a shared store for replicas, or tests). */
-  limits?: AccessLimits;
   /** Addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: readonly string[];
 }
@@ -43,27 +42,19 @@ export interface DmsApp {
   metrics: Metrics;
 }
 
-function defaultLimits(perMinute: number): AccessLimits {
-  return {
-    perCredential: createMemoryRateLimiter({ limit: perMinute, windowSeconds: 60 }),
-    perAddress: createMemoryRateLimiter({ limit: perMinute, windowSeconds: 60 }),
-    authFailures: createMemoryRateLimiter({ limit: 10, windowSeconds: 60 }),
-  };
-}
-
 /** The Hono application: thin routes over the core, one error mapping, 404/405 answers. */
 export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
-  const openapi = new OpenAPIHono<AppEnv>();
   const metrics = createMetrics(core.deps.storage, () => core.engine.rejections);
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
+  const access = options.rateLimitPerMinute === undefined ? core.access : new AccessService(core.deps, core.auth, createMemoryAccessLimits({ requestsPerMinute: options.rateLimitPerMinute }));
   const pipeline = createPipeline({
     observer: createObserver(logger, metrics),
     cors: corsFromRules(() => core.corsRules.all(), core.deps.events),
     limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
-    authenticate: authenticate(core, publicPaths, loginPath, options.limits ?? defaultLimits(options.rateLimitPerMinute ?? 600), {
+    authenticate: authenticate(access, publicPaths, loginPath, {
       onAuthFailure: () => metrics.authFailures.inc(),
       clientAddress: clientAddressResolver(options.trustedProxies ?? []),
     }),
@@ -71,13 +62,10 @@ export function createApp(options: AppOptions): DmsApp {
     guards: (path) => path === apiBase || path.startsWith(`${apiBase}/`) || path === '/metrics',
     logger,
   });
-  const routes = new RouteTable(app, openapi, apiBase, pipeline);
+  const routes = new RouteTable(app, apiBase, pipeline);
 
-  registerMetaRoutes(routes, openapi, core, apiBase);
-  registerJobRoutes(routes, core);
-  registerShareRoutes(routes, core);
-  registerResourceRoutes(routes, core);
-  registerAdminRoutes(routes, core);
+  registerMetaRoutes(routes, core, apiBase);
+  routes.bind(routeContracts, operationHandlers(core));
   routes.addUnlisted('GET', '/metrics', async (c) => {
     authorize(c.get('principal'), 'metrics', 'index');
     return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);

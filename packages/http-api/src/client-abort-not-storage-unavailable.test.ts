@@ -10,7 +10,7 @@ import { createLogger } from './http/logger.js';
 import { toDomainError } from './http/error-response.js';
 import { ClientAbortError } from './http/json-body.js';
 import type { Metrics } from './metrics/metrics.js';
-import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '@dms/core/memory';
 
 /**
  * Finding 10: a client that drops its connection while the request body is read raised
@@ -60,7 +60,8 @@ beforeAll(async () => {
   const secrets = createAesGcmSecretBox(randomBytes(32));
   storage = openSqliteStorage({ file: ':memory:', secrets });
   await storage.migrate();
-  core = createCore({ storage, secrets, drivers: createShareDriverRegistry({ localRoots: [] }) });
+  const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
+  core = createCore({ storage, secrets, drivers: createShareDriverRegistry({ localRoots: [] }), limits: { perCredential: big, perAddress: big, authFailures: big } });
   bearer = `Bearer ${(await core.apiKeys.create(systemPrincipal, { name: 'abort', api_key_scopes: [{ controller: '*', action: '*' }] })).key}`;
   const logger = createLogger('info', {
     write: (text: string) => {
@@ -69,8 +70,7 @@ beforeAll(async () => {
       onLine(line);
     },
   });
-  const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
-  const created = createApp({ core, logger, limits: { perCredential: big, perAddress: big, authFailures: big } });
+  const created = createApp({ core, logger });
   metrics = created.metrics;
   server = await new Promise<ServerType>((resolve) => {
     const started = serve(

@@ -1,7 +1,12 @@
 export { createApp, apiBase, type AppOptions, type DmsApp } from './app.js';
-export { statusByCode, type ModelError } from './http/error-table.js';
+export { statusByCode } from './http/error-table.js';
+export type { ModelError } from '@dms/core';
 export { createLogger } from './http/logger.js';
 export { readConfig, type ServerConfig } from './server/config.js';
 export { startServer, type RunningServer } from './server/serve.js';
-export { openRuntime, type Runtime } from './server/runtime.js';
+export { dmsOptions, openForCommand } from './server/open.js';
 export { runCli } from './cli/commands.js';
+export { openApiDocument, apiDescriptionVersion, type OpenApiDocument } from './contracts/openapi-document.js';
+export { routeContracts } from './contracts/route-contracts.js';
+export { operationIds, type OperationId } from './contracts/operation-ids.js';
+export type { RouteContract, ScopeRequirement, SuccessResponse, ErrorStatus } from './contracts/route-contract.js';

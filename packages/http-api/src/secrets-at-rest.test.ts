@@ -8,11 +8,12 @@ import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from './app.js';
 import { createLogger } from './http/logger.js';
-import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '@dms/core/memory';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { readJson } from './testing/fixtures.js';
 import { readConfig } from './server/config.js';
-import { openRuntime, type Runtime } from './server/runtime.js';
+import type { Dms } from '@dms/core';
+import { openForCommand } from './server/open.js';
 
 /**
  * DESIGN §5.5 and §6: passwords are encrypted at rest and never in a log line. The
@@ -123,18 +124,19 @@ describe('secrets in the log', () => {
     const secrets = createAesGcmSecretBox(randomBytes(32));
     storage = openSqliteStorage({ file: ':memory:', secrets });
     await storage.migrate();
+    const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
     core = createCore({
       storage,
       secrets,
       drivers: createShareDriverRegistry({ localRoots: [dir] }),
       engine: { pollMs: 20 },
+      limits: { perCredential: big, perAddress: big, authFailures: big },
     });
     await core.users.add({ username: 'admin', password: adminPassword, admin: true });
     const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
     core.engine.setErrorHandler((error) => logger.error({ err: error }, 'job engine error'));
     await core.engine.start();
-    const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
-    const { app } = createApp({ core, logger, limits: { perCredential: big, perAddress: big, authFailures: big } });
+    const { app } = createApp({ core, logger });
     call = async (method, path, { auth, body, headers = {} } = {}) =>
       app.request(path, {
         method,
@@ -219,7 +221,7 @@ describe('finding 11: never logs an SNMP community', () => {
   });
 });
 
-/** As `dms serve` and every CLI command open the data dir: openRuntime with a SecretBox from the key. */
+/** As `dms serve` and every CLI command open the data dir: openDms, with a SecretBox from the key. */
 describe('finding 11: SNMP communities sealed and files private in the data dir', () => {
   let root: string;
   const password = 'Runt1me-Pa55-unique';
@@ -231,8 +233,10 @@ describe('finding 11: SNMP communities sealed and files private in the data dir'
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  async function start(dataDir: string, warnings: string[] = []): Promise<{ runtime: Runtime; call: TestApp['call'] }> {
-    const runtime = await openRuntime(readConfig({ DMS_DATA_DIR: dataDir }), { warn: (message) => void warnings.push(message) });
+  async function start(dataDir: string, warnings: string[] = []): Promise<{ runtime: Dms & { storage: Dms['core']['deps']['storage'] }; call: TestApp['call'] }> {
+    const log = { info: () => {}, error: () => {}, warn: (_fields: object, message: string) => void warnings.push(message) };
+    const dms = await openForCommand(readConfig({ DMS_DATA_DIR: dataDir }), { createDatabase: true, log });
+    const runtime = Object.assign(dms, { storage: dms.core.deps.storage });
     await runtime.core.users.ensureAdmin(password);
     const { app } = createApp({ core: runtime.core, logger: createLogger('silent') });
     const call: TestApp['call'] = async (method, path, { body } = {}) =>

@@ -22,11 +22,19 @@ const target = (id: number, low: number, high: number, activation = 1): TrapDisp
 /** Records sends; a target listed in `failFor` rejects. Above the port, so a fake is fine. */
 class FakeSender implements TrapSender {
   readonly sent: Array<{ target: TrapTarget; event: DmsEvent }> = [];
+  readonly #waiters: Array<{ count: number; resolve: () => void }> = [];
   constructor(private readonly failFor = new Set<number>()) {}
   async send(target: TrapTarget, event: DmsEvent): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // a turn of the event loop, like a socket write: stop() must wait for sends still in flight
+    await new Promise((resolve) => setImmediate(resolve));
     if (this.failFor.has(target.id)) throw new Error(`manager ${target.id} down`);
     this.sent.push({ target, event });
+    for (const waiter of this.#waiters.filter((w) => this.sent.length >= w.count)) waiter.resolve();
+  }
+  /** Resolves once `count` traps have been sent. */
+  whenSent(count: number): Promise<void> {
+    if (this.sent.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ count, resolve }));
   }
   close(): void {}
 }
@@ -70,7 +78,7 @@ describe('startTrapDispatcher', () => {
     const { bus, sender, stop } = setup(async () => targets);
     bus.publish(info);
     expect(sender.sent).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await sender.whenSent(1);
     targets = [target(1, 1, 5, 0), target(2, 1, 5)];
     bus.publish(warning);
     await stop();
@@ -116,12 +124,18 @@ describe('startTrapDispatcher', () => {
   });
 
   it('stops dispatching once stopped, after letting started sends finish', async () => {
-    const { bus, sender, stop } = setup(async () => [target(1, 1, 5)]);
+    let listed = 0;
+    const { bus, sender, stop } = setup(async () => {
+      listed++;
+      return [target(1, 1, 5)];
+    });
     bus.publish(info);
     await stop();
     expect(sentTo(sender)).toEqual(['1:info event']);
     bus.publish(error);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // stop() settles whatever was started; had the publish reached the dispatcher, it would be sent by now
+    await stop();
+    expect(listed).toBe(1);
     expect(sentTo(sender)).toEqual(['1:info event']);
   });
 });

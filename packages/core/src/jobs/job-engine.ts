@@ -180,9 +180,10 @@ export class JobEngine {
       steps: [],
     };
     let saving = Promise.resolve();
+    // Progress is saved at most every 250 ms of the injected clock, and at once on a new step.
     let lastSave = 0;
     const save = () => {
-      lastSave = Date.now();
+      lastSave = clock().getTime();
       const snapshot = latest;
       saving = saving.then(() => storage.jobs.progress(job.id, this.#workerId, snapshot, this.now())).then(() => this.signals.changed(job.id));
     };
@@ -197,7 +198,7 @@ export class JobEngine {
         report: (progress) => {
           const stepChanged = progress.steps.length !== latest.steps.length;
           latest = progress;
-          if (stepChanged || Date.now() - lastSave >= 250) save();
+          if (stepChanged || clock().getTime() - lastSave >= 250) save();
         },
       }).catch((error: unknown) => ({
         outcome: { status: 'failed' as const, message: `internal error: ${error instanceof Error ? error.message : String(error)}`, ...latest },

@@ -17,3 +17,16 @@ export interface RateLimiter {
   peek(key: string): Promise<RateLimitDecision>;
   reset(key: string): Promise<void>;
 }
+
+/**
+ * The budgets of the access service (services/access-service.ts). Separate limiters, so a
+ * shared store can hold one and memory another, and tests can shrink just one.
+ */
+export interface AccessLimits {
+  /** Requests per credential (DMS_RATE_LIMIT_PER_MINUTE). */
+  perCredential: RateLimiter;
+  /** Requests per client address without a valid credential, and every password check. */
+  perAddress: RateLimiter;
+  /** Failed authentications per address and claimed user (10 a minute). */
+  authFailures: RateLimiter;
+}

@@ -13,6 +13,7 @@ import { authorize, scopesBeyondReach } from '../scopes/scope-check.js';
 import { hasAdminRights, ownerUserIdOf } from '../scopes/principal.js';
 import { maxKeyLineageDepth } from './api-key-lineage.js';
 import { findByNumericId } from './resolve-ref.js';
+import type { ApiKeyView } from '../contracts/api-key-schemas.js';
 
 const expiresAt = z.iso.datetime({ offset: true }).nullable().optional();
 export const apiKeyCreateSchema = z.object({
@@ -22,18 +23,8 @@ export const apiKeyCreateSchema = z.object({
 });
 export const apiKeyUpdateSchema = apiKeyCreateSchema.partial();
 
-export const apiKeySchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    masked_key: z.string(),
-    api_key_scopes: z.array(scopeSchema),
-    created_at: z.string(),
-    expires_at: z.string().nullable(),
-    last_used_at: z.string().nullable(),
-  })
-  .meta({ id: 'api_key' });
-export type ApiKeyView = z.output<typeof apiKeySchema>;
+// The response schema lives with the other contracts; re-exported for existing importers.
+export { apiKeySchema, type ApiKeyView } from '../contracts/api-key-schemas.js';
 
 export function presentApiKey(record: ApiKeyRecord): ApiKeyView {
   return {

@@ -83,8 +83,8 @@ export class AuthService {
 
   /**
    * `beforePasswordCheck` runs only when a password is about to be verified (argon2, tens of
-   * milliseconds of a pool thread): the host checks and charges its throttling budget there,
-   * so a throttled guess costs nothing, while a recently verified credential skips it.
+   * milliseconds of a pool thread): AccessService charges the address's budget there, so a
+   * throttled guess costs nothing, while a recently verified credential skips it.
    */
   async authenticate(authorization: string | undefined, hooks: { beforePasswordCheck?: () => Promise<void> } = {}): Promise<Principal> {
     if (!authorization) throw unauthenticated('authentication required');

@@ -9,6 +9,7 @@ import { ShareService } from './share-service.js';
 import { TrapService } from './trap-service.js';
 import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
+import { AccessService } from './access-service.js';
 import { UserService } from './user-service.js';
 import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
@@ -19,6 +20,8 @@ import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
 import type { ResolveHost } from '../security/host-policy.js';
+import type { AccessLimits } from '../ports/rate-limiter.js';
+import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 
 export interface Core {
   readonly deps: CoreDeps;
@@ -28,6 +31,8 @@ export interface Core {
   readonly traps: TrapService;
   readonly snmpConfig: SnmpConfigService;
   readonly auth: AuthService;
+  /** Authentication with its rate limits and lockouts: what every host calls per request. */
+  readonly access: AccessService;
   readonly users: UserService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
@@ -47,12 +52,14 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     resolveHost?: ResolveHost;
     /** HS256 key of JWT mode, derived from the server secret (random per process if absent). */
     jwtKey?: Uint8Array;
+    /** Rate limits and the failed-authentication lockout (memory, 600 requests and 10 failures a minute, by default). */
+    limits?: AccessLimits;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
-  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, ...given } = options;
+  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, ...given } = options;
   const deps: CoreDeps = {
     hasher: boundHasher(argon2PasswordHasher),
     events: new MemoryEventBus(),
@@ -76,6 +83,7 @@ export function createCore(options: CoreOptions): Core {
     traps: new TrapService(deps, trapSender, onTrapSendError),
     snmpConfig: new SnmpConfigService(deps),
     auth,
+    access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits()),
     settings,
     corsRules: new CorsRuleService(deps),
     users: new UserService(deps, () => auth.forgetCredentials()),

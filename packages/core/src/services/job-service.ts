@@ -150,11 +150,14 @@ export class JobService {
       return job;
     };
     let job = await read();
-    const deadline = Date.now() + waitSeconds * 1000;
+    // The deadline is on the injected clock, so a test moves it instead of waiting it out;
+    // each wake-up waits at most 250 ms of real time, so a clock moved past it is seen soon.
+    const now = () => this.deps.clock().getTime();
+    const deadline = now() + waitSeconds * 1000;
     const seen = job.status;
-    while (job.status === seen && (seen === 'queued' || seen === 'working') && Date.now() < deadline) {
+    while (job.status === seen && (seen === 'queued' || seen === 'working') && now() < deadline) {
       // A local signal answers at once; the poll covers jobs run by another replica.
-      await this.engine.signals.next(`changed:${jobId}`, Math.min(250, deadline - Date.now()));
+      await this.engine.signals.next(`changed:${jobId}`, Math.min(250, deadline - now()));
       job = await read();
     }
     return presentJob(job);

@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './commands.js';
 import { readConfig } from '../server/config.js';
-import { openRuntime } from '../server/runtime.js';
+import { openForCommand } from '../server/open.js';
 
 let dir: string;
+const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
 const saved = { ...process.env };
 
 async function cli(...argv: string[]): Promise<{ code: number; lines: string[] }> {
@@ -32,7 +35,7 @@ describe('dms CLI', () => {
     const key = created.lines.at(-1)!;
     expect(key).toMatch(/^dms_[A-Za-z0-9_-]{43}$/);
 
-    const runtime = await openRuntime(readConfig());
+    const runtime = await openForCommand(readConfig());
     try {
       const principal = await runtime.core.auth.authenticate(`Bearer ${key}`);
       expect(principal).toMatchObject({ kind: 'api_key', scopes: [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }] });
@@ -43,9 +46,10 @@ describe('dms CLI', () => {
     const listed = await cli('apikey', 'list');
     expect(listed.lines.join('\n')).toContain(`dms_…${key.slice(-4)}`);
     expect(listed.lines.join('\n')).not.toContain(key);
-    const id = listed.lines[0]!.split('\t')[0]!;
+    expect(listed.lines[0]).toBe('id\tname\tkey\tscopes\tlast used');
+    const id = listed.lines[1]!.split('\t')[0]!;
     expect((await cli('apikey', 'revoke', id)).code).toBe(0);
-    expect((await cli('apikey', 'list')).lines).toEqual([]);
+    expect((await cli('apikey', 'list')).lines).toEqual(['no API keys']);
     expect((await cli('apikey', 'revoke', id)).code).toBe(1);
   });
 
@@ -59,10 +63,50 @@ describe('dms CLI', () => {
     const added = await cli('cors', 'add', '--origin', 'https://app.example.com', '--path', '/api/v2/nas_shares*', '--method', 'GET,PUT');
     expect(added.code).toBe(0);
     const listed = await cli('cors', 'list');
-    expect(listed.lines[0]).toMatch(/https:\/\/app\.example\.com\t\/api\/v2\/nas_shares\*\tGET,PUT$/);
-    expect((await cli('cors', 'rm', listed.lines[0]!.split('\t')[0]!)).code).toBe(0);
-    expect((await cli('cors', 'list')).lines).toEqual([]);
+    expect(listed.lines[1]).toMatch(/https:\/\/app\.example\.com\t\/api\/v2\/nas_shares\*\tGET,PUT$/);
+    expect((await cli('cors', 'rm', listed.lines[1]!.split('\t')[0]!)).code).toBe(0);
+    expect((await cli('cors', 'list')).lines).toEqual(['no CORS rules']);
     expect((await cli('jwt', 'enable', '--ttl', '600')).lines.join()).toContain('enabled (token lifetime 600 s)');
     expect((await cli('jwt', 'disable')).lines.join()).toContain('disabled');
+  });
+
+  it('adds an admin and changes its password from stdin, as the dms command; lists users', async () => {
+    const dms = (args: string[], input: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, ['--conditions=source', '--import', 'tsx', cliMain, ...args], { env: process.env }, (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(input);
+      });
+    const added = await dms(['user', 'add', 'carol', '--admin'], 'carol-first-password\n');
+    expect(added.stdout).toContain('added user carol');
+    expect(added.stdout).toContain('admin');
+    expect(added.stderr).toContain(`data dir ${dir}`);
+    const changed = await dms(['user', 'passwd', 'carol'], 'carol-second-password\n');
+    expect(changed.code, changed.stderr).toBe(0);
+    const runtime = await openForCommand(readConfig());
+    try {
+      const basic = (password: string) => `Basic ${Buffer.from(`carol:${password}`).toString('base64')}`;
+      expect(await runtime.core.auth.authenticate(basic('carol-second-password'))).toMatchObject({ kind: 'user', username: 'carol', admin: true });
+      await expect(runtime.core.auth.authenticate(basic('carol-first-password'))).rejects.toMatchObject({ code: 'unauthenticated' });
+    } finally {
+      await runtime.close();
+    }
+    const listed = await cli('user', 'list');
+    expect(listed.lines[0]).toBe('id\tusername\tadmin\tcreated');
+    expect(listed.lines.some((line) => /\tcarol\tyes\t/.test(line))).toBe(true);
+  });
+
+  it('a command other than serve or migrate refuses to create a database where none is', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'dms-cli-empty-'));
+    process.env['DMS_DATA_DIR'] = empty;
+    try {
+      expect((await cli('apikey', 'list')).code).toBe(1);
+      expect(existsSync(join(empty, 'dms.sqlite'))).toBe(false);
+      expect(existsSync(join(empty, 'secret.key'))).toBe(false);
+    } finally {
+      process.env['DMS_DATA_DIR'] = dir;
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

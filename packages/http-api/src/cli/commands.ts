@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { formatScope, isDomainError, parseScopeText, systemPrincipal, type Scope } from '@dms/core';
+import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, parseScopeText, systemPrincipal, type Dms, type Scope } from '@dms/core';
 import { readConfig } from '../server/config.js';
-import { openRuntime, type Runtime } from '../server/runtime.js';
-import { startServer } from '../server/serve.js';
+import { openForCommand } from '../server/open.js';
+import { StartupError, startServer } from '../server/serve.js';
 import { readStdin } from './read-stdin.js';
 
 export const usage = `Usage: dms <command>
@@ -10,6 +10,8 @@ export const usage = `Usage: dms <command>
   serve                                   serve /api/v2 (DMS_HOST, DMS_PORT, DMS_DATA_DIR, ...)
   migrate                                 apply database migrations
   user add NAME [--admin]                 add a user; password on stdin
+  user list                               list users
+  user passwd NAME                        set a user's password; password on stdin
   apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
   apikey list                             list API keys (masked)
   apikey revoke ID                        delete an API key
@@ -21,12 +23,15 @@ export const usage = `Usage: dms <command>
 
 type Output = (line: string) => void;
 
-async function withRuntime<T>(run: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(readConfig());
+/** Every command but serve and migrate works on an existing database, beside a running server. */
+async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean } = {}): Promise<T> {
+  const config = readConfig();
+  process.stderr.write(`dms: data dir ${config.dataDir}\n`);
+  const dms = await openForCommand(config, options);
   try {
-    return await run(runtime);
+    return await run(dms);
   } finally {
-    await runtime.close();
+    await dms.close();
   }
 }
 
@@ -42,7 +47,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
     }
     if (!values.name) throw new CliError('--name is required');
     if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
-    const created = await withRuntime((rt) =>
+    const created = await withDms((rt) =>
       rt.core.apiKeys.create(systemPrincipal, { name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
     );
     out(`created API key ${created.id} '${created.name}' with scopes ${created.api_key_scopes.map(formatScope).join(', ')}`);
@@ -51,7 +56,9 @@ async function apikey(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { api_keys: keys } = await withRuntime((rt) => rt.core.apiKeys.list(systemPrincipal, { per_page: ['100'] }));
+    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(systemPrincipal, { per_page: ['100'] }));
+    if (keys.length === 0) out('no API keys');
+    else out('id\tname\tkey\tscopes\tlast used');
     for (const key of keys) {
       out(`${key.id}\t${key.name}\t${key.masked_key}\t${key.api_key_scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
     }
@@ -60,7 +67,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
   if (sub === 'revoke') {
     const id = rest[0];
     if (!id) throw new CliError('usage: dms apikey revoke ID');
-    await withRuntime((rt) => rt.core.apiKeys.destroy(systemPrincipal, id));
+    await withDms((rt) => rt.core.apiKeys.destroy(systemPrincipal, id));
     out(`revoked API key ${id}`);
     return 0;
   }
@@ -75,7 +82,7 @@ async function cors(args: string[], out: Output): Promise<number> {
   });
   const [sub, id] = positionals;
   if (sub === 'add') {
-    const rule = await withRuntime((rt) =>
+    const rule = await withDms((rt) =>
       rt.core.corsRules.create(systemPrincipal, {
         origins: values.origin ?? [],
         path: values.path ?? '*',
@@ -86,12 +93,14 @@ async function cors(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { cors_rules: rules } = await withRuntime((rt) => rt.core.corsRules.list(systemPrincipal, { per_page: ['100'] }));
+    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(systemPrincipal, { per_page: ['100'] }));
+    if (rules.length === 0) out('no CORS rules');
+    else out('id\torigins\tpath\tmethods');
     for (const rule of rules) out(`${rule.id}\t${rule.origins.join(' ')}\t${rule.path}\t${rule.methods.join(',')}`);
     return 0;
   }
   if (sub === 'rm' && id) {
-    await withRuntime((rt) => rt.core.corsRules.destroy(systemPrincipal, id));
+    await withDms((rt) => rt.core.corsRules.destroy(systemPrincipal, id));
     out(`removed CORS rule ${id}`);
     return 0;
   }
@@ -103,7 +112,7 @@ async function jwt(args: string[], out: Output): Promise<number> {
   const [sub] = positionals;
   if (sub !== 'enable' && sub !== 'disable') throw new CliError('usage: dms jwt enable [--ttl SECONDS] | dms jwt disable');
   const body = { jwt_enabled: sub === 'enable', ...(values.ttl === undefined ? {} : { jwt_ttl_seconds: Number(values.ttl) }) };
-  const settings = await withRuntime((rt) => rt.core.settings.update(systemPrincipal, body));
+  const settings = await withDms((rt) => rt.core.settings.update(systemPrincipal, body));
   out(`JWT mode ${settings.jwt_enabled ? 'enabled' : 'disabled'} (token lifetime ${settings.jwt_ttl_seconds} s)`);
   return 0;
 }
@@ -111,11 +120,25 @@ async function jwt(args: string[], out: Output): Promise<number> {
 async function user(args: string[], out: Output): Promise<number> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
   const [sub, name] = positionals;
-  if (sub !== 'add' || !name) throw new CliError('usage: dms user add NAME (password on stdin)');
-  const password = await readStdin();
-  const created = await withRuntime((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }));
-  out(`added user ${created.username} (id ${created.id})`);
-  return 0;
+  if (sub === 'list') {
+    const { users } = await withDms((rt) => rt.core.users.list(systemPrincipal, { per_page: ['100'] }));
+    out('id\tusername\tadmin\tcreated');
+    for (const u of users) out(`${u.id}\t${u.username}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
+    return 0;
+  }
+  if (sub === 'add' && name) {
+    const password = await readStdin();
+    const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }));
+    out(`added user ${created.username} (id ${created.id}${created.admin ? ', admin' : ''})`);
+    return 0;
+  }
+  if (sub === 'passwd' && name) {
+    const password = await readStdin();
+    await withDms((rt) => rt.core.users.update(systemPrincipal, name, { password }));
+    out(`changed the password of ${name}`);
+    return 0;
+  }
+  throw new CliError('usage: dms user add NAME [--admin] | dms user list | dms user passwd NAME (passwords on stdin)');
 }
 
 export class CliError extends Error {
@@ -128,14 +151,16 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
   try {
     switch (command) {
       case 'serve': {
-        const server = await startServer(readConfig());
+        const config = readConfig();
+        process.stderr.write(`dms: data dir ${config.dataDir}\n`);
+        const server = await startServer(config);
         const shutdown = () => void server.stop().then(() => process.exit(0));
         process.once('SIGINT', shutdown);
         process.once('SIGTERM', shutdown);
         return -1;
       }
       case 'migrate':
-        await withRuntime(async () => undefined);
+        await withDms(async () => undefined, { createDatabase: true });
         out('migrations applied');
         return 0;
       case 'user':
@@ -155,7 +180,9 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         throw new CliError(`unknown command '${command}'\n${usage}`);
     }
   } catch (error) {
-    if (error instanceof CliError) process.stderr.write(`dms: ${error.message}\n`);
+    if (error instanceof CliError || error instanceof StartupError || error instanceof DataDirInUseError || error instanceof NoDatabaseError) {
+      process.stderr.write(`dms: ${error.message}\n`);
+    }
     else if (isDomainError(error)) process.stderr.write(`dms: ${error.messages.join('; ')}\n`);
     else process.stderr.write(`dms: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -24,9 +24,19 @@ interface Operation {
   summary?: string;
   description?: string;
 }
+type PathItem = Partial<Record<Method, Operation>>;
+/** The slice of an OpenAPI document the page shows. */
 interface Document {
   info: { title: string; version: string; description?: string };
-  paths: Record<string, Record<string, Operation>>;
+  paths?: Record<string, PathItem>;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+const methods: ReadonlySet<string> = new Set<Method>(['get', 'post', 'put', 'delete']);
+
+/** A path item's operations, skipping its other members (parameters, servers, x-…). */
+function operationsOf(item: PathItem): Array<[string, Operation]> {
+  return Object.entries(item).filter((entry): entry is [string, Operation] => methods.has(entry[0]) && entry[1] !== undefined);
 }
 
 function escapeHtml(text: string): string {
@@ -35,9 +45,9 @@ function escapeHtml(text: string): string {
 
 /** A self-contained API reference (no CDN assets: servers here are often offline). */
 export function renderDocsPage(document: Document): string {
-  const rows = Object.entries(document.paths)
-    .flatMap(([path, operations]) =>
-      Object.entries(operations).map(
+  const rows = Object.entries(document.paths ?? {})
+    .flatMap(([path, item]) =>
+      operationsOf(item).map(
         ([method, operation]) =>
           `<tr><td class="m ${method}">${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(operation.summary ?? '')}</td><td>${escapeHtml((operation.description ?? '').replace(/`/g, ''))}</td></tr>`,
       ),

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemPrincipal, type DmsEvent } from '@dms/core';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
 import { addNas, addShare, expectModelError, readJson, unique } from '../testing/fixtures.js';
-import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '@dms/core/memory';
 
 /**
  * The administration surface over HTTP (DESIGN §5.12-13, §5.16-17): JWT mode, API keys,

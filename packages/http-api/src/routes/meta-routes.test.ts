@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { expectModelError, readJson } from '../testing/fixtures.js';
+import { openApiDocument } from '../contracts/openapi-document.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -73,6 +74,12 @@ describe('public endpoints', () => {
       expect(operation!.security?.length, `${method} ${path}`).toBeGreaterThan(0);
     }
     expect(Object.keys(doc.paths['/nas_shares/{nas_share_id}']!).sort()).toEqual(['delete', 'get', 'put']);
+  });
+
+  it('GET /api/v2/openapi.json is openApiDocument(), the document built from the contracts alone', async () => {
+    const res = await t.call('GET', '/api/v2/openapi.json');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
   });
 
   it('GET /api/v2/docs is an HTML reference page listing the share paths', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type ServerType } from '@hono/node-server';
 import { argon2PasswordHasher, type PasswordHasher } from '@dms/core';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '@dms/core/memory';
 
 const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 

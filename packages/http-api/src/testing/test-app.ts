@@ -5,8 +5,8 @@ import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from '../app.js';
 import { createLogger } from '../http/logger.js';
-import { createMemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
-import type { AccessLimits } from '../pipeline/access.js';
+import { createMemoryRateLimiter } from '@dms/core/memory';
+import type { AccessLimits } from '@dms/core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 
@@ -42,21 +42,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const secrets = createAesGcmSecretBox(randomBytes(32));
   const storage = openSqliteStorage({ file: options.file ?? ':memory:', secrets });
   await storage.migrate();
-  const core = createCore({
-    storage,
-    secrets,
-    drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
-    engine: { pollMs: 20 },
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.hasher ? { hasher: options.hasher } : {}),
-  });
-  await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const limits = options.limits ?? {
     perCredential: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
   };
-  const { app } = createApp({ core, logger: createLogger('silent'), limits, ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
+  const core = createCore({
+    storage,
+    secrets,
+    drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
+    engine: { pollMs: 20 },
+    limits,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.hasher ? { hasher: options.hasher } : {}),
+  });
+  await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
+  const { app } = createApp({ core, logger: createLogger('silent'), ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
 
   return {

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingRun, shareLocation } from '../share-drivers/recording-run.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { resolveConfinedPath } from './confine-path.js';
 import { openConfinedDirectory, pinConfinedDirectory } from './confined-directory.js';
 import { createLocalDriver } from './local-driver.js';

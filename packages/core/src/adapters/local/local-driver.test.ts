@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DriverError } from '../../ports/share-driver.js';
-import { recordingRun, shareLocation } from '../share-drivers/recording-run.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { createLocalDriver } from './local-driver.js';
 
 let base: string;

@@ -1,2 +1,1 @@
 export { createNfsDriver, nfsScanUnsupported } from './nfs-driver.js';
-export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServerOptions } from './ganesha-server.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasType } from '../../domain/common.js';
-import { freePort } from '../share-drivers/fixture-support.js';
-import { recordingRun, shareLocation, type RecordingRun } from '../share-drivers/recording-run.js';
-import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from './ganesha-server.js';
+import { freePort } from '../../testing/fixture-support.js';
+import { recordingRun, shareLocation, type RecordingRun } from '../../testing/recording-run.js';
+import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
 import { createNfsDriver, nfsScanUnsupported } from './nfs-driver.js';
 
 const driver = createNfsDriver();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nasTypes } from '../../domain/common.js';
 import { createShareDriverRegistry } from './index.js';
-import { recordingRun, shareLocation } from './recording-run.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 
 describe('createShareDriverRegistry', () => {
   const registry = createShareDriverRegistry({ localRoots: [] });

@@ -33,4 +33,3 @@ export { createLocalDriver } from '../local/local-driver.js';
 export { createNfsDriver } from '../nfs/nfs-driver.js';
 export { createSmbDriver } from '../smb/smb-driver.js';
 export { createUnsupportedDriver } from './unsupported-driver.js';
-export { recordingRun, shareLocation, type RecordedStep, type RecordingRun } from './recording-run.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DriverError } from '../../ports/share-driver.js';
-import { recordingRun } from './recording-run.js';
+import { recordingRun } from '../../testing/recording-run.js';
 import { StepReporter, runTest } from './step-reporter.js';
 
 describe('StepReporter', () => {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DriverError } from '../../ports/share-driver.js';
 import type { NasType } from '../../domain/common.js';
-import { freePort } from '../share-drivers/fixture-support.js';
-import { recordingRun, shareLocation } from '../share-drivers/recording-run.js';
-import { sambaCheck, startSambaServer, type SambaServer } from './samba-server.js';
+import { freePort } from '../../testing/fixture-support.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
+import { sambaCheck, startSambaServer, type SambaServer } from '../../testing/samba-server.js';
 import { createSmbDriver } from './smb-driver.js';
 
 const check = sambaCheck();

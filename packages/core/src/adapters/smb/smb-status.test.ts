@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shareLocation } from '../share-drivers/recording-run.js';
+import { shareLocation } from '../../testing/recording-run.js';
 import { classifySmbLine, vanishedStatuses } from './smb-status.js';
 import { smbTarget } from './smb-target.js';
 

@@ -8,7 +8,7 @@ import { eventCatalogue } from '../../events/catalogue.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { agentObjectArcs, agentObjectOid, defaultEnterpriseOid, eventObjectArcs, eventObjectOid, notificationOid } from './dms-mib.js';
 import { loadMibPath, mibSearchPath } from './mib-path.js';
-import { createSnmpToolEnv, type SnmpToolEnv } from './test-support/snmp-tool-env.js';
+import { createSnmpToolEnv, type SnmpToolEnv } from '../../testing/snmp-tool-env.js';
 
 const run = promisify(execFile);
 const tools = requireTools(['snmptranslate'], 'bash .ci/setup-snmp.sh');

@@ -6,7 +6,7 @@ import type { SnmpConfig } from '../../domain/snmp-config.js';
 import type { AgentStatistics } from '../../ports/snmp-agent.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpAgent } from './snmp-agent.js';
-import { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './test-support/snmp-tool-env.js';
+import { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from '../../testing/snmp-tool-env.js';
 
 const run = promisify(execFile);
 const tools = requireTools(['snmpget', 'snmpwalk', 'snmpset'], 'bash .ci/setup-snmp.sh');

@@ -3,8 +3,8 @@ import { makeEvent, type DmsEvent } from '../../events/catalogue.js';
 import type { TrapTarget } from '../../ports/notifier.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpTrapSender } from './snmp-trap-sender.js';
-import { freeUdpPort } from './test-support/snmp-tool-env.js';
-import { SnmptrapdPeer, type ReceivedTrap } from './test-support/snmptrapd-peer.js';
+import { freeUdpPort } from '../../testing/snmp-tool-env.js';
+import { SnmptrapdPeer, type ReceivedTrap } from '../../testing/snmptrapd-peer.js';
 
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
 

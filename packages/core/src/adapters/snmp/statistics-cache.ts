@@ -7,6 +7,8 @@ export interface StatisticsCacheOptions {
   /** A read slower than this answers with the last value (the manager would time out otherwise). */
   timeoutMs?: number;
   onError?(error: unknown): void;
+  /** Milliseconds on a monotonic clock that ages the value (`performance.now` by default); tests move it. */
+  now?: () => number;
 }
 
 const zero: AgentStatistics = { shareCount: 0, jobs: { queued: 0, working: 0, completed: 0, failed: 0 } };
@@ -21,6 +23,7 @@ export class StatisticsCache {
   readonly #maxAgeMs: number;
   readonly #timeoutMs: number;
   readonly #onError: (error: unknown) => void;
+  readonly #now: () => number;
   #value: AgentStatistics = zero;
   #readAt = Number.NEGATIVE_INFINITY;
   #reading: Promise<void> | undefined;
@@ -30,6 +33,7 @@ export class StatisticsCache {
     this.#maxAgeMs = options.maxAgeMs ?? 1000;
     this.#timeoutMs = options.timeoutMs ?? 500;
     this.#onError = options.onError ?? (() => {});
+    this.#now = options.now ?? (() => performance.now());
   }
 
   get current(): AgentStatistics {
@@ -37,7 +41,7 @@ export class StatisticsCache {
   }
 
   get(): Promise<AgentStatistics> {
-    if (performance.now() - this.#readAt < this.#maxAgeMs) return Promise.resolve(this.#value);
+    if (this.#now() - this.#readAt < this.#maxAgeMs) return Promise.resolve(this.#value);
     this.#reading ??= this.#refresh();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
@@ -57,7 +61,7 @@ export class StatisticsCache {
       this.#onError(error);
     } finally {
       // a failed read also waits maxAgeMs before the next try, so a broken store is not hammered
-      this.#readAt = performance.now();
+      this.#readAt = this.#now();
       this.#reading = undefined;
     }
   }

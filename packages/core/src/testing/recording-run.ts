@@ -1,6 +1,6 @@
-import type { DriverStepName, ScanProgress, ScanRun, ShareLocation } from '../../ports/share-driver.js';
-import type { StepOutcome } from '../../domain/job.js';
-import type { NasType } from '../../domain/common.js';
+import type { DriverStepName, ScanProgress, ScanRun, ShareLocation } from '../ports/share-driver.js';
+import type { StepOutcome } from '../domain/job.js';
+import type { NasType } from '../domain/common.js';
 
 export type RecordedStep = StepOutcome & { name: DriverStepName };
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { requireTools, type ToolCheck } from '../../testing/require-tool.js';
+import { requireTools, type ToolCheck } from './require-tool.js';
 
 /**
  * Helpers for the test fixtures that run real servers (Samba, NFS-Ganesha). Kept apart from

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolCheck } from '../../testing/require-tool.js';
+import type { ToolCheck } from './require-tool.js';
 import {
   freePort,
   killOnExit,
@@ -10,7 +10,7 @@ import {
   requireRootTools,
   stopProcess,
   waitForPort,
-} from '../share-drivers/fixture-support.js';
+} from './fixture-support.js';
 
 /**
  * Test fixture: a private smbd on 127.0.0.1 and a free high port, every state directory in a

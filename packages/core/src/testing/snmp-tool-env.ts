@@ -2,7 +2,7 @@ import { createSocket, type SocketType } from 'node:dgram';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mibSearchPath } from '../mib-path.js';
+import { mibSearchPath } from '../adapters/snmp/mib-path.js';
 
 export interface SnmpToolEnv {
   dir: string;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolCheck } from '../../testing/require-tool.js';
+import type { ToolCheck } from './require-tool.js';
 import {
   canConnect,
   freePort,
@@ -11,7 +11,7 @@ import {
   requireRootTools,
   stopProcess,
   waitForPort,
-} from '../share-drivers/fixture-support.js';
+} from './fixture-support.js';
 
 /**
  * Test fixture: NFS-Ganesha (userspace NFS server, VFS backend) on 127.0.0.1 and a free

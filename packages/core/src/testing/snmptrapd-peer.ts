@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mibSearchPath } from '../mib-path.js';
+import { mibSearchPath } from '../adapters/snmp/mib-path.js';
 import { createSnmpToolEnv, type SnmpToolEnv } from './snmp-tool-env.js';
 
 export interface ReceivedTrap {

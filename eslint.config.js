@@ -1,0 +1,86 @@
+// Lint is kept to the package boundaries (DESIGN §2): type errors are `typecheck`'s job, and
+// style rules would flag the code base en masse for nothing.
+import { readFileSync, readdirSync } from 'node:fs';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+/** Subpaths the core declares in its package.json "exports": the only doors a host may use. */
+const coreManifest = JSON.parse(readFileSync(new URL('./packages/core/package.json', import.meta.url), 'utf8'));
+const coreSubpaths = Object.keys(coreManifest.exports)
+  .filter((key) => key !== '.')
+  .map((key) => key.slice('./'.length));
+
+/** Folder names under packages/, so a relative path into any sibling package is caught. */
+const packageFolders = readdirSync(new URL('./packages/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const anyOf = (names) => names.map(escapeRegex).join('|');
+
+// `@dms/core/<anything but a declared subpath>`: src/, dist/, package.json, an undeclared folder.
+const coreInternals = `^@dms/core/(?!(?:${anyOf(coreSubpaths)})$)`;
+// `../../core/src/x.js`, `../../../packages/core/x.js`, `/abs/packages/core/x.js`: around the exports map.
+const intoAnotherPackage = `^(?:\\./)?(?:\\.\\./)+(?:packages/)?(?:${anyOf(packageFolders)})(?:/|$)|(?:^|/)packages/(?:${anyOf(packageFolders)})(?:/|$)`;
+
+const hostBoundaryMessage =
+  "A host reaches the core through its declared subpaths only (@dms/core, @dms/core/<subpath> from packages/core/package.json \"exports\"); export what you need there instead of importing core internals.";
+
+/**
+ * The same regex on `import()` and on `typeof import('…')`, which no-restricted-imports does not
+ * see. esquery ends a regex at the first `/`, escaped or not, so slashes are written as \x2F.
+ */
+const restrictedSpecifierSyntax = (regex, message) => {
+  const value = `/${regex.replaceAll('/', '\\x2F')}/`;
+  return [
+    { selector: `ImportExpression > Literal.source[value=${value}]`, message },
+    { selector: `TSImportType Literal[value=${value}]`, message },
+  ];
+};
+
+export default defineConfig([
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**'] },
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
+    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+  },
+  {
+    // Hosts: every package but the core (http-api today; desktop and sdk when they land).
+    files: ['packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: ['packages/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: coreInternals, message: hostBoundaryMessage },
+            { regex: intoAnotherPackage, message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
+        ...restrictedSpecifierSyntax(intoAnotherPackage, 'Import another package by its name and declared exports, never by a path into its folder.'),
+      ],
+    },
+  },
+  {
+    // The core knows nothing of its hosts or their frameworks (DESIGN §2): adapters depend on it, never the reverse.
+    files: ['packages/core/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?:@dms/(?!core(?:/|$))|hono$|@hono/|@trpc/|electron$|react$|react-dom(?:/|$))',
+              message: 'The core must not depend on a host package or its framework (Hono, tRPC, Electron, React).',
+            },
+            { regex: intoAnotherPackage, message: 'The core must not reach into another package by path.' },
+          ],
+        },
+      ],
+    },
+  },
+]);

@@ -1,0 +1,1 @@
+export { createMemoryRateLimiter, createMemoryAccessLimits } from './memory-rate-limiter.js';

@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { hkdfSync } from 'node:crypto';
+import { join } from 'node:path';
+import type { EventBus } from '../ports/event-bus.js';
+import type { Storage } from '../ports/storage.js';
+import type { TrapSender } from '../ports/notifier.js';
+import { createCore, type Core, type CoreOptions } from '../services/create-core.js';
+import { createAesGcmSecretBox } from '../security/secret-box.js';
+import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
+import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
+import { makeEvent } from '../events/catalogue.js';
+import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
+import { silentLog, type DmsLog } from './log.js';
+
+export interface OpenDmsOptions {
+  /** Holds the SQLite database, the secret key file and, by default, the local shares root. */
+  dataDir: string;
+  /** `postgres://…` (not built yet); unset: SQLite in the data dir. */
+  databaseUrl?: string;
+  /** DMS_SECRET_KEY; unset: `secret.key` in the data dir, created 0600. */
+  secretKey?: string;
+  /**
+   * `service` (dms serve, the desktop app): takes the data dir's lock, creates the first admin,
+   * fails jobs a crash left working, runs the job workers, traps and the SNMP agent.
+   * `command` (short CLI commands beside a running service): none of that.
+   */
+  role: 'service' | 'command';
+  /** `command` only: open a data dir that has no database yet (migrate does; others refuse). */
+  createDatabase?: boolean;
+  /** Password of `admin` when the service first starts; unset: a random one, returned once. */
+  adminPassword?: string;
+  localRoots?: string[];
+  driverTimeoutMs?: number;
+  jobConcurrency?: number;
+  snmp?: {
+    enterpriseOid?: string;
+    /** Where the agent listens; unset: no agent. */
+    agent?: { host: string; port: number };
+  };
+  /** Replaces the SNMP trap sender (tests). */
+  trapSender?: TrapSender;
+  /** Each trap that could not be sent (the dispatcher's and test traps'). */
+  onTrapSendError?: (error: unknown) => void;
+  log?: DmsLog;
+  /** Passed to the core as they are (clock, limits, hasher … for tests and hosts). */
+  core?: Omit<CoreOptions, 'storage' | 'secrets' | 'drivers' | 'jwtKey' | 'engine' | 'trapSender' | 'onTrapSendError'>;
+}
+
+export interface Dms {
+  core: Core;
+  events: EventBus;
+  dataDir: string;
+  /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
+  firstAdmin: { created: boolean; generatedPassword?: string };
+  snmpAgent(): SnmpAgentState;
+  /** Stops the workers, traps and agent, closes the storage and releases the lock; idempotent. */
+  close(): Promise<void>;
+}
+
+/** `command` role without `createDatabase` and no database yet: nothing is created. */
+export class NoDatabaseError extends Error {
+  override readonly name = 'NoDatabaseError';
+  constructor(readonly dataDir: string) {
+    super(`no dms database in ${dataDir}; set DMS_DATA_DIR to the data dir of your dms, or run 'dms migrate' to create one`);
+  }
+}
+
+async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof createAesGcmSecretBox>, log: DmsLog): Promise<Storage> {
+  if (options.databaseUrl !== undefined) {
+    throw new Error(`DMS_DATABASE_URL '${options.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}' is not supported by this build: PostgreSQL support is not built yet`);
+  }
+  // Loaded here, not at the top: a host on another storage adapter never loads better-sqlite3.
+  const { openSqliteStorage } = await import('../adapters/sqlite/index.js');
+  return openSqliteStorage({ file: join(options.dataDir, 'dms.sqlite'), secrets, warn: (message) => log.warn({}, message) });
+}
+
+/**
+ * Opens and runs the whole service over one data dir: every host (REST server, CLI, desktop
+ * app, tests) starts here, so no host repeats a step. The lock comes before anything writes,
+ * so a second service on the same data dir changes nothing (its jobs, traps, files).
+ */
+export async function openDms(options: OpenDmsOptions): Promise<Dms> {
+  const log = options.log ?? silentLog;
+  const { dataDir, role } = options;
+  const service = role === 'service';
+  if (!service && !options.createDatabase && !existsSync(join(dataDir, 'dms.sqlite'))) throw new NoDatabaseError(dataDir);
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const unwind = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    if (service) {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const lock: DataDirLock = lockDataDir(dataDir);
+      cleanups.push(() => lock.release());
+    }
+    preparePrivateDataDir(dataDir, (message) => log.warn({}, message));
+    const secretKey = loadSecretKey(options.secretKey, dataDir);
+    const secrets = createAesGcmSecretBox(secretKey);
+    const storage = await openStorage(options, secrets, log);
+    cleanups.push(() => storage.close());
+    await storage.migrate();
+
+    const trapSender = options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) });
+    const onTrapSendError = options.onTrapSendError ?? (() => {});
+    const core = createCore({
+      ...options.core,
+      storage,
+      secrets,
+      // A key of its own for JWTs: a token never helps to open a sealed secret, nor the reverse.
+      jwtKey: new Uint8Array(hkdfSync('sha256', secretKey, 'dms', 'dms-jwt-hs256-v1', 32)),
+      drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [join(dataDir, 'shares')] }),
+      engine: {
+        ...(options.jobConcurrency === undefined ? {} : { concurrency: options.jobConcurrency }),
+        ...(options.driverTimeoutMs === undefined ? {} : { driverTimeoutMs: options.driverTimeoutMs }),
+        onError: (error) => log.error({ err: error }, 'job engine error'),
+      },
+      trapSender,
+      onTrapSendError: (error) => {
+        onTrapSendError(error);
+        log.warn({ err: error }, 'SNMP test trap not sent');
+      },
+    });
+    const events = core.deps.events;
+
+    let firstAdmin: Dms['firstAdmin'] = { created: false };
+    let snmp: SnmpServices | undefined;
+    if (service) {
+      firstAdmin = await core.users.ensureAdmin(options.adminPassword);
+      for (const root of options.localRoots ?? [join(dataDir, 'shares')]) mkdirSync(root, { recursive: true });
+      snmp = await startSnmpServices({
+        storage,
+        events,
+        sender: trapSender,
+        enterpriseOid: options.snmp?.enterpriseOid ?? '1.3.6.1.4.1.61999',
+        agent: options.snmp?.agent,
+        log,
+        onSendError: onTrapSendError,
+      });
+      cleanups.push(() => snmp!.stop());
+      // The lock makes this the only service of the data dir: every job left working was cut off.
+      await core.engine.start({ recoverEveryWorking: true });
+      cleanups.push(() => core.engine.stop());
+      events.publish(makeEvent('service_started', 'dms started', core.deps.clock(), { type: 'service' }));
+    }
+
+    let closing: Promise<void> | undefined;
+    return {
+      core,
+      events,
+      dataDir,
+      firstAdmin,
+      snmpAgent: () => snmp?.agent() ?? { state: 'off' },
+      close: () =>
+        (closing ??= (async () => {
+          // Announced first, so the trap still goes out before the dispatcher stops.
+          if (service) events.publish(makeEvent('service_stopping', 'dms stopping', core.deps.clock(), { type: 'service' }));
+          await unwind();
+        })()),
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStorage } from '../adapters/sqlite/index.js';
+import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
+import { createMemoryRateLimiter } from '../adapters/memory/index.js';
+import { createAesGcmSecretBox } from '../security/secret-box.js';
+import { argon2PasswordHasher, type PasswordHasher } from '../security/password-hasher.js';
+import { systemPrincipal } from '../scopes/principal.js';
+import type { DmsEvent } from '../events/catalogue.js';
+import type { Storage } from '../ports/storage.js';
+import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
+import { createCore, type Core } from './create-core.js';
+
+const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+const attacker = '198.51.100.1';
+const neighbour = '203.0.113.5';
+const now = new Date('2030-01-02T03:04:05.000Z');
+
+/** argon2, counting the password checks. */
+function countingHasher(): PasswordHasher & { verifications: number } {
+  const counted = {
+    verifications: 0,
+    hash: (password: string) => argon2PasswordHasher.hash(password),
+    verify: (passwordHash: string, password: string) => {
+      counted.verifications += 1;
+      return argon2PasswordHasher.verify(passwordHash, password);
+    },
+  };
+  return counted;
+}
+
+interface Setup {
+  core: Core;
+  hasher: ReturnType<typeof countingHasher>;
+  events: DmsEvent[];
+}
+
+describe('AccessService over SQLite', () => {
+  let storage: Storage | undefined;
+  afterEach(async () => {
+    await storage?.close();
+    storage = undefined;
+  });
+
+  /** Generous budgets but the production lockout (10 failures a minute), unless `limits` says otherwise. */
+  async function setUp(limits: Partial<AccessLimits> = {}): Promise<Setup> {
+    const secrets = createAesGcmSecretBox(randomBytes(32));
+    storage = openSqliteStorage({ file: ':memory:', secrets });
+    await storage.migrate();
+    const hasher = countingHasher();
+    const core = createCore({
+      storage,
+      secrets,
+      drivers: createShareDriverRegistry({ localRoots: [] }),
+      hasher,
+      clock: () => now,
+      limits: {
+        perCredential: createMemoryRateLimiter({ limit: 1000, windowSeconds: 60 }),
+        perAddress: createMemoryRateLimiter({ limit: 1000, windowSeconds: 60 }),
+        authFailures: createMemoryRateLimiter({ limit: 10, windowSeconds: 60 }),
+        ...limits,
+      },
+    });
+    const events: DmsEvent[] = [];
+    core.deps.events.subscribe((event) => events.push(event));
+    await core.users.add({ username: 'alice', password: 'alice-password-1' });
+    await core.users.add({ username: 'bob', password: 'bob-password-1' });
+    return { core, hasher, events };
+  }
+
+  const codeOf = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 'ok',
+      (error: { code?: string }) => error.code ?? String(error),
+    );
+
+  it('ten failed Basic authentications lock a user out from that address only, even with the right password', async () => {
+    const { core } = await setUp();
+    const authenticate = (address: string, authorization: string) => core.access.authenticateRequest({ address, authorization });
+    for (let i = 0; i < 10; i++) expect(await codeOf(authenticate(attacker, basicOf('alice', `wrong-${i}`)))).toBe('unauthenticated');
+
+    const refused = await authenticate(attacker, basicOf('alice', 'alice-password-1')).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'DomainError', code: 'rate_limited' });
+    expect((refused as { retryAfter: number }).retryAfter).toBeGreaterThanOrEqual(1);
+    expect((refused as { retryAfter: number }).retryAfter).toBeLessThanOrEqual(60);
+    expect(await authenticate(neighbour, basicOf('alice', 'alice-password-1'))).toMatchObject({ kind: 'user', username: 'alice' });
+    // The lockout is the claimed user's: another user from the same address is let in.
+    expect(await authenticate(attacker, basicOf('bob', 'bob-password-1'))).toMatchObject({ kind: 'user', username: 'bob' });
+  });
+
+  it('publishes auth_failures_repeated once, on the tenth failure', async () => {
+    const { core, events } = await setUp();
+    const repeated = () => events.filter((event) => event.name === 'auth_failures_repeated');
+    const guess = (password: string) => codeOf(core.access.authenticateRequest({ address: attacker, authorization: basicOf('alice', password) }));
+    for (let i = 0; i < 9; i++) await guess(`wrong-${i}`);
+    expect(repeated()).toHaveLength(0);
+
+    expect(await guess('wrong-9')).toBe('unauthenticated');
+    expect(repeated()).toEqual([
+      {
+        name: 'auth_failures_repeated',
+        severity: expect.any(Number),
+        message: `10 failed authentications for user:alice from ${attacker} within a minute`,
+        resource: { type: 'client', name: attacker },
+        at: now,
+      },
+    ]);
+    // Refusals during the lockout announce nothing new.
+    expect(await guess('wrong-10')).toBe('rate_limited');
+    expect(await guess('alice-password-1')).toBe('rate_limited');
+    expect(repeated()).toHaveLength(1);
+  });
+
+  it('refuses a Basic guess over the address budget without a password check', async () => {
+    const { core, hasher } = await setUp({ perAddress: createMemoryRateLimiter({ limit: 3, windowSeconds: 60 }) });
+    const authenticate = (authorization: string) => codeOf(core.access.authenticateRequest({ address: attacker, authorization }));
+    // A verified credential is remembered: after its first check it costs the address nothing.
+    expect(await authenticate(basicOf('alice', 'alice-password-1'))).toBe('ok');
+    expect(hasher.verifications).toBe(1);
+
+    const outcomes: string[] = [];
+    // A new user name each time, so that only the address budget can refuse.
+    for (let i = 0; i < 5; i++) outcomes.push(await authenticate(basicOf(`guess${i}`, 'wrong-password')));
+    expect(outcomes).toEqual(['unauthenticated', 'unauthenticated', 'rate_limited', 'rate_limited', 'rate_limited']);
+    expect(hasher.verifications).toBe(3);
+    expect(await authenticate(basicOf('alice', 'alice-password-1'))).toBe('ok');
+    expect(hasher.verifications).toBe(3);
+  });
+
+  it('never locks a valid API key out for bad Bearer values from its address', async () => {
+    const { core } = await setUp();
+    const { key } = await core.apiKeys.create(systemPrincipal, { name: 'valid', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 12; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: attacker, authorization: `Bearer dms_guess${i}` })));
+    expect(outcomes).toEqual([...Array<string>(10).fill('unauthenticated'), 'rate_limited', 'rate_limited']);
+    expect(await core.access.authenticateRequest({ address: attacker, authorization: `Bearer ${key}` })).toMatchObject({ kind: 'api_key', name: 'valid' });
+  });
+
+  it('ten failed logins lock the claimed user out of login and Basic from that address', async () => {
+    const { core, events } = await setUp();
+    await core.settings.update(systemPrincipal, { jwt_enabled: true });
+    const login = (username: string, password: string, address = attacker) => core.access.login({ address, body: { username, password } });
+    for (let i = 0; i < 10; i++) expect(await codeOf(login('alice', `wrong-${i}`))).toBe('unauthenticated');
+    expect(events.filter((event) => event.name === 'auth_failures_repeated')).toHaveLength(1);
+
+    expect(await codeOf(login('alice', 'alice-password-1'))).toBe('rate_limited');
+    expect(await codeOf(core.access.authenticateRequest({ address: attacker, authorization: basicOf('alice', 'alice-password-1') }))).toBe('rate_limited');
+    expect(await login('bob', 'bob-password-1')).toMatchObject({ token: expect.any(String) });
+    expect(await login('alice', 'alice-password-1', neighbour)).toMatchObject({ token: expect.any(String) });
+  });
+
+  it('reports every budget decision, refusals and errors it did not make included, and counts failures', async () => {
+    const { core } = await setUp({ perAddress: createMemoryRateLimiter({ limit: 2, windowSeconds: 60 }) });
+    const decisions: RateLimitDecision[] = [];
+    let failures = 0;
+    const request = { address: attacker, onRateLimit: (decision: RateLimitDecision) => decisions.push(decision), onAuthFailure: () => (failures += 1) };
+
+    await core.access.guardPublicRequest(request);
+    // No credential: the 401 is AuthService's, and still carries the address's budget.
+    expect(await codeOf(core.access.authenticateRequest({ ...request, authorization: undefined }))).toBe('unauthenticated');
+    expect(await codeOf(core.access.guardPublicRequest(request))).toBe('rate_limited');
+    expect(decisions.map(({ allowed, limit, remaining }) => ({ allowed, limit, remaining }))).toEqual([
+      { allowed: true, limit: 2, remaining: 1 },
+      { allowed: true, limit: 2, remaining: 0 },
+      { allowed: false, limit: 2, remaining: 0 },
+    ]);
+    // A missing credential is no failed authentication; a wrong key is.
+    expect(failures).toBe(0);
+    expect(await codeOf(core.access.authenticateRequest({ ...request, authorization: 'Bearer dms_wrong' }))).toBe('rate_limited');
+    expect(failures).toBe(1);
+  });
+});

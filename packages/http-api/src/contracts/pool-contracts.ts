@@ -1,0 +1,19 @@
+import { poolCollectionSchema, poolCreateSchema, poolListQuerySchema, poolSchema, poolUpdateSchema } from '@dms/core';
+import type { RouteContract } from './route-contract.js';
+import { crudContracts } from './crud-contracts.js';
+
+/** Pools of NAS shares (DESIGN §5.1). */
+export const poolContracts: readonly RouteContract[] = crudContracts({
+  path: '/pools',
+  param: 'pool_id',
+  tag: 'pools',
+  controller: 'pools',
+  noun: 'pool',
+  query: poolListQuerySchema,
+  schemas: {
+    item: poolSchema,
+    collection: poolCollectionSchema,
+    create: poolCreateSchema,
+    update: poolUpdateSchema,
+  },
+});

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import { operationIds, type OperationId, type OperationKey } from './operation-ids.js';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Tag = 'nas_shares' | 'nas' | 'pools' | 'snmp' | 'admin';
+export type SuccessStatus = 200 | 201 | 202 | 204;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 422 | 429 | 503;
+
+/** The scope an API key must hold; users hold every scope. */
+export interface ScopeRequirement {
+  readonly controller: string;
+  readonly action: string;
+  /** Said after the scope in the description, e.g. which scope also reveals passwords. */
+  readonly note?: string;
+}
+
+export interface SuccessResponse {
+  readonly status: SuccessStatus;
+  readonly description: string;
+  /** Absent for an answer without a body (204). */
+  readonly schema?: z.ZodType;
+}
+
+/**
+ * What an operation is, as data and without a handler: the OpenAPI document is built from
+ * these without a database, and the app binds a handler to each by `operationId`.
+ */
+export interface RouteContract {
+  readonly operationId: OperationId;
+  readonly method: Method;
+  /** Below /api/v2, with `:param` segments (Hono syntax). */
+  readonly path: string;
+  /** The `:param` names of `path`, in order. */
+  readonly pathParams: readonly string[];
+  readonly summary: string;
+  readonly tag: Tag;
+  /** Absent on the public operation and on those any valid credential may call. */
+  readonly scope?: ScopeRequirement;
+  /** Needs no credential (the app lists its path as public too). */
+  readonly public?: true;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly success: SuccessResponse;
+  /** Every error status the operation can answer; each answers a model_error. */
+  readonly errors: readonly ErrorStatus[];
+}
+
+export type ContractInput = Omit<RouteContract, 'operationId' | 'pathParams' | 'errors'> & {
+  /** Statuses beyond those every operation can answer (`commonErrors`). */
+  readonly errors?: readonly ErrorStatus[];
+};
+
+/**
+ * Any operation can meet a malformed request, a missing or refused credential, a path over
+ * the length limit, a rate limit and unavailable storage: these pass before the route runs.
+ */
+export const commonErrors: readonly ErrorStatus[] = [400, 401, 403, 414, 429, 503];
+
+function isOperationKey(key: string): key is OperationKey {
+  return Object.hasOwn(operationIds, key);
+}
+
+/** A contract with its operation id from the table and its path parameters from its path. */
+export function defineContract(input: ContractInput): RouteContract {
+  const key = `${input.method} ${input.path}`;
+  if (!isOperationKey(key)) throw new Error(`no operation id for ${key}: add one to contracts/operation-ids.ts`);
+  return {
+    ...input,
+    operationId: operationIds[key],
+    pathParams: [...input.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]!),
+    errors: [...new Set([...commonErrors, ...(input.errors ?? [])])].sort((a, b) => a - b),
+  };
+}

@@ -1,0 +1,22 @@
+import type { RouteContract } from './route-contract.js';
+import { shareJobContracts } from './share-job-contracts.js';
+import { shareContracts } from './share-contracts.js';
+import { nasContracts } from './nas-contracts.js';
+import { poolContracts } from './pool-contracts.js';
+import { snmpContracts } from './snmp-contracts.js';
+import { authContracts } from './auth-contracts.js';
+import { adminContracts } from './admin-contracts.js';
+
+/**
+ * Every operation of /api/v2, in the order the app registers them: where two patterns match
+ * one request, the first wins (`/api_keys/current` comes before `/api_keys/:api_key_id`).
+ */
+export const routeContracts: readonly RouteContract[] = [
+  ...shareJobContracts,
+  ...shareContracts,
+  ...nasContracts,
+  ...poolContracts,
+  ...snmpContracts,
+  ...authContracts,
+  ...adminContracts,
+];

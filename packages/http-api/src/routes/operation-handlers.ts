@@ -1,0 +1,16 @@
+import type { Core } from '@dms/core';
+import type { OperationHandlers } from '../http/route-table.js';
+import { shareJobHandlers } from './job-routes.js';
+import { shareHandlers } from './share-routes.js';
+import { resourceHandlers } from './resource-routes.js';
+import { adminHandlers } from './admin-routes.js';
+
+/** A handler for every operation id: the type fails to check when one is missing. */
+export function operationHandlers(core: Core): OperationHandlers {
+  return {
+    ...shareJobHandlers(core),
+    ...shareHandlers(core),
+    ...resourceHandlers(core),
+    ...adminHandlers(core),
+  };
+}

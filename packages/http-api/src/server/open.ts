@@ -1,0 +1,27 @@
+import { openDms, type Dms, type OpenDmsOptions } from '@dms/core';
+import { createMemoryAccessLimits } from '@dms/core/memory';
+import type { ServerConfig } from './config.js';
+
+/** The operator contract's environment (DESIGN §4) as openDms options: the one mapping of both. */
+export function dmsOptions(config: ServerConfig, role: OpenDmsOptions['role']): OpenDmsOptions {
+  return {
+    role,
+    dataDir: config.dataDir,
+    ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+    ...(config.adminPassword === undefined ? {} : { adminPassword: config.adminPassword }),
+    localRoots: config.localRoots,
+    driverTimeoutMs: config.driverTimeoutMs,
+    jobConcurrency: config.jobConcurrency,
+    core: { limits: createMemoryAccessLimits({ requestsPerMinute: config.rateLimitPerMinute }) },
+    snmp: {
+      enterpriseOid: config.snmpEnterpriseOid,
+      ...(config.snmpAgentPort === undefined ? {} : { agent: { host: config.host, port: config.snmpAgentPort } }),
+    },
+  };
+}
+
+/** A short command's view of the data dir (CLI): no lock, no workers, no recovery. */
+export function openForCommand(config: ServerConfig, extra: Partial<OpenDmsOptions> = {}): Promise<Dms> {
+  return openDms({ ...dmsOptions(config, 'command'), ...extra });
+}
