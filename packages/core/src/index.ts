@@ -1,50 +1,79 @@
-// Public API of @dms/core. Adapters are on their own subpaths (@dms/core/sqlite, …).
-export * from './errors/domain-error.js';
-export { parseInput, zodIssuesToDetails } from './errors/zod-details.js';
-export * from './domain/common.js';
-export * from './domain/nas.js';
-export * from './domain/pool.js';
-export * from './domain/nas-share.js';
-export * from './domain/trap.js';
-export * from './domain/snmp-config.js';
-export * from './domain/user.js';
-export * from './domain/api-key.js';
-export * from './domain/job.js';
-export * from './events/catalogue.js';
-export { MemoryEventBus } from './events/memory-event-bus.js';
-export type { EventBus } from './ports/event-bus.js';
-export type * from './ports/storage.js';
-export type * from './ports/job-store.js';
-export type * from './ports/notifier.js';
-export type * from './ports/snmp-agent.js';
-export * from './ports/share-driver.js';
-export type * from './list-query/list-query.js';
-export { parseListQuery, type RawQuery } from './list-query/parse-list-query.js';
-export * from './list-query/list-specs.js';
-export type { Principal } from './scopes/principal.js';
-export { systemPrincipal } from './scopes/principal.js';
-export * from './scopes/scope-check.js';
-export { createAesGcmSecretBox, type SecretBox } from './security/secret-box.js';
-export { argon2PasswordHasher, type PasswordHasher } from './security/password-hasher.js';
-export { generateApiKeyToken, hashApiKeyToken } from './security/api-key-token.js';
-export type { CoreDeps } from './services/core-deps.js';
-export { createCore, type Core, type CoreOptions } from './services/create-core.js';
-export type { ShareScope, ShareCollection } from './services/share-service.js';
-export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, presentApiKey, type ApiKeyView } from './services/api-key-service.js';
-export { presentUser, userCreateSchema, userUpdateSchema } from './services/user-service.js';
-export * from './domain/cors-rule.js';
-export * from './domain/settings.js';
-export { presentTrap } from './services/trap-service.js';
-export { JobEngine, type JobEngineOptions } from './jobs/job-engine.js';
-export { JobService, presentJob, maxWaitSeconds, type JobQuery } from './services/job-service.js';
-export { startTrapDispatcher, receivesEvent, type TrapDispatchTarget, type StopTrapDispatcher } from './events/trap-dispatcher.js';
-export type * from './ports/rate-limiter.js';
-export { isStorageUnavailable } from './errors/storage-unavailable.js';
+// The public API of @dms/core: what hosts (REST server, CLI, desktop app, SDK generator) use,
+// listed by name. Adapters are on their own subpaths (@dms/core/sqlite, /memory, /drivers,
+// /snmp); test fixtures on @dms/core/testing.
+
+// Opening and running the service
 export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './runtime/open-dms.js';
 export { DataDirInUseError } from './runtime/data-dir-lock.js';
 export type { DmsLog } from './runtime/log.js';
 export type { SnmpAgentState } from './runtime/snmp-services.js';
+export { createCore, type Core, type CoreOptions } from './services/create-core.js';
+export type { AccessService, AccessRequest, LoginRequest } from './services/access-service.js';
+export type { ShareScope, ShareCollection } from './services/share-service.js';
+export type { JobQuery } from './services/job-service.js';
+
+// Errors
+export {
+  DomainError,
+  isDomainError,
+  describeDetails,
+  type DomainErrorCode,
+  type AttributeErrorType,
+  type AttributeError,
+  type ErrorDetails,
+} from './errors/domain-error.js';
 export { toDomainError } from './errors/to-domain-error.js';
+export { isStorageUnavailable } from './errors/storage-unavailable.js';
+export { parseInput, zodIssuesToDetails } from './errors/zod-details.js';
+
+// Resources: input and output schemas, and their types
+export { nasTypes, type NasType } from './domain/common.js';
+export { nasCreateSchema, nasUpdateSchema, nasSchema, type Nas, type NasCreate, type NasUpdate } from './domain/nas.js';
+export { poolTypes, poolContents, poolCreateSchema, poolUpdateSchema, poolSchema, type Pool, type PoolCreate, type PoolUpdate } from './domain/pool.js';
+export {
+  nasShareCreateSchema,
+  nasShareUpdateSchema,
+  nasShareSchema,
+  nasShareCollectionSchema,
+  parseShareOptions,
+  type NasShare,
+  type NasShareCreate,
+  type NasShareUpdate,
+} from './domain/nas-share.js';
+export {
+  snmpVersions,
+  severityLevels,
+  trapCreateSchema,
+  trapUpdateSchema,
+  trapSchema,
+  trapCollectionSchema,
+  type SnmpVersion,
+  type Severity,
+  type Trap,
+  type TrapCreate,
+  type TrapUpdate,
+} from './domain/trap.js';
+export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig, type SnmpConfigUpdate } from './domain/snmp-config.js';
+export { usernameSchema, passwordSchema, type User } from './domain/user.js';
+export { scopeSchema, parseScopeText, formatScope, type Scope } from './domain/api-key.js';
+export { jobStatuses, jobKinds, stepOutcomeSchema, activeJobStatusSchema, type JobStatus, type JobKind, type StepOutcome, type ActiveJobStatus } from './domain/job.js';
+export {
+  corsMethods,
+  corsRuleCreateSchema,
+  corsRuleUpdateSchema,
+  corsRuleSchema,
+  compileCorsRules,
+  findCorsRule,
+  type CorsRule,
+  type CorsRuleFinder,
+} from './domain/cors-rule.js';
+export { settingsSchema, settingsUpdateSchema, defaultSettings, type Settings } from './domain/settings.js';
+export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, presentApiKey, type ApiKeyView } from './services/api-key-service.js';
+export { presentUser, userCreateSchema, userUpdateSchema } from './services/user-service.js';
+export { presentTrap } from './services/trap-service.js';
+export { presentJob, maxWaitSeconds } from './services/job-service.js';
+
+// Response and query contracts (the OpenAPI document and the SDK are built from them)
 export { attributeErrorSchema, modelErrorSchema, type ModelError } from './contracts/model-error-schema.js';
 export { collectionSchema, type CollectionShape } from './contracts/collection-schema.js';
 export { nasCollectionSchema, poolCollectionSchema, corsRuleCollectionSchema } from './contracts/resource-collection-schemas.js';
@@ -61,4 +90,25 @@ export {
   apiKeyListQuerySchema,
   corsRuleListQuerySchema,
 } from './contracts/list-query-schemas.js';
-export { AccessService, type AccessRequest, type LoginRequest } from './services/access-service.js';
+export { defaultPageSize, maxPageSize, type ListSpec, type ListQuery, type ListPage } from './list-query/list-query.js';
+export { shareListSpecs, nasListSpec, poolListSpec, trapListSpec, userListSpec, apiKeyListSpec, corsRuleListSpec } from './list-query/list-specs.js';
+export type { RawQuery } from './list-query/parse-list-query.js';
+
+// Callers and their rights
+export { systemPrincipal, type Principal, type UserPrincipal, type ApiKeyPrincipal } from './scopes/principal.js';
+export { authorize, isAllowed, canSeeSharePassword } from './scopes/scope-check.js';
+
+// Events
+export { eventCatalogue, makeEvent, type DmsEvent, type DmsEventName, type DmsEventResource } from './events/catalogue.js';
+
+// Ports, for hosts that bring their own adapters
+export type { EventBus } from './ports/event-bus.js';
+export type { RateLimitDecision, RateLimiter, AccessLimits } from './ports/rate-limiter.js';
+export type { SecretBox } from './ports/secret-box.js';
+export type { PasswordHasher } from './ports/password-hasher.js';
+export type { Storage, StorageCapabilities } from './ports/storage.js';
+export type { TrapSender, TrapTarget } from './ports/notifier.js';
+export type { ShareDriver, ShareDriverRegistry, ShareLocation } from './ports/share-driver.js';
+export { MemoryEventBus } from './events/memory-event-bus.js';
+export { createAesGcmSecretBox } from './security/secret-box.js';
+export { argon2PasswordHasher } from './security/password-hasher.js';

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { AccessService, DomainError, authorize, type Core } from '@dms/core';
-import { createMemoryAccessLimits } from '@dms/core/memory';
+import { DomainError, authorize, type Core, type SnmpAgentState } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
@@ -18,7 +17,8 @@ import { registerMetaRoutes } from './routes/meta-routes.js';
 import { operationHandlers } from './routes/operation-handlers.js';
 import { routeContracts } from './contracts/route-contracts.js';
 
-export const apiBase = '/api/v2';
+export { apiBasePath as apiBase } from './contracts/openapi-document.js';
+import { apiBasePath as apiBase } from './contracts/openapi-document.js';
 export const defaultMaxBodyBytes = 1024 * 1024;
 
 export interface AppOptions {
@@ -26,14 +26,10 @@ export interface AppOptions {
   logger: Logger;
   /** Largest accepted request body in bytes (1 MiB by default). */
   maxBodyBytes?: number;
-  /**
-   * @deprecated The limits are the core's (`createCore({ limits })`), shared by every host;
-   * this replaces them with memory limiters of this many requests a minute, until `dms serve`
-   * passes DMS_RATE_LIMIT_PER_MINUTE to the core.
-   */
-  rateLimitPerMinute?: number;
   /** Addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: readonly string[];
+  /** The SNMP agent's state, for /readyz (openDms's `snmpAgent`); no agent when absent. */
+  snmpAgent?: () => SnmpAgentState;
 }
 
 export interface DmsApp {
@@ -46,15 +42,14 @@ export interface DmsApp {
 export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
-  const metrics = createMetrics(core.deps.storage, () => core.engine.rejections);
+  const metrics = createMetrics({ jobsByStatus: () => core.jobs.countByStatus(), jobRejections: () => core.jobs.rejections() });
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
-  const access = options.rateLimitPerMinute === undefined ? core.access : new AccessService(core.deps, core.auth, createMemoryAccessLimits({ requestsPerMinute: options.rateLimitPerMinute }));
   const pipeline = createPipeline({
     observer: createObserver(logger, metrics),
-    cors: corsFromRules(() => core.corsRules.all(), core.deps.events),
+    cors: corsFromRules(() => core.corsRules.all(), core.events),
     limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
-    authenticate: authenticate(access, publicPaths, loginPath, {
+    authenticate: authenticate(core.access, publicPaths, loginPath, {
       onAuthFailure: () => metrics.authFailures.inc(),
       clientAddress: clientAddressResolver(options.trustedProxies ?? []),
     }),
@@ -64,7 +59,7 @@ export function createApp(options: AppOptions): DmsApp {
   });
   const routes = new RouteTable(app, apiBase, pipeline);
 
-  registerMetaRoutes(routes, core, apiBase);
+  registerMetaRoutes(routes, core, apiBase, options.snmpAgent ?? (() => ({ state: 'off' })));
   routes.bind(routeContracts, operationHandlers(core));
   routes.addUnlisted('GET', '/metrics', async (c) => {
     authorize(c.get('principal'), 'metrics', 'index');

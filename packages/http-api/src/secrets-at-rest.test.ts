@@ -233,10 +233,13 @@ describe('finding 11: SNMP communities sealed and files private in the data dir'
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  async function start(dataDir: string, warnings: string[] = []): Promise<{ runtime: Dms & { storage: Dms['core']['deps']['storage'] }; call: TestApp['call'] }> {
+  async function start(dataDir: string, warnings: string[] = []): Promise<{ runtime: Dms & { storage: Storage }; call: TestApp['call'] }> {
     const log = { info: () => {}, error: () => {}, warn: (_fields: object, message: string) => void warnings.push(message) };
     const dms = await openForCommand(readConfig({ DMS_DATA_DIR: dataDir }), { createDatabase: true, log });
-    const runtime = Object.assign(dms, { storage: dms.core.deps.storage });
+    // The dispatcher's view: the raw store, opened as the runtime opens it (with its SecretBox).
+    const storage = openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets: createAesGcmSecretBox(Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex')) });
+    const closeDms = dms.close;
+    const runtime = { ...dms, storage, close: async () => { await storage.close(); await closeDms(); } };
     await runtime.core.users.ensureAdmin(password);
     const { app } = createApp({ core: runtime.core, logger: createLogger('silent') });
     const call: TestApp['call'] = async (method, path, { body } = {}) =>

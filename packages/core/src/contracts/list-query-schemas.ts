@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { maxPageSize, type ListSpec } from '../list-query/list-query.js';
-import { apiKeyListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
+import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
 
@@ -43,5 +43,4 @@ export const poolListQuerySchema = listQuerySchema(poolListSpec);
 export const trapListQuerySchema = listQuerySchema(trapListSpec);
 export const userListQuerySchema = listQuerySchema(userListSpec);
 export const apiKeyListQuerySchema = listQuerySchema(apiKeyListSpec);
-// CorsRuleService keeps its ListSpec to itself; these are its filters until it moves to list-specs.ts.
-export const corsRuleListQuerySchema = listQuerySchema({ filterable: ['id', 'path'], pagination: 'page' });
+export const corsRuleListQuerySchema = listQuerySchema(corsRuleListSpec);

@@ -3,7 +3,7 @@ import type { JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { EventBus } from '../ports/event-bus.js';
-import type { SecretBox } from '../security/secret-box.js';
+import type { SecretBox } from '../ports/secret-box.js';
 import type { JobKind, StepOutcome } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../events/catalogue.js';
 import { JobSignals } from './job-signals.js';
@@ -130,7 +130,7 @@ export class JobEngine {
     return failed;
   }
 
-  start(options: { recoverEveryWorking: boolean } = { recoverEveryWorking: true }): Promise<void> {
+  start(options: { recoverEveryWorking: boolean } = { recoverEveryWorking: this.#options.storage.capabilities.exclusiveOwner }): Promise<void> {
     const ready = this.recover(options.recoverEveryWorking).then(() => undefined);
     for (let i = 0; i < this.#options.concurrency; i++) this.#workers.push(ready.then(() => this.work()));
     this.#housekeeping = setInterval(() => void this.housekeep(), Math.min(60_000, this.#options.staleAfterMs));

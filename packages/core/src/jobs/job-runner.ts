@@ -1,7 +1,7 @@
 import type { JobRecord, JobOutcome } from '../ports/job-store.js';
 import type { Storage } from '../ports/storage.js';
 import type { ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
-import type { SecretBox } from '../security/secret-box.js';
+import type { SecretBox } from '../ports/secret-box.js';
 import type { StepOutcome } from '../domain/job.js';
 import { parseShareOptions } from '../domain/nas-share.js';
 import { DriverError } from '../ports/share-driver.js';

@@ -64,3 +64,9 @@ export const apiKeyListSpec: ListSpec = {
   filterable: ['id', 'name'],
   pagination: 'page',
 };
+
+export const corsRuleListSpec: ListSpec = {
+  fields: { id: integer, path: string },
+  filterable: ['id', 'path'],
+  pagination: 'page',
+};

@@ -164,8 +164,22 @@ export interface SettingsStore {
   set<T>(key: string, value: T): Promise<void>;
 }
 
+/**
+ * What a storage adapter can do, as flags whose default is the safe answer: a flag added
+ * later breaks no adapter, and the core never branches on an adapter's name.
+ */
+export interface StorageCapabilities {
+  /**
+   * One process owns the database at a time (SQLite behind the data dir's lock), so a job
+   * left working at start was cut off by a crash. False: other replicas may be running it.
+   */
+  readonly exclusiveOwner: boolean;
+}
+
+export const defaultStorageCapabilities: StorageCapabilities = { exclusiveOwner: false };
+
 export interface Storage {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly capabilities: StorageCapabilities;
   readonly nas: NasStore;
   readonly pools: PoolStore;
   readonly shares: NasShareStore;

@@ -123,7 +123,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         log.warn({ err: error }, 'SNMP test trap not sent');
       },
     });
-    const events = core.deps.events;
+    const { events } = core;
 
     let firstAdmin: Dms['firstAdmin'] = { created: false };
     let snmp: SnmpServices | undefined;
@@ -140,10 +140,11 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         onSendError: onTrapSendError,
       });
       cleanups.push(() => snmp!.stop());
-      // The lock makes this the only service of the data dir: every job left working was cut off.
-      await core.engine.start({ recoverEveryWorking: true });
+      // An exclusive owner (SQLite behind the lock) knows every job left working was cut off;
+      // replicas sharing a database fail only those whose heartbeat stopped.
+      await core.engine.start({ recoverEveryWorking: storage.capabilities.exclusiveOwner });
       cleanups.push(() => core.engine.stop());
-      events.publish(makeEvent('service_started', 'dms started', core.deps.clock(), { type: 'service' }));
+      events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 
     let closing: Promise<void> | undefined;
@@ -156,7 +157,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       close: () =>
         (closing ??= (async () => {
           // Announced first, so the trap still goes out before the dispatcher stops.
-          if (service) events.publish(makeEvent('service_stopping', 'dms stopping', core.deps.clock(), { type: 'service' }));
+          if (service) events.publish(makeEvent('service_stopping', 'dms stopping', core.clock(), { type: 'service' }));
           await unwind();
         })()),
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundHasher } from './bounded-hasher.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 
 /** A hasher above the port whose checks finish when the test says so. */
 function controlledHasher() {

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 
 export interface HasherBounds {
   /** argon2 runs on libuv's thread pool (4 threads by default): leave room for fs, dns and zlib. */

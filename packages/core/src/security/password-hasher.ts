@@ -1,11 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 
-/** User passwords: argon2id (the library's default algorithm), never stored in clear. */
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  verify(passwordHash: string, password: string): Promise<boolean>;
-}
-
+/** argon2id, the library's default algorithm. */
 export const argon2PasswordHasher: PasswordHasher = {
   hash: (password) => hash(password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 }),
   async verify(passwordHash, password) {

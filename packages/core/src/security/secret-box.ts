@@ -1,11 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DomainError } from '../errors/domain-error.js';
-
-/** Seals secrets at rest (share passwords, job payloads). */
-export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
+import type { SecretBox } from '../ports/secret-box.js';
 
 const prefix = 'v1:';
 

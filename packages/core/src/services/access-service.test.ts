@@ -4,7 +4,8 @@ import { openSqliteStorage } from '../adapters/sqlite/index.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { createMemoryRateLimiter } from '../adapters/memory/index.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
-import { argon2PasswordHasher, type PasswordHasher } from '../security/password-hasher.js';
+import { argon2PasswordHasher } from '../security/password-hasher.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import type { DmsEvent } from '../events/catalogue.js';
 import type { Storage } from '../ports/storage.js';
@@ -62,7 +63,7 @@ describe('AccessService over SQLite', () => {
       },
     });
     const events: DmsEvent[] = [];
-    core.deps.events.subscribe((event) => events.push(event));
+    core.events.subscribe((event) => events.push(event));
     await core.users.add({ username: 'alice', password: 'alice-password-1' });
     await core.users.add({ username: 'bob', password: 'bob-password-1' });
     return { core, hasher, events };

@@ -8,9 +8,8 @@ import { hashApiKeyToken } from '../security/api-key-token.js';
 import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
 import { parseInput } from '../errors/zod-details.js';
 import type { SettingsService } from './settings-service.js';
-import { z } from 'zod';
+import { loginRequestSchema } from '../contracts/auth-schemas.js';
 
-const loginSchema = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) });
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
@@ -51,7 +50,7 @@ export class AuthService {
 
   /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
   async login(body: unknown): Promise<{ token: string; expires_at: string }> {
-    const { username, password } = parseInput(loginSchema, body);
+    const { username, password } = parseInput(loginRequestSchema, body);
     const settings = await this.settings.current();
     if (!settings.jwt_enabled) {
       throw new DomainError('forbidden', 'JWT mode is off: enable it with PUT /api/v2/settings or `dms jwt enable`', {

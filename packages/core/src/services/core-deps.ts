@@ -1,7 +1,7 @@
 import type { Storage } from '../ports/storage.js';
 import type { EventBus } from '../ports/event-bus.js';
-import type { SecretBox } from '../security/secret-box.js';
-import type { PasswordHasher } from '../security/password-hasher.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 
 /** What every service is built from; the clock and id generator are injected for tests. */
 export interface CoreDeps {

@@ -6,11 +6,10 @@ import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
-import type { ListSpec } from '../list-query/list-query.js';
+import { corsRuleListSpec } from '../list-query/list-specs.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../events/catalogue.js';
 
-const corsRuleListSpec: ListSpec = { fields: { id: { type: 'integer' }, path: { type: 'string' } }, filterable: ['id', 'path'], pagination: 'page' };
 
 /** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */
 export class CorsRuleService {

@@ -20,11 +20,17 @@ import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
 import type { ResolveHost } from '../security/host-policy.js';
+import type { EventBus } from '../ports/event-bus.js';
 import type { AccessLimits } from '../ports/rate-limiter.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 
 export interface Core {
-  readonly deps: CoreDeps;
+  /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
+  readonly events: EventBus;
+  /** The injected clock, for events a host raises. */
+  readonly clock: () => Date;
+  /** Resolves when the storage answers; rejects with DomainError('unavailable') when it does not (readiness). */
+  ping(): Promise<void>;
   readonly nas: NasService;
   readonly pools: PoolService;
   readonly shares: ShareService;
@@ -74,7 +80,9 @@ export function createCore(options: CoreOptions): Core {
   const settings = new SettingsService(deps);
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   return {
-    deps,
+    events: deps.events,
+    clock: deps.clock,
+    ping: () => deps.storage.ping(),
     nas,
     pools,
     shares,

@@ -8,7 +8,7 @@ import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { ShareService, ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import type { ActiveJobStatus, JobKind } from '../domain/job.js';
+import type { ActiveJobStatus, JobKind, JobStatus } from '../domain/job.js';
 import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -59,6 +59,16 @@ export class JobService {
     private readonly settings: SettingsService,
     private readonly resolveHost?: ResolveHost,
   ) {}
+
+  /** Jobs by status, for metrics and the SNMP agent's gauges. */
+  countByStatus(): Promise<Record<JobStatus, number>> {
+    return this.deps.storage.jobs.countByStatus();
+  }
+
+  /** Job requests refused by the queue bounds since start, by bound. */
+  rejections(): Readonly<Record<'per_principal' | 'overall', number>> {
+    return this.engine.rejections;
+  }
 
   /**
    * What every job request passes before it is queued: the target host within

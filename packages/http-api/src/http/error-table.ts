@@ -1,4 +1,4 @@
-import type { DomainErrorCode, ErrorDetails } from '@dms/core';
+import type { DomainErrorCode } from '@dms/core';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const statusByCode = {
@@ -17,8 +17,3 @@ export const statusByCode = {
 } as const satisfies Record<DomainErrorCode, number>;
 
 export type ErrorStatus = (typeof statusByCode)[DomainErrorCode];
-
-export interface ModelError {
-  details: ErrorDetails;
-  messages: string[];
-}

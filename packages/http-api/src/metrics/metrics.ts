@@ -1,6 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
-import type { Storage } from '@dms/core';
+import type { JobStatus } from '@dms/core';
 
 export interface Metrics {
   registry: Registry;
@@ -10,7 +10,13 @@ export interface Metrics {
 }
 
 /** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
-export function createMetrics(storage: Storage, jobRejections: () => Readonly<Record<string, number>> = () => ({})): Metrics {
+/** What the metrics read from the core at scrape time. */
+export interface MetricSources {
+  jobsByStatus(): Promise<Record<JobStatus, number>>;
+  jobRejections(): Readonly<Record<string, number>>;
+}
+
+export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'dms_process_' });
   const record = registerRequestMetrics(registry);
@@ -22,7 +28,7 @@ export function createMetrics(storage: Storage, jobRejections: () => Readonly<Re
     labelNames: ['state'],
     registers: [registry],
     async collect() {
-      for (const [state, count] of Object.entries(await storage.jobs.countByStatus())) this.set({ state }, count);
+      for (const [state, count] of Object.entries(await sources.jobsByStatus())) this.set({ state }, count);
     },
   });
 
@@ -34,7 +40,7 @@ export function createMetrics(storage: Storage, jobRejections: () => Readonly<Re
     // The engine keeps the counts; they are copied at scrape time, not on each rejection.
     collect() {
       this.reset();
-      for (const [reason, count] of Object.entries(jobRejections())) this.inc({ reason }, count);
+      for (const [reason, count] of Object.entries(sources.jobRejections())) this.inc({ reason }, count);
     },
   });
 

@@ -532,7 +532,7 @@ describe('rate limits', () => {
           authFailures: createMemoryRateLimiter({ limit: 10, windowSeconds: 2 }),
         },
       });
-      t.core.deps.events.subscribe((event) => events.push(event));
+      t.core.events.subscribe((event) => events.push(event));
       for (const name of [bob, eve]) await t.core.users.add({ username: name, password: `${name}-password` });
     });
     afterAll(() => t.close());

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { expectModelError, readJson } from '../testing/fixtures.js';
+import { createApp } from '../app.js';
+import { createLogger } from '../http/logger.js';
 import { openApiDocument } from '../contracts/openapi-document.js';
 
 let t: TestApp;
@@ -100,7 +102,17 @@ describe('public endpoints', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await t.call('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect(await ready.json()).toEqual({ status: 'ready', snmp_agent: 'off' });
+  });
+
+  it('GET /readyz answers 503 naming the SNMP agent when it could not start', async () => {
+    const core = t.core;
+    const { app } = createApp({ core, logger: createLogger('silent'), snmpAgent: () => ({ state: 'failed', port: 1161, reason: 'the port is in use by another program' }) });
+    const res = await app.request('/readyz');
+    const body = await expectModelError(res, 503, 'snmp_agent');
+    expect(body.messages.join(' ')).toContain('SNMP agent is down: UDP port 1161: the port is in use');
+    const listening = createApp({ core, logger: createLogger('silent'), snmpAgent: () => ({ state: 'listening', port: 1161 }) }).app;
+    expect(await (await listening.request('/readyz')).json()).toEqual({ status: 'ready', snmp_agent: 'listening' });
   });
 
   it('GET /readyz answers 503 with Retry-After once storage is gone', async () => {

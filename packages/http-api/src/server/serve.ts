@@ -45,7 +45,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   } else if (dms.firstAdmin.created) {
     logger.info('created user admin with the password from DMS_ADMIN_PASSWORD');
   }
-  const { app, metrics } = createApp({ core: dms.core, logger, trustedProxies: config.trustedProxies });
+  const { app, metrics } = createApp({ core: dms.core, logger, trustedProxies: config.trustedProxies, snmpAgent: () => dms.snmpAgent() });
   trapFailures = () => metrics.trapSendFailures.inc();
   let server: ServerType;
   try {

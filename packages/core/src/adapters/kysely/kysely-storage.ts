@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { Storage } from '../../ports/storage.js';
+import { defaultStorageCapabilities, type Storage, type StorageCapabilities } from '../../ports/storage.js';
 import { DomainError } from '../../errors/domain-error.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../../ports/secret-box.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { KyselyNasStore } from './kysely-nas-store.js';
@@ -20,6 +20,8 @@ import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
   quirks: DialectQuirks;
+  /** What this adapter can do beyond the safe defaults. */
+  capabilities?: Partial<StorageCapabilities>;
   migrate(db: Kysely<Database>): Promise<void>;
   now?: () => string;
   /** Share list counts remembered until the data changes (adapters that can tell). */
@@ -75,7 +77,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const traps = new KyselyTrapStore(db, now, communities);
   const snmpConfig = new KyselySnmpConfigStore(db, now, communities);
   return {
-    dialect: quirks.name,
+    capabilities: { ...defaultStorageCapabilities, ...options.capabilities },
     nas: new KyselyNasStore(db, quirks, now),
     pools: new KyselyPoolStore(db, quirks, now),
     shares: new KyselyNasShareStore(db, quirks, now, reads, options.countCache),

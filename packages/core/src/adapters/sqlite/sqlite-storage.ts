@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
 import type { Storage } from '../../ports/storage.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import type { Database } from '../kysely/kysely-schema.js';
@@ -73,6 +73,8 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   const storage = createKyselyStorage({
     db,
     quirks: sqliteQuirks,
+    // One service per data dir (openDms locks it): no other process runs its jobs.
+    capabilities: { exclusiveOwner: true },
     // The migrations are the first write: a -wal or -shm created by it is restricted too.
     migrate: async (kysely) => {
       await migrateSqlite(kysely);
