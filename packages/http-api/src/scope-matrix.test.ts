@@ -211,7 +211,7 @@ const controllerOf = (scope: ScopeText) => scope.split('/')[0]!;
 async function state(f: Fixture): Promise<string> {
   const p = systemPrincipal;
   const safe = async <T>(read: () => Promise<T>) => read().catch((error: unknown) => String(error));
-  const jobs = await t.storage.jobs.countByStatus();
+  const jobs = await t.core.jobs.countByStatus();
   return JSON.stringify([
     await safe(() => t.core.nas.show(p, String(f.nas.id))),
     await safe(() => t.core.nas.show(p, String(f.emptyNas.id))),

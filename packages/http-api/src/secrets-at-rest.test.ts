@@ -56,7 +56,7 @@ describe('secrets in the SQLite file', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dms-secrets-'));
     file = join(dir, 'dms.sqlite');
-    t = await createTestApp({ file, localRoots: [dir] });
+    t = await createTestApp({ dataDir: dir, localRoots: [dir] });
     await t.core.engine.start();
   });
   afterAll(async () => {

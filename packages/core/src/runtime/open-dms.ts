@@ -39,8 +39,10 @@ export interface OpenDmsOptions {
     /** Where the agent listens; unset: no agent. */
     agent?: { host: string; port: number };
   };
-  /** Replaces the SNMP trap sender (tests). */
-  trapSender?: TrapSender;
+  /** Replaces the SNMP trap sender (tests); null: no sender, so test traps answer 503. */
+  trapSender?: TrapSender | null;
+  /** How often an idle worker looks for jobs queued elsewhere (500 ms); tests shorten it. */
+  jobPollMs?: number;
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
   log?: DmsLog;
@@ -103,7 +105,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     cleanups.push(() => storage.close());
     await storage.migrate();
 
-    const trapSender = options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) });
+    const trapSender =
+      options.trapSender === null ? undefined : (options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const core = createCore({
       ...options.core,
@@ -115,9 +118,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       engine: {
         ...(options.jobConcurrency === undefined ? {} : { concurrency: options.jobConcurrency }),
         ...(options.driverTimeoutMs === undefined ? {} : { driverTimeoutMs: options.driverTimeoutMs }),
+        ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
         onError: (error) => log.error({ err: error }, 'job engine error'),
       },
-      trapSender,
+      ...(trapSender ? { trapSender } : {}),
       onTrapSendError: (error) => {
         onTrapSendError(error);
         log.warn({ err: error }, 'SNMP test trap not sent');
@@ -128,6 +132,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     let firstAdmin: Dms['firstAdmin'] = { created: false };
     let snmp: SnmpServices | undefined;
     if (service) {
+      if (!trapSender) throw new Error('a service needs an SNMP trap sender');
       firstAdmin = await core.users.ensureAdmin(options.adminPassword);
       for (const root of options.localRoots ?? [join(dataDir, 'shares')]) mkdirSync(root, { recursive: true });
       snmp = await startSnmpServices({

@@ -318,7 +318,7 @@ describe('share lists per family', () => {
 describe('share passwords', () => {
   it('are encrypted at rest: the plain text is in no database file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dms-share-password-'));
-    const app = await createTestApp({ file: join(dir, 'dms.sqlite') });
+    const app = await createTestApp({ dataDir: dir });
     try {
       const plain = 'Plain-Text-Secret-7f3a9c';
       const nas = await addNas(app);

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createAesGcmSecretBox, createCore, systemPrincipal, type Core, type PasswordHasher, type Scope, type Storage } from '@dms/core';
+import { join } from 'node:path';
+import { createAesGcmSecretBox, openDms, systemPrincipal, type AccessLimits, type Core, type PasswordHasher, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
-import { createShareDriverRegistry } from '@dms/core/drivers';
+import { createMemoryRateLimiter } from '@dms/core/memory';
+import type { Hono } from 'hono';
 import { createApp } from '../app.js';
 import { createLogger } from '../http/logger.js';
-import { createMemoryRateLimiter } from '@dms/core/memory';
-import type { AccessLimits } from '@dms/core';
-import type { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 
 export const adminUsername = 'admin';
@@ -16,6 +15,7 @@ export const adminPassword = 'admin-password-1';
 export interface TestApp {
   app: Hono<AppEnv>;
   core: Core;
+  /** The database as stored (a second connection): for assertions on what is at rest. */
   storage: Storage;
   /** `Basic …` header of the admin user. */
   basic: string;
@@ -26,9 +26,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real app over a real SQLite database (a file when `file` is given, else in memory). */
+/** A real app over a real SQLite data dir, opened by openDms as every CLI command opens it. */
 export interface TestAppOptions {
-  file?: string;
+  /** A data dir of the test's; a new temporary one, removed at close, by default. */
+  dataDir?: string;
   localRoots?: string[];
   /** Generous by default so that suites making many requests are not throttled. */
   limits?: AccessLimits;
@@ -39,23 +40,26 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const secrets = createAesGcmSecretBox(randomBytes(32));
-  const storage = openSqliteStorage({ file: options.file ?? ':memory:', secrets });
-  await storage.migrate();
+  const temporary = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'dms-test-')) : undefined;
+  const dataDir = options.dataDir ?? temporary!;
   const limits = options.limits ?? {
     perCredential: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
   };
-  const core = createCore({
-    storage,
-    secrets,
-    drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [tmpdir()] }),
-    engine: { pollMs: 20 },
-    limits,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.hasher ? { hasher: options.hasher } : {}),
+  // No trap sender: POST /snmp/traps/{id}/test answers 503, as with the notifier down.
+  const dms = await openDms({
+    role: 'command',
+    createDatabase: true,
+    dataDir,
+    localRoots: options.localRoots ?? [tmpdir()],
+    trapSender: null,
+    jobPollMs: 20,
+    core: { limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.hasher ? { hasher: options.hasher } : {}) },
   });
+  const { core } = dms;
+  const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
+  const storage = openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets: createAesGcmSecretBox(key) });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const { app } = createApp({ core, logger: createLogger('silent'), ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
@@ -86,6 +90,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await core.engine.stop();
       await storage.close();
+      await dms.close();
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   };
 }
