@@ -66,6 +66,10 @@ describe('dms CLI', () => {
     expect(listed.lines[1]).toMatch(/https:\/\/app\.example\.com\t\/api\/v2\/nas_shares\*\tGET,PUT$/);
     expect((await cli('cors', 'rm', listed.lines[1]!.split('\t')[0]!)).code).toBe(0);
     expect((await cli('cors', 'list')).lines).toEqual(['no CORS rules']);
+    // The REST field names work too, with comma-separated values.
+    const rest = await cli('cors', 'add', '--origins', 'https://a.example,https://b.example', '--methods', 'get,delete');
+    expect(rest.lines.join()).toContain('https://a.example https://b.example * GET,DELETE');
+    expect((await cli('cors', 'rm', rest.lines.join().match(/rule (\d+)/)![1]!)).code).toBe(0);
     expect((await cli('jwt', 'enable', '--ttl', '600')).lines.join()).toContain('enabled (token lifetime 600 s)');
     expect((await cli('jwt', 'disable')).lines.join()).toContain('disabled');
   });

@@ -15,7 +15,7 @@ export const usage = `Usage: dms <command>
   apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
   apikey list                             list API keys (masked)
   apikey revoke ID                        delete an API key
-  cors add --origin O ... --path P --method M ...   add a CORS rule
+  cors add --origins O,… --path P --methods M,…    add a CORS rule (--origin/--method also work)
   cors list                               list CORS rules
   cors rm ID                              delete a CORS rule
   jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
@@ -78,15 +78,23 @@ async function cors(args: string[], out: Output): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { origin: { type: 'string', multiple: true }, path: { type: 'string' }, method: { type: 'string', multiple: true } },
+    // The REST field names (--origins, --methods) and their singular forms both work.
+    options: {
+      origin: { type: 'string', multiple: true },
+      origins: { type: 'string', multiple: true },
+      path: { type: 'string' },
+      method: { type: 'string', multiple: true },
+      methods: { type: 'string', multiple: true },
+    },
   });
+  const list = (...given: Array<string[] | undefined>) => given.flatMap((values) => values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
   const [sub, id] = positionals;
   if (sub === 'add') {
     const rule = await withDms((rt) =>
       rt.core.corsRules.create(systemPrincipal, {
-        origins: values.origin ?? [],
+        origins: list(values.origin, values.origins),
         path: values.path ?? '*',
-        methods: (values.method ?? []).flatMap((m) => m.split(',')).map((m) => m.trim().toUpperCase()),
+        methods: list(values.method, values.methods).map((method) => method.toUpperCase()),
       }),
     );
     out(`added CORS rule ${rule.id}: ${rule.origins.join(' ')} ${rule.path} ${rule.methods.join(',')}`);

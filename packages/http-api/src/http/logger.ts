@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Secrets never reach a log line, whatever a caller passes in. */
 export const redactedPaths = [
@@ -18,9 +19,18 @@ export const redactedPaths = [
   'body.password',
 ];
 
-export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const logFormats = ['json', 'pretty'] as const;
+export type LogFormat = (typeof logFormats)[number];
+
+/**
+ * JSON lines by default (for journald, Loki, …); `pretty` for a terminal, through pino-pretty
+ * as a stream in this thread, so no worker thread and no line is lost at exit.
+ */
+export function createLogger(level = 'info', destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'dms' } };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return format === 'pretty' ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })) : pino(options);
 }
 
 export type { Logger };

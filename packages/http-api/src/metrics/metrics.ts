@@ -18,7 +18,8 @@ export interface MetricSources {
 
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'dms_process_' });
+  // prom-client names its own metrics process_* and nodejs_*: the prefix makes them dms_process_*, dms_nodejs_*.
+  collectDefaultMetrics({ register: registry, prefix: 'dms_' });
   const record = registerRequestMetrics(registry);
   const authFailures = new Counter({ name: 'dms_auth_failures_total', help: 'failed authentications', registers: [registry] });
   const trapSendFailures = new Counter({ name: 'dms_snmp_trap_send_failures_total', help: 'SNMP traps that could not be sent', registers: [registry] });

@@ -19,8 +19,12 @@ export interface Observer {
   end(c: Context<AppEnv>, route: string, response: Response, started: number): void;
 }
 
+/** Scraped and probed every few seconds: their lines would drown the requests people make. */
+const probeRoutes: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function createObserver(logger: Logger, metrics: Metrics): Observer {
   const logs = logger.isLevelEnabled('info');
+  const logsProbes = logger.isLevelEnabled('debug');
   return {
     begin(c) {
       const started = performance.now();
@@ -33,9 +37,10 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const ms = performance.now() - started;
       const status = statusToCount(c, response);
       metrics.record(c.req.method, route, status, ms / 1000);
-      if (!logs) return;
+      const probe = probeRoutes.has(route);
+      if (probe ? !logsProbes : !logs) return;
       const principal = c.get('principal');
-      logger.info(
+      logger[probe ? 'debug' : 'info'](
         {
           req_id: requestIdOf(c),
           method: c.req.method,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { trustedProxyList } from '../rate-limit/client-address.js';
+import { logFormats, logLevels, type LogFormat } from '../http/logger.js';
 
 /** The operator contract's environment (DESIGN §4), read once at start. */
 export interface ServerConfig {
@@ -11,6 +12,7 @@ export interface ServerConfig {
   secretKey: string | undefined;
   snmpAgentPort: number | undefined;
   logLevel: string;
+  logFormat: LogFormat;
   localRoots: string[];
   driverTimeoutMs: number;
   jobConcurrency: number;
@@ -18,6 +20,13 @@ export interface ServerConfig {
   snmpEnterpriseOid: string;
   /** Proxies whose X-Forwarded-For is believed (DMS_TRUSTED_PROXIES); none by default. */
   trustedProxies: string[];
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!(allowed as readonly string[]).includes(text)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got '${text}'`);
+  return text as T;
 }
 
 function trustedProxies(env: NodeJS.ProcessEnv): string[] {
@@ -51,7 +60,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminPassword: env['DMS_ADMIN_PASSWORD'] || undefined,
     secretKey: env['DMS_SECRET_KEY'] || undefined,
     snmpAgentPort: agentPort ? integer(env, 'DMS_SNMP_AGENT_PORT', 161, 1, 65535) : undefined,
-    logLevel: env['DMS_LOG_LEVEL'] || 'info',
+    logLevel: oneOf(env, 'DMS_LOG_LEVEL', logLevels, 'info'),
+    logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, 'json'),
     localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, 'shares')).split(':').filter(Boolean).map((root) => resolve(root)),
     driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', 10_000, 100, 600_000),
     jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', 4, 1, 64),

@@ -37,7 +37,7 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, confi
 
 /** `dms serve`: the whole service from openDms, served over HTTP until stopped. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   let trapFailures = () => {};
   const dms = await openDms({ ...dmsOptions(config, 'service'), log: logger, onTrapSendError: () => trapFailures() });
   if (dms.firstAdmin.generatedPassword) {
