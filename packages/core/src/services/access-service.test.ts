@@ -4,31 +4,17 @@ import { openSqliteStorage } from '../adapters/sqlite/index.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { createMemoryRateLimiter } from '../adapters/memory/index.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
-import { argon2PasswordHasher } from '../security/password-hasher.js';
-import type { PasswordHasher } from '../ports/password-hasher.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import type { DmsEvent } from '../events/catalogue.js';
 import type { Storage } from '../ports/storage.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { createCore, type Core } from './create-core.js';
+import { countingHasher } from '../testing/counting-hasher.js';
 
 const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 const attacker = '198.51.100.1';
 const neighbour = '203.0.113.5';
 const now = new Date('2030-01-02T03:04:05.000Z');
-
-/** argon2, counting the password checks. */
-function countingHasher(): PasswordHasher & { verifications: number } {
-  const counted = {
-    verifications: 0,
-    hash: (password: string) => argon2PasswordHasher.hash(password),
-    verify: (passwordHash: string, password: string) => {
-      counted.verifications += 1;
-      return argon2PasswordHasher.verify(passwordHash, password);
-    },
-  };
-  return counted;
-}
 
 interface Setup {
   core: Core;

@@ -12,3 +12,4 @@ export {
 export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServerOptions } from './ganesha-server.js';
 export { SnmptrapdPeer, type ReceivedTrap } from './snmptrapd-peer.js';
 export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-env.js';
+export { countingHasher } from './counting-hasher.js';

@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type ServerType } from '@hono/node-server';
-import { argon2PasswordHasher, type PasswordHasher } from '@dms/core';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { createMemoryRateLimiter } from '@dms/core/memory';
+import { countingHasher } from '@dms/core/testing';
 
 const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-
-function countingHasher(): PasswordHasher & { verifications: number } {
-  const counted = {
-    verifications: 0,
-    hash: (password: string) => argon2PasswordHasher.hash(password),
-    verify: (passwordHash: string, password: string) => {
-      counted.verifications += 1;
-      return argon2PasswordHasher.verify(passwordHash, password);
-    },
-  };
-  return counted;
-}
 
 describe('security review: throttling', () => {
   let t: TestApp | undefined;
