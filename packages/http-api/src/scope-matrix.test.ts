@@ -139,17 +139,17 @@ const probe = () => ({ name: unique('probe'), path: shareDir });
 /** The one table: every endpoint that needs a credential (spec endpoints 1–22, DESIGN §5). */
 const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
-  { method: 'POST', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/create', body: () => ({ name: unique('new'), path: '/new', password: 'pw-new' }), status: 201 },
+  { method: 'POST', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/create', body: () => ({ name: unique('new'), path: 'new', password: 'pw-new' }), status: 201 },
   { method: 'GET', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: '/updated' }), status: 200 },
+  { method: 'PUT', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
   { method: 'DELETE', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
   { method: 'GET', documented: '/nas_shares', path: () => '/nas_shares', scope: 'nas_shares/index', status: 200 },
   { method: 'GET', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: '/updated' }), status: 200 },
+  { method: 'PUT', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
   { method: 'DELETE', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
   { method: 'GET', documented: '/pools/{pool_id}/nas_shares', path: (f) => `/pools/${f.pool.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
   { method: 'GET', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: '/updated' }), status: 200 },
+  { method: 'PUT', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
   { method: 'DELETE', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
   { method: 'GET', documented: '/snmp/traps', path: () => '/snmp/traps', scope: 'traps/index', status: 200 },
   { method: 'POST', documented: '/snmp/traps', path: () => '/snmp/traps', scope: 'traps/create', body: () => ({ manager: '198.51.100.7' }), status: 201 },
@@ -453,7 +453,7 @@ describe('share password visibility (DESIGN §5.5)', () => {
   it('create and update answers carry the password only for a caller who may see it', async () => {
     const f = await seed();
     const writer = await t.bearer('nas_shares/create', 'nas_shares/update');
-    const created = await t.call('POST', `/api/v2/nas/${f.nas.id}/nas_shares`, { auth: writer, body: { name: unique('w'), path: '/w', password: 'pw-written' } });
+    const created = await t.call('POST', `/api/v2/nas/${f.nas.id}/nas_shares`, { auth: writer, body: { name: unique('w'), path: 'w', password: 'pw-written' } });
     expect(created.status).toBe(201);
     expect(await readJson<NasShare>(created)).not.toHaveProperty('password');
     const updated = await t.call('PUT', `/api/v2/nas_shares/${f.share.id}`, { auth: writer, body: { password: 'pw-rewritten' } });

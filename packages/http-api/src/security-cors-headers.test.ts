@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { maxPathBytes } from './pipeline/pipeline.js';
@@ -94,28 +93,63 @@ describe('Finding 13: a * origin rule answers Access-Control-Allow-Origin: null'
 });
 
 describe('nosniff and a strict Content-Security-Policy', () => {
-  it('serves the docs page with nosniff and a CSP that allows only its own inline stylesheet', async () => {
+  const directivesOf = (policy: string) =>
+    new Map(
+      policy.split(';').map((directive) => {
+        const [name = '', ...values] = directive.trim().split(/\s+/);
+        return [name, values.join(' ')];
+      }),
+    );
+
+  it('serves the API reference with nosniff and a CSP without remote origins, inline script or eval', async () => {
     const page = await t.call('GET', '/api/v2/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const policy = page.headers.get('content-security-policy') ?? '';
-    const directives = new Map(policy.split(';').map((directive) => {
-      const [name = '', ...values] = directive.trim().split(/\s+/);
-      return [name, values.join(' ')];
-    }));
+    const directives = directivesOf(policy);
     expect(directives.get('default-src')).toBe("'none'");
+    // Scalar's bundle comes from this server; nothing else may run, not even inline.
+    expect(directives.get('script-src')).toBe("'self'");
+    expect(directives.get('connect-src')).toBe("'self'");
     expect(directives.get('base-uri')).toBe("'none'");
     expect(directives.get('form-action')).toBe("'none'");
     expect(directives.get('frame-ancestors')).toBe("'none'");
-    expect(policy).not.toContain('unsafe-inline');
-    expect(policy).not.toContain('script-src');
-    // The page's one <style> must be the one the hash allows, or the browser drops it.
+    expect(policy).not.toContain('unsafe-eval');
+    // No remote origin, scheme wildcard or `*` anywhere: only 'self' and data: (icons, fonts).
+    for (const [name, value] of directives) {
+      for (const source of value.split(' ').filter(Boolean)) {
+        expect(["'none'", "'self'", "'unsafe-inline'", 'data:'], `${name} ${source}`).toContain(source);
+      }
+      if (value.includes("'unsafe-inline'")) expect(name, 'only styles may be inline').toBe('style-src');
+    }
+    // Every script of the page is the same-origin bundle or data no browser runs.
     const html = await page.text();
-    expect(html).not.toContain('<script');
-    const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1] ?? '');
-    expect(styles).toHaveLength(1);
-    expect(directives.get('style-src')).toBe(`'sha256-${createHash('sha256').update(styles[0] ?? '').digest('base64')}'`);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes = '', body = ''] of scripts) {
+      if (/\bsrc="/.test(attributes)) expect(attributes).toMatch(/src="docs\?asset=scalar\.js(?:&amp;|&#38;)v=[^"]+"/);
+      else expect(attributes).toContain('type="application/json"');
+      expect(body.trim()).toBe('');
+    }
+    expect(html).toContain('data-url="openapi.json"');
+  });
+
+  it('serves the Scalar bundle without a credential, cacheable, with nosniff and an ETag', async () => {
+    const asset = await t.call('GET', '/api/v2/docs?asset=scalar.js&v=1');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
+    expect((await asset.text()).length).toBeGreaterThan(100_000);
+    const etag = asset.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const revalidated = await t.call('GET', '/api/v2/docs?asset=scalar.js&v=1', { headers: { 'if-none-match': etag } });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
+    const unknown = await t.call('GET', '/api/v2/docs?asset=other.js');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/json');
   });
 
   it('keeps the headers on a 304 revalidation of the docs page', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
+import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
 import {
   apiKeyListQuerySchema,
+  corsRuleListQuerySchema,
   nasListQuerySchema,
   poolListQuerySchema,
   shareListQuerySchemas,
@@ -18,12 +19,16 @@ const cases = [
   ['traps', trapListSpec, trapListQuerySchema],
   ['users', userListSpec, userListQuerySchema],
   ['API keys', apiKeyListSpec, apiKeyListQuerySchema],
+  ['CORS rules', corsRuleListSpec, corsRuleListQuerySchema],
 ] as const;
 
 describe('list query schemas', () => {
-  it.each(cases)('%s: the pagination of its ListSpec, sort_by and one optional string per filter', (_name, spec, schema) => {
-    const paging = spec.pagination === 'limit_offset' ? ['limit', 'offset', 'page', 'per_page'] : ['page', 'per_page'];
-    expect(Object.keys(schema.shape).sort()).toEqual([...paging, 'sort_by', ...spec.filterable].sort());
+  it.each(cases)('%s: both pagination schemes, sort_by and one optional string per filter, in that order', (_name, spec, schema) => {
+    expect(Object.keys(schema.shape)).toEqual(['limit', 'offset', 'page', 'per_page', 'sort_by', ...spec.filterable]);
     expect(schema.parse({})).toEqual({});
+  });
+
+  it.each(cases)('%s: sort_by names the sortable attributes', (_name, spec, schema) => {
+    expect(schema.shape['sort_by']!.description).toContain(Object.keys(spec.fields).join(', '));
   });
 });

@@ -1,36 +1,32 @@
 import { z } from 'zod';
-import { maxPageSize, type ListSpec } from '../list-query/list-query.js';
+import { defaultPageSize, maxPageSize, type ListSpec } from '../list-query/list-query.js';
 import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
+import { acceptedQueryParameters } from '../list-query/parse-list-query.js';
+import { maxPage } from '../list-query/parse-pagination.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
 
-const pageParams = {
-  page: optionalText('page number, from 1'),
-  per_page: optionalText(`items per page, 1 to ${maxPageSize}`),
-};
-
-/** Share lists take either pair (spec endpoints 1, 8, 12); the other lists only pages. */
-const paginationParams: Record<ListSpec['pagination'], Record<string, z.ZodOptional<z.ZodString>>> = {
-  limit_offset: {
-    limit: optionalText(`items to return, 1 to ${maxPageSize}`),
-    offset: optionalText('items to skip, from 0'),
-    ...pageParams,
-  },
-  page: pageParams,
+/** Every list takes both schemes (DESIGN §5.8); one request uses one of them. */
+const paginationParams = {
+  limit: optionalText(`items to return, 1 to ${maxPageSize} (default ${defaultPageSize}); with offset, not with page or per_page`),
+  offset: optionalText('items to skip, 0 or more (default 0); with limit, not with page or per_page'),
+  page: optionalText(`page number, 1 to ${maxPage} (default 1); with per_page, not with limit or offset`),
+  per_page: optionalText(`items per page, 1 to ${maxPageSize} (default ${defaultPageSize}); with page, not with limit or offset`),
 };
 
 /**
  * The query parameters a list accepts, for the API description: derived from the ListSpec
- * that parses them, so the document cannot drift from what the list really filters on.
- * Values stay strings: they carry the operators of DESIGN §5.10.
+ * that parses them, so the document cannot drift from what the list really takes (any other
+ * parameter is a 400). Values stay strings: they carry the operators of DESIGN §5.10.
  */
-export function listQuerySchema(spec: Pick<ListSpec, 'filterable' | 'pagination'>) {
-  const filters = spec.filterable.map((name) => [name, optionalText('value with optional operator prefix: = != > >= < <= >< !>< ~ !~')] as const);
-  return z.object({
-    ...paginationParams[spec.pagination],
-    sort_by: optionalText('ATTR[:asc|:desc] separated by |'),
-    ...Object.fromEntries(filters),
-  });
+export function listQuerySchema(spec: Pick<ListSpec, 'fields' | 'filterable'>) {
+  const fixed: Record<string, z.ZodOptional<z.ZodString>> = {
+    ...paginationParams,
+    sort_by: optionalText(`ATTR[:asc|:desc] separated by |; ATTR one of ${Object.keys(spec.fields).join(', ')}`),
+  };
+  const filter = optionalText('value with optional operator prefix: = != > >= < <= >< !>< ~ !~');
+  // The parser's own list of accepted names, in the order of its messages.
+  return z.object(Object.fromEntries(acceptedQueryParameters(spec).map((name) => [name, fixed[name] ?? filter])));
 }
 
 export const shareListQuerySchemas = {

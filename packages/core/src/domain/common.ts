@@ -4,13 +4,10 @@ export const idSchema = z.number().int().positive();
 
 /** Strings that end up in logs, shell-free argv and SQL parameters: no control characters. */
 export const noControlChars = /^[^\u0000-\u001f\u007f]*$/;
+export const noControlCharsRule = { message: 'must not contain control characters' };
 
 export function text(max: number, min = 1) {
-  return z
-    .string()
-    .min(min)
-    .max(max)
-    .regex(noControlChars, { message: 'must not contain control characters' });
+  return z.string().min(min).max(max).regex(noControlChars, noControlCharsRule);
 }
 
 /**
@@ -31,7 +28,7 @@ export function resourceName(max: number) {
 
 /** An optional field that `null` clears on update. */
 export function optionalText(max: number) {
-  return z.string().max(max).regex(noControlChars).nullable().optional();
+  return z.string().max(max).regex(noControlChars, noControlCharsRule).nullable().optional();
 }
 
 export const nasTypes = ['smb_v1', 'smb_v2_1', 'smb_v3', 'nfs_v3', 'nfs_v4', 'storenext_v5', 'local'] as const;

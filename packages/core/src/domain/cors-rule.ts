@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compileGlob } from './glob-match.js';
+import { strictInput } from '../errors/strict-input.js';
 
 export const corsMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -11,18 +12,20 @@ const originEntry = z
     message: 'must be *, an origin such as https://app.example.com or a DNS name',
   })
   // The opaque `null` origin is shared by sandboxed frames and file: pages: never allowed.
-  .refine((entry) => entry.toLowerCase() !== 'null', { message: 'the null origin cannot be allowed' });
+  .refine((entry) => entry.toLowerCase() !== 'null', { message: 'must not be null: sandboxed frames and file: pages all send that origin' });
 
 /** `*` or an absolute path with `*` wildcards, e.g. `/api/v2/nas_shares*`. */
 const pathPattern = z.string().min(1).max(1024).regex(/^(?:\*|\/[^\s]*)$/, { message: 'must be * or a path starting with /' });
 
-export const corsRuleCreateSchema = z.object({
+const corsRuleFields = z.object({
   origins: z.array(originEntry).min(1).max(100),
   path: pathPattern.default('*'),
   methods: z.array(z.enum(corsMethods)).min(1).max(4),
 });
-// Not `corsRuleCreateSchema.partial()`: the path's default would reset an absent path to `*`.
-export const corsRuleUpdateSchema = corsRuleCreateSchema.extend({ path: pathPattern }).partial();
+const corsRuleReadOnly = { readOnly: ['id'] };
+export const corsRuleCreateSchema = strictInput(corsRuleFields, corsRuleReadOnly);
+// Not `corsRuleFields.partial()`: the path's default would reset an absent path to `*`.
+export const corsRuleUpdateSchema = strictInput(corsRuleFields.extend({ path: pathPattern }).partial(), corsRuleReadOnly);
 export const corsRuleSchema = z
   .object({ id: z.number().int(), origins: z.array(z.string()), path: z.string(), methods: z.array(z.string()) })
   .meta({ id: 'cors_rule' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText, text } from './common.js';
+import { strictInput, type InputRules } from '../errors/strict-input.js';
 
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
@@ -15,9 +16,19 @@ export const nasShareWritableSchema = z.object({
     .optional(),
   username: optionalText(255),
   password: optionalText(255),
-}).meta({ id: 'nas_share_input' });
-export const nasShareCreateSchema = nasShareWritableSchema;
-export const nasShareUpdateSchema = nasShareWritableSchema.partial();
+});
+
+/** Read-only, so ignored in a body; a typo close to one of them is told where it is set. */
+const shareInputRules: InputRules = {
+  readOnly: ['id', 'nas_id', 'pool_id', 'file_count', 'file_size_sum'],
+  setElsewhere: {
+    pool_id: 'is set through PUT /pools/{id} {"nas_share_ids": [...]}',
+    file_count: 'is set by scans: PUT /nas_shares/{id}/scan',
+    file_size_sum: 'is set by scans: PUT /nas_shares/{id}/scan',
+  },
+};
+export const nasShareCreateSchema = strictInput(nasShareWritableSchema, { ...shareInputRules, id: 'nas_share_input' });
+export const nasShareUpdateSchema = strictInput(nasShareWritableSchema.partial(), shareInputRules);
 
 export const nasShareSchema = z.object({
   id: idSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resourceName, hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
+import { strictInput, type InputRules } from '../errors/strict-input.js';
 
 export const nasWritableSchema = z.object({
   name: resourceName(255),
@@ -12,8 +13,9 @@ export const nasWritableSchema = z.object({
     .nullable()
     .optional(),
 });
-export const nasCreateSchema = nasWritableSchema;
-export const nasUpdateSchema = nasWritableSchema.partial();
+const nasInputRules: InputRules = { readOnly: ['id'] };
+export const nasCreateSchema = strictInput(nasWritableSchema, nasInputRules);
+export const nasUpdateSchema = strictInput(nasWritableSchema.partial(), nasInputRules);
 
 export const nasSchema = z.object({
   id: idSchema,

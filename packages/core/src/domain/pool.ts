@@ -1,24 +1,34 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText } from './common.js';
+import { strictInput } from '../errors/strict-input.js';
 
 export const poolTypes = ['active_archive', 'offline_archive', 'data_exchange', 'scratch', 'data_enrichment', 'primary'] as const;
 export const poolContents = ['tape', 'cloud', 'nas'] as const;
 
-export const poolCreateSchema = z.object({
-  name: resourceName(255),
-  comment: optionalText(1024),
-  type: z.enum(poolTypes).default('primary'),
-  content: z.enum(poolContents).default('nas'),
-});
+const poolReadOnly = ['id', 'primary_id'];
 
-export const poolUpdateSchema = z.object({
-  name: resourceName(255).optional(),
-  comment: optionalText(1024),
-  type: z.enum(poolTypes).optional(),
-  content: z.enum(poolContents).optional(),
-  /** Replaces the pool's membership: exactly these shares are in the pool afterwards. */
-  nas_share_ids: z.array(idSchema).max(10_000).optional(),
-});
+export const poolCreateSchema = strictInput(
+  z.object({
+    name: resourceName(255),
+    comment: optionalText(1024),
+    type: z.enum(poolTypes).default('primary'),
+    content: z.enum(poolContents).default('nas'),
+  }),
+  // A new pool has no members; asking for some on create would silently do nothing.
+  { readOnly: poolReadOnly, setElsewhere: { nas_share_ids: 'is set through PUT /pools/{id} {"nas_share_ids": [...]} once the pool exists' } },
+);
+
+export const poolUpdateSchema = strictInput(
+  z.object({
+    name: resourceName(255).optional(),
+    comment: optionalText(1024),
+    type: z.enum(poolTypes).optional(),
+    content: z.enum(poolContents).optional(),
+    /** Replaces the pool's membership: exactly these shares are in the pool afterwards. */
+    nas_share_ids: z.array(idSchema).max(10_000).optional(),
+  }),
+  { readOnly: poolReadOnly },
+);
 
 export const poolSchema = z.object({
   id: idSchema,

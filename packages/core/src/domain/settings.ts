@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictInput } from '../errors/strict-input.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
 export const allowedHostEntry = z
@@ -16,18 +17,20 @@ export const settingsSchema = z
     share_test_allowed_hosts: z.array(z.string()),
   })
   .meta({ id: 'settings' });
-export const settingsUpdateSchema = z
-  .object({
-    jwt_enabled: z.boolean(),
-    jwt_ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600),
-    /** Unfinished (queued or working) jobs one user, with all its keys, may have (429 beyond). */
-    job_queue_max_per_principal: z.number().int().min(1).max(10_000),
-    /** Unfinished jobs of the whole service (503 beyond). */
-    job_queue_max_total: z.number().int().min(1).max(100_000),
-    /** Where share tests and scans may connect; empty means anywhere. */
-    share_test_allowed_hosts: z.array(allowedHostEntry).max(256),
-  })
-  .partial();
+export const settingsUpdateSchema = strictInput(
+  z
+    .object({
+      jwt_enabled: z.boolean(),
+      jwt_ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600),
+      /** Unfinished (queued or working) jobs one user, with all its keys, may have (429 beyond). */
+      job_queue_max_per_principal: z.number().int().min(1).max(10_000),
+      /** Unfinished jobs of the whole service (503 beyond). */
+      job_queue_max_total: z.number().int().min(1).max(100_000),
+      /** Where share tests and scans may connect; empty means anywhere. */
+      share_test_allowed_hosts: z.array(allowedHostEntry).max(256),
+    })
+    .partial(),
+);
 
 export type Settings = z.output<typeof settingsSchema>;
 export const defaultSettings: Settings = {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { communitySchema, snmpVersions } from './trap.js';
-import { noControlChars } from './common.js';
+import { noControlChars, noControlCharsRule } from './common.js';
+import { strictInput } from '../errors/strict-input.js';
 
-const label = z.string().max(255).regex(noControlChars);
+const label = z.string().max(255).regex(noControlChars, noControlCharsRule);
 
-export const snmpConfigUpdateSchema = z
-  .object({ version: z.enum(snmpVersions), community: communitySchema, location: label, contact: label })
-  .partial();
+export const snmpConfigUpdateSchema = strictInput(
+  z.object({ version: z.enum(snmpVersions), community: communitySchema, location: label, contact: label }).partial(),
+);
 
 export const snmpConfigSchema = z.object({
   version: z.enum(snmpVersions),

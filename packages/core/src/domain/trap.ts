@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictInput } from '../errors/strict-input.js';
 
 export const snmpVersions = ['v1', 'v2c'] as const;
 export type SnmpVersion = (typeof snmpVersions)[number];
@@ -37,15 +38,19 @@ const trapFields = {
   severity_high: severity,
 };
 
-export const trapCreateSchema = z.object({
-  activation: trapFields.activation.default(1),
-  version: trapFields.version.default('v2c'),
-  manager: trapFields.manager,
-  community: trapFields.community.default('public'),
-  severity_low: trapFields.severity_low.default(1),
-  severity_high: trapFields.severity_high.default(5),
-});
-export const trapUpdateSchema = z.object(trapFields).partial();
+const trapReadOnly = { readOnly: ['snmp_trap_id'] };
+export const trapCreateSchema = strictInput(
+  z.object({
+    activation: trapFields.activation.default(1),
+    version: trapFields.version.default('v2c'),
+    manager: trapFields.manager,
+    community: trapFields.community.default('public'),
+    severity_low: trapFields.severity_low.default(1),
+    severity_high: trapFields.severity_high.default(5),
+  }),
+  trapReadOnly,
+);
+export const trapUpdateSchema = strictInput(z.object(trapFields).partial(), trapReadOnly);
 
 export const trapSchema = z.object({
   snmp_trap_id: z.string().regex(/^\d+$/),

@@ -26,7 +26,9 @@ export type AttributeErrorType =
   | 'less_than_or_equal_to'
   | 'not_found'
   | 'frozen'
-  | 'forbidden';
+  | 'forbidden'
+  /** A body field the resource does not have, or one that another endpoint sets (DESIGN §5.4). */
+  | 'unknown';
 
 export interface AttributeError {
   error: AttributeErrorType;
@@ -96,6 +98,7 @@ const phrases: Record<AttributeErrorType, (e: AttributeError) => string> = {
   not_found: () => 'was not found',
   frozen: () => 'cannot be changed',
   forbidden: () => 'is not allowed',
+  unknown: () => 'is not a known field',
 };
 
 export function describeDetails(details: ErrorDetails): string[] {

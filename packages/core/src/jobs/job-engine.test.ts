@@ -10,7 +10,7 @@ import { MemoryEventBus } from '../events/memory-event-bus.js';
 import type { DmsEvent } from '../events/catalogue.js';
 import type { Storage } from '../ports/storage.js';
 import type { JobRecord } from '../ports/job-store.js';
-import { JobEngine } from './job-engine.js';
+import { JobEngine, type JobEngineOptions, type JobFailure } from './job-engine.js';
 
 let dir: string;
 let root: string;
@@ -20,7 +20,7 @@ let events: DmsEvent[];
 const secrets = createAesGcmSecretBox(randomBytes(32));
 const engines: JobEngine[] = [];
 
-function engine(options: { concurrency?: number } = {}): JobEngine {
+function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed'> = {}): JobEngine {
   const bus = new MemoryEventBus();
   bus.subscribe((event) => events.push(event));
   const created = new JobEngine({
@@ -78,7 +78,7 @@ describe('job engine', () => {
     const job = await jobs.enqueue('share_test', unsaved('projects', 'pa55-word-xyz'), { nasId: 1, shareId: null, total: 2 });
     expect(job.status).toBe('queued');
     const done = await until(job.id, finished);
-    expect(done).toMatchObject({ status: 'completed', progress: 2, total: 2, message: null, payload_enc: null });
+    expect(done).toMatchObject({ status: 'completed', progress: 2, total: 2, message: `opened ${join(root, 'projects')}, 2 entries listed`, payload_enc: null });
     expect(done.steps.map((s) => [s.name, s.outcome])).toEqual([['open_path', 'ok'], ['list', 'ok']]);
     expect(events.map((e) => e.name)).toEqual(['share_test_completed']);
     for (const part of [file, `${file}-wal`]) {
@@ -86,13 +86,15 @@ describe('job engine', () => {
     }
   });
 
-  it('fails a test with a plain message when the path is missing', async () => {
-    const jobs = engine();
+  it('fails a test with a plain message when the path is missing, and tells onJobFailed with the job id', async () => {
+    const failures: JobFailure[] = [];
+    const jobs = engine({ onJobFailed: (failure) => failures.push(failure) });
     await jobs.start();
     const job = await jobs.enqueue('share_test', unsaved('nowhere/deep'), { nasId: 1, shareId: null, total: 2 });
     const done = await until(job.id, finished);
     expect(done.status).toBe('failed');
     expect(done.message).toMatch(/nowhere\/deep.*not found/);
+    expect(failures).toEqual([{ jobId: job.id, kind: 'share_test', nasId: 1, shareId: null, shareName: 'probe', message: done.message }]);
     expect(done.steps[0]).toMatchObject({ name: 'open_path', outcome: 'failed' });
     expect(events.map((e) => [e.name, e.severity])).toEqual([['share_test_failed', 4]]);
   });
@@ -104,7 +106,7 @@ describe('job engine', () => {
     await jobs.start();
     const job = await jobs.enqueue('share_scan', { kind: 'share_scan', shareId: share.id }, { nasId: nas.id, shareId: share.id, total: 0 });
     const done = await until(job.id, finished);
-    expect(done).toMatchObject({ status: 'completed', result: { file_count: 2, file_size_sum: 1005 } });
+    expect(done).toMatchObject({ status: 'completed', message: 'counted 2 files, 1.0 kB', result: { file_count: 2, file_size_sum: 1005 } });
     expect(await storage.shares.get(share.id)).toMatchObject({ file_count: 2, file_size_sum: 1005 });
     expect(events.map((e) => e.name)).toEqual(['share_scan_completed']);
   });
@@ -123,8 +125,10 @@ describe('job engine', () => {
   it('fails a job a crash left working with "interrupted" and raises job_interrupted', async () => {
     const job = await engine().enqueue('share_test', unsaved('projects'), { nasId: 1, shareId: null, total: 2 });
     expect((await storage.jobs.claim('crashed-worker', new Date().toISOString()))?.id).toBe(job.id);
-    await engine().start();
+    const failures: JobFailure[] = [];
+    await engine({ onJobFailed: (failure) => failures.push(failure) }).start();
     expect(await storage.jobs.get(job.id)).toMatchObject({ status: 'failed', message: 'interrupted', payload_enc: null });
+    expect(failures).toMatchObject([{ jobId: job.id, kind: 'share_test', message: 'interrupted' }]);
     expect(events.map((e) => [e.name, e.severity])).toEqual([['job_interrupted', 3]]);
   });
 

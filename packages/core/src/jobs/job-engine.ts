@@ -28,7 +28,22 @@ export interface JobEngineOptions {
   /** How often an idle worker looks for jobs enqueued by another replica. */
   pollMs?: number;
   onError?: (error: unknown) => void;
+  /** Each job that ended failed, interrupted ones included (the service logs them at warn). */
+  onJobFailed?: (failure: JobFailure) => void;
 }
+
+/** A failed job, for logs: which job, about what, and the message its requester reads. */
+export interface JobFailure {
+  jobId: string;
+  kind: JobKind;
+  nasId: number | null;
+  shareId: number | null;
+  /** The share's name ('' when unknown: the job was interrupted or its share is gone). */
+  shareName: string;
+  message: string;
+}
+
+type Hooks = 'onError' | 'onJobFailed';
 
 const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventName }> = {
   share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
@@ -43,7 +58,7 @@ export class JobEngine {
   readonly signals = new JobSignals();
   /** Jobs refused by the queue bounds since start, for /metrics. */
   readonly rejections = { per_principal: 0, overall: 0 };
-  readonly #options: Required<Omit<JobEngineOptions, 'onError'>> & Pick<JobEngineOptions, 'onError'>;
+  readonly #options: Required<Omit<JobEngineOptions, Hooks>> & Pick<JobEngineOptions, Hooks>;
   readonly #workerId: string;
   readonly #stopping = new AbortController();
   readonly #workers: Promise<void>[] = [];
@@ -65,6 +80,20 @@ export class JobEngine {
   /** Where worker and housekeeping errors go (the server logs them). */
   setErrorHandler(handler: (error: unknown) => void): void {
     this.#options.onError = handler;
+  }
+
+  /** Where failed jobs are told (openDms logs them at warn with the job id). */
+  setFailureHandler(handler: (failure: JobFailure) => void): void {
+    this.#options.onJobFailed = handler;
+  }
+
+  /** A throwing handler must not fail the job's bookkeeping: its error goes to onError. */
+  private reportFailure(failure: JobFailure): void {
+    try {
+      this.#options.onJobFailed?.(failure);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
   }
 
   private now(): string {
@@ -122,9 +151,11 @@ export class JobEngine {
   async recover(everyWorking: boolean): Promise<JobRecord[]> {
     const { storage, clock, staleAfterMs, events } = this.#options;
     const staleBefore = everyWorking ? new Date(clock().getTime() + 1).toISOString() : new Date(clock().getTime() - staleAfterMs).toISOString();
-    const failed = await storage.jobs.failStale(staleBefore, 'interrupted', this.now());
+    const message = 'interrupted';
+    const failed = await storage.jobs.failStale(staleBefore, message, this.now());
     for (const job of failed) {
       this.signals.changed(job.id);
+      this.reportFailure({ jobId: job.id, kind: job.kind, nasId: job.nas_id, shareId: job.share_id, shareName: '', message });
       events.publish(makeEvent('job_interrupted', `job ${job.id} (${job.kind}) was interrupted by a restart`, clock(), { type: 'job', id: job.id }));
     }
     return failed;
@@ -209,6 +240,10 @@ export class JobEngine {
       const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
       await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
       this.signals.changed(job.id);
+      if (finished.status === 'failed') {
+        const message = finished.message ?? 'failed';
+        this.reportFailure({ jobId: job.id, kind: job.kind, nasId: job.nas_id, shareId: subject.shareId, shareName: subject.name, message });
+      }
       const name = eventNames[job.kind][finished.status];
       const what = job.kind === 'share_test' ? 'share test' : 'scan';
       events.publish(

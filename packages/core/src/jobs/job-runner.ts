@@ -6,6 +6,7 @@ import type { StepOutcome } from '../domain/job.js';
 import { parseShareOptions } from '../domain/nas-share.js';
 import { DriverError } from '../ports/share-driver.js';
 import { toLocation, type JobPayload } from './job-payload.js';
+import { scanSummary } from './job-messages.js';
 
 export interface RunContext {
   storage: Storage;
@@ -80,9 +81,7 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     const progress = stepsRun(steps);
     return {
       subject,
-      outcome: result.ok
-        ? { status: 'completed', message: null, progress, total: Math.max(total, progress), steps }
-        : { status: 'failed', message: result.message, progress, total: Math.max(total, progress), steps },
+      outcome: { status: result.ok ? 'completed' : 'failed', message: result.message, progress, total: Math.max(total, progress), steps },
     };
   }
 
@@ -94,7 +93,7 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     if (job.share_id !== null) await context.storage.shares.update(job.share_id, counts);
     return {
       subject,
-      outcome: { status: 'completed', message: null, progress: counts.file_count, total: counts.file_count, steps, result: { ...counts } },
+      outcome: { status: 'completed', message: scanSummary(counts), progress: counts.file_count, total: counts.file_count, steps, result: { ...counts } },
     };
   } catch (error) {
     const message = error instanceof DriverError ? error.message : `scan failed: ${error instanceof Error ? error.message : String(error)}`;

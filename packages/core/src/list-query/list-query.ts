@@ -1,5 +1,7 @@
-/** A parsed, validated list request, ready to compile to SQL by a storage adapter. */
-export type FieldType = 'integer' | 'string';
+// A parsed, validated list request, ready to compile to SQL by a storage adapter.
+
+/** `boolean` is stored as 0/1 and written `true`/`false` in a filter (`admin=true`). */
+export type FieldType = 'integer' | 'string' | 'boolean';
 
 export interface ListField {
   type: FieldType;
@@ -30,12 +32,18 @@ export interface ListQuery {
   filters: Filter[];
 }
 
+/** Query parameters as the HTTP layer reads them: every value of every name. */
+export type RawQuery = Readonly<Record<string, readonly string[] | undefined>>;
+
+/**
+ * What one list endpoint sorts and filters on. Every list takes both pagination schemes
+ * (DESIGN §5.8), so pagination is not part of a spec.
+ */
 export interface ListSpec {
-  /** Every attribute that may be filtered or sorted on; secrets are never listed here. */
+  /** Every attribute the list sorts on; secrets are never listed here. */
   fields: Readonly<Record<string, ListField>>;
   /** Filters accepted on this endpoint (a subset of `fields`). */
   filterable: readonly string[];
-  pagination: 'limit_offset' | 'page';
 }
 
 export interface ListPage<T> {

@@ -1,7 +1,9 @@
 import { DomainError } from '../errors/domain-error.js';
-import { defaultPageSize, maxPageSize, type Filter, type FilterOp, type ListQuery, type ListSpec, type SortKey } from './list-query.js';
+import type { Filter, FilterOp, ListQuery, ListSpec, RawQuery, SortKey } from './list-query.js';
+import { closestName } from '../errors/closest-name.js';
+import { paginationParameters, parsePagination } from './parse-pagination.js';
 
-export type RawQuery = Readonly<Record<string, readonly string[] | undefined>>;
+export type { RawQuery } from './list-query.js';
 
 /** Longest prefix first: `!><` before `><` before `!=` … (DESIGN §5.10). */
 const operatorPrefixes: ReadonlyArray<[string, FilterOp]> = [
@@ -17,48 +19,38 @@ const operatorPrefixes: ReadonlyArray<[string, FilterOp]> = [
   ['=', 'eq'],
 ];
 
-const reservedParams = new Set(['limit', 'offset', 'page', 'per_page', 'sort_by']);
+const reservedParams = new Set<string>([...paginationParameters, 'sort_by']);
 /** Each filter term is one more node of the SQL expression: SQLite refuses trees past depth 1000. */
 export const maxFilterTerms = 32;
-// Sealed at rest, and a filter on a secret would be an oracle for it.
+// Sealed at rest, and a filter on a secret would be an oracle for it: refused without a list of
+// what is allowed, so the answer is the same whether or not the list has such a column.
 const secretParams = new Set(['password', 'password_enc', 'key_hash', 'password_hash', 'community']);
 
 function bad(parameter: string, message: string): DomainError {
   return DomainError.badRequest(parameter, message);
 }
 
-function single(raw: RawQuery, name: string): string | undefined {
-  const values = raw[name];
-  if (values === undefined || values.length === 0) return undefined;
-  if (values.length > 1) throw bad(name, `${name} may be given once`);
-  return values[0];
+function didYouMean(name: string, candidates: readonly string[]): string {
+  const guess = closestName(name, candidates);
+  return guess === undefined ? '' : `; did you mean '${guess}'?`;
 }
 
-function integerParam(raw: RawQuery, name: string, min: number, max: number): number | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(text)) throw bad(name, `${name} must be an integer`);
-  const value = Number(text);
-  if (value < min || value > max) throw bad(name, `${name} must be between ${min} and ${max}`);
-  return value;
+/** Every query parameter a list takes, in the order its messages and API description list them. */
+export function acceptedQueryParameters(spec: Pick<ListSpec, 'filterable'>): string[] {
+  return [...paginationParameters, 'sort_by', ...spec.filterable];
 }
 
-function parsePagination(raw: RawQuery, spec: ListSpec): { limit: number; offset: number } {
-  const hasLimitOffset = raw['limit'] !== undefined || raw['offset'] !== undefined;
-  const hasPage = raw['page'] !== undefined || raw['per_page'] !== undefined;
-  if (hasLimitOffset && spec.pagination === 'page') {
-    throw bad('limit', 'this list takes page and per_page, not limit and offset');
+/**
+ * A parameter that is neither pagination, sort_by nor a filter of this list. A typo must
+ * not pass silently (it would return every row), so the answer names what is accepted.
+ */
+function refuseParameter(name: string, spec: ListSpec): DomainError {
+  if (secretParams.has(name)) return bad(name, `cannot filter on '${name}'`);
+  if (Object.hasOwn(spec.fields, name)) {
+    return bad(name, `cannot filter on '${name}'; filterable: ${spec.filterable.join(', ')}`);
   }
-  if (hasLimitOffset && hasPage) throw bad('page', 'use limit/offset or page/per_page, not both');
-  if (hasLimitOffset) {
-    return {
-      limit: integerParam(raw, 'limit', 1, maxPageSize) ?? defaultPageSize,
-      offset: integerParam(raw, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
-    };
-  }
-  const perPage = integerParam(raw, 'per_page', 1, maxPageSize) ?? defaultPageSize;
-  const page = integerParam(raw, 'page', 1, Math.floor(Number.MAX_SAFE_INTEGER / maxPageSize)) ?? 1;
-  return { limit: perPage, offset: (page - 1) * perPage };
+  const accepted = acceptedQueryParameters(spec);
+  return bad(name, `unknown query parameter '${name}'; accepted: ${accepted.join(', ')}${didYouMean(name, accepted)}`);
 }
 
 function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
@@ -69,7 +61,10 @@ function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
       if (rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
         throw bad('sort_by', `sort_by '${part}' must be ATTRIBUTE, ATTRIBUTE:asc or ATTRIBUTE:desc`);
       }
-      if (!Object.hasOwn(spec.fields, field)) throw bad('sort_by', `cannot sort by '${field}'`);
+      if (!Object.hasOwn(spec.fields, field)) {
+        const sortable = Object.keys(spec.fields);
+        throw bad('sort_by', `cannot sort by '${field}'; sortable: ${sortable.join(', ')}${didYouMean(field, sortable)}`);
+      }
       const column = spec.fields[field]!.column ?? field;
       if (!keys.some((key) => key.field === column)) keys.push({ field: column, direction });
     }
@@ -80,15 +75,26 @@ function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
 function parseValue(field: string, spec: ListSpec, text: string): string | number | null {
   const definition = spec.fields[field]!;
   if (definition.nullable && text === 'null') return null;
-  if (definition.type === 'string') return text;
-  if (!/^-?\d{1,15}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer`);
-  return Number(text);
+  switch (definition.type) {
+    case 'string':
+      return text;
+    case 'boolean':
+      // Stored as 0/1 (the API shows true/false).
+      if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
+      throw bad(field, `${field} filter value '${text}' must be true or false`);
+    case 'integer':
+      if (!/^-?\d{1,15}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer`);
+      return Number(text);
+  }
 }
 
 function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   const [prefix, op] = operatorPrefixes.find(([p]) => text.startsWith(p)) ?? ['', 'eq' as const];
   const operand = text.slice(prefix.length);
   const definition = spec.fields[field]!;
+  if (definition.type === 'boolean' && op !== 'eq' && op !== 'ne') {
+    throw bad(field, `${field} is true or false: filter it with = or !=`);
+  }
   if ((op === 'like' || op === 'not_like') && definition.type !== 'string') {
     throw bad(field, `${field} is numeric: ~ and !~ apply to text attributes`);
   }
@@ -102,20 +108,20 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
 }
 
 /**
- * Turns query parameters into a ListQuery. Unknown parameters are ignored; a known
- * attribute that this endpoint does not filter on, or a secret, is a 400.
+ * Turns query parameters into a ListQuery (DESIGN §5.8-5.10). Every parameter must be one
+ * the list accepts: an unknown one, a known attribute this list does not filter on, or a
+ * secret is a 400 that says what is accepted.
  */
 export function parseListQuery(raw: RawQuery, spec: ListSpec): ListQuery {
-  const { limit, offset } = parsePagination(raw, spec);
   const filters: Filter[] = [];
   for (const [name, values] of Object.entries(raw)) {
-    if (values !== undefined && values.length > maxFilterTerms) throw bad(name, `${name} may be repeated at most ${maxFilterTerms} times`);
-    if (values === undefined || reservedParams.has(name)) continue;
-    if (secretParams.has(name)) throw bad(name, `cannot filter on '${name}'`);
-    if (!Object.hasOwn(spec.fields, name)) continue;
-    if (!spec.filterable.includes(name)) throw bad(name, `this list cannot be filtered on '${name}'`);
+    if (values === undefined) continue;
+    if (values.length > maxFilterTerms) throw bad(name, `${name} may be repeated at most ${maxFilterTerms} times`);
+    if (reservedParams.has(name)) continue;
+    if (!spec.filterable.includes(name)) throw refuseParameter(name, spec);
     for (const text of values) filters.push(parseFilter(name, spec, text));
     if (filters.length > maxFilterTerms) throw bad(name, `a list takes at most ${maxFilterTerms} filter terms`);
   }
+  const { limit, offset } = parsePagination(raw);
   return { limit, offset, sort: parseSort(raw, spec), filters };
 }

@@ -42,7 +42,11 @@ export interface ScanRun extends DriverRun {
   onProgress(progress: ScanProgress): void;
 }
 
-export type TestResult = { ok: true } | { ok: false; message: string };
+/** `message` says in plain words what succeeded ("opened /srv/x, 3 entries listed") or why it failed. */
+export type TestResult = { ok: true; message: string } | { ok: false; message: string };
+
+/** What a save-time check of a share's path found; `message` says why it is refused. */
+export type PathCheck = { ok: true } | { ok: false; message: string };
 
 export interface ScanResult {
   file_count: number;
@@ -61,6 +65,13 @@ export interface ShareDriver {
   test(location: ShareLocation, run: DriverRun): Promise<TestResult>;
   /** Counts every regular file reached by a path (as `find -type f`); throws DriverError. */
   scan(location: ShareLocation, run: ScanRun): Promise<ScanResult>;
+  /**
+   * Checks, when a share is saved or an unsaved one is tested, what can be known of its path
+   * without reaching the share: a `local` path must lie inside the roots. Whether the directory
+   * exists is left to `test` (a share may be saved before its directory is made). Drivers of
+   * remote shares have nothing to check here and leave it out.
+   */
+  checkPath?(location: ShareLocation): Promise<PathCheck>;
 }
 
 export interface ShareDriverRegistry {

@@ -9,6 +9,7 @@ import { createAesGcmSecretBox } from '../security/secret-box.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
 import { makeEvent } from '../events/catalogue.js';
+import { describeJobFailure } from '../jobs/job-messages.js';
 import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
@@ -128,6 +129,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       },
     });
     const { events } = core;
+    // Every failed job at warn with its id, so the answer a user got can be found in the log.
+    core.engine.setFailureHandler((failure) =>
+      log.warn({ job_id: failure.jobId, kind: failure.kind, nas_id: failure.nasId, share_id: failure.shareId }, describeJobFailure(failure))
+    );
 
     let firstAdmin: Dms['firstAdmin'] = { created: false };
     let snmp: SnmpServices | undefined;

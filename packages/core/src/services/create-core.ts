@@ -75,7 +75,7 @@ export function createCore(options: CoreOptions): Core {
   };
   const nas = new NasService(deps);
   const pools = new PoolService(deps);
-  const shares = new ShareService(deps, nas, pools);
+  const shares = new ShareService(deps, nas, pools, drivers);
   const engine = new JobEngine({ ...deps, drivers, ...engineOptions });
   const settings = new SettingsService(deps);
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));

@@ -6,7 +6,7 @@ import type { SettingsService } from './settings-service.js';
 import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
-import type { ShareService, ShareScope } from './share-service.js';
+import { checkSharePath, type ShareService, type ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { ActiveJobStatus, JobKind, JobStatus } from '../domain/job.js';
 import { authorize } from '../scopes/scope-check.js';
@@ -89,6 +89,7 @@ export class JobService {
     authorize(principal, 'nas_shares', 'test');
     const input = parseInput(nasShareCreateSchema, body);
     const nas = await this.nas.resolve(nasRef);
+    await checkSharePath(this.drivers, nas, input.path);
     const location = {
       type: nas.type,
       host: nas.host,

@@ -1,6 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasSharePatch, NasShareRecord } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord } from '../ports/storage.js';
+import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
@@ -26,11 +27,21 @@ function movesTarget(current: NasShareRecord, patch: NasSharePatch): boolean {
   return targetFields.some((field) => patch[field] !== undefined && patch[field] !== current[field]);
 }
 
+/**
+ * What a share's driver can check of its path before anything runs: a `local` path must lie
+ * inside the local roots (422 on `path`, naming them). Other drivers check nothing here.
+ */
+export async function checkSharePath(drivers: ShareDriverRegistry, nas: NasRecord, path: string): Promise<void> {
+  const check = await drivers.forType(nas.type).checkPath?.({ type: nas.type, host: nas.host, path, options: new Map(), username: null, password: null });
+  if (check !== undefined && !check.ok) throw new DomainError('validation', check.message, { details: { path: [{ error: 'invalid', value: path }] } });
+}
+
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
     private readonly nas: NasService,
     private readonly pools: PoolService,
+    private readonly drivers: ShareDriverRegistry,
   ) {}
 
   /** A record as the API shows it: the password only for a principal allowed to see it. */
@@ -84,6 +95,7 @@ export class ShareService {
     authorize(principal, 'nas_shares', 'create');
     const input = parseInput(nasShareCreateSchema, body);
     const nas = await this.nas.resolve(nasRef);
+    await checkSharePath(this.drivers, nas, input.path);
     const record = await this.deps.storage.shares.create({
       nas_id: nas.id,
       name: input.name,
@@ -103,6 +115,7 @@ export class ShareService {
     authorize(principal, 'nas_shares', 'update');
     const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
     const current = await this.resolve(scope, ref);
+    if (fields.path !== undefined && fields.path !== current.path) await checkSharePath(this.drivers, await this.nasOf(current), fields.path);
     const patch: NasSharePatch = {
       ...fields,
       ...(options === undefined ? {} : { options: options || null }),
@@ -114,6 +127,12 @@ export class ShareService {
     const record = await this.deps.storage.shares.update(current.id, patch);
     if (!record) throw DomainError.notFound('nas_share_id', ref);
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  private async nasOf(share: NasShareRecord): Promise<NasRecord> {
+    const nas = await this.deps.storage.nas.get(share.nas_id);
+    if (!nas) throw DomainError.notFound('nas_id', share.nas_id);
+    return nas;
   }
 
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {

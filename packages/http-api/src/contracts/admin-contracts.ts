@@ -20,6 +20,21 @@ import {
 } from '@dms/core';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
+import {
+  apiKeyCreateExample,
+  apiKeyExample,
+  apiKeyUpdateExample,
+  apiKeyWithKeyExample,
+  collectionExample,
+  corsRuleCreateExample,
+  corsRuleExample,
+  corsRuleUpdateExample,
+  settingsExample,
+  settingsUpdateExample,
+  userCreateExample,
+  userExample,
+  userUpdateExample,
+} from './examples.js';
 
 /** The administration surface: server settings, API keys, users, CORS rules. */
 export const adminContracts: readonly RouteContract[] = [
@@ -29,6 +44,8 @@ export const adminContracts: readonly RouteContract[] = [
     controller: 'settings',
     noun: 'server settings (JWT mode)',
     schemas: { item: settingsSchema, update: settingsUpdateSchema },
+    examples: { item: settingsExample, update: settingsUpdateExample },
+    about: 'JWT mode and token lifetime, job queue bounds, and the hosts share tests may connect to. Admin only.',
   }),
   ...crudContracts({
     path: '/api_keys',
@@ -38,6 +55,11 @@ export const adminContracts: readonly RouteContract[] = [
     noun: 'API key',
     query: apiKeyListQuerySchema,
     schemas: { item: apiKeySchema, created: apiKeyWithKeySchema, collection: apiKeyCollectionSchema, create: apiKeyCreateSchema, update: apiKeyUpdateSchema },
+    examples: { item: apiKeyExample, created: apiKeyWithKeyExample, collection: collectionExample('api_keys', apiKeyExample), create: apiKeyCreateExample, update: apiKeyUpdateExample },
+    notes: {
+      list: 'Non-admins see their own keys only.',
+      create: 'The answer holds `key`, the key itself, this once only. A key never grants more than its creator may do.',
+    },
   }),
   ...crudContracts({
     path: '/users',
@@ -48,6 +70,8 @@ export const adminContracts: readonly RouteContract[] = [
     query: userListQuerySchema,
     schemas: { item: userSchema, collection: userCollectionSchema, create: userCreateSchema, update: userUpdateSchema },
     destroyErrors: [409],
+    examples: { item: userExample, collection: collectionExample('users', userExample), create: userCreateExample, update: userUpdateExample },
+    notes: { list: 'Admin only.', create: 'Admin only.', update: 'Admin only. A new password ends the user\'s JWTs.', destroy: 'Admin only; deleting the user revokes its keys.' },
   }),
   ...crudContracts({
     path: '/cors_rules',
@@ -62,5 +86,7 @@ export const adminContracts: readonly RouteContract[] = [
       create: corsRuleCreateSchema,
       update: corsRuleUpdateSchema,
     },
+    examples: { item: corsRuleExample, collection: collectionExample('cors_rules', corsRuleExample), create: corsRuleCreateExample, update: corsRuleUpdateExample },
+    notes: { create: 'Admin only. `path` is a glob over request paths; the `null` origin is never allowed.' },
   }),
 ];

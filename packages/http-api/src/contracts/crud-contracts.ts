@@ -14,11 +14,28 @@ export interface CrudResource {
   schemas: { item: z.ZodType; created?: z.ZodType; collection: z.ZodType; create: z.ZodType; update: z.ZodType };
   /** Extra error statuses of destroy (409 for a NAS that still has shares). */
   destroyErrors?: readonly ErrorStatus[];
+  /** Example bodies for the API reference; `collection` is the list answer. */
+  examples: { item: unknown; created?: unknown; collection: unknown; create: unknown; update: unknown };
+  /** Said after each operation's generic description (what is special about this resource). */
+  notes?: Partial<Record<'list' | 'create' | 'show' | 'update' | 'destroy', string>>;
+}
+
+/** Joins a generic description with a resource's own note. */
+function describe(text: string, note: string | undefined): string {
+  return note ? `${text} ${note}` : text;
+}
+
+/**
+ * "an API key", "a user", "a NAS": `an` before a vowel letter, but not before `u`, which our
+ * nouns ("user") say as "you".
+ */
+function withArticle(noun: string): string {
+  return /^[aeioAEIO]/.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
 /** list / create / show / update / destroy of one resource, page/per_page lists. */
 export function crudContracts(resource: CrudResource): readonly RouteContract[] {
-  const { path, param, tag, controller, noun, schemas } = resource;
+  const { path, param, tag, controller, noun, schemas, examples, notes = {} } = resource;
   const item = `${path}/:${param}`;
   return [
     defineContract({
@@ -26,44 +43,57 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       path,
       tag,
       summary: `List ${noun}s`,
+      description: describe(
+        `One page of ${noun}s and \`count\`, the number of matches before paging. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction).`,
+        notes.list,
+      ),
       scope: { controller, action: 'index' },
       query: resource.query,
-      success: { status: 200, description: `${noun} collection`, schema: schemas.collection },
+      success: { status: 200, description: `${noun} collection`, schema: schemas.collection, example: examples.collection },
     }),
     defineContract({
       method: 'post',
       path,
       tag,
-      summary: `Create a ${noun}`,
+      summary: `Create ${withArticle(noun)}`,
+      description: describe(`Creates ${withArticle(noun)} and answers it. An unknown field is 422 (it names the closest known one); a taken unique name is 409.`, notes.create),
       scope: { controller, action: 'create' },
       body: schemas.create,
-      success: { status: 201, description: noun, schema: schemas.created ?? schemas.item },
+      bodyExample: examples.create,
+      success: { status: 201, description: noun, schema: schemas.created ?? schemas.item, example: examples.created ?? examples.item },
       errors: [409, 413, 422],
     }),
     defineContract({
       method: 'get',
       path: item,
       tag,
-      summary: `Show a ${noun}`,
+      summary: `Show ${withArticle(noun)}`,
+      description: describe(`Answers one ${noun}, with an \`ETag\`: send it back in \`If-None-Match\` for a 304 while it is unchanged.`, notes.show),
       scope: { controller, action: 'show' },
-      success: { status: 200, description: noun, schema: schemas.item },
+      success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
       errors: [404],
     }),
     defineContract({
       method: 'put',
       path: item,
       tag,
-      summary: `Update a ${noun} (partial)`,
+      summary: `Update ${withArticle(noun)} (partial)`,
+      description: describe(
+        `Changes the fields sent and keeps the others; \`null\` clears an optional field. Read-only fields are ignored, so a GET body can be sent back unchanged.`,
+        notes.update,
+      ),
       scope: { controller, action: 'update' },
       body: schemas.update,
-      success: { status: 200, description: noun, schema: schemas.item },
+      bodyExample: examples.update,
+      success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
       errors: [404, 409, 413, 422],
     }),
     defineContract({
       method: 'delete',
       path: item,
       tag,
-      summary: `Delete a ${noun}`,
+      summary: `Delete ${withArticle(noun)}`,
+      description: describe(`Deletes the ${noun}; answers 204 without a body.`, notes.destroy),
       scope: { controller, action: 'destroy' },
       success: { status: 204, description: 'deleted' },
       errors: [404, ...(resource.destroyErrors ?? [])],
@@ -77,28 +107,34 @@ export interface SingletonResource {
   controller: string;
   noun: string;
   schemas: { item: z.ZodType; update: z.ZodType };
+  examples: { item: unknown; update: unknown };
+  /** What the record is for, said in both operations' descriptions. */
+  about: string;
 }
 
 /** show / update of a single record (the SNMP server configuration, the server settings). */
 export function singletonContracts(resource: SingletonResource): readonly RouteContract[] {
-  const { path, tag, controller, noun, schemas } = resource;
+  const { path, tag, controller, noun, schemas, examples, about } = resource;
   return [
     defineContract({
       method: 'get',
       path,
       tag,
       summary: `Show the ${noun}`,
+      description: about,
       scope: { controller, action: 'show' },
-      success: { status: 200, description: noun, schema: schemas.item },
+      success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
     }),
     defineContract({
       method: 'put',
       path,
       tag,
       summary: `Update the ${noun} (partial; applied at once)`,
+      description: `${about} Changes the fields sent and keeps the others; the change applies at once.`,
       scope: { controller, action: 'update' },
       body: schemas.update,
-      success: { status: 200, description: noun, schema: schemas.item },
+      bodyExample: examples.update,
+      success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
       errors: [413, 422],
     }),
   ];

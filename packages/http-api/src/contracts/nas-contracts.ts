@@ -1,6 +1,7 @@
 import { nasCollectionSchema, nasCreateSchema, nasListQuerySchema, nasSchema, nasUpdateSchema } from '@dms/core';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
+import { collectionExample, nasCreateExample, nasExample, nasUpdateExample } from './examples.js';
 
 /** NAS devices (DESIGN §5.1); one that still has shares cannot be deleted (409). */
 export const nasContracts: readonly RouteContract[] = crudContracts({
@@ -17,4 +18,10 @@ export const nasContracts: readonly RouteContract[] = crudContracts({
     update: nasUpdateSchema,
   },
   destroyErrors: [409],
+  examples: { item: nasExample, collection: collectionExample('nas', nasExample), create: nasCreateExample, update: nasUpdateExample },
+  notes: {
+    create: '`type` says how its shares are reached: `smb_v1`, `smb_v2_1`, `smb_v3`, `nfs_v3`, `nfs_v4`, `storenext_v5`, or `local` (a directory on the server).',
+    update: 'Changing `host` or `type` without `nas_shares / get_password` forgets the stored passwords of its shares.',
+    destroy: 'A NAS that still has shares is 409.',
+  },
 });

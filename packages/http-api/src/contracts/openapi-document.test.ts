@@ -8,10 +8,13 @@ import { openApiDocument, operationIds, routeContracts } from '../index.js';
 
 interface Operation {
   operationId?: string;
+  summary?: string;
   description?: string;
+  requestBody?: { content: Record<string, { examples?: Record<string, unknown> }> };
+  'x-codeSamples'?: Array<{ label: string; source: string }>;
   security?: unknown[];
   'x-scope'?: string;
-  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, unknown> }> }>;
 }
 
 function operationsOf(document: ReturnType<typeof openApiDocument>): Array<{ key: string; op: Operation }> {
@@ -69,6 +72,29 @@ describe('openApiDocument()', () => {
       for (const [status, response] of errors) {
         expect(response.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe('#/components/schemas/model_error');
       }
+    }
+  });
+
+  it('gives every operation a description, an @dms/sdk code sample and an example of every body', () => {
+    const summaries = new Set<string>();
+    for (const { key, op } of operationsOf(openApiDocument())) {
+      expect(op.description?.length, key).toBeGreaterThan(20);
+      expect(op['x-codeSamples']?.[0]?.label, key).toBe('@dms/sdk');
+      expect(op['x-codeSamples']?.[0]?.source, key).toMatch(/from '@dms\/sdk'/);
+      if (op.requestBody) expect(Object.keys(op.requestBody.content['application/json']?.examples ?? {}), `${key} request`).not.toHaveLength(0);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (response.content) expect(Object.keys(response.content['application/json']?.examples ?? {}), `${key} ${status}`).not.toHaveLength(0);
+      }
+      // The reference lists operations by summary: two alike could not be told apart.
+      expect(summaries.has(`${op.summary}`), key).toBe(false);
+      summaries.add(`${op.summary}`);
+    }
+  });
+
+  it('documents the 202 of a followed job that still runs, and the 304 of every GET', () => {
+    for (const { key, op } of operationsOf(openApiDocument())) {
+      if (key.startsWith('get ')) expect(Object.keys(op.responses), key).toContain('304');
+      if (key.startsWith('get ') && /\/(test|scan)$/.test(key)) expect(Object.keys(op.responses), key).toEqual(expect.arrayContaining(['200', '202']));
     }
   });
 });

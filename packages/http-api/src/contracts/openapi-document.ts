@@ -1,8 +1,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { modelErrorSchema } from '@dms/core';
 import { z } from 'zod';
-import type { ErrorStatus, RouteContract } from './route-contract.js';
+import type { ErrorStatus, RouteContract, SuccessResponse } from './route-contract.js';
 import { routeContracts } from './route-contracts.js';
+import { apiIntroduction, apiTags } from './api-introduction.js';
+import { sdkCodeSamples } from './sdk-code-samples.js';
+import { describeFields } from './field-descriptions.js';
 
 export const apiDescriptionVersion = '2.1.0';
 /** Where the operations' paths are rooted; the app serves them there. */
@@ -22,6 +25,26 @@ const errorDescriptions: Record<ErrorStatus, string> = {
 };
 
 const retryAfter = z.object({ 'Retry-After': z.string().optional().describe('seconds to wait before retrying') });
+const etag = z.object({ ETag: z.string().describe('send it back in If-None-Match for a 304 while the answer is unchanged') });
+
+/** One model_error per status, as the reference's example of an error answer. */
+const errorExamples: Record<ErrorStatus, { details: Record<string, unknown[]>; messages: string[] }> = {
+  400: { details: { limit: [{ error: 'invalid' }] }, messages: ['limit must be between 1 and 100'] },
+  401: { details: { authorization: [{ error: 'invalid' }] }, messages: ['a valid credential is required'] },
+  403: { details: { scope: [{ error: 'forbidden', value: 'nas_shares / create' }] }, messages: ['missing scope nas_shares / create'] },
+  404: { details: { nas_share_id: [{ error: 'not_found', value: '42' }] }, messages: ['nas_share_id 42 not found'] },
+  409: { details: { name: [{ error: 'taken', value: 'projects' }] }, messages: ['name "projects" is already taken'] },
+  413: { details: { body: [{ error: 'too_long', count: 1048576 }] }, messages: ['request body is larger than 1048576 bytes'] },
+  414: { details: { path: [{ error: 'too_long', count: 8192 }] }, messages: ['request path is longer than 8192 bytes'] },
+  422: { details: { path: [{ error: 'blank' }] }, messages: ['path can\'t be blank'] },
+  429: { details: { rate_limit: [{ error: 'invalid', count: 600 }] }, messages: ['rate limit exceeded; retry after 12 s'] },
+  503: { details: {}, messages: ['storage is unavailable, try again shortly'] },
+};
+
+/** A media type with one example, the way the reference shows examples. */
+function json(schema: z.ZodType, example: unknown) {
+  return { 'application/json': { schema, ...(example === undefined ? {} : { examples: { example: { value: example } } }) } };
+}
 
 /** Some ids are numeric only; the others may also be a unique name. */
 const pathParamDescriptions: Readonly<Record<string, string>> = {
@@ -43,22 +66,35 @@ function pathParamsSchema(names: readonly string[]): z.ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((name) => [name, z.string().describe(pathParamDescriptions[name] ?? 'id')])));
 }
 
-function responsesOf(contract: RouteContract): RouteConfig['responses'] {
-  const { success } = contract;
-  const responses: Record<string, ResponseConfig> = {
-    [success.status]: {
-      description: success.description,
-      ...(success.schema ? { content: { 'application/json': { schema: success.schema } } } : {}),
-    },
+function successOf(response: SuccessResponse, method: RouteContract['method']): ResponseConfig {
+  return {
+    description: response.description,
+    // Every GET answer is tagged (DESIGN §5.13); a generator needs the 304 below to expect it.
+    ...(method === 'get' ? { headers: etag } : {}),
+    ...(response.schema ? { content: json(response.schema, response.example) } : {}),
   };
+}
+
+function responsesOf(contract: RouteContract): RouteConfig['responses'] {
+  const responses: Record<string, ResponseConfig> = {};
+  for (const success of [contract.success, ...(contract.otherSuccess ?? [])]) responses[success.status] = successOf(success, contract.method);
+  if (contract.method === 'get') responses[304] = { description: 'not modified: the ETag sent in If-None-Match still matches', headers: etag };
   for (const status of contract.errors) {
     responses[status] = {
       description: errorDescriptions[status],
       ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
-      content: { 'application/json': { schema: modelErrorSchema } },
+      content: json(modelErrorSchema, errorExamples[status]),
     };
   }
   return responses;
+}
+
+/** The scope line the tools and tests rely on, then what the operation does. */
+function descriptionOf(contract: RouteContract): string | undefined {
+  const { scope } = contract;
+  const scopeLine = scope ? `Scope: \`${scope.controller} / ${scope.action}${scope.note ? ` (${scope.note})` : ''}\`` : undefined;
+  const parts = [scopeLine, contract.description].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
 function routeConfigOf(contract: RouteContract): RouteConfig {
@@ -71,12 +107,14 @@ function routeConfigOf(contract: RouteContract): RouteConfig {
     summary: contract.summary,
     tags: [contract.tag],
     // The description keeps the human form that the API reference page shows; x-scope is for tools.
-    ...(scope ? { description: `Scope: \`${scope.controller} / ${scope.action}${scope.note ? ` (${scope.note})` : ''}\``, 'x-scope': `${scope.controller}/${scope.action}` } : {}),
+    ...(descriptionOf(contract) === undefined ? {} : { description: descriptionOf(contract) }),
+    ...(scope ? { 'x-scope': `${scope.controller}/${scope.action}` } : {}),
+    'x-codeSamples': sdkCodeSamples(contract.operationId),
     security: contract.public ? [] : [{ basic: [] }, { bearer: [] }],
     request: {
       ...(params ? { params } : {}),
       ...(contract.query ? { query: contract.query } : {}),
-      ...(contract.body ? { body: { required: true, content: { 'application/json': { schema: contract.body } } } } : {}),
+      ...(contract.body ? { body: { required: true, content: json(contract.body, contract.bodyExample) } } : {}),
     },
     responses: responsesOf(contract),
   };
@@ -93,13 +131,16 @@ export function openApiDocument(): OpenApiDocument {
   registry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API key or JWT' });
   for (const contract of routeContracts) registry.registerPath(routeConfigOf(contract));
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'dms: data management service for NAS storage',
       version: apiDescriptionVersion,
-      description: 'REST API v2. Authentication: Basic, Bearer API key (scoped controller / action) or Bearer JWT.',
+      description: apiIntroduction,
     },
     servers: [{ url: apiBasePath }],
+    tags: apiTags,
   });
+  describeFields(document.components?.schemas ?? {});
+  return document;
 }

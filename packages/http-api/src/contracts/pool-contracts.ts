@@ -1,6 +1,7 @@
 import { poolCollectionSchema, poolCreateSchema, poolListQuerySchema, poolSchema, poolUpdateSchema } from '@dms/core';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
+import { collectionExample, poolCreateExample, poolExample, poolUpdateExample } from './examples.js';
 
 /** Pools of NAS shares (DESIGN §5.1). */
 export const poolContracts: readonly RouteContract[] = crudContracts({
@@ -15,5 +16,9 @@ export const poolContracts: readonly RouteContract[] = crudContracts({
     collection: poolCollectionSchema,
     create: poolCreateSchema,
     update: poolUpdateSchema,
+  },
+  examples: { item: poolExample, collection: collectionExample('pools', poolExample), create: poolCreateExample, update: poolUpdateExample },
+  notes: {
+    update: '`nas_share_ids` sets the shares of the pool (a pool whose `content` is `nas` only); a share is in at most one pool.',
   },
 });

@@ -19,6 +19,8 @@ export interface SuccessResponse {
   readonly description: string;
   /** Absent for an answer without a body (204). */
   readonly schema?: z.ZodType;
+  /** An example body, shown in the API reference. */
+  readonly example?: unknown;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface RouteContract {
   /** The `:param` names of `path`, in order. */
   readonly pathParams: readonly string[];
   readonly summary: string;
+  /** What the operation does beyond its summary (Markdown), shown below its scope. */
+  readonly description?: string;
   readonly tag: Tag;
   /** Absent on the public operation and on those any valid credential may call. */
   readonly scope?: ScopeRequirement;
@@ -40,7 +44,11 @@ export interface RouteContract {
   readonly public?: true;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
+  /** An example request body, shown in the API reference. */
+  readonly bodyExample?: unknown;
   readonly success: SuccessResponse;
+  /** Other 2xx answers: a followed job is 202 while it runs, 200 once it has finished. */
+  readonly otherSuccess?: readonly SuccessResponse[];
   /** Every error status the operation can answer; each answers a model_error. */
   readonly errors: readonly ErrorStatus[];
 }

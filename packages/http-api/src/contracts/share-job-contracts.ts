@@ -1,14 +1,19 @@
 import { activeJobStatusSchema, nasShareCreateSchema } from '@dms/core';
 import { z } from 'zod';
 import { defineContract, type RouteContract, type SuccessResponse } from './route-contract.js';
+import { jobCompletedExample, jobQueuedExample, nasShareCreateExample } from './examples.js';
 
 const jobQuerySchema = z.object({
   job_id: z.string().describe('the job_id returned by the PUT'),
   wait: z.string().optional().describe('long-poll up to this many seconds (0–30) until the job changes state'),
 });
 
-const followed: SuccessResponse = { status: 200, description: 'finished job (202 while queued or working)', schema: activeJobStatusSchema };
-const accepted: SuccessResponse = { status: 202, description: 'queued job', schema: activeJobStatusSchema };
+const followed: SuccessResponse = { status: 200, description: 'finished job: completed or failed', schema: activeJobStatusSchema, example: jobCompletedExample };
+const accepted: SuccessResponse = { status: 202, description: 'queued job', schema: activeJobStatusSchema, example: jobQueuedExample };
+const running: SuccessResponse = { status: 202, description: 'job still queued or working', schema: activeJobStatusSchema, example: { ...jobQueuedExample, status: 'working', progress: 2 } };
+
+const following =
+  'Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in `message` and `steps`. With `wait=N` (0–30) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.';
 
 function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
   const path = `/nas_shares/:nas_share_id/${kind}`;
@@ -18,6 +23,10 @@ function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
       path,
       tag: 'nas_shares',
       summary: kind === 'test' ? 'Re-test a saved share' : 'Scan a saved share for file_count and file_size_sum',
+      description:
+        kind === 'test'
+          ? 'Starts a test of the saved share with its stored credentials and answers the queued job; follow it with GET on the same path.'
+          : 'Starts a walk of the share that stores `file_count` and `file_size_sum` on it when it completes; follow it with GET on the same path.',
       scope: { controller: 'nas_shares', action: kind },
       success: accepted,
       errors: [404],
@@ -27,9 +36,11 @@ function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
       path,
       tag: 'nas_shares',
       summary: `Follow a ${kind} job of a saved share`,
+      description: following,
       scope: { controller: 'nas_shares', action: kind },
       query: jobQuerySchema,
       success: followed,
+      otherSuccess: [running],
       errors: [404],
     }),
   ];
@@ -42,8 +53,11 @@ export const shareJobContracts: readonly RouteContract[] = [
     path: '/nas/:nas_id/nas_shares/-/test',
     tag: 'nas_shares',
     summary: 'Test an unsaved share (really connects to it)',
+    description:
+      'Validates the body as a share (422 if invalid) and starts a job that resolves the host, connects, authenticates, opens the path and lists it; `total` is the number of steps. Follow it with GET on the same path and its `job_id`.',
     scope: { controller: 'nas_shares', action: 'test' },
     body: nasShareCreateSchema,
+    bodyExample: nasShareCreateExample,
     success: accepted,
     errors: [404, 413, 422],
   }),
@@ -52,9 +66,11 @@ export const shareJobContracts: readonly RouteContract[] = [
     path: '/nas/:nas_id/nas_shares/-/test',
     tag: 'nas_shares',
     summary: 'Follow a share test job',
+    description: following,
     scope: { controller: 'nas_shares', action: 'test' },
     query: jobQuerySchema,
     success: followed,
+    otherSuccess: [running],
     errors: [404],
   }),
   ...savedShareJobContracts('test'),

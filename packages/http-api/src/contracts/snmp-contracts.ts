@@ -9,6 +9,7 @@ import {
 } from '@dms/core';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
+import { collectionExample, snmpConfigExample, snmpConfigUpdateExample, trapCreateExample, trapExample, trapUpdateExample } from './examples.js';
 
 /** SNMP trap targets (spec endpoints 16–20, and a test trap) and the SNMP server configuration (21–22). */
 export const snmpContracts: readonly RouteContract[] = [
@@ -20,14 +21,20 @@ export const snmpContracts: readonly RouteContract[] = [
     noun: 'trap',
     query: trapListQuerySchema,
     schemas: { item: trapSchema, collection: trapCollectionSchema, create: trapCreateSchema, update: trapUpdateSchema },
+    examples: { item: trapExample, collection: collectionExample('traps', trapExample), create: trapCreateExample, update: trapUpdateExample },
+    notes: {
+      create:
+        'An active target (`activation` 1) receives every event whose severity (1 info, 2 notice, 3 warning, 4 error, 5 critical) lies within [`severity_low`, `severity_high`]. `manager` is a host name, IPv4 or `[IPv6]`, with an optional `:port` (162).',
+    },
   }),
   defineContract({
     method: 'post',
     path: '/snmp/traps/:snmp_trap_id/test',
     tag: 'snmp',
     summary: 'Send a test trap to this target now',
+    description: 'Sends one test notification to the target, whatever its activation and severity band, and answers the target.',
     scope: { controller: 'traps', action: 'test' },
-    success: { status: 202, description: 'the trap target the test trap is being sent to', schema: trapSchema },
+    success: { status: 202, description: 'the trap target the test trap is being sent to', schema: trapSchema, example: trapExample },
     errors: [404],
   }),
   ...singletonContracts({
@@ -36,5 +43,7 @@ export const snmpContracts: readonly RouteContract[] = [
     controller: 'server_configuration',
     noun: 'SNMP server configuration',
     schemas: { item: snmpConfigSchema, update: snmpConfigUpdateSchema },
+    examples: { item: snmpConfigExample, update: snmpConfigUpdateExample },
+    about: 'The SNMP agent\'s version, community and system group (`location`, `contact`); an update reconfigures the running agent.',
   }),
 ];

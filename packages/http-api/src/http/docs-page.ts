@@ -1,17 +1,36 @@
-import { createHash } from 'node:crypto';
-
-const stylesheet =
-  'body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}.m{font-weight:600}.get{color:#0a6}.post{color:#06c}.put{color:#a60}.delete{color:#c00}';
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /**
- * Headers for the page: it needs nothing but its own inline stylesheet, allowed by hash
- * rather than 'unsafe-inline', so markup that ever slipped through the escaping could
- * neither run script, load or send anything, restyle the page, nor be framed.
+ * The API reference page: Scalar's standalone bundle renders the OpenAPI document. Everything
+ * comes from this server (servers here are often offline, and a CDN script would run with the
+ * page's authority): the bundle from node_modules, the document from `openapi.json`.
+ */
+
+/**
+ * The bundle is served at `docs?asset=scalar.js`, on the docs path itself: only exact paths
+ * are public (app.ts), and the asset must load without a credential as the page does.
+ */
+export const docsAssetParameter = 'asset';
+export const scalarAssetName = 'scalar.js';
+
+/**
+ * What Scalar needs and nothing more. Its script and the document are same-origin ('self'),
+ * without 'unsafe-eval' (it needs none) and without inline script (the page has none). Its
+ * styles are injected at run time by several libraries, one of which takes no nonce, so
+ * style-src needs 'unsafe-inline'; CSS cannot run script, and img/font/connect stay 'self',
+ * so injected CSS cannot send anything anywhere either. `data:` carries its inline icons.
  */
 export const docsPageHeaders: Readonly<Record<string, string>> = {
   'Content-Security-Policy': [
     "default-src 'none'",
-    `style-src 'sha256-${createHash('sha256').update(stylesheet).digest('base64')}'`,
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -20,44 +39,84 @@ export const docsPageHeaders: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-interface Operation {
-  summary?: string;
-  description?: string;
-}
-type PathItem = Partial<Record<Method, Operation>>;
-/** The slice of an OpenAPI document the page shows. */
-interface Document {
-  info: { title: string; version: string; description?: string };
-  paths?: Record<string, PathItem>;
+export interface DocsAsset {
+  text: string;
+  etag: string;
+  version: string;
 }
 
-type Method = 'get' | 'post' | 'put' | 'delete';
-const methods: ReadonlySet<string> = new Set<Method>(['get', 'post', 'put', 'delete']);
-
-/** A path item's operations, skipping its other members (parameters, servers, x-…). */
-function operationsOf(item: PathItem): Array<[string, Operation]> {
-  return Object.entries(item).filter((entry): entry is [string, Operation] => methods.has(entry[0]) && entry[1] !== undefined);
+/** Scalar's standalone bundle (4 MB), read once, with its ETag hashed once. */
+export function loadScalarBundle(): DocsAsset {
+  const require = createRequire(import.meta.url);
+  // The package's entry is dist/index.js; the browser bundle sits beside it.
+  const dist = dirname(require.resolve('@scalar/api-reference'));
+  const manifest = JSON.parse(readFileSync(join(dist, '../package.json'), 'utf8')) as { version: string };
+  const text = readFileSync(join(dist, 'browser/standalone.js'), 'utf8');
+  return { text, etag: `"${hash('sha1', text, 'base64url')}"`, version: manifest.version };
 }
 
-function escapeHtml(text: string): string {
+/**
+ * Scalar's settings: nothing fetched from elsewhere and no hosted features (no default fonts,
+ * telemetry, AI agent, MCP generator or developer tools); each operation's first code sample
+ * is its `@dms/sdk` call (`x-codeSamples`).
+ */
+const scalarConfiguration = {
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  persistAuth: false,
+  documentDownloadType: 'json',
+  defaultOpenAllTags: false,
+  // Fields in the document's order (id first), not alphabetical.
+  orderSchemaPropertiesBy: 'preserve',
+  orderRequiredPropertiesFirst: false,
+  authentication: { preferredSecurityScheme: 'basic' },
+};
+
+function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/** A self-contained API reference (no CDN assets: servers here are often offline). */
-export function renderDocsPage(document: Document): string {
-  const rows = Object.entries(document.paths ?? {})
-    .flatMap(([path, item]) =>
-      operationsOf(item).map(
-        ([method, operation]) =>
-          `<tr><td class="m ${method}">${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(operation.summary ?? '')}</td><td>${escapeHtml((operation.description ?? '').replace(/`/g, ''))}</td></tr>`,
-      ),
-    )
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
-<style>${stylesheet}</style>
-</head><body><h1>${escapeHtml(document.info.title)}</h1><p>API description ${escapeHtml(document.info.version)}. ${escapeHtml(document.info.description ?? '')}
-The machine-readable document is <a href="openapi.json">openapi.json</a>.</p>
-<table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Scope</th></tr></thead><tbody>
-${rows}
-</tbody></table></body></html>`;
+interface Operation {
+  summary?: string;
+}
+/** The slice of an OpenAPI document the page's fallback shows. */
+export interface DocsDocument {
+  info: { title: string; version: string };
+  paths?: Record<string, Partial<Record<string, Operation>>>;
+}
+
+const methods = ['get', 'post', 'put', 'delete'];
+
+/** Without JavaScript (a text browser, a script disabled by policy) the page still lists every operation. */
+function fallbackList(document: DocsDocument): string {
+  const items = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    methods
+      .filter((method) => item[method] !== undefined)
+      .map((method) => `<li><code>${method.toUpperCase()} ${escapeAttribute(path)}</code> ${escapeAttribute(item[method]?.summary ?? '')}</li>`),
+  );
+  return `<ul>\n${items.join('\n')}\n</ul>`;
+}
+
+/**
+ * The page: a configuration element Scalar reads (JSON in a `type="application/json"` script,
+ * which no browser executes, so no inline script is allowed), the bundle, and a plain list of
+ * the operations for a browser without JavaScript.
+ */
+export function renderDocsPage(document: DocsDocument, options: { documentUrl: string; bundleVersion: string }): string {
+  const { title, version } = document.info;
+  const bundle = `docs?${docsAssetParameter}=${scalarAssetName}&v=${encodeURIComponent(options.bundleVersion)}`;
+  const documentUrl = escapeAttribute(options.documentUrl);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeAttribute(title)}</title></head>
+<body><noscript><h1>${escapeAttribute(title)}</h1>
+<p>API description ${escapeAttribute(version)}: <a href="${documentUrl}">${documentUrl}</a>. The interactive reference needs JavaScript.</p>
+${fallbackList(document)}</noscript>
+<script id="api-reference" type="application/json" data-url="${documentUrl}" data-configuration="${escapeAttribute(JSON.stringify(scalarConfiguration))}"></script>
+<script src="${escapeAttribute(bundle)}"></script>
+</body></html>`;
 }

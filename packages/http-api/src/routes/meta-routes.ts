@@ -1,7 +1,11 @@
+import type { Context } from 'hono';
 import { respond, respondJson } from '../http/respond.js';
 import { DomainError, type Core, type SnmpAgentState } from '@dms/core';
 import type { RouteTable } from '../http/route-table.js';
-import { docsPageHeaders, renderDocsPage } from '../http/docs-page.js';
+import type { AppEnv } from '../http/env.js';
+import { responseHeaders } from '../http/common-headers.js';
+import { requestHeader } from '../http/request-header.js';
+import { docsAssetParameter, docsPageHeaders, loadScalarBundle, renderDocsPage, scalarAssetName, type DocsAsset, type DocsDocument } from '../http/docs-page.js';
 import { apiDescriptionVersion, openApiDocument, type OpenApiDocument } from '../contracts/openapi-document.js';
 
 /** Public endpoints: service description, OpenAPI document, API reference, health. */
@@ -12,7 +16,18 @@ export function registerMetaRoutes(routes: RouteTable, core: Core, base: string,
 
   routes.addUnlisted('GET', base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
   routes.addUnlisted('GET', `${base}/openapi.json`, (c) => respondJson(c, theDocument()));
-  routes.addUnlisted('GET', `${base}/docs`, (c) => respond(c, renderDocsPage(theDocument()), 'text/html; charset=UTF-8', 200, { ...docsPageHeaders }));
+  // Read on first request too: 4 MB that the CLI and most tests never need.
+  let bundle: DocsAsset | undefined;
+  const theBundle = () => (bundle ??= loadScalarBundle());
+  routes.addUnlisted('GET', `${base}/docs`, (c) => {
+    const asset = c.req.query(docsAssetParameter);
+    if (asset === undefined) {
+      const page = renderDocsPage(theDocument() as DocsDocument, { documentUrl: 'openapi.json', bundleVersion: theBundle().version });
+      return respond(c, page, 'text/html; charset=UTF-8', 200, { ...docsPageHeaders });
+    }
+    if (asset !== scalarAssetName) throw DomainError.notFound(docsAssetParameter, asset);
+    return sendAsset(c, theBundle());
+  });
   routes.addUnlisted('GET', '/healthz', (c) => respondJson(c, { status: 'ok' }));
   // Ready when the storage answers and every component the operator asked for runs: an SNMP
   // agent that could not bind its port is 503, so monitoring sees it.
@@ -27,4 +42,14 @@ export function registerMetaRoutes(routes: RouteTable, core: Core, base: string,
     }
     return respondJson(c, { status: 'ready', snmp_agent: agent.state });
   });
+}
+
+/**
+ * The bundle with its precomputed ETag (hashing 4 MB per request would cost milliseconds).
+ * Its URL carries the bundle's version, so a browser may keep it for a day without asking.
+ */
+function sendAsset(c: Context<AppEnv>, asset: DocsAsset): Response {
+  const headers = responseHeaders(c, { 'Content-Type': 'text/javascript; charset=UTF-8', 'Cache-Control': 'public, max-age=86400', ETag: asset.etag });
+  const revalidated = requestHeader(c, 'if-none-match')?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag);
+  return new Response(revalidated ? null : asset.text, { status: revalidated ? 304 : 200, headers });
 }

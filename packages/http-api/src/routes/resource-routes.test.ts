@@ -58,9 +58,12 @@ describe('NAS (/nas)', () => {
     expect(page.nas.map((nas) => nas.name)).toEqual([`${prefix}-2`, `${prefix}-1`]);
   });
 
-  it('updates partially: absent fields unchanged, null clears, read-only and unknown fields ignored', async () => {
+  it('updates partially: absent fields unchanged, null clears, read-only fields ignored, unknown fields 422', async () => {
     const nas = await addNas(t, { comment: 'first floor', price: '10' });
-    const res = await t.call('PUT', `/api/v2/nas/${nas.id}`, { auth: t.basic, body: { host: 'new.example', id: 999, wheels: 4 } });
+    const unknown = await t.call('PUT', `/api/v2/nas/${nas.id}`, { auth: t.basic, body: { host: 'new.example', id: 999, wheels: 4 } });
+    await expectModelError(unknown, 422, 'wheels', 'unknown');
+    expect(await get<Nas>(`/api/v2/nas/${nas.id}`)).toEqual(nas);
+    const res = await t.call('PUT', `/api/v2/nas/${nas.id}`, { auth: t.basic, body: { host: 'new.example', id: 999 } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ...nas, host: 'new.example' });
     const cleared = await t.call('PUT', `/api/v2/nas/${nas.name}`, { auth: t.basic, body: { comment: null, price: null } });
@@ -311,7 +314,10 @@ describe('SNMP traps (/snmp/traps)', () => {
 
   it('updates partially and checks the severity band against the stored values', async () => {
     const trap = await addTrap(t, { severity_low: 2, severity_high: 3 });
-    const res = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { community: 'ops', snmp_trap_id: '777', extra: true } });
+    const unknown = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { community: 'ops', snmp_trap_id: '777', extra: true } });
+    await expectModelError(unknown, 422, 'extra', 'unknown');
+    expect(await get<Trap>(`/api/v2/snmp/traps/${trap.snmp_trap_id}`)).toEqual(trap);
+    const res = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { community: 'ops', snmp_trap_id: '777' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ...trap, community: 'ops' });
     const band = await expectModelError(await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_low: 4 } }), 422, 'severity_low', 'less_than_or_equal_to');
@@ -342,7 +348,7 @@ describe('SNMP traps (/snmp/traps)', () => {
     }
   });
 
-  it('lists traps with count, page/per_page, sort_by and filters', async () => {
+  it('lists traps with count, page/per_page or limit/offset, sort_by and filters', async () => {
     const app = await createTestApp();
     try {
       for (const [low, high] of [[1, 5], [3, 4], [2, 2], [5, 5]] as const) await addTrap(app, { severity_low: low, severity_high: high });
@@ -358,7 +364,9 @@ describe('SNMP traps (/snmp/traps)', () => {
       expect(await call('sort_by=severity_high|snmp_trap_id:desc')).toEqual({ count: 4, ids: ['3', '2', '4', '1'] });
       expect(await call('snmp_trap_id=>2')).toEqual({ count: 2, ids: ['3', '4'] });
       expect(await call('severity_low=><2|5&per_page=1')).toEqual({ count: 2, ids: ['3'] });
-      await expectModelError(await app.call('GET', '/api/v2/snmp/traps?limit=2', { auth: app.basic }), 400, 'limit', 'invalid');
+      // Every list takes limit/offset too (DESIGN §5.8), but not mixed with page/per_page.
+      expect(await call('limit=2&offset=1')).toEqual({ count: 4, ids: ['2', '3'] });
+      await expectModelError(await app.call('GET', '/api/v2/snmp/traps?limit=2&page=1', { auth: app.basic }), 400, 'page', 'invalid');
       await expectModelError(await app.call('GET', '/api/v2/snmp/traps?per_page=101', { auth: app.basic }), 400, 'per_page', 'invalid');
       await expectModelError(await app.call('GET', '/api/v2/snmp/traps?sort_by=colour', { auth: app.basic }), 400, 'sort_by', 'invalid');
     } finally {
@@ -375,7 +383,10 @@ describe('SNMP server configuration (/snmp/server_configuration)', () => {
       const shown = await app.call('GET', path, { auth: app.basic });
       expect(shown.status).toBe(200);
       expect(await shown.json()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
-      const res = await app.call('PUT', path, { auth: app.basic, body: { location: 'rack 4, row B', contact: 'ops@example.com', colour: 'blue' } });
+      const unknown = await app.call('PUT', path, { auth: app.basic, body: { location: 'rack 4, row B', contact: 'ops@example.com', colour: 'blue' } });
+      await expectModelError(unknown, 422, 'colour', 'unknown');
+      expect(await (await app.call('GET', path, { auth: app.basic })).json()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
+      const res = await app.call('PUT', path, { auth: app.basic, body: { location: 'rack 4, row B', contact: 'ops@example.com' } });
       expect(res.status).toBe(200);
       const expected: SnmpConfig = { version: 'v2c', community: 'public', location: 'rack 4, row B', contact: 'ops@example.com' };
       expect(await res.json()).toEqual(expected);

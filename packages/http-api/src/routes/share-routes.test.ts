@@ -69,11 +69,17 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
     }
   });
 
-  it('gives optional fields null when they are absent and ignores read-only and unknown fields', async () => {
+  it('gives optional fields null when they are absent, ignores read-only fields and refuses unknown ones', async () => {
     const nas = await addNas(t);
+    const unknown = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, {
+      auth: t.basic,
+      body: { name: 'minimal', path: 'x', id: 999, nas_id: 12345, pool_id: 7, file_count: 5, file_size_sum: 6, colour: 'red' },
+    });
+    await expectModelError(unknown, 422, 'colour', 'unknown');
+    expect((await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/nas/${nas.id}/nas_shares`, { auth: t.basic }))).count).toBe(0);
     const res = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, {
       auth: t.basic,
-      body: { name: 'minimal', path: '/x', id: 999, nas_id: 12345, pool_id: 7, file_count: 5, file_size_sum: 6, colour: 'red' },
+      body: { name: 'minimal', path: 'x', id: 999, nas_id: 12345, pool_id: 7, file_count: 5, file_size_sum: 6 },
     });
     expect(res.status).toBe(201);
     const share = await readJson<NasShare & { colour?: unknown }>(res);
@@ -84,7 +90,7 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
 
   it('answers 404 not_found for an unknown NAS, by id or by name', async () => {
     for (const ref of ['999999', 'no-such-nas']) {
-      const res = await t.call('POST', `/api/v2/nas/${ref}/nas_shares`, { auth: t.basic, body: { name: 'x', path: '/x' } });
+      const res = await t.call('POST', `/api/v2/nas/${ref}/nas_shares`, { auth: t.basic, body: { name: 'x', path: 'x' } });
       const body = await expectModelError(res, 404, 'nas_id', 'not_found');
       expect(body.details['nas_id']![0]!.value).toBe(ref);
     }
@@ -93,29 +99,29 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
   it('answers 409 taken for a name already used in the same NAS, but accepts it in another NAS', async () => {
     const nas1 = await addNas(t);
     const nas2 = await addNas(t);
-    const body = { name: 'dup', path: '/a' };
+    const body = { name: 'dup', path: 'a' };
     expect((await t.call('POST', `/api/v2/nas/${nas1.id}/nas_shares`, { auth: t.basic, body })).status).toBe(201);
-    const again = await t.call('POST', `/api/v2/nas/${nas1.id}/nas_shares`, { auth: t.basic, body: { ...body, path: '/b' } });
+    const again = await t.call('POST', `/api/v2/nas/${nas1.id}/nas_shares`, { auth: t.basic, body: { ...body, path: 'b' } });
     const error = await expectModelError(again, 409, 'name', 'taken');
     expect(error.details['name']![0]!.value).toBe('dup');
     expect((await t.call('POST', `/api/v2/nas/${nas2.id}/nas_shares`, { auth: t.basic, body })).status).toBe(201);
     const list = await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/nas/${nas1.id}/nas_shares`, { auth: t.basic }));
     expect(list.count).toBe(1);
-    expect(list.nas_shares[0]!.path).toBe('/a');
+    expect(list.nas_shares[0]!.path).toBe('a');
   });
 
   it.each([
-    ['name missing', { path: '/x' }, 'name', 'blank', undefined],
-    ['name empty', { name: '', path: '/x' }, 'name', 'blank', undefined],
-    ['name null', { name: null, path: '/x' }, 'name', 'blank', undefined],
+    ['name missing', { path: 'x' }, 'name', 'blank', undefined],
+    ['name empty', { name: '', path: 'x' }, 'name', 'blank', undefined],
+    ['name null', { name: null, path: 'x' }, 'name', 'blank', undefined],
     ['path missing', { name: 'n' }, 'path', 'blank', undefined],
-    ['name too long', { name: 'n'.repeat(256), path: '/x' }, 'name', 'too_long', 255],
+    ['name too long', { name: 'n'.repeat(256), path: 'x' }, 'name', 'too_long', 255],
     ['path too long', { name: 'n', path: 'p'.repeat(4097) }, 'path', 'too_long', 4096],
-    ['options with whitespace', { name: 'n', path: '/x', options: 'ro, soft' }, 'options', 'invalid', undefined],
-    ['options too long', { name: 'n', path: '/x', options: 'o'.repeat(1025) }, 'options', 'too_long', 1024],
-    ['username of the wrong type', { name: 'n', path: '/x', username: 42 }, 'username', 'invalid', undefined],
-    ['password of the wrong type', { name: 'n', path: '/x', password: ['a'] }, 'password', 'invalid', undefined],
-    ['name with a control character', { name: 'a\u0007b', path: '/x' }, 'name', 'invalid', undefined],
+    ['options with whitespace', { name: 'n', path: 'x', options: 'ro, soft' }, 'options', 'invalid', undefined],
+    ['options too long', { name: 'n', path: 'x', options: 'o'.repeat(1025) }, 'options', 'too_long', 1024],
+    ['username of the wrong type', { name: 'n', path: 'x', username: 42 }, 'username', 'invalid', undefined],
+    ['password of the wrong type', { name: 'n', path: 'x', password: ['a'] }, 'password', 'invalid', undefined],
+    ['name with a control character', { name: 'a\u0007b', path: 'x' }, 'name', 'invalid', undefined],
   ])('answers 422 for %s and creates nothing', async (_label, body, attribute, type, count) => {
     const nas = await addNas(t);
     const res = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: t.basic, body });
@@ -175,7 +181,7 @@ describe('GET a share in each route family', () => {
     for (const family of outside) {
       for (const ref of [String(share.id), share.name]) {
         await expectModelError(await t.call('GET', `${family}/${ref}`, { auth: t.basic }), 404, 'nas_share_id', 'not_found');
-        await expectModelError(await t.call('PUT', `${family}/${ref}`, { auth: t.basic, body: { path: '/moved' } }), 404, 'nas_share_id', 'not_found');
+        await expectModelError(await t.call('PUT', `${family}/${ref}`, { auth: t.basic, body: { path: 'moved' } }), 404, 'nas_share_id', 'not_found');
         await expectModelError(await t.call('DELETE', `${family}/${ref}`, { auth: t.basic }), 404, 'nas_share_id', 'not_found');
       }
     }
@@ -207,9 +213,9 @@ describe('PUT a share (partial update)', () => {
   it('updates through every family and answers the modified share', async () => {
     const { share, families } = await world();
     for (const [i, family] of families.entries()) {
-      const res = await t.call('PUT', `${family}/${share.id}`, { auth: t.basic, body: { path: `/new/${i}` } });
+      const res = await t.call('PUT', `${family}/${share.id}`, { auth: t.basic, body: { path: `new/${i}` } });
       expect(res.status, family).toBe(200);
-      expect(await res.json()).toEqual({ ...share, password: 'pw-1', path: `/new/${i}` });
+      expect(await res.json()).toEqual({ ...share, password: 'pw-1', path: `new/${i}` });
     }
   });
 
@@ -227,11 +233,17 @@ describe('PUT a share (partial update)', () => {
     expect(shown).toMatchObject({ options: null, username: null, password: null, path: share.path });
   });
 
-  it('ignores read-only and unknown fields', async () => {
+  it('ignores read-only fields and refuses unknown ones', async () => {
     const { share } = await world();
-    const res = await t.call('PUT', `/api/v2/nas_shares/${share.id}`, {
+    const unknown = await t.call('PUT', `/api/v2/nas_shares/${share.id}`, {
       auth: t.basic,
       body: { id: 4242, nas_id: 4242, pool_id: null, file_count: 99, file_size_sum: 99, shoe_size: 44, username: 'changed' },
+    });
+    await expectModelError(unknown, 422, 'shoe_size', 'unknown');
+    expect((await readJson<NasShare>(await t.call('GET', `/api/v2/nas_shares/${share.id}`, { auth: t.basic }))).username).toBe(share.username);
+    const res = await t.call('PUT', `/api/v2/nas_shares/${share.id}`, {
+      auth: t.basic,
+      body: { id: 4242, nas_id: 4242, pool_id: null, file_count: 99, file_size_sum: 99, username: 'changed' },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ...share, password: 'pw-1', username: 'changed' });
@@ -274,7 +286,7 @@ describe('PUT a share (partial update)', () => {
   it('answers 404 for an unknown share in every family', async () => {
     const { families } = await world();
     for (const family of families) {
-      await expectModelError(await t.call('PUT', `${family}/999999`, { auth: t.basic, body: { path: '/x' } }), 404, 'nas_share_id', 'not_found');
+      await expectModelError(await t.call('PUT', `${family}/999999`, { auth: t.basic, body: { path: 'x' } }), 404, 'nas_share_id', 'not_found');
     }
   });
 });
@@ -322,7 +334,7 @@ describe('share passwords', () => {
     try {
       const plain = 'Plain-Text-Secret-7f3a9c';
       const nas = await addNas(app);
-      const res = await app.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: app.basic, body: { name: 's', path: '/p', password: plain } });
+      const res = await app.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: app.basic, body: { name: 's', path: 'p', password: plain } });
       expect(res.status).toBe(201);
       const share = await readJson<NasShare>(res);
       expect(share.password).toBe(plain);
@@ -350,7 +362,7 @@ describe('share passwords', () => {
     expect(shown).toEqual({ ...share, password: undefined });
     const list = await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/nas/${nas.id}/nas_shares`, { auth: key }));
     for (const item of list.nas_shares) expect(item).not.toHaveProperty('password');
-    const created = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: key, body: { name: unique('s'), path: '/p', password: 'secret-x' } });
+    const created = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: key, body: { name: unique('s'), path: 'p', password: 'secret-x' } });
     expect(created.status).toBe(201);
     expect(await created.text()).not.toContain('secret-x');
     const updated = await t.call('PUT', `/api/v2/nas_shares/${share.id}`, { auth: key, body: { password: 'secret-y' } });

@@ -57,7 +57,7 @@ export function addShare(
   nas: Pick<Nas, 'id'>,
   fields: Partial<Pick<NasShare, 'name' | 'path' | 'options' | 'username' | 'password'>> = {},
 ): Promise<NasShare> {
-  return t.core.shares.create(systemPrincipal, String(nas.id), { name: unique('share'), path: '/srv/share', ...fields });
+  return t.core.shares.create(systemPrincipal, String(nas.id), { name: unique('share'), path: 'share', ...fields });
 }
 
 export async function joinPool(t: TestApp, pool: Pick<Pool, 'id'>, shareIds: number[]): Promise<Pool> {

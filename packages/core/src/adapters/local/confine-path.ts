@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
-import { DriverError } from '../../ports/share-driver.js';
+import { DriverError, type PathCheck } from '../../ports/share-driver.js';
 
 /** Symlinks followed while resolving one share path, as Linux's own limit (MAXSYMLINKS). */
 const MAX_SYMLINK_HOPS = 40;
@@ -77,51 +78,54 @@ function anchorInRoots(
 }
 
 /**
- * Maps a local share's `path` to a real directory inside the configured roots: relative paths
- * live in the first root, absolute ones must lie in one of them, `..` is refused outright.
- *
- * The path is resolved one component at a time (lstat each; a symlink's target is checked
- * against the real roots before anything under it is touched), so nothing outside the roots
- * is ever stat'ed: a path that leads out gets one answer whether or not its target exists,
- * and cannot be used to learn which paths exist outside the roots.
+ * Where a walk of a share path ended: outside the roots, at a component it could not read
+ * (missing, not a directory, no permission, a loop: `error` says which), or at a directory
+ * inside the roots (`dir`, every symlink followed).
  */
-export async function resolveConfinedPath(roots: readonly string[], sharePath: string): Promise<string> {
-  const shown = sharePath;
-  const first = roots[0];
-  if (first === undefined)
-    throw new DriverError('local shares are disabled on this server: no local roots are configured');
-  if (sharePath.split('/').includes('..')) throw new DriverError(`path '${shown}' must not contain '..'`);
-  const outside = () => new DriverError(`path '${shown}' is outside the allowed roots`);
-  const notFound = (error: unknown) => new DriverError(localFsMessage(error, shown));
-  const known = await realRoots(roots);
+type WalkEnd =
+  | { kind: 'outside' }
+  | { kind: 'unreadable'; error: unknown }
+  | { kind: 'reached'; dir: string };
 
-  const start = anchorInRoots(isAbsolute(sharePath) ? resolve(sharePath) : resolve(first, sharePath), known);
-  if (start === undefined) throw outside();
-  if (start.root.real === undefined) throw notFound(Object.assign(new Error('root missing'), { code: 'ENOENT' }));
+const errno = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+/**
+ * Resolves `start` one component at a time (lstat each; a symlink's target is checked against
+ * the real roots before anything under it is touched), so nothing outside the roots is ever
+ * stat'ed. A file system error ends the walk, it is never thrown.
+ */
+async function walkInsideRoots(start: { root: ConfiningRoot; rest: string[] }, known: readonly ConfiningRoot[]): Promise<WalkEnd> {
+  if (start.root.real === undefined) return { kind: 'unreadable', error: errno('ENOENT', 'root missing') };
   let dir = start.root.real;
-  const pending = start.rest;
+  const pending = [...start.rest];
   let hops = 0;
   while (pending.length > 0) {
     const part = pending.shift() as string;
     if (part === '..') {
       // `dir` has no symlinks in it, so its parent is what `..` really means.
       dir = dirname(dir);
-      if (!isInsideRealRoot(dir, known)) throw outside();
+      if (!isInsideRealRoot(dir, known)) return { kind: 'outside' };
       continue;
     }
     const next = join(dir, part);
-    const info = await lstat(next).catch((error: unknown) => {
-      throw notFound(error);
-    });
+    let info: Stats;
+    try {
+      info = await lstat(next);
+    } catch (error) {
+      return { kind: 'unreadable', error };
+    }
     if (info.isSymbolicLink()) {
       hops += 1;
-      if (hops > MAX_SYMLINK_HOPS) throw notFound(Object.assign(new Error('loop'), { code: 'ELOOP' }));
-      const target = await readlink(next).catch((error: unknown) => {
-        throw notFound(error);
-      });
+      if (hops > MAX_SYMLINK_HOPS) return { kind: 'unreadable', error: errno('ELOOP', 'loop') };
+      let target: string;
+      try {
+        target = await readlink(next);
+      } catch (error) {
+        return { kind: 'unreadable', error };
+      }
       if (isAbsolute(target)) {
         const anchored = anchorInRoots(target, known);
-        if (anchored?.root.real === undefined) throw outside();
+        if (anchored?.root.real === undefined) return { kind: 'outside' };
         dir = anchored.root.real;
         pending.unshift(...anchored.rest);
       } else {
@@ -130,17 +134,67 @@ export async function resolveConfinedPath(roots: readonly string[], sharePath: s
       }
       continue;
     }
-    if (pending.length > 0 && !info.isDirectory())
-      throw notFound(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
+    if (pending.length > 0 && !info.isDirectory()) return { kind: 'unreadable', error: errno('ENOTDIR', 'not a directory') };
     dir = next;
   }
-  if (!isInsideRealRoot(dir, known)) throw outside();
+  return isInsideRealRoot(dir, known) ? { kind: 'reached', dir } : { kind: 'outside' };
+}
+
+/** Where a share path starts: relative paths in the first root, absolute ones as they are. */
+function startOf(firstRoot: string, sharePath: string): string {
+  return isAbsolute(sharePath) ? resolve(sharePath) : resolve(firstRoot, sharePath);
+}
+
+const noRoots = 'local shares are disabled on this server: no local roots are configured';
+
+/**
+ * Maps a local share's `path` to a real directory inside the configured roots: relative paths
+ * live in the first root, absolute ones must lie in one of them, `..` is refused outright.
+ *
+ * The path is resolved one component at a time (see walkInsideRoots), so nothing outside the
+ * roots is ever stat'ed: a path that leads out gets one answer whether or not its target
+ * exists, and cannot be used to learn which paths exist outside the roots.
+ */
+export async function resolveConfinedPath(roots: readonly string[], sharePath: string): Promise<string> {
+  const shown = sharePath;
+  const first = roots[0];
+  if (first === undefined) throw new DriverError(noRoots);
+  if (sharePath.split('/').includes('..')) throw new DriverError(`path '${shown}' must not contain '..'`);
+  const outside = () => new DriverError(`path '${shown}' is outside the allowed roots`);
+  const known = await realRoots(roots);
+  const start = anchorInRoots(startOf(first, sharePath), known);
+  if (start === undefined) throw outside();
+  const end = await walkInsideRoots(start, known);
+  if (end.kind === 'outside') throw outside();
+  if (end.kind === 'unreadable') throw new DriverError(localFsMessage(end.error, shown));
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(dir)).isDirectory();
+    isDirectory = (await stat(end.dir)).isDirectory();
   } catch (error) {
-    throw notFound(error);
+    throw new DriverError(localFsMessage(error, shown));
   }
   if (!isDirectory) throw new DriverError(`path '${shown}' is not a directory`);
-  return dir;
+  return end.dir;
+}
+
+/**
+ * The save-time rule for a local share's `path`: it must lead inside the roots, lexically and
+ * through the symlinks that already exist, walked as resolveConfinedPath walks them (nothing
+ * outside the roots is stat'ed). A part that does not exist yet ends the check with the path
+ * accepted: nothing below it can lead out, and a share may be saved before its directory is
+ * made. A part that cannot be read is accepted too: the driver checks again, fully, whenever
+ * it opens the path. Messages show the path as resolved (a relative one in the first root)
+ * and name the roots.
+ */
+export async function checkConfinedPath(roots: readonly string[], sharePath: string): Promise<PathCheck> {
+  const first = roots[0];
+  if (first === undefined) return { ok: false, message: noRoots };
+  const shown = startOf(first, sharePath);
+  if (sharePath.split('/').includes('..')) return { ok: false, message: `path '${sharePath}' must not contain '..'` };
+  const known = await realRoots(roots);
+  const start = anchorInRoots(shown, known);
+  const end = start === undefined ? { kind: 'outside' as const } : await walkInsideRoots(start, known);
+  if (end.kind !== 'outside') return { ok: true };
+  const listed = known.map((root) => root.configured).join(', ');
+  return { ok: false, message: `path '${shown}' is outside the local share roots (${listed}); set DMS_LOCAL_ROOTS to allow another root` };
 }

@@ -119,7 +119,7 @@ describe.skipIf(!canNameDescriptors())('scan TOCTOU (pinned by descriptor)', () 
       shareLocation('local', { path: 'swap/share' }),
       recordingRun()
     );
-    expect(result).toEqual({ ok: true });
+    expect(result).toMatchObject({ ok: true });
     expect(descriptorsOnShare()).toBe(0);
   });
 });

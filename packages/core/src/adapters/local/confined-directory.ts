@@ -11,6 +11,8 @@ export interface ConfinedDirectory {
    * directory swapped for a symlink afterwards is not followed; without /proc, its real path.
    */
   readonly path: string;
+  /** The real path that was checked, for messages: never `/proc/self/fd/N`. */
+  readonly real: string;
   /**
    * Where the directory could not be pinned (no /proc: macOS, the Windows desktop app), checks
    * again that the share path still resolves, inside the roots, to the same real directory;
@@ -41,7 +43,7 @@ export async function pinConfinedDirectory(
       if ((await resolveConfinedPath(roots, sharePath)) !== real)
         throw new DriverError(`path '${shown}' changed during the scan`);
     };
-    return { path: real, verify, close: async () => {} };
+    return { path: real, real, verify, close: async () => {} };
   }
   const known = await realRoots(roots);
   const outside = () => new DriverError(`path '${shown}' is outside the allowed roots`);
@@ -66,7 +68,7 @@ export async function pinConfinedDirectory(
     throw error instanceof DriverError ? error : new DriverError(localFsMessage(error, shown));
   }
   let closed: Promise<void> | undefined;
-  return { path, verify: async () => {}, close: () => (closed ??= handle.close()) };
+  return { path, real, verify: async () => {}, close: () => (closed ??= handle.close()) };
 }
 
 /** Resolves a share path inside the roots (see resolveConfinedPath) and pins the directory. */

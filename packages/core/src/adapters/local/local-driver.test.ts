@@ -45,9 +45,13 @@ describe('local driver test', () => {
     expect(driver().testSteps(shareLocation('local'))).toEqual(['open_path', 'list']);
   });
 
-  it('opens a relative path inside the first root', async () => {
+  it('opens a relative path inside the first root and says what it listed', async () => {
     const run = recordingRun();
-    expect(await driver().test(shareLocation('local', { path: 'share' }), run)).toEqual({ ok: true });
+    // 9 entries in share/: the test reads 8 at most and says it stopped there.
+    expect(await driver().test(shareLocation('local', { path: 'share' }), run)).toEqual({
+      ok: true,
+      message: `opened ${join(root1, 'share')}, listed the first 8 entries`,
+    });
     expect(run.steps.map((s) => [s.name, s.outcome])).toEqual([
       ['open_path', 'ok'],
       ['list', 'ok'],
@@ -56,7 +60,12 @@ describe('local driver test', () => {
 
   it('opens an absolute path inside any root', async () => {
     const result = await driver().test(shareLocation('local', { path: join(root2, 'other') }), recordingRun());
-    expect(result).toEqual({ ok: true });
+    expect(result).toEqual({ ok: true, message: `opened ${join(root2, 'other')}, 1 entry listed` });
+  });
+
+  it('names the real directory it opened, not the symlink that led there', async () => {
+    const result = await driver().test(shareLocation('local', { path: 'share/link-to-dir' }), recordingRun());
+    expect(result).toEqual({ ok: true, message: `opened ${join(root1, 'share', 'nested')}, 2 entries listed` });
   });
 
   it.each([
@@ -116,5 +125,45 @@ describe.each(engines)('local driver scan (%s engine)', (scanEngine) => {
     const run = recordingRun();
     run.controller.abort();
     await expect(driver.scan(shareLocation('local', { path: 'share' }), run)).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('local driver checkPath (when a share is saved)', () => {
+  const check = (path: string, roots = [root1, root2]) =>
+    createLocalDriver({ roots }).checkPath?.(shareLocation('local', { path }));
+  const outside = (shown: string) => ({
+    ok: false,
+    message: `path '${shown}' is outside the local share roots (${root1}, ${root2}); set DMS_LOCAL_ROOTS to allow another root`,
+  });
+
+  it.each([
+    ['a relative path in the first root', 'share'],
+    ['an absolute path in another root', '/ROOT2/other'],
+    ['a directory that does not exist yet', 'not/made/yet'],
+    ['a path below a file (the driver says so when it opens it)', 'share/a.txt/below'],
+    ['a symlink that stays inside', 'share/link-to-dir'],
+  ])('accepts %s', async (_what, path) => {
+    expect(await check(path.replace('/ROOT2', root2))).toEqual({ ok: true });
+  });
+
+  it('refuses an absolute path outside the roots, naming the roots and DMS_LOCAL_ROOTS', async () => {
+    expect(await check('/etc')).toEqual(outside('/etc'));
+  });
+
+  it('shows a relative path as resolved in the first root', async () => {
+    expect(await check('escape')).toEqual(outside(join(root1, 'escape')));
+  });
+
+  it('refuses a symlink out of the roots, and what lies below it, the same way', async () => {
+    expect(await check('share/link-out')).toEqual(outside(join(root1, 'share', 'link-out')));
+    expect(await check('share/link-out/not/there')).toEqual(outside(join(root1, 'share', 'link-out', 'not', 'there')));
+  });
+
+  it("refuses '..' as the driver does", async () => {
+    expect(await check('share/../share')).toEqual({ ok: false, message: "path 'share/../share' must not contain '..'" });
+  });
+
+  it('refuses everything when no roots are configured', async () => {
+    expect(await check('share', [])).toMatchObject({ ok: false, message: expect.stringContaining('no local roots') });
   });
 });

@@ -3,6 +3,7 @@ import { DriverError } from '../../ports/share-driver.js';
 import type {
   DriverRun,
   DriverStepName,
+  PathCheck,
   ScanResult,
   ScanRun,
   ShareDriver,
@@ -10,7 +11,7 @@ import type {
   TestResult,
 } from '../../ports/share-driver.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
-import { localFsMessage } from './confine-path.js';
+import { checkConfinedPath, localFsMessage } from './confine-path.js';
 import { openConfinedDirectory } from './confined-directory.js';
 import type { ConfinedDirectory } from './confined-directory.js';
 import { scanConfinedDirectory } from './scan-directory.js';
@@ -24,19 +25,30 @@ export interface LocalDriverOptions extends ScanEngineOptions {
 // No host to resolve or connect to: a local share is opened and listed, nothing more.
 const steps: readonly DriverStepName[] = ['open_path', 'list'];
 
-/** Reads up to a few entries: proves the directory can be listed without walking it. */
-async function listFirstEntries(dir: ConfinedDirectory, shown: string): Promise<void> {
+/** Entries a test reads at most: enough to prove the directory lists, without walking it. */
+const listedAtMost = 8;
+
+/** Reads up to `listedAtMost` entries and says how many it read. */
+async function listFirstEntries(dir: ConfinedDirectory, shown: string): Promise<number> {
   await dir.verify();
   try {
     const handle = await opendir(dir.path, { bufferSize: 32 });
     try {
-      for (let i = 0; i < 8 && (await handle.read()) !== null; i += 1);
+      let listed = 0;
+      while (listed < listedAtMost && (await handle.read()) !== null) listed += 1;
+      return listed;
     } finally {
       await handle.close();
     }
   } catch (error) {
     throw new DriverError(localFsMessage(error, shown));
   }
+}
+
+/** "opened /srv/dms/shares/projects, 3 entries listed"; at the bound it says it stopped there. */
+function localTestSummary(real: string, listed: number): string {
+  if (listed >= listedAtMost) return `opened ${real}, listed the first ${listed} entries`;
+  return `opened ${real}, ${listed} ${listed === 1 ? 'entry' : 'entries'} listed`;
 }
 
 export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
@@ -49,12 +61,15 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
       return runTest(async () => {
         const dir = await reporter.step('open_path', () => openConfinedDirectory(roots, location.path));
         try {
-          await reporter.step('list', () => listFirstEntries(dir, location.path));
+          const listed = await reporter.step('list', () => listFirstEntries(dir, location.path));
+          return localTestSummary(dir.real, listed);
         } finally {
           await dir.close();
         }
       });
     },
+
+    checkPath: (location: ShareLocation): Promise<PathCheck> => checkConfinedPath(roots, location.path),
 
     async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
       const dir = await openConfinedDirectory(roots, location.path);

@@ -125,9 +125,12 @@ describe.skipIf(!v4check.ok)('NFS driver against NFS-Ganesha serving v4 only', (
   });
 
   it('passes every step for the export and a directory inside it', async () => {
-    for (const path of ['/export', 'export/sub']) {
+    for (const [path, shown] of [
+      ['/export', '/export'],
+      ['export/sub', '/export/sub'],
+    ] as const) {
       const run = recordingRun();
-      expect(await driver.test(at('nfs_v4', path), run)).toEqual({ ok: true });
+      expect(await driver.test(at('nfs_v4', path), run)).toEqual({ ok: true, message: `reached export '${shown}' on 127.0.0.1 (NFS v4)` });
       expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'open_path:ok']);
     }
   });
@@ -172,14 +175,17 @@ describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (
 
   it('finds the export through rpcbind and MOUNT', async () => {
     const run = recordingRun();
-    expect(await driver.test(at('nfs_v3', tree), run)).toEqual({ ok: true });
+    expect(await driver.test(at('nfs_v3', tree), run)).toEqual({ ok: true, message: `reached export '${tree}' on 127.0.0.1 (NFS v3)` });
     expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'open_path:ok']);
-    expect(await driver.test(at('nfs_v3', `${tree}/sub`), recordingRun())).toEqual({ ok: true });
+    expect(await driver.test(at('nfs_v3', `${tree}/sub`), recordingRun())).toEqual({
+      ok: true,
+      message: `reached export '${tree}' on 127.0.0.1 (NFS v3), which covers '${tree}/sub'`,
+    });
   });
 
   it('takes the MOUNT port from mountport=', async () => {
     const location = at('nfs_v3', tree, { mountport: String(ganesha.mountPort) });
-    expect(await driver.test(location, recordingRun())).toEqual({ ok: true });
+    expect(await driver.test(location, recordingRun())).toMatchObject({ ok: true });
   });
 
   it('lists the exports when the path is not among them', async () => {
@@ -191,6 +197,6 @@ describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (
   });
 
   it('serves v4 on the same port', async () => {
-    expect(await driver.test(at('nfs_v4', '/export/sub'), recordingRun())).toEqual({ ok: true });
+    expect(await driver.test(at('nfs_v4', '/export/sub'), recordingRun())).toEqual({ ok: true, message: "reached export '/export/sub' on 127.0.0.1 (NFS v4)" });
   });
 });

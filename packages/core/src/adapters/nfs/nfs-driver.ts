@@ -54,8 +54,8 @@ async function withSocket<T>(socket: Socket, fn: (socket: Socket) => Promise<T>)
   }
 }
 
-/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path. */
-async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<void> {
+/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does. */
+async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<string> {
   const { host } = target;
   let mountPort = target.mountPort;
   if (mountPort === undefined) {
@@ -79,10 +79,21 @@ async function checkExport(target: NfsTarget, address: string, run: DriverRun): 
       listExports(socket, run.timeoutMs, run.signal)
     )
   );
-  if (!exports.some((exported) => isExported(target.path, exported))) {
+  const covering = exports.find((exported) => isExported(target.path, exported));
+  if (covering === undefined) {
     const shown = exports.length === 0 ? 'none' : exports.slice(0, 5).join(', ') + (exports.length > 5 ? ', ...' : '');
     throw new DriverError(`path '${target.path}' is not exported by host '${host}' (exports: ${shown})`);
   }
+  return covering;
+}
+
+/** What a passed test reached: "reached export '/export' on 10.0.0.5 (NFS v4)". */
+function reachedSummary(target: NfsTarget, outcome: { exported: string } | { unchecked: string } | undefined): string {
+  const { host, path, version } = target;
+  if (outcome === undefined) return `reached export '${path}' on ${host} (NFS v${version})`;
+  if ('unchecked' in outcome) return `reached ${host} (NFS v${version}); ${outcome.unchecked}`;
+  const covers = outcome.exported === path ? '' : `, which covers '${path}'`;
+  return `reached export '${outcome.exported}' on ${host} (NFS v${version})${covers}`;
 }
 
 /** v4: PUTROOTFH + LOOKUPs on the connection the NULL call used; resolves a reason to skip. */
@@ -128,6 +139,7 @@ export function createNfsDriver(): ShareDriver {
         const { host, port, version } = target;
         const address = await reporter.step('resolve_host', () => resolveHost(host, run.timeoutMs, run.signal));
         const socket = await reporter.step('connect', () => tcpConnect(address, port, host, run.timeoutMs, run.signal));
+        let found: { exported: string } | { unchecked: string } | undefined;
         await withSocket(socket, async () => {
           await reporter.step('negotiate_protocol', () =>
             inWords({ host, port, service: `NFS v${version}`, timeoutMs: run.timeoutMs }, () =>
@@ -135,11 +147,16 @@ export function createNfsDriver(): ShareDriver {
             )
           );
           await reporter.stepOrSkip('open_path', async () => {
-            if (version === 4) return checkPath(target, socket, run);
-            await checkExport(target, address, run);
+            if (version === 4) {
+              const unchecked = await checkPath(target, socket, run);
+              if (unchecked !== undefined) found = { unchecked };
+              return unchecked;
+            }
+            found = { exported: await checkExport(target, address, run) };
             return undefined;
           });
         });
+        return reachedSummary(target, found);
       });
     },
 

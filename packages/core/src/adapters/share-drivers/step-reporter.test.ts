@@ -11,8 +11,9 @@ describe('StepReporter', () => {
       await reporter.step('connect', async () => undefined);
       await reporter.stepOrSkip('open_path', async () => 'not checked');
       await reporter.stepOrSkip('list', async () => undefined);
+      return 'listed';
     });
-    expect(result).toEqual({ ok: true });
+    expect(result).toEqual({ ok: true, message: 'listed' });
     expect(run.steps.map((s) => [s.name, s.outcome, s.message])).toEqual([
       ['connect', 'ok', undefined],
       ['open_path', 'skipped', 'not checked'],
@@ -25,6 +26,7 @@ describe('StepReporter', () => {
     const reporter = new StepReporter(['connect', 'list'], run);
     const result = await runTest(async () => {
       await reporter.step('connect', () => Promise.reject(new DriverError('refused')));
+      return 'never said';
     });
     expect(result).toEqual({ ok: false, message: 'refused' });
     expect(run.steps.map((s) => s.outcome)).toEqual(['failed', 'skipped']);

@@ -88,11 +88,13 @@ export class StepReporter {
   }
 }
 
-/** Runs a test body built on a StepReporter and turns its StepFailed into a TestResult. */
-export async function runTest(body: () => Promise<void>): Promise<TestResult> {
+/**
+ * Runs a test body built on a StepReporter and turns its StepFailed into a TestResult; the
+ * body resolves with what succeeded, in plain words.
+ */
+export async function runTest(body: () => Promise<string>): Promise<TestResult> {
   try {
-    await body();
-    return { ok: true };
+    return { ok: true, message: await body() };
   } catch (error) {
     if (error instanceof StepFailed) return { ok: false, message: error.message };
     throw error;

@@ -15,6 +15,13 @@ export interface SmbclientRequest {
   totalTimeoutMs?: number;
   /** Kills smbclient after this long without output (scans, whose length is unknown). */
   idleTimeoutMs?: number;
+  /**
+   * An existing private directory for smbclient's debug log (level 4, `log.smbclient`), read
+   * afterwards for what only the log tells: the negotiated dialect. Errors still come on stdout;
+   * stderr then carries only the config loader's chatter (printed before the log opens) and is
+   * not passed to `onLine`.
+   */
+  debugLogDir?: string;
   signal: AbortSignal;
   /** Every output line, stdout and stderr alike (smbclient mixes them). Throwing kills the run. */
   onLine(line: string): void;
@@ -43,8 +50,7 @@ export function smbclientArgs(request: SmbclientRequest, timeoutMs: number): str
     // Per-operation bound inside smbclient too, so it gives up cleanly before we kill it.
     '-t',
     String(Math.max(1, Math.ceil(timeoutMs / 1000))),
-    '-d',
-    '0',
+    ...(request.debugLogDir === undefined ? ['-d', '0'] : ['-d', '4', '-l', request.debugLogDir]),
     ...target.protocol.args,
   ];
   // `-D` rather than a `cd` in -c: a failed `cd` in a command string still exits 0.
@@ -120,7 +126,8 @@ export function runSmbclient(request: SmbclientRequest): Promise<SmbclientOutcom
       });
     };
     feed(child.stdout);
-    feed(child.stderr);
+    if (request.debugLogDir === undefined) feed(child.stderr);
+    else child.stderr?.resume();
 
     const done = () => {
       clearTimeout(timer);

@@ -74,9 +74,18 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     ]);
   });
 
-  it.each(['smb_v3', 'smb_v2_1', 'smb_v1'] as const)('passes every step with %s', async (type) => {
+  // The dialect is the one smbclient negotiated: Samba's highest within the type's range.
+  it.each([
+    ['smb_v3', 'SMB 3.1.1'],
+    ['smb_v2_1', 'SMB 2.1'],
+    ['smb_v1', 'SMB 1'],
+  ] as const)('passes every step with %s and says what it reached (%s)', async (type, dialect) => {
     const run = recordingRun();
-    expect(await driver.test(location(type), run)).toEqual({ ok: true });
+    // a.txt, .hidden, empty, with space, "  lead", "trail  ", the long name, deep, emptydir, big.bin
+    expect(await driver.test(location(type), run)).toEqual({
+      ok: true,
+      message: `reached share 'data' on 127.0.0.1 as 'dmstest' (${dialect}), 10 entries listed`,
+    });
     expect(outcomes(run)).toEqual([
       'resolve_host:ok',
       'connect:ok',
@@ -88,11 +97,17 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
   });
 
   it('opens a sub-directory with spaces, given with backslashes too', async () => {
-    expect(await driver.test(location('smb_v3', { path: 'data\\with space' }), recordingRun())).toEqual({ ok: true });
+    expect(await driver.test(location('smb_v3', { path: 'data\\with space' }), recordingRun())).toEqual({
+      ok: true,
+      message: "reached share 'data' on 127.0.0.1 as 'dmstest' (SMB 3.1.1), 1 entry listed in 'data/with space'",
+    });
   });
 
-  it('resolves a host name', async () => {
-    expect(await driver.test(location('smb_v3', { host: 'localhost' }), recordingRun())).toEqual({ ok: true });
+  it('resolves a host name, and names the host as given', async () => {
+    expect(await driver.test(location('smb_v3', { host: 'localhost' }), recordingRun())).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("reached share 'data' on localhost as 'dmstest'"),
+    });
   });
 
   it('names the user when the password is wrong', async () => {
@@ -110,8 +125,9 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
   });
 
   it('passes the domain option', async () => {
-    expect(await driver.test(location('smb_v3', { options: { domain: 'WORKGROUP' } }), recordingRun())).toEqual({
+    expect(await driver.test(location('smb_v3', { options: { domain: 'WORKGROUP' } }), recordingRun())).toMatchObject({
       ok: true,
+      message: expect.stringContaining("as 'WORKGROUP\\dmstest'"),
     });
   });
 
@@ -178,7 +194,7 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
         location('smb_v2_1', {}, () => samba21),
         recordingRun()
       )
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true, message: expect.stringContaining('(SMB 2.1)') });
   });
 
   it('fails within the timeout on a server that accepts and stays silent', async () => {
@@ -242,6 +258,15 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     const run = recordingRun();
     run.controller.abort();
     await expect(driver.scan(location('smb_v3'), run)).rejects.toThrow(/abort/i);
+  });
+
+  it('fails a scan on a closed port with the words of a failed test', async () => {
+    const port = await freePort();
+    const closed = location('smb_v3', { options: { port: String(port) } });
+    const tested = await driver.test(closed, recordingRun());
+    const message = `connection refused by host '127.0.0.1' on port ${port} (nothing listening there?)`;
+    expect(tested).toEqual({ ok: false, message });
+    await expect(driver.scan(closed, recordingRun())).rejects.toThrow(new DriverError(message));
   });
 
   it('throws plain DriverErrors from scans', async () => {

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DriverError } from '../../ports/share-driver.js';
 import type {
   DriverRun,
@@ -11,8 +13,9 @@ import type {
 import { formatMs, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { runSmbclient } from './run-smbclient.js';
-import { ListingCounter } from './smb-listing.js';
+import { ListingCounter, parseListingEntry } from './smb-listing.js';
 import { classifySmbLine, vanishedStatuses, type SmbFailure, type SmbStep } from './smb-status.js';
+import { negotiatedDialect, smbTestSummary } from './smb-summary.js';
 import { smbTarget, type SmbTarget } from './smb-target.js';
 import { withSmbclientFiles } from './smbclient-files.js';
 
@@ -74,9 +77,13 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
         const started = performance.now();
         let failure: SmbFailure | undefined;
         let listed = false;
+        let entries = 0;
+        let dialect: string | undefined;
         const tail = tailKeeper();
-        const outcome = await withSmbclientFiles(target, (files) =>
-          runSmbclient({
+        const outcome = await withSmbclientFiles(target, async (files) => {
+          const debugLogDir = join(files.dir, 'log');
+          await mkdir(debugLogDir, { mode: 0o700 });
+          const ran = await runSmbclient({
             smbclientPath,
             target,
             address,
@@ -84,15 +91,22 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
             command: 'ls',
             totalTimeoutMs: run.timeoutMs,
             signal: run.signal,
+            debugLogDir,
             onLine: (line) => {
-              if (line.startsWith('  ')) listed = true;
+              if (line.startsWith('  ')) {
+                listed = true;
+                const entry = parseListingEntry(line);
+                if (entry !== undefined && entry.name !== '.' && entry.name !== '..') entries += 1;
+              }
               const found = classifySmbLine(line, target, run.timeoutMs);
               // An empty share root (no `.`/`..` on Windows) lists as NO_SUCH_FILE: that is fine.
               if (found && !(found.step === 'list' && vanishedStatuses.has(found.status))) failure ??= found;
               else if (!found && !line.startsWith('  ')) tail.push(line);
             },
-          })
-        );
+          });
+          dialect = await negotiatedDialect(debugLogDir);
+          return ran;
+        });
         const elapsed = performance.now() - started;
         let end: { step: SmbStep; message: string } | undefined;
         if (outcome.notInstalled) end = { step: 'negotiate_protocol', message: notInstalled };
@@ -111,12 +125,16 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
           if (name === end?.step) reporter.fail(name, elapsed, end.message);
           reporter.ok(name, end === undefined && name === 'list' ? elapsed : 0);
         }
+        return smbTestSummary(target, dialect, entries);
       });
     },
 
     async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
       const target = smbTarget(location);
       const address = await resolveHost(target.host, run.timeoutMs, run.signal);
+      // As the test does: smbclient says nothing at all about a port it cannot reach (exit 1),
+      // so the TCP connect is tried first, to fail with the test's own words.
+      (await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal)).destroy();
       const counter = new ListingCounter(target.dir);
       const tail = tailKeeper();
       // A scan's length is unknown, so smbclient is bounded by silence, not by total time: a

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../errors/domain-error.js';
+import type { ListSpec, RawQuery } from './list-query.js';
+import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from './list-specs.js';
+import { maxFilterTerms, parseListQuery } from './parse-list-query.js';
+import { maxPage } from './parse-pagination.js';
+
+const specs: Array<[string, ListSpec]> = [
+  ['shares', shareListSpecs.all],
+  ['shares of a NAS', shareListSpecs.nas],
+  ['shares of a pool', shareListSpecs.pool],
+  ['NAS', nasListSpec],
+  ['pools', poolListSpec],
+  ['traps', trapListSpec],
+  ['users', userListSpec],
+  ['API keys', apiKeyListSpec],
+  ['CORS rules', corsRuleListSpec],
+];
+
+/** `a=1&a=2&b=3` as the HTTP layer hands it over. */
+function query(text: string): RawQuery {
+  const raw = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(text)) raw.set(name, [...(raw.get(name) ?? []), value]);
+  return Object.fromEntries(raw);
+}
+
+function refusal(text: string, spec: ListSpec = nasListSpec): { attribute: string; message: string } {
+  try {
+    parseListQuery(query(text), spec);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    expect(error.code).toBe('bad_request');
+    const [attribute = ''] = Object.keys(error.details);
+    return { attribute, message: error.message };
+  }
+  throw new Error(`?${text} was accepted`);
+}
+
+describe('list specs', () => {
+  it.each(specs)('%s: filters are sortable attributes, and no secret is either', (_name, spec) => {
+    for (const name of spec.filterable) expect(Object.keys(spec.fields)).toContain(name);
+    for (const secret of ['password', 'password_enc', 'password_hash', 'key_hash', 'community']) expect(Object.keys(spec.fields)).not.toContain(secret);
+  });
+});
+
+describe('parseListQuery pagination', () => {
+  it.each(specs)('%s: takes limit/offset and page/per_page, 20 items by default', (_name, spec) => {
+    expect(parseListQuery(query(''), spec)).toMatchObject({ limit: 20, offset: 0 });
+    expect(parseListQuery(query('limit=5&offset=10'), spec)).toMatchObject({ limit: 5, offset: 10 });
+    expect(parseListQuery(query('page=3&per_page=5'), spec)).toMatchObject({ limit: 5, offset: 10 });
+    expect(parseListQuery(query('offset=7'), spec)).toMatchObject({ limit: 20, offset: 7 });
+    expect(parseListQuery(query('page=2'), spec)).toMatchObject({ limit: 20, offset: 20 });
+    expect(parseListQuery(query(`page=${maxPage}&per_page=100`), spec).offset).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+  });
+
+  it.each([
+    ['limit=5&page=2', 'page', 'use limit/offset or page/per_page, not both'],
+    ['offset=5&per_page=2', 'page', 'use limit/offset or page/per_page, not both'],
+    ['limit=0', 'limit', 'limit must be between 1 and 100'],
+    ['limit=101', 'limit', 'limit must be between 1 and 100'],
+    ['limit=99999999999999999999', 'limit', 'limit must be between 1 and 100'],
+    ['limit=1.5', 'limit', 'limit must be an integer between 1 and 100'],
+    ['limit=1e2', 'limit', 'limit must be an integer between 1 and 100'],
+    ['limit=', 'limit', 'limit must be an integer between 1 and 100'],
+    ['per_page=101', 'per_page', 'per_page must be between 1 and 100'],
+    ['per_page=x', 'per_page', 'per_page must be an integer between 1 and 100'],
+    ['page=0', 'page', `page must be between 1 and ${maxPage}`],
+    ['page=-1', 'page', `page must be an integer between 1 and ${maxPage}`],
+    [`page=${maxPage + 1}`, 'page', `page must be between 1 and ${maxPage}`],
+    ['offset=-1', 'offset', 'offset must be an integer of 0 or more'],
+    ['offset=0x10', 'offset', 'offset must be an integer of 0 or more'],
+    ['offset=99999999999999999999', 'offset', `offset must be an integer between 0 and ${Number.MAX_SAFE_INTEGER}`],
+    ['limit=1&limit=2', 'limit', 'limit may be given once'],
+  ])('?%s → 400 on %s: %s', (text, attribute, message) => {
+    expect(refusal(text)).toEqual({ attribute, message });
+  });
+});
+
+describe('parseListQuery parameter names', () => {
+  it('refuses an unknown parameter, naming every accepted one and the closest', () => {
+    expect(refusal('nmae=x')).toEqual({
+      attribute: 'nmae',
+      message: "unknown query parameter 'nmae'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment; did you mean 'name'?",
+    });
+    expect(refusal('colour=blue').message).toBe("unknown query parameter 'colour'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment");
+    expect(refusal('limt=5').message).toMatch(/did you mean 'limit'\?$/);
+    expect(refusal('perpage=5').message).toMatch(/did you mean 'per_page'\?$/);
+    expect(refusal('Host=a').message).toMatch(/did you mean 'host'\?$/);
+    expect(refusal('__proto__[id]=1').attribute).toBe('__proto__[id]');
+    expect(refusal('constructor=1').attribute).toBe('constructor');
+  });
+
+  it('refuses an attribute the list does not filter on, naming the filters', () => {
+    expect(refusal('file_count=0', shareListSpecs.all).message).toBe("cannot filter on 'file_count'; filterable: id, name, path, options, username, nas_id, pool_id");
+    expect(refusal('nas_id=1', shareListSpecs.nas).message).toBe("cannot filter on 'nas_id'; filterable: id, name, path, options, username, pool_id");
+  });
+
+  it.each([
+    ['password=x', shareListSpecs.all],
+    ['community=public', trapListSpec],
+    ['password_hash=x', userListSpec],
+    ['key_hash=x', apiKeyListSpec],
+  ])('refuses a secret without listing anything: %s', (text, spec) => {
+    const name = text.split('=')[0]!;
+    expect(refusal(text, spec)).toEqual({ attribute: name, message: `cannot filter on '${name}'` });
+  });
+
+  it(`keeps the caps: ${maxFilterTerms} repeats of a name, ${maxFilterTerms} filter terms`, () => {
+    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, () => 'bogus=1').join('&')).message).toBe(`bogus may be repeated at most ${maxFilterTerms} times`);
+    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, (_, i) => (i % 2 ? 'id=>0' : 'name=a')).join('&')).message).toBe(`a list takes at most ${maxFilterTerms} filter terms`);
+  });
+});
+
+describe('parseListQuery sort_by and filters', () => {
+  it('refuses an unknown sort key, naming the sortable ones and the closest', () => {
+    expect(refusal('sort_by=bogus', corsRuleListSpec)).toEqual({ attribute: 'sort_by', message: "cannot sort by 'bogus'; sortable: id, path" });
+    expect(refusal('sort_by=nmae:desc').message).toBe("cannot sort by 'nmae'; sortable: id, name, host, type, comment, price; did you mean 'name'?");
+    expect(refusal('sort_by=community', trapListSpec).message).toMatch(/^cannot sort by 'community'; sortable: snmp_trap_id, /);
+  });
+
+  it('maps API names to columns, and takes the operators of DESIGN §5.10', () => {
+    expect(parseListQuery(query('snmp_trap_id=><1|2&sort_by=snmp_trap_id:desc'), trapListSpec)).toMatchObject({
+      filters: [{ field: 'id', op: 'in', values: [1, 2] }],
+      sort: [{ field: 'id', direction: 'desc' }],
+    });
+    expect(parseListQuery(query('expires_at=null&name=!~ci-%'), apiKeyListSpec).filters).toEqual([
+      { field: 'expires_at', op: 'eq', values: [null] },
+      { field: 'name', op: 'not_like', values: ['ci-%'] },
+    ]);
+  });
+
+  it('filters a boolean with true or false, and = or != only', () => {
+    expect(parseListQuery(query('admin=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'eq', values: [1] }]);
+    expect(parseListQuery(query('admin=!=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'ne', values: [1] }]);
+    expect(refusal('admin=yes', userListSpec).message).toBe("admin filter value 'yes' must be true or false");
+    expect(refusal('admin=>false', userListSpec).message).toBe('admin is true or false: filter it with = or !=');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Example bodies of the API description: what a reader sees in the API reference and what a
+ * generator can show. Each one is a real answer's shape; the SDK's tests validate every
+ * example against the schema it illustrates, so an example that drifts from its schema fails.
+ */
+
+export const nasExample = { id: 1, name: 'nas1', host: 'nas1.example.com', type: 'smb_v3', comment: 'first floor', price: '1200.00' };
+export const nasCreateExample = { name: 'nas1', host: 'nas1.example.com', type: 'smb_v3', comment: 'first floor' };
+export const nasUpdateExample = { comment: 'moved to the second floor' };
+
+export const poolExample = { id: 2, name: 'projects', comment: null, type: 'primary', content: 'nas', primary_id: null, nas_share_ids: [7] };
+export const poolCreateExample = { name: 'projects', type: 'primary', content: 'nas' };
+export const poolUpdateExample = { nas_share_ids: [7, 8] };
+
+export const nasShareExample = {
+  id: 7,
+  nas_id: 1,
+  pool_id: 2,
+  name: 'projects',
+  path: 'projects/2024',
+  options: 'domain=CORP',
+  username: 'backup',
+  file_count: 1520,
+  file_size_sum: 73400320,
+};
+export const nasShareCreateExample = { name: 'projects', path: 'projects/2024', options: 'domain=CORP', username: 'backup', password: 's3cret' };
+export const nasShareUpdateExample = { path: 'projects/2025', password: null };
+
+export const jobQueuedExample = { job_id: '0b6f3c1e-5d1a-4a55-9c1e-2f4b8d7a9e10', status: 'queued', progress: 0, total: 4, message: null, steps: [] };
+export const jobCompletedExample = {
+  job_id: '0b6f3c1e-5d1a-4a55-9c1e-2f4b8d7a9e10',
+  status: 'completed',
+  progress: 4,
+  total: 4,
+  message: null,
+  steps: [
+    { name: 'resolve_host', outcome: 'ok', duration_ms: 2 },
+    { name: 'connect', outcome: 'ok', duration_ms: 11 },
+    { name: 'authenticate', outcome: 'ok', duration_ms: 35 },
+    { name: 'open_path', outcome: 'ok', duration_ms: 4 },
+  ],
+};
+
+export const trapExample = { snmp_trap_id: '3', activation: 1, version: 'v2c', manager: 'nms.example.com:162', community: 'public', severity_low: 3, severity_high: 5 };
+export const trapCreateExample = { manager: 'nms.example.com:162', severity_low: 3 };
+export const trapUpdateExample = { activation: 0 };
+
+export const snmpConfigExample = { version: 'v2c', community: 'public', location: 'server room 1', contact: 'ops@example.com' };
+export const snmpConfigUpdateExample = { location: 'server room 2' };
+
+export const settingsExample = {
+  jwt_enabled: true,
+  jwt_ttl_seconds: 3600,
+  job_queue_max_per_principal: 32,
+  job_queue_max_total: 256,
+  share_test_allowed_hosts: ['10.20.0.0/16'],
+};
+export const settingsUpdateExample = { jwt_enabled: true };
+
+const scopes = [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }];
+export const apiKeyExample = { id: 4, name: 'backup', masked_key: '****9f2c', api_key_scopes: scopes, created_at: '2025-01-15T09:30:00.000Z', expires_at: null, last_used_at: null };
+export const apiKeyWithKeyExample = { ...apiKeyExample, key: 'dms_4Qm8r1Xk0vYt7nB2cL9pZs3eH6wJ9f2c' };
+export const apiKeyCreateExample = { name: 'backup', api_key_scopes: scopes };
+export const apiKeyUpdateExample = { expires_at: '2026-01-01T00:00:00.000Z' };
+
+export const userExample = { id: 2, username: 'alice', admin: false, created_at: '2025-01-15T09:30:00.000Z' };
+export const userCreateExample = { username: 'alice', password: 'a-long-password' };
+export const userUpdateExample = { password: 'a-new-long-password' };
+
+export const corsRuleExample = { id: 1, origins: ['https://app.example.com'], path: '/api/v2/nas_shares*', methods: ['GET'] };
+export const corsRuleCreateExample = { origins: ['https://app.example.com'], path: '/api/v2/nas_shares*', methods: ['GET'] };
+export const corsRuleUpdateExample = { methods: ['GET', 'PUT'] };
+
+export const loginExample = { username: 'admin', password: 'admin-password' };
+export const tokenExample = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyOjEifQ.c2lnbmF0dXJl', expires_at: '2025-01-15T10:30:00.000Z' };
+export const currentCredentialExample = { kind: 'api_key', id: 4, name: 'backup', api_key_scopes: scopes };
+
+/** A list answer: `{ count, [key]: [item] }`. */
+export function collectionExample(key: string, item: unknown): Record<string, unknown> {
+  return { count: 1, [key]: [item] };
+}

@@ -1,0 +1,98 @@
+/**
+ * What each field of the main models means, for the reader of the API reference (the zod
+ * schemas in the core say what a value may be; these say what it is). Applied to the
+ * document's components by name, after generation; a field marked read-only is set by the
+ * service and ignored in a request body.
+ */
+interface FieldDoc {
+  description: string;
+  readOnly?: true;
+}
+
+const share: Record<string, FieldDoc> = {
+  id: { description: 'Identifier of the share.', readOnly: true },
+  nas_id: { description: 'The NAS the share belongs to.', readOnly: true },
+  pool_id: { description: 'The pool the share is in, null when in none; set through `PUT /pools/{pool_id}` with `nas_share_ids`.', readOnly: true },
+  name: { description: 'Unique within its NAS; 1–255 characters, not all digits (a path may take it instead of the id).' },
+  path: { description: 'Where the share is: `SHARE/dir` on SMB, the export path on NFS, a directory inside the local roots for `local`.' },
+  options: { description: 'Comma-separated mount options, `key` or `key=value` (`port=`, `domain=`, `mountport=`); no whitespace.' },
+  username: { description: 'The user a test connects as; null for none.' },
+  password: { description: 'Sealed at rest; in an answer only for a principal holding `nas_shares / get_password`. null clears it.' },
+  file_count: { description: 'Files found by the last completed scan (0 before any).', readOnly: true },
+  file_size_sum: { description: 'Bytes in those files.', readOnly: true },
+};
+
+const job: Record<string, FieldDoc> = {
+  job_id: { description: 'Identifier of the job, for `GET …?job_id=`.' },
+  status: { description: '`queued`, then `working`, then `completed` or `failed`.' },
+  progress: { description: 'Steps done so far.' },
+  total: { description: 'Steps in all: resolve host, connect, authenticate, open path, list… as the share type needs.' },
+  message: { description: 'Why the job failed, in plain words; null otherwise.' },
+  steps: { description: 'Each step run so far, with its outcome and duration.' },
+  file_count: { description: 'A completed scan: files found.' },
+  file_size_sum: { description: 'A completed scan: bytes in those files.' },
+};
+
+export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>>> = {
+  nas_share: share,
+  nas_share_input: share,
+  active_job_status: job,
+  nas: {
+    id: { description: 'Identifier of the NAS.', readOnly: true },
+    name: { description: 'Unique; not all digits.' },
+    host: { description: 'Host name or address shares are reached at.' },
+    type: { description: 'How its shares are reached: SMB 1, 2.1 or 3, NFS 3 or 4, StorNext 5, or `local` (a directory on the server).' },
+    comment: { description: 'Free text; null for none.' },
+    price: { description: 'A decimal, as text; null for none.' },
+  },
+  pool: {
+    id: { description: 'Identifier of the pool.', readOnly: true },
+    name: { description: 'Unique; not all digits.' },
+    comment: { description: 'Free text; null for none.' },
+    type: { description: 'What the pool is for.' },
+    content: { description: 'What it holds; only a `nas` pool takes NAS shares.' },
+    primary_id: { description: 'The primary pool this one belongs to, if any.', readOnly: true },
+    nas_share_ids: { description: 'Its shares; a PUT with this list replaces them (a share is in at most one pool).' },
+  },
+  trap: {
+    snmp_trap_id: { description: 'Identifier of the target, as a decimal string.', readOnly: true },
+    activation: { description: '1: the target receives events; 0: it does not.' },
+    version: { description: 'SNMP version of the notifications.' },
+    manager: { description: 'Host name, IPv4 or `[IPv6]`, with an optional `:port` (162).' },
+    community: { description: 'Community string, printable ASCII.' },
+    severity_low: { description: 'Lowest severity sent: 1 info, 2 notice, 3 warning, 4 error, 5 critical.' },
+    severity_high: { description: 'Highest severity sent; at least `severity_low`.' },
+  },
+  server_configuration: {
+    version: { description: 'SNMP version the agent answers.' },
+    community: { description: 'Community string the agent answers to.' },
+    location: { description: 'sysLocation of the agent.' },
+    contact: { description: 'sysContact of the agent.' },
+  },
+  model_error: {
+    details: { description: 'Each invalid attribute or parameter → what is wrong with it.' },
+    messages: { description: 'The same in English sentences.' },
+  },
+  attribute_error: {
+    error: { description: '`blank`, `invalid`, `taken`, `too_short`, `too_long`, `greater_than_or_equal_to`, `less_than_or_equal_to`, `not_found`, `frozen`, `forbidden` or `unknown`.' },
+    count: { description: 'The limit that applies (a length, a bound).' },
+    value: { description: 'The value refused.' },
+  },
+};
+
+type Schema = { properties?: Record<string, Record<string, unknown>> };
+
+/** Adds each known field's description (unless the schema has one) and read-only mark. */
+export function describeFields(schemas: Record<string, unknown>): void {
+  for (const [name, fields] of Object.entries(fieldDescriptions)) {
+    const properties = (schemas[name] as Schema | undefined)?.properties;
+    if (!properties) continue;
+    for (const [field, doc] of Object.entries(fields)) {
+      const property = properties[field];
+      if (!property) continue;
+      property['description'] ??= doc.description;
+      // An input schema takes no read-only field, so the mark is for output schemas only.
+      if (doc.readOnly && !name.endsWith('_input')) property['readOnly'] = true;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { caller, type Call } from './call.js';
+import type { paths } from './generated/openapi.js';
+import { crud, type CrudResource } from './resources/crud.js';
+import { nasSharesResource, type NasSharesResource } from './resources/nas-shares.js';
+import { createTransport, EtagCache, type RetryOptions } from './transport.js';
+import type * as T from './types.js';
+
+/** A user's password (full access), an API key (its scopes) or a JWT from `login`. */
+export type Auth = { basic: { username: string; password: string } } | { apiKey: string } | { jwt: string };
+
+export interface ClientOptions {
+  /** The server, e.g. `http://127.0.0.1:8080`; `/api/v2` is added unless the URL ends with it. */
+  baseUrl: string;
+  /** Absent: public operations only (`auth.login`). */
+  auth?: Auth;
+  /** Replaces the global fetch (a proxy agent, a test double). */
+  fetch?: typeof fetch;
+  /** Retries of GET, PUT and DELETE on 429, 502, 503, 504 and network errors; `false`: none. */
+  retry?: RetryOptions | false;
+  /** Per attempt; a job's long poll gets its `wait` on top (30 s). */
+  timeoutMs?: number;
+  /** Sent as User-Agent where the runtime allows it (browsers do not). */
+  userAgent?: string;
+  /** Keeps GET answers and revalidates them with If-None-Match; a 304 is served from here. */
+  cache?: boolean | { maxEntries: number };
+}
+
+type Crud<List extends T.OperationId, Create extends T.OperationId, Show extends T.OperationId, Update extends T.OperationId> = CrudResource<{
+  item: T.ResultOf<Show>;
+  created: T.ResultOf<Create>;
+  collection: T.ResultOf<List>;
+  create: T.BodyOf<Create>;
+  update: T.BodyOf<Update>;
+  filter: T.FilterFieldOf<List>;
+}>;
+
+export interface DmsClient {
+  nas: Crud<'listNas', 'createNas', 'showNas', 'updateNas'>;
+  pools: Crud<'listPools', 'createPool', 'showPool', 'updatePool'> & {
+    /** Makes these shares the pool's shares (a pool whose content is `nas`). */
+    setShares(ref: T.Ref, nasShareIds: readonly number[], options?: T.CallOptions): Promise<T.Pool>;
+  };
+  nasShares: NasSharesResource;
+  snmp: {
+    traps: Crud<'listSnmpTraps', 'createSnmpTrap', 'showSnmpTrap', 'updateSnmpTrap'> & {
+      /** Sends a test trap to this target now. */
+      test(ref: T.Ref, options?: T.CallOptions): Promise<T.Trap>;
+    };
+    serverConfiguration: Singleton<T.SnmpServerConfiguration, T.SnmpServerConfigurationUpdate>;
+  };
+  apiKeys: Crud<'listApiKeys', 'createApiKey', 'showApiKey', 'updateApiKey'> & {
+    /** What the client's own credential may do. */
+    current(options?: T.CallOptions): Promise<T.CurrentCredential>;
+  };
+  users: Crud<'listUsers', 'createUser', 'showUser', 'updateUser'>;
+  corsRules: Crud<'listCorsRules', 'createCorsRule', 'showCorsRule', 'updateCorsRule'>;
+  settings: Singleton<T.Settings, T.SettingsUpdate>;
+  auth: {
+    /** A JWT for a user's credentials (JWT mode only); `login()` makes a client of it. */
+    login(username: string, password: string, options?: T.CallOptions): Promise<T.JwtToken>;
+  };
+  /** The openapi-fetch client underneath, typed by the API description, for anything else. */
+  raw: Client<paths>;
+}
+
+export interface Singleton<Item, Update> {
+  get(options?: T.CallOptions): Promise<Item>;
+  update(body: Update, options?: T.CallOptions): Promise<Item>;
+}
+
+function singleton<Item, Update>(call: Call, path: string): Singleton<Item, Update> {
+  return {
+    get: (options = {}) => call('GET', path, { signal: options.signal }) as Promise<Item>,
+    update: (body, options = {}) => call('PUT', path, { body, signal: options.signal }) as Promise<Item>,
+  };
+}
+
+/** btoa takes Latin-1 only: UTF-8 bytes first, so any user name and password work. */
+function base64(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+}
+
+function authorization(auth: Auth): string {
+  if ('basic' in auth) return `Basic ${base64(`${auth.basic.username}:${auth.basic.password}`)}`;
+  return `Bearer ${'apiKey' in auth ? auth.apiKey : auth.jwt}`;
+}
+
+function apiBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return trimmed.endsWith('/api/v2') ? trimmed : `${trimmed}/api/v2`;
+}
+
+export function createClient(options: ClientOptions): DmsClient {
+  const { retry = {}, cache } = options;
+  const headers: Record<string, string> = {};
+  if (options.auth) headers['Authorization'] = authorization(options.auth);
+  if (options.userAgent) headers['User-Agent'] = options.userAgent;
+  const raw = createFetchClient<paths>({
+    baseUrl: apiBaseUrl(options.baseUrl),
+    headers,
+    fetch: createTransport({
+      // Looked up per call, not captured: a test or polyfill may replace the global later.
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      retry: retry && { retries: 2, minDelayMs: 250, maxDelayMs: 30_000, ...retry },
+      timeoutMs: options.timeoutMs ?? 30_000,
+      cache: cache ? new EtagCache(cache === true ? 256 : cache.maxEntries) : undefined,
+    }),
+  });
+  const call = caller(raw);
+  const pools = crud<DmsClient['pools'] extends CrudResource<infer C> ? C : never>(call, '/pools', 'pool_id', 'pools');
+  const traps = crud<DmsClient['snmp']['traps'] extends CrudResource<infer C> ? C : never>(call, '/snmp/traps', 'snmp_trap_id', 'traps');
+  const apiKeys = crud<DmsClient['apiKeys'] extends CrudResource<infer C> ? C : never>(call, '/api_keys', 'api_key_id', 'api_keys');
+  return {
+    nas: crud(call, '/nas', 'nas_id', 'nas'),
+    pools: { ...pools, setShares: (ref, nasShareIds, callOptions) => pools.update(ref, { nas_share_ids: [...nasShareIds] }, callOptions) },
+    nasShares: nasSharesResource(call),
+    snmp: {
+      traps: {
+        ...traps,
+        test: (ref, callOptions = {}) => call('POST', '/snmp/traps/{snmp_trap_id}/test', { path: { snmp_trap_id: String(ref) }, signal: callOptions.signal }) as Promise<T.Trap>,
+      },
+      serverConfiguration: singleton(call, '/snmp/server_configuration'),
+    },
+    apiKeys: { ...apiKeys, current: (callOptions = {}) => call('GET', '/api_keys/current', { signal: callOptions.signal }) as Promise<T.CurrentCredential> },
+    users: crud(call, '/users', 'user_id', 'users'),
+    corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
+    settings: singleton(call, '/settings'),
+    auth: {
+      login: (username, password, callOptions = {}) => call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
+    },
+    raw,
+  };
+}
+
+/** Logs in (POST /auth/login, JWT mode) and answers a client that sends the token. */
+export async function login(baseUrl: string, username: string, password: string, options: Omit<ClientOptions, 'baseUrl' | 'auth'> = {}): Promise<DmsClient> {
+  const { token } = await createClient({ ...options, baseUrl }).auth.login(username, password);
+  return createClient({ ...options, baseUrl, auth: { jwt: token } });
+}

@@ -1,0 +1,113 @@
+import type { ActiveJobStatus, AttributeError } from './types.js';
+
+/** What went wrong, by status, for a `switch` that does not compare numbers. */
+export type DmsErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'too_large'
+  | 'validation'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'server';
+
+const kinds: Readonly<Record<number, DmsErrorKind>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'too_large',
+  414: 'too_large',
+  422: 'validation',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+export interface DmsApiErrorInit {
+  status: number;
+  method: string;
+  url: string;
+  details?: Record<string, AttributeError[]>;
+  messages?: string[];
+  requestId?: string;
+  retryAfter?: number;
+}
+
+/**
+ * An error answer of the API (a model_error body). Recognise it with `instanceof` or, across
+ * realms and bundles where classes differ, with `error.name === 'DmsApiError'`.
+ */
+export class DmsApiError extends Error {
+  override readonly name = 'DmsApiError';
+  readonly status: number;
+  readonly kind: DmsErrorKind;
+  /** Attribute (or parameter) name → what is wrong with it. */
+  readonly details: Record<string, AttributeError[]>;
+  readonly messages: string[];
+  /** The server's X-Request-Id: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** Seconds to wait before trying again (429, 503). */
+  readonly retryAfter: number | undefined;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: DmsApiErrorInit) {
+    const messages = init.messages ?? [];
+    super(`${init.method} ${init.url}: ${init.status} ${messages.join('; ') || 'error'}`);
+    this.status = init.status;
+    this.kind = kinds[init.status] ?? (init.status >= 500 ? 'server' : 'bad_request');
+    this.details = init.details ?? {};
+    this.messages = messages;
+    this.requestId = init.requestId;
+    this.retryAfter = init.retryAfter;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+/** A share test or scan that ended `failed`: `job.message` says why, `job.steps` where. */
+export class DmsJobFailedError extends Error {
+  override readonly name = 'DmsJobFailedError';
+  readonly jobId: string;
+  readonly steps: NonNullable<ActiveJobStatus['steps']>;
+
+  constructor(readonly job: ActiveJobStatus) {
+    super(`job ${job.job_id} failed: ${job.message ?? 'no reason given'}`);
+    this.jobId = job.job_id;
+    this.steps = job.steps ?? [];
+  }
+}
+
+/** `instanceof` for code that may hold errors of another copy of the SDK. */
+export function isDmsApiError(value: unknown): value is DmsApiError {
+  return value instanceof Error && value.name === 'DmsApiError';
+}
+
+/** Seconds of a Retry-After header, given as seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = /^\d+$/.test(value) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : undefined;
+}
+
+function isModelError(body: unknown): body is { details?: Record<string, AttributeError[]>; messages?: string[] } {
+  return typeof body === 'object' && body !== null && ('messages' in body || 'details' in body);
+}
+
+/** The error for an answer that is not 2xx; `body` is its parsed JSON, or its text. */
+export function apiError(method: string, response: Response, body: unknown): DmsApiError {
+  const model = isModelError(body) ? body : { messages: typeof body === 'string' && body ? [body] : [] };
+  return new DmsApiError({
+    status: response.status,
+    method,
+    url: response.url,
+    ...model,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+  });
+}

@@ -1,0 +1,9 @@
+export { createClient, login, type Auth, type ClientOptions, type DmsClient, type Singleton } from './client.js';
+export { DmsApiError, DmsJobFailedError, isDmsApiError, type DmsApiErrorInit, type DmsErrorKind } from './errors.js';
+export { eq, ne, gt, gte, lt, lte, inList, notInList, like, notLike, isNull, FilterExpression, type Filter, type FilterScalar, type FilterValue } from './filters.js';
+export type { JobHandle, WaitOptions } from './jobs.js';
+export type { RetryOptions } from './transport.js';
+export type { CrudResource, ListOptions, SortKey } from './resources/crud.js';
+export type { NasSharesResource, NasShareListOptions, ShareScope } from './resources/nas-shares.js';
+export type * from './types.js';
+export type { paths, components, operations } from './generated/openapi.js';

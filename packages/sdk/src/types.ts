@@ -1,0 +1,70 @@
+import type { components, operations } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+/** An operation of the API description, by its operationId. */
+export type OperationId = keyof operations;
+
+type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
+type ResponsesOf<Id extends OperationId> = operations[Id]['responses'];
+
+/** The JSON body an operation takes. */
+export type BodyOf<Id extends OperationId> = JsonOf<NonNullable<operations[Id]['requestBody']>>;
+
+/** The JSON body of an operation's 200 or 201 answer. */
+export type ResultOf<Id extends OperationId> = {
+  [Status in keyof ResponsesOf<Id>]: Status extends 200 | 201 ? JsonOf<ResponsesOf<Id>[Status]> : never;
+}[keyof ResponsesOf<Id>];
+
+type QueryOf<Id extends OperationId> = NonNullable<operations[Id]['parameters']['query']>;
+
+/** The attributes a list operation filters on: its query parameters but paging and sorting. */
+export type FilterFieldOf<Id extends OperationId> = Exclude<keyof QueryOf<Id>, 'limit' | 'offset' | 'page' | 'per_page' | 'sort_by'> & string;
+
+export type Nas = Schemas['nas'];
+export type NasCreate = BodyOf<'createNas'>;
+export type NasUpdate = BodyOf<'updateNas'>;
+export type NasCollection = Schemas['nas_collection'];
+export type Pool = Schemas['pool'];
+export type PoolCreate = BodyOf<'createPool'>;
+export type PoolUpdate = BodyOf<'updatePool'>;
+export type PoolCollection = Schemas['pool_collection'];
+export type NasShare = Schemas['nas_share'];
+export type NasShareCreate = BodyOf<'createNasShare'>;
+export type NasShareUpdate = BodyOf<'updateNasShare'>;
+export type NasShareCollection = Schemas['nas_share_collection'];
+export type ActiveJobStatus = Schemas['active_job_status'];
+export type Trap = Schemas['trap'];
+export type TrapCreate = BodyOf<'createSnmpTrap'>;
+export type TrapUpdate = BodyOf<'updateSnmpTrap'>;
+export type TrapCollection = Schemas['trap_collection'];
+export type SnmpServerConfiguration = Schemas['server_configuration'];
+export type SnmpServerConfigurationUpdate = BodyOf<'updateSnmpServerConfiguration'>;
+export type Settings = Schemas['settings'];
+export type SettingsUpdate = BodyOf<'updateSettings'>;
+export type ApiKey = Schemas['api_key'];
+export type ApiKeyWithKey = Schemas['api_key_with_key'];
+export type ApiKeyCreate = BodyOf<'createApiKey'>;
+export type ApiKeyUpdate = BodyOf<'updateApiKey'>;
+export type ApiKeyCollection = Schemas['api_key_collection'];
+export type CurrentCredential = Schemas['current_credential'];
+export type User = Schemas['user'];
+export type UserCreate = BodyOf<'createUser'>;
+export type UserUpdate = BodyOf<'updateUser'>;
+export type UserCollection = Schemas['user_collection'];
+export type CorsRule = Schemas['cors_rule'];
+export type CorsRuleCreate = BodyOf<'createCorsRule'>;
+export type CorsRuleUpdate = BodyOf<'updateCorsRule'>;
+export type CorsRuleCollection = Schemas['cors_rule_collection'];
+export type JwtToken = Schemas['jwt_token'];
+export type ModelError = Schemas['model_error'];
+export type AttributeError = Schemas['attribute_error'];
+
+/** A path reference: a numeric id, or a unique name where the API takes one. */
+export type Ref = number | string;
+
+/** What every call takes. */
+export interface CallOptions {
+  /** Aborts the call, its retries and their waits. */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,45 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { createClient, gt, like, type Filter, type NasShare, type NasShareListOptions } from '../src/index.js';
+
+// Compile-time tests: `npm run typecheck` fails when a `@ts-expect-error` line compiles. The
+// client is never called (the lambdas below are not run), so no server is needed.
+const dms = createClient({ baseUrl: 'http://127.0.0.1:9', auth: { apiKey: 'unused' } });
+
+describe('types generated from the API description', () => {
+  it('a share from get has file_count: number', () => {
+    expectTypeOf(dms.nasShares.get).returns.resolves.toHaveProperty('file_count').toEqualTypeOf<number>();
+    expectTypeOf<NasShare['file_size_sum']>().toEqualTypeOf<number>();
+    expectTypeOf<NasShare['pool_id']>().toEqualTypeOf<number | null>();
+    expectTypeOf(dms.nas.get).returns.resolves.toHaveProperty('type').toEqualTypeOf<'smb_v1' | 'smb_v2_1' | 'smb_v3' | 'nfs_v3' | 'nfs_v4' | 'storenext_v5' | 'local'>();
+  });
+
+  it('create refuses an unknown field at compile time', () => {
+    const valid = () => dms.nasShares.create(1, { name: 'projects', path: 'projects', options: null });
+    // @ts-expect-error `nmae` is not a field of a share
+    const typo = () => dms.nasShares.create(1, { name: 'projects', path: 'projects', nmae: 'x' });
+    // @ts-expect-error `path` is required
+    const missing = () => dms.nasShares.create(1, { name: 'projects' });
+    // @ts-expect-error `file_count` is read-only: not a field of the create body
+    const readOnly = () => dms.nasShares.create(1, { name: 'projects', path: 'p', file_count: 3 });
+    // @ts-expect-error a NAS type outside the enum
+    const badType = () => dms.nas.create({ name: 'n', host: 'h', type: 'smb_v4' });
+    expectTypeOf([valid, typo, missing, readOnly, badType]).items.toBeFunction();
+  });
+
+  it('filter takes only the fields the list filters on', () => {
+    expectTypeOf<keyof Filter<'name'>>().toEqualTypeOf<'name'>();
+    const ok = () => dms.nasShares.list({ filter: { name: like('proj%'), nas_id: 1, pool_id: null, id: [gt(1), 4] } });
+    // @ts-expect-error a share's password is not filterable
+    const secret = () => dms.nasShares.list({ filter: { password: 'x' } });
+    // @ts-expect-error file_count is sortable but not filterable
+    const notFilterable = () => dms.nasShares.list({ filter: { file_count: 1 } });
+    // @ts-expect-error a list under a NAS does not filter on nas_id
+    const underNas = () => dms.nasShares.list({ nasId: 1, filter: { nas_id: 1 } });
+    // @ts-expect-error a NAS is listed by its own fields
+    const otherResource = () => dms.nas.list({ filter: { path: 'x' } });
+    // @ts-expect-error sort keys are the item's attributes
+    const badSort = () => dms.nas.list({ sortBy: 'hots:desc' });
+    expectTypeOf([ok, secret, notFilterable, underNas, otherResource, badSort]).items.toBeFunction();
+    expectTypeOf<NasShareListOptions>().toMatchTypeOf<{ limit?: number; offset?: number }>();
+  });
+});
