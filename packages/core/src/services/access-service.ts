@@ -7,8 +7,11 @@ import { makeEvent } from '../events/catalogue.js';
 
 /** One request as a host sees it, whatever its transport. */
 export interface AccessRequest {
-  /** The client's address: the TCP peer, a trusted proxy's forwarded address, or a name for IPC. */
-  address: string;
+  /**
+   * The client's address: the TCP peer, a trusted proxy's forwarded address, or a name for IPC.
+   * May be a getter: it is read only when a budget, a lockout or a failure needs it.
+   */
+  readonly address: string;
   /**
    * Told of each budget the request is checked against, refusals included; the last one is
    * the one to show (RateLimit-* headers). A callback rather than a field of the result, since
@@ -72,12 +75,13 @@ export class AccessService {
   /** The caller of a request that needs a credential, charged to the credential's budget. */
   async authenticateRequest(request: AccessRequest & { authorization: string | undefined }): Promise<Principal> {
     const { authorization } = request;
-    const who = claimedIdentity(authorization);
-    const failureKey = `${request.address}|${who}`;
+    // Who and from where are worked out only when a lockout or a failure needs them: a known
+    // key or a remembered password (nearly every request) reads neither.
+    const failureKey = () => `${request.address}|${claimedIdentity(authorization)}`;
     // A guessed password locks its user out from this address, even with the right one next.
     // Bearer values (256-bit keys, signed tokens) cannot be guessed, so a valid one is never
     // refused for the failures of others sharing the address; only failed attempts get 429.
-    if (authorization !== undefined && basicScheme.test(authorization)) await this.refuseLockedOut(request, failureKey, 'too many failed authentications');
+    if (authorization !== undefined && basicScheme.test(authorization)) await this.refuseLockedOut(request, failureKey(), 'too many failed authentications');
     let charged = false;
     // A password check (argon2) is paid for from the address's budget before it runs, so
     // guesses beyond the budget are refused at the cost of a counter, not of a hash.
@@ -90,7 +94,7 @@ export class AccessService {
       principal = await this.auth.authenticate(authorization, { beforePasswordCheck });
     } catch (error) {
       if (isUnauthenticated(error)) {
-        if (authorization) await this.recordFailure(request, failureKey, who);
+        if (authorization) await this.recordFailure(request, failureKey(), claimedIdentity(authorization));
         if (!charged) await this.chargeAddress(request, 'rate limit exceeded for this address');
       }
       throw error;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AccessRequest, AccessService } from '@dms/core';
+import type { AccessRequest, AccessService, RateLimitDecision } from '@dms/core';
 import { requestHeader } from '../http/request-header.js';
 import { setRateLimitHeaders } from '../http/common-headers.js';
 import type { Step } from './step.js';
@@ -24,15 +24,41 @@ async function bodyOrUndefined(c: Context): Promise<unknown> {
  * a credential. The rules (budgets, lockouts, events) are the core's; this step only reads
  * the transport and writes each budget decision into the RateLimit-* headers.
  */
+/**
+ * One request as the access service sees it. A class, not an object literal with a getter:
+ * a stable shape per request on the hot path, and the address resolved on first read only
+ * (an authenticated request with a known credential never needs it).
+ */
+class RestAccessRequest implements AccessRequest {
+  #address: string | undefined;
+  constructor(
+    private readonly c: Context,
+    private readonly hooks: AccessHooks,
+    readonly authorization: string | undefined = undefined,
+    readonly body: unknown = undefined,
+  ) {}
+
+  get address(): string {
+    return (this.#address ??= this.hooks.clientAddress(this.c));
+  }
+
+  onRateLimit(decision: RateLimitDecision): void {
+    setRateLimitHeaders(this.c, decision);
+  }
+
+  onAuthFailure(): void {
+    this.hooks.onAuthFailure?.();
+  }
+}
+
 export function authenticate(access: AccessService, publicPaths: ReadonlySet<string>, loginPath: string, hooks: AccessHooks): Step {
   return async (c, next) => {
-    const request: AccessRequest = { address: hooks.clientAddress(c), onRateLimit: (decision) => setRateLimitHeaders(c, decision), onAuthFailure: hooks.onAuthFailure };
     if (!publicPaths.has(c.req.path)) {
-      c.set('principal', await access.authenticateRequest({ ...request, authorization: requestHeader(c, 'authorization') }));
+      c.set('principal', await access.authenticateRequest(new RestAccessRequest(c, hooks, requestHeader(c, 'authorization'))));
       return next();
     }
-    await access.guardPublicRequest(request);
+    await access.guardPublicRequest(new RestAccessRequest(c, hooks));
     if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
-    return access.throttleLogin({ ...request, body: await bodyOrUndefined(c) }, next);
+    return access.throttleLogin(new RestAccessRequest(c, hooks, undefined, await bodyOrUndefined(c)), next);
   };
 }

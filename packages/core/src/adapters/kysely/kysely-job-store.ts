@@ -59,8 +59,13 @@ export class KyselyJobStore implements JobStore {
   async claim(workerId: string, now: string) {
     const result = await sql<Selectable<JobTable>>`
       update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
-      where id = (select id from jobs where status = 'queued'
-          order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = jobs.requested_by), created_at, id
+      where id = (select id from jobs where status = 'queued' and requested_by = (
+            -- Per requester, not per job: the working count is looked up once for each requester
+            -- that has queued jobs, however long its queue.
+            select waiting.requested_by from jobs waiting where waiting.status = 'queued' group by waiting.requested_by
+            order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = waiting.requested_by), min(waiting.created_at)
+            limit 1)
+          order by created_at, id
           limit 1 ${sql.raw(this.quirks.claimLockClause)})
         and status = 'queued'
       returning *`.execute(this.db);

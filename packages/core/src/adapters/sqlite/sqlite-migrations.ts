@@ -125,7 +125,8 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0005_job_requester': {
     async up(db: Kysely<unknown>) {
       await sql.raw(`alter table jobs add column requested_by text not null default 'system'`).execute(db);
-      await sql.raw('create index jobs_requester on jobs (requested_by, status)').execute(db);
+      // Queued jobs grouped by requester, and one requester's working jobs, from one index.
+      await sql.raw('create index jobs_requester on jobs (status, requested_by, created_at)').execute(db);
     },
   },
 };
