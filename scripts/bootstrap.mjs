@@ -11,5 +11,7 @@ if (stale) {
   // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
   // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.
   console.error('[dms] installing dependencies (npm install)...');
-  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
+  // The Electron binary of @dms/desktop is never fetched here: tests and CI need only its
+  // types, and a machine without internet (or a CI run) must install all the same.
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
 }

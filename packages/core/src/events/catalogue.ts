@@ -19,6 +19,20 @@ export const eventCatalogue = {
 
 export type DmsEventName = keyof typeof eventCatalogue;
 
+/**
+ * Internal events: signals between replicas, never a trap and never shown to a user. Kept
+ * apart from eventCatalogue because every entry there is a DMS-MIB notification.
+ */
+export const internalEventCatalogue = {
+  credentials_changed: { severity: 1, description: 'a password, user or API key changed: forget remembered credentials' },
+  job_changed: { severity: 1, description: 'a job changed state or progress: wake its long-polls' },
+} as const satisfies Record<string, { severity: Severity; description: string }>;
+
+export type InternalEventName = keyof typeof internalEventCatalogue;
+
+/** Absent means local: only a shared bus marks what another replica published. */
+export type EventOrigin = 'local' | 'remote';
+
 export interface DmsEventResource {
   type: string;
   id?: number | string;
@@ -31,6 +45,16 @@ export interface DmsEvent {
   message: string;
   resource?: DmsEventResource;
   at: Date;
+  origin?: EventOrigin;
+}
+
+export interface InternalEvent {
+  name: InternalEventName;
+  severity: Severity;
+  message: string;
+  resource?: DmsEventResource;
+  at: Date;
+  origin?: EventOrigin;
 }
 
 export function makeEvent(
@@ -40,6 +64,17 @@ export function makeEvent(
   resource?: DmsEventResource,
 ): DmsEvent {
   const event: DmsEvent = { name, severity: eventCatalogue[name].severity, message, at };
+  if (resource) event.resource = resource;
+  return event;
+}
+
+export function makeInternalEvent(
+  name: InternalEventName,
+  message: string,
+  at: Date,
+  resource?: DmsEventResource,
+): InternalEvent {
+  const event: InternalEvent = { name, severity: internalEventCatalogue[name].severity, message, at };
   if (resource) event.resource = resource;
   return event;
 }

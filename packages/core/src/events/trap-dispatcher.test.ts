@@ -66,6 +66,14 @@ describe('startTrapDispatcher', () => {
     );
   });
 
+  it('sends nothing for an event another replica published: its trap went out there', async () => {
+    const { bus, sender, stop } = setup(async () => [target(1, 1, 5)]);
+    bus.publish({ ...info, origin: 'remote' });
+    bus.publish({ ...warning, origin: 'local' });
+    await stop();
+    expect(sentTo(sender)).toEqual(['1:warning event']);
+  });
+
   it('hands the sender only the TrapTarget fields', async () => {
     const { bus, sender, stop } = setup(async () => [target(7, 1, 5)]);
     bus.publish(info);

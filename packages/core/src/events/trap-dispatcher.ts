@@ -26,10 +26,10 @@ export function receivesEvent(target: TrapDispatchTarget, event: DmsEvent): bool
 }
 
 /**
- * Sends every event on the bus to each active trap whose severity band contains it. The
- * publisher only starts the work: listing and sending run detached, and every failure
- * goes to onError, so a slow or broken manager never delays or breaks the code that
- * raised the event.
+ * Sends every local event on the bus to each active trap whose severity band contains it;
+ * one received from another replica was sent there. The publisher only starts the work:
+ * listing and sending run detached, and every failure goes to onError, so a slow or broken
+ * manager never delays or breaks the code that raised the event.
  */
 export function startTrapDispatcher(options: TrapDispatcherOptions): StopTrapDispatcher {
   const { bus, listTargets, sender, onError } = options;
@@ -65,6 +65,8 @@ export function startTrapDispatcher(options: TrapDispatcherOptions): StopTrapDis
   };
 
   const unsubscribe = bus.subscribe((event) => {
+    // An event's trap is sent once, by the replica where it happened.
+    if (event.origin === 'remote') return;
     // a microtask away, so even a listTargets that throws synchronously stays out of publish()
     const work = Promise.resolve().then(() => dispatch(event));
     inFlight.add(work);

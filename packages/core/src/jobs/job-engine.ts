@@ -55,7 +55,8 @@ const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventNam
  * mark them alive, and a start after a crash fails what was left working ("interrupted").
  */
 export class JobEngine {
-  readonly signals = new JobSignals();
+  /** Also carried over the event bus, so a long-poll wakes on any replica sharing it. */
+  readonly signals: JobSignals;
   /** Jobs refused by the queue bounds since start, for /metrics. */
   readonly rejections = { per_principal: 0, overall: 0 };
   readonly #options: Required<Omit<JobEngineOptions, Hooks>> & Pick<JobEngineOptions, Hooks>;
@@ -75,6 +76,7 @@ export class JobEngine {
       ...options,
     };
     this.#workerId = `worker-${options.newId()}`;
+    this.signals = new JobSignals(options.events, options.clock);
   }
 
   /** Where worker and housekeeping errors go (the server logs them). */

@@ -1,11 +1,25 @@
 import { EventEmitter } from 'node:events';
+import type { EventBus } from '../ports/event-bus.js';
+import { makeInternalEvent } from '../events/catalogue.js';
 
 /**
- * In-process wake-ups: an enqueue wakes an idle worker at once, a state change wakes a
- * long-poll at once. Other replicas are reached by polling storage, so nothing depends on it.
+ * Wake-ups: an enqueue wakes an idle worker at once, a state change wakes a long-poll at
+ * once. A change also goes out as a job_changed signal, so a long-poll on a replica sharing
+ * the bus wakes too; storage stays the source of truth (long-polls re-read it and poll), so
+ * a lost signal only costs latency.
  */
 export class JobSignals {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
+
+  constructor(
+    private readonly bus?: Pick<EventBus, 'signal' | 'subscribeSignals'>,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    bus?.subscribeSignals((event) => {
+      const jobId = event.resource?.id;
+      if (event.name === 'job_changed' && event.origin === 'remote' && typeof jobId === 'string') this.#emitter.emit(`changed:${jobId}`);
+    });
+  }
 
   queued(): void {
     this.#emitter.emit('queued');
@@ -13,6 +27,7 @@ export class JobSignals {
 
   changed(jobId: string): void {
     this.#emitter.emit(`changed:${jobId}`);
+    this.bus?.signal(makeInternalEvent('job_changed', `job ${jobId} changed`, this.clock(), { type: 'job', id: jobId }));
   }
 
   /** Resolves on the next signal or after `ms`, whichever comes first. */

@@ -132,6 +132,12 @@ export interface UserStore {
   list(query: ListQuery): Promise<ListPage<UserRecord>>;
   updatePasswordHash(id: number, passwordHash: string): Promise<boolean>;
   setAdmin(id: number, admin: boolean): Promise<boolean>;
+  /**
+   * Takes admin away from a user unless no other admin would be left, in one transaction
+   * that locks the admins it counts: concurrent demotions, on any replica, leave one admin.
+   * Resolves false when it refused (the user is the last admin).
+   */
+  demoteUnlessLastAdmin(id: number): Promise<boolean>;
   countAdmins(): Promise<number>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
@@ -159,9 +165,21 @@ export type CorsRuleStore = CrudStore<CorsRuleRecord, CorsRuleInsert> & {
   all(): Promise<CorsRuleRecord[]>;
 };
 
+/** A read-modify-write of one setting, with other keys that must change along with it. */
+export interface SettingChange<T> {
+  value: T;
+  alsoSet?: Readonly<Record<string, unknown>>;
+}
+
 export interface SettingsStore {
   get<T>(key: string): Promise<T | undefined>;
   set<T>(key: string, value: T): Promise<void>;
+  /**
+   * Reads `key`, computes its next value and writes it (and `alsoSet`) in one transaction
+   * holding the row: a concurrent update, on any replica, applies after this one, not over it.
+   * Resolves the value written.
+   */
+  update<T>(key: string, change: (current: T | undefined) => SettingChange<T>): Promise<T>;
 }
 
 /**

@@ -14,12 +14,17 @@ import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
+import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 
 export interface OpenDmsOptions {
   /** Holds the SQLite database, the secret key file and, by default, the local shares root. */
   dataDir: string;
-  /** `postgres://…` (not built yet); unset: SQLite in the data dir. */
+  /** `postgres://…`: PostgreSQL, shared by replicas (no data-dir lock); unset: SQLite in the data dir. */
   databaseUrl?: string;
+  /** PostgreSQL connections per process (10). */
+  pgPoolMax?: number;
+  /** PostgreSQL statement timeout in ms (30000). */
+  pgStatementTimeoutMs?: number;
   /** DMS_SECRET_KEY; unset: `secret.key` in the data dir, created 0600. */
   secretKey?: string;
   /**
@@ -40,6 +45,11 @@ export interface OpenDmsOptions {
     /** Where the agent listens; unset: no agent. */
     agent?: { host: string; port: number };
   };
+  /**
+   * Rate limits per credential and per address: `memory` (this process; the default) or
+   * `postgres` (shared by the replicas of one database, DMS_RATE_LIMIT_STORE).
+   */
+  rateLimits?: { store: 'memory' | 'postgres'; requestsPerMinute?: number };
   /** Replaces the SNMP trap sender (tests); null: no sender, so test traps answer 503. */
   trapSender?: TrapSender | null;
   /** How often an idle worker looks for jobs queued elsewhere (500 ms); tests shorten it. */
@@ -70,13 +80,50 @@ export class NoDatabaseError extends Error {
   }
 }
 
+function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
 async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof createAesGcmSecretBox>, log: DmsLog): Promise<Storage> {
   if (options.databaseUrl !== undefined) {
-    throw new Error(`DMS_DATABASE_URL '${options.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}' is not supported by this build: PostgreSQL support is not built yet`);
+    if (!isPostgresUrl(options.databaseUrl)) {
+      throw new Error(`DMS_DATABASE_URL '${options.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}' is not supported: use postgres://… or leave it unset for SQLite`);
+    }
+    // Loaded here, not at the top: a host on SQLite never loads pg, nor the reverse.
+    const { openPostgresStorage } = await import('../adapters/postgres/index.js');
+    return openPostgresStorage({
+      url: options.databaseUrl,
+      secrets,
+      ...(options.pgPoolMax === undefined ? {} : { poolMax: options.pgPoolMax }),
+      ...(options.pgStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.pgStatementTimeoutMs }),
+    });
   }
   // Loaded here, not at the top: a host on another storage adapter never loads better-sqlite3.
   const { openSqliteStorage } = await import('../adapters/sqlite/index.js');
   return openSqliteStorage({ file: join(options.dataDir, 'dms.sqlite'), secrets, warn: (message) => log.warn({}, message) });
+}
+
+/**
+ * What replicas on one PostgreSQL database share beyond the storage: events over LISTEN/NOTIFY
+ * (configuration changes, credential changes, job signals reach every replica), and with
+ * `rateLimits.store` 'postgres' the rate-limit budgets.
+ */
+async function replicaCoordination(
+  options: OpenDmsOptions,
+  url: string,
+  log: DmsLog,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<Pick<CoreOptions, 'events' | 'limits'>> {
+  const postgres = await import('../adapters/postgres/index.js');
+  const events = await postgres.PgEventBus.open({ connection: url, onError: (error) => log.warn({ err: error }, 'replica event channel') });
+  cleanups.push(() => events.close());
+  if (options.rateLimits?.store !== 'postgres') return { events };
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  cleanups.push(() => pool.end());
+  const { requestsPerMinute } = options.rateLimits;
+  const limits = await postgres.createPostgresAccessLimits({ pool, ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }) });
+  return { events, limits };
 }
 
 /**
@@ -88,7 +135,9 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
   const log = options.log ?? silentLog;
   const { dataDir, role } = options;
   const service = role === 'service';
-  if (!service && !options.createDatabase && !existsSync(join(dataDir, 'dms.sqlite'))) throw new NoDatabaseError(dataDir);
+  // The SQLite file lives in the data dir; a PostgreSQL database is the operator's to create.
+  const sqlite = options.databaseUrl === undefined;
+  if (sqlite && !service && !options.createDatabase && !existsSync(join(dataDir, 'dms.sqlite'))) throw new NoDatabaseError(dataDir);
   const cleanups: Array<() => Promise<void> | void> = [];
   const unwind = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -96,8 +145,11 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
   try {
     if (service) {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      const lock: DataDirLock = lockDataDir(dataDir);
-      cleanups.push(() => lock.release());
+      // One service per SQLite file; replicas on PostgreSQL share the database (and may share the dir).
+      if (sqlite) {
+        const lock: DataDirLock = lockDataDir(dataDir);
+        cleanups.push(() => lock.release());
+      }
     }
     preparePrivateDataDir(dataDir, (message) => log.warn({}, message));
     const secretKey = loadSecretKey(options.secretKey, dataDir);
@@ -106,10 +158,15 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     cleanups.push(() => storage.close());
     await storage.migrate();
 
+    const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options, options.databaseUrl, log, cleanups);
+    const memoryLimits = options.rateLimits?.store === 'memory' ? { limits: createMemoryAccessLimits({ ...(options.rateLimits.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.rateLimits.requestsPerMinute }) }) } : {};
+
     const trapSender =
       options.trapSender === null ? undefined : (options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const core = createCore({
+      ...memoryLimits,
+      ...coordination,
       ...options.core,
       storage,
       secrets,

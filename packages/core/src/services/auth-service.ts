@@ -9,6 +9,7 @@ import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
 import { parseInput } from '../errors/zod-details.js';
 import type { SettingsService } from './settings-service.js';
 import { loginRequestSchema } from '../contracts/auth-schemas.js';
+import { makeInternalEvent } from '../events/catalogue.js';
 
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -46,7 +47,12 @@ export class AuthService {
     private readonly deps: CoreDeps,
     private readonly settings: SettingsService,
     private readonly jwtKey: Uint8Array,
-  ) {}
+  ) {
+    // Another replica changed a password, a user or a key: what this one remembers may be stale.
+    deps.events.subscribeSignals((event) => {
+      if (event.name === 'credentials_changed' && event.origin === 'remote') this.forgetCredentials();
+    });
+  }
 
   /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
   async login(body: unknown): Promise<{ token: string; expires_at: string }> {
@@ -78,6 +84,12 @@ export class AuthService {
   forgetCredentials(): void {
     this.#basicCache.clear();
     this.#keyCache.clear();
+  }
+
+  /** After a password change, a key change or a deletion: forget here and on every replica. */
+  credentialsChanged(): void {
+    this.forgetCredentials();
+    this.deps.events.signal(makeInternalEvent('credentials_changed', 'credentials changed', this.deps.clock()));
   }
 
   /**

@@ -94,7 +94,7 @@ export function createCore(options: CoreOptions): Core {
     access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits()),
     settings,
     corsRules: new CorsRuleService(deps),
-    users: new UserService(deps, () => auth.forgetCredentials()),
-    apiKeys: new ApiKeyService(deps, () => auth.forgetCredentials()),
+    users: new UserService(deps, () => auth.credentialsChanged()),
+    apiKeys: new ApiKeyService(deps, () => auth.credentialsChanged()),
   };
 }

@@ -28,10 +28,15 @@ export class SettingsService {
 
   async update(principal: Principal, body: unknown): Promise<Settings> {
     authorizeAdmin(principal, 'settings', 'update', 'change server settings');
-    const previous = await this.current();
-    const next = { ...previous, ...parseInput(settingsUpdateSchema, body) };
-    if (next.jwt_enabled && !previous.jwt_enabled) await this.deps.storage.settings.set(jwtEpochKey, this.deps.newId());
-    await this.deps.storage.settings.set(key, next);
+    const input = parseInput(settingsUpdateSchema, body);
+    // One transaction: a concurrent update of other fields (any replica) is not written over,
+    // and the epoch changes with the switch that needs it, exactly once.
+    const next = await this.deps.storage.settings.update<Settings>(key, (stored) => {
+      const previous = { ...defaultSettings, ...stored };
+      const value = { ...previous, ...input };
+      const switchedOn = value.jwt_enabled && !previous.jwt_enabled;
+      return { value, ...(switchedOn ? { alsoSet: { [jwtEpochKey]: this.deps.newId() } } : {}) };
+    });
     this.deps.events.publish(makeEvent('configuration_changed', 'server settings changed', this.deps.clock(), { type: 'settings' }));
     return next;
   }

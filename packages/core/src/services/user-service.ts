@@ -7,7 +7,7 @@ import type { UserRecord } from '../ports/storage.js';
 import { passwordSchema, usernameSchema } from '../domain/user.js';
 import { parseInput } from '../errors/zod-details.js';
 import { strictInput } from '../errors/strict-input.js';
-import { DomainError } from '../errors/domain-error.js';
+import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { authorizeAdmin, isAllowed } from '../scopes/scope-check.js';
 import { userListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
@@ -41,8 +41,6 @@ function authorizeUserAdmin(principal: Principal, action: string): void {
 }
 
 export class UserService {
-  #adminChanges: Promise<unknown> = Promise.resolve();
-
   constructor(
     private readonly deps: CoreDeps,
     private readonly onCredentialsChanged: () => void,
@@ -67,7 +65,13 @@ export class UserService {
   async ensureAdmin(password: string | undefined): Promise<{ created: boolean; generatedPassword?: string }> {
     if ((await this.deps.storage.users.count()) > 0) return { created: false };
     const generated = password ? undefined : randomBytes(18).toString('base64url');
-    await this.add({ username: 'admin', password: password ?? generated!, admin: true });
+    try {
+      await this.add({ username: 'admin', password: password ?? generated!, admin: true });
+    } catch (error) {
+      // Replicas starting together on one empty database: another one created admin first.
+      if (isDomainError(error) && error.code === 'conflict') return { created: false };
+      throw error;
+    }
     return generated ? { created: true, generatedPassword: generated } : { created: true };
   }
 
@@ -108,22 +112,12 @@ export class UserService {
   }
 
   /**
-   * Demotes an admin unless it is the last one. Serialized in this process, and checked
-   * again after the change (then undone), so that two concurrent demotions or deletions,
-   * here or on another replica, cannot both leave without an admin.
+   * Demotes an admin unless it is the last one, in one storage transaction that locks the
+   * admins it counts: two concurrent demotions or deletions, here or on another replica,
+   * cannot both leave without an admin.
    */
-  private demoteKeepingOneAdmin(user: UserRecord, verb: string): Promise<void> {
-    const run = this.#adminChanges.then(async () => {
-      const { users } = this.deps.storage;
-      if ((await users.countAdmins()) <= 1) throw lastAdmin(user, verb);
-      await users.setAdmin(user.id, false);
-      if ((await users.countAdmins()) === 0) {
-        await users.setAdmin(user.id, true);
-        throw lastAdmin(user, verb);
-      }
-    });
-    this.#adminChanges = run.catch(() => undefined);
-    return run;
+  private async demoteKeepingOneAdmin(user: UserRecord, verb: string): Promise<void> {
+    if (!(await this.deps.storage.users.demoteUnlessLastAdmin(user.id))) throw lastAdmin(user, verb);
   }
 }
 

@@ -13,3 +13,4 @@ export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServe
 export { SnmptrapdPeer, type ReceivedTrap } from './snmptrapd-peer.js';
 export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-env.js';
 export { countingHasher } from './counting-hasher.js';
+export { createTestDatabase, postgresUnreachable, testServerUrl, type TestDatabase } from './postgres-test-database.js';

@@ -239,5 +239,55 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect((await storage.jobs.claim('w2', at(10)))?.id).toBe('bound-5');
       expect((await storage.jobs.claim('w3', at(10)))?.requested_by).toBe('user:a');
     });
+
+    // Races one SQLite writer hides and several PostgreSQL connections (or replicas) do not.
+    it('race: two pools taking one share at once: exactly one succeeds, the other is a conflict', async () => {
+      const a = await nas('race-nas');
+      const contested = await share(a.id, 'contested');
+      const pools = await Promise.all(['p1', 'p2'].map((name) => storage.pools.create({ name, comment: null, type: 'nfs', content: 'files' })));
+      const outcomes = await Promise.allSettled(pools.map((pool) => storage.pools.setMembers(pool.id, [contested.id])));
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const [refused] = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      await rejectsWith(Promise.reject(refused?.reason), 'conflict', 'taken');
+      const members = await storage.pools.memberIds(pools.map((pool) => pool.id));
+      expect([...members.values()].flat()).toEqual([contested.id]);
+    });
+
+    it('race: demoting the last two admins at once refuses one, and one admin stays', async () => {
+      const admins = await Promise.all(['root1', 'root2'].map((username) => storage.users.create({ username, password_hash: 'h', admin: true })));
+      const outcomes = await Promise.all(admins.map((admin) => storage.users.demoteUnlessLastAdmin(admin.id)));
+      expect(outcomes.sort()).toEqual([false, true]);
+      expect(await storage.users.countAdmins()).toBe(1);
+      const plain = await storage.users.create({ username: 'plain', password_hash: 'h', admin: false });
+      expect(await storage.users.demoteUnlessLastAdmin(plain.id)).toBe(true);
+    });
+
+    it('race: concurrent read-modify-writes of settings and SNMP configuration keep every change', async () => {
+      const add = (field: string) =>
+        storage.settings.update<Record<string, boolean>>('race', (current) => ({ value: { ...current, [field]: true }, alsoSet: { [`race_${field}`]: 1 } }));
+      await Promise.all(['a', 'b', 'c', 'd'].map(add));
+      expect(await storage.settings.get('race')).toEqual({ a: true, b: true, c: true, d: true });
+      expect(await storage.settings.get('race_d')).toBe(1);
+      await Promise.all([storage.snmpConfig.update({ location: 'rack 9' }), storage.snmpConfig.update({ contact: 'ops' }), storage.snmpConfig.update({ community: 'c2' })]);
+      expect(await storage.snmpConfig.get()).toEqual({ version: 'v2c', community: 'c2', location: 'rack 9', contact: 'ops' });
+    });
+
+    it('same on every adapter: counts past 2^32 as numbers, byte-wise text order, nulls lowest', async () => {
+      const a = await nas('bytes');
+      const big = await share(a.id, 'big');
+      const updated = await storage.shares.update(big.id, { file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
+      expect(updated).toMatchObject({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
+      expect((await storage.shares.get(big.id))?.file_size_sum).toBe(Number.MAX_SAFE_INTEGER);
+      const names = ['b', 'B', 'a', 'Z', '_', 'é', 'A b', 'a-b', 'ab'];
+      for (const name of names) await storage.nas.create({ name, host: 'h', type: 'local', comment: name === 'b' ? 'x' : null, price: null });
+      const byName = await storage.nas.list(query({ sort: [{ field: 'name', direction: 'asc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      expect(byName.items.map((item) => item.name)).toEqual([...names].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+      const commentAsc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'asc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      expect(commentAsc.items.at(-1)?.name).toBe('b');
+      const commentDesc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'desc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      expect(commentDesc.items[0]?.name).toBe('b');
+      const like = await storage.nas.list(query({ filters: [{ field: 'name', op: 'like', values: ['a%'] }] }));
+      expect(like.items.map((item) => item.name).sort()).toEqual(['a', 'a-b', 'ab']);
+    });
   });
 }

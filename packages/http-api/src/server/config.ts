@@ -8,6 +8,9 @@ export interface ServerConfig {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL only: connections per process (DMS_PG_POOL_MAX) and statement timeout (DMS_PG_STATEMENT_TIMEOUT_MS). */
+  pgPoolMax: number;
+  pgStatementTimeoutMs: number;
   adminPassword: string | undefined;
   secretKey: string | undefined;
   snmpAgentPort: number | undefined;
@@ -17,6 +20,8 @@ export interface ServerConfig {
   driverTimeoutMs: number;
   jobConcurrency: number;
   rateLimitPerMinute: number;
+  /** Where the rate-limit budgets live (DMS_RATE_LIMIT_STORE): this process, or PostgreSQL for every replica. */
+  rateLimitStore: 'memory' | 'postgres';
   snmpEnterpriseOid: string;
   /** Proxies whose X-Forwarded-For is believed (DMS_TRUSTED_PROXIES); none by default. */
   trustedProxies: string[];
@@ -27,6 +32,12 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
   if (text === undefined || text === '') return fallback;
   if (!(allowed as readonly string[]).includes(text)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got '${text}'`);
   return text as T;
+}
+
+function rateLimitStore(env: NodeJS.ProcessEnv): 'memory' | 'postgres' {
+  const store = oneOf(env, 'DMS_RATE_LIMIT_STORE', ['memory', 'postgres'] as const, 'memory');
+  if (store === 'postgres' && !env['DMS_DATABASE_URL']) throw new Error('DMS_RATE_LIMIT_STORE=postgres needs DMS_DATABASE_URL (the budgets live in that database)');
+  return store;
 }
 
 function trustedProxies(env: NodeJS.ProcessEnv): string[] {
@@ -57,6 +68,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: integer(env, 'DMS_PORT', 8080, 0, 65535),
     dataDir,
     databaseUrl: env['DMS_DATABASE_URL'] || undefined,
+    pgPoolMax: integer(env, 'DMS_PG_POOL_MAX', 10, 1, 1000),
+    pgStatementTimeoutMs: integer(env, 'DMS_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     adminPassword: env['DMS_ADMIN_PASSWORD'] || undefined,
     secretKey: env['DMS_SECRET_KEY'] || undefined,
     snmpAgentPort: agentPort ? integer(env, 'DMS_SNMP_AGENT_PORT', 161, 1, 65535) : undefined,
@@ -66,6 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', 10_000, 100, 600_000),
     jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', 4, 1, 64),
     rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitStore: rateLimitStore(env),
     snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
     trustedProxies: trustedProxies(env),
   };

@@ -1,5 +1,4 @@
 import { openDms, type Dms, type OpenDmsOptions } from '@dms/core';
-import { createMemoryAccessLimits } from '@dms/core/memory';
 import type { ServerConfig } from './config.js';
 
 /** The operator contract's environment (DESIGN §4) as openDms options: the one mapping of both. */
@@ -7,13 +6,15 @@ export function dmsOptions(config: ServerConfig, role: OpenDmsOptions['role']): 
   return {
     role,
     dataDir: config.dataDir,
-    ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+    ...(config.databaseUrl === undefined
+      ? {}
+      : { databaseUrl: config.databaseUrl, pgPoolMax: config.pgPoolMax, pgStatementTimeoutMs: config.pgStatementTimeoutMs }),
     ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
     ...(config.adminPassword === undefined ? {} : { adminPassword: config.adminPassword }),
     localRoots: config.localRoots,
     driverTimeoutMs: config.driverTimeoutMs,
     jobConcurrency: config.jobConcurrency,
-    core: { limits: createMemoryAccessLimits({ requestsPerMinute: config.rateLimitPerMinute }) },
+    rateLimits: { store: config.rateLimitStore, requestsPerMinute: config.rateLimitPerMinute },
     snmp: {
       enterpriseOid: config.snmpEnterpriseOid,
       ...(config.snmpAgentPort === undefined ? {} : { agent: { host: config.host, port: config.snmpAgentPort } }),

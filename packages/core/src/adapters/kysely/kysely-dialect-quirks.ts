@@ -1,3 +1,6 @@
+import type { Transaction } from 'kysely';
+import type { Database } from './kysely-schema.js';
+
 /** What differs between the SQL adapters; everything else is shared Kysely code. */
 export interface DialectQuirks {
   readonly name: 'sqlite' | 'postgres';
@@ -5,4 +8,12 @@ export interface DialectQuirks {
   isForeignKeyViolation(error: unknown): boolean;
   /** Appended to the claim sub-select (`for update skip locked` on PostgreSQL). */
   readonly claimLockClause: string;
+  /** Appended to a read whose rows a check-then-write in the same transaction relies on (`for update`). */
+  readonly rowLockClause: string;
+  /**
+   * Holds a named lock until `trx` ends, for a check no row lock covers (a count before an
+   * insert): a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite, whose
+   * single writer already runs one such transaction at a time.
+   */
+  lockUntilCommit(trx: Transaction<Database>, name: string): Promise<void>;
 }

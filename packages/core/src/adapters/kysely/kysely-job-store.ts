@@ -24,24 +24,29 @@ export class KyselyJobStore implements JobStore {
     const requestedBy = job.requested_by ?? 'system';
     const values = { ...job, requested_by: requestedBy, status: 'queued', progress: 0, message: null, steps: '[]', result: null, worker_id: null, heartbeat_at: null, started_at: null, finished_at: null };
     if (!bounds) return toRecord(await this.db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
-    // One statement: the bound is checked and the job stored without another request between them.
-    const unfinished = (requester?: string) =>
-      this.db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', 'in', ['queued', 'working'])
-        .$if(requester !== undefined, (qb) => qb.where('requested_by', '=', requester!));
-    const columns = Object.keys(values) as Array<keyof typeof values>;
-    const row = await this.db
-      .insertInto('jobs')
-      .columns(columns)
-      .expression(
-        this.db
-          .selectNoFrom(columns.map((column) => sql.val(values[column]).as(column)))
-          .where(sql<boolean>`(${unfinished(requestedBy)}) < ${bounds.perRequester} and (${unfinished()}) < ${bounds.total}`),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    // One statement: the bound is checked and the job stored without another request between
+    // them. Under a lock too: on PostgreSQL two such statements would each count without
+    // seeing the other's insert, and both pass a bound that has room for one.
+    const row = await this.db.transaction().execute(async (trx) => {
+      await this.quirks.lockUntilCommit(trx, 'dms_jobs_enqueue');
+      const unfinished = (requester?: string) =>
+        trx
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', 'in', ['queued', 'working'])
+          .$if(requester !== undefined, (qb) => qb.where('requested_by', '=', requester!));
+      const columns = Object.keys(values) as Array<keyof typeof values>;
+      return await trx
+        .insertInto('jobs')
+        .columns(columns)
+        .expression(
+          trx
+            .selectNoFrom(columns.map((column) => sql.val(values[column]).as(column)))
+            .where(sql<boolean>`(${unfinished(requestedBy)}) < ${bounds.perRequester} and (${unfinished()}) < ${bounds.total}`),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    });
     return row && toRecord(row);
   }
 

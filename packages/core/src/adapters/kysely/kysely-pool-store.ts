@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PoolInsert, PoolRecord, PoolStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import { DomainError } from '../../errors/domain-error.js';
@@ -75,7 +75,15 @@ export class KyselyPoolStore implements PoolStore {
     const wanted = [...new Set(shareIds)];
     await this.db.transaction().execute(async (trx) => {
       if (wanted.length > 0) {
-        const found = await trx.selectFrom('nas_shares').select(['id', 'pool_id']).where('id', 'in', wanted).execute();
+        // Locked until the commit: a concurrent setMembers of another pool waits, then sees these
+        // shares taken instead of taking them too (SQLite's single writer serializes it anyway).
+        const found = await trx
+          .selectFrom('nas_shares')
+          .select(['id', 'pool_id'])
+          .where('id', 'in', wanted)
+          .orderBy('id')
+          .modifyEnd(sql.raw(this.quirks.rowLockClause))
+          .execute();
         const missing = wanted.filter((shareId) => !found.some((row) => row.id === shareId));
         if (missing.length > 0) {
           throw new DomainError('validation', `nas_share_ids ${missing.join(', ')} not found`, {

@@ -75,7 +75,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const reads = preparedReads(db, options.firstRowReader);
   const communities = secretColumn(options.secrets);
   const traps = new KyselyTrapStore(db, now, communities);
-  const snmpConfig = new KyselySnmpConfigStore(db, now, communities);
+  const snmpConfig = new KyselySnmpConfigStore(db, quirks, now, communities);
   return {
     capabilities: { ...defaultStorageCapabilities, ...options.capabilities },
     nas: new KyselyNasStore(db, quirks, now),
@@ -85,7 +85,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     snmpConfig,
     users: new KyselyUserStore(db, quirks, now),
     apiKeys: new KyselyApiKeyStore(db, reads),
-    settings: new KyselySettingsStore(db),
+    settings: new KyselySettingsStore(db, quirks),
     corsRules: new KyselyCorsRuleStore(db, now),
     jobs: new KyselyJobStore(db, quirks),
     async migrate() {

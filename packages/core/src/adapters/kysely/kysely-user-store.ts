@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { UserRecord, UserStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database, UserTable } from './kysely-schema.js';
@@ -53,6 +53,24 @@ export class KyselyUserStore implements UserStore {
   async setAdmin(id: number, admin: boolean) {
     const result = await this.db.updateTable('users').set({ admin: admin ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async demoteUnlessLastAdmin(id: number) {
+    return await this.db.transaction().execute(async (trx) => {
+      // Every admin row locked, in id order so that two demotions cannot deadlock: the second
+      // waits for the first to commit, then counts the admins that are left.
+      const admins = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('admin', '=', 1)
+        .orderBy('id')
+        .modifyEnd(sql.raw(this.quirks.rowLockClause))
+        .execute();
+      if (!admins.some((row) => row.id === id)) return true;
+      if (admins.length <= 1) return false;
+      await trx.updateTable('users').set({ admin: 0 }).where('id', '=', id).execute();
+      return true;
+    });
   }
 
   async countAdmins() {

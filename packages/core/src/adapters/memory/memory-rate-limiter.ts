@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AccessLimits, RateLimitDecision, RateLimiter } from '../../ports/rate-limiter.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { AccessLimits, RateLimiter } from '../../ports/rate-limiter.js';
+import { flexibleRateLimiter } from '../rate-limiter-flexible/flexible-rate-limiter.js';
 
 /**
  * The memory adapter of the RateLimiter port, on rate-limiter-flexible: one process's
@@ -7,32 +8,7 @@ import type { AccessLimits, RateLimitDecision, RateLimiter } from '../../ports/r
  * on the core's injected clock.
  */
 export function createMemoryRateLimiter(options: { limit: number; windowSeconds: number }): RateLimiter {
-  const limiter = new RateLimiterMemory({ points: options.limit, duration: options.windowSeconds });
-  const decide = (res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
-    allowed,
-    limit: options.limit,
-    remaining: Math.max(0, res.remainingPoints),
-    resetMs: res.msBeforeNext,
-  });
-  return {
-    limit: options.limit,
-    async consume(key, points = 1) {
-      try {
-        return decide(await limiter.consume(key, points), true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decide(rejection, false);
-        throw rejection;
-      }
-    },
-    async peek(key) {
-      const res = await limiter.get(key);
-      if (!res) return { allowed: true, limit: options.limit, remaining: options.limit, resetMs: 0 };
-      return decide(res, res.consumedPoints < options.limit);
-    },
-    async reset(key) {
-      await limiter.delete(key);
-    },
-  };
+  return flexibleRateLimiter(new RateLimiterMemory({ points: options.limit, duration: options.windowSeconds }), options.limit);
 }
 
 /** The production budgets in memory: one-minute windows, 10 failed authentications a minute. */

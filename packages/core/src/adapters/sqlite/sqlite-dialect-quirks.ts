@@ -11,4 +11,7 @@ export const sqliteQuirks: DialectQuirks = {
   isForeignKeyViolation: (error) => ['SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_TRIGGER'].includes(sqliteCode(error)),
   // A single UPDATE … WHERE id = (SELECT … LIMIT 1) is atomic under SQLite's write lock.
   claimLockClause: '',
+  // A write transaction holds SQLite's single write lock: nothing to add per row.
+  rowLockClause: '',
+  lockUntilCommit: async () => {},
 };

@@ -1,0 +1,49 @@
+import type pg from 'pg';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { AccessLimits, RateLimiter } from '../../ports/rate-limiter.js';
+import { flexibleRateLimiter } from '../rate-limiter-flexible/flexible-rate-limiter.js';
+
+export interface PgRateLimiterOptions {
+  pool: pg.Pool;
+  limit: number;
+  windowSeconds: number;
+  /** Keeps the budgets apart in the shared table: replicas using one prefix share one budget. */
+  keyPrefix: string;
+  /** rate-limiter-flexible's table, created on first use (dms_rate_limits). */
+  tableName?: string;
+}
+
+/**
+ * The PostgreSQL adapter of the RateLimiter port, on rate-limiter-flexible: counters in one
+ * table, so every replica draws on the same budget. Windows run on the system clock, as in
+ * the memory adapter. Resolves once the table exists.
+ */
+export async function createPostgresRateLimiter(options: PgRateLimiterOptions): Promise<RateLimiter> {
+  const { pool, limit, windowSeconds, keyPrefix, tableName = 'dms_rate_limits' } = options;
+  const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
+    const created: RateLimiterPostgres = new RateLimiterPostgres(
+      { storeClient: pool, storeType: 'pool', tableName, keyPrefix, points: limit, duration: windowSeconds, clearExpiredByTimeout: true },
+      (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(created)),
+    );
+  });
+  return flexibleRateLimiter(limiter, limit);
+}
+
+/**
+ * The production budgets in PostgreSQL, shared by the replicas (DMS_RATE_LIMIT_STORE=postgres):
+ * the same windows and defaults as createMemoryAccessLimits.
+ */
+export async function createPostgresAccessLimits(options: {
+  pool: pg.Pool;
+  requestsPerMinute?: number;
+  failuresPerMinute?: number;
+  tableName?: string;
+}): Promise<AccessLimits> {
+  const { pool, requestsPerMinute = 600, failuresPerMinute = 10, tableName } = options;
+  const common = { pool, windowSeconds: 60, ...(tableName ? { tableName } : {}) };
+  // One after the other: concurrent CREATE TABLE IF NOT EXISTS of one table can collide in PostgreSQL.
+  const perCredential = await createPostgresRateLimiter({ ...common, limit: requestsPerMinute, keyPrefix: 'dms_credential' });
+  const perAddress = await createPostgresRateLimiter({ ...common, limit: requestsPerMinute, keyPrefix: 'dms_address' });
+  const authFailures = await createPostgresRateLimiter({ ...common, limit: failuresPerMinute, keyPrefix: 'dms_auth_failure' });
+  return { perCredential, perAddress, authFailures };
+}

@@ -1,0 +1,19 @@
+import { sql } from 'kysely';
+import type { DialectQuirks } from '../kysely/kysely-dialect-quirks.js';
+
+function sqlState(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+}
+
+export const postgresQuirks: DialectQuirks = {
+  name: 'postgres',
+  isUniqueViolation: (error) => sqlState(error) === '23505',
+  isForeignKeyViolation: (error) => sqlState(error) === '23503',
+  // Several replicas claim from one queue: a row another one is claiming is passed over.
+  claimLockClause: 'for update skip locked',
+  // Read-then-write checks lock the rows they read, so a concurrent writer waits its turn.
+  rowLockClause: 'for update',
+  async lockUntilCommit(trx, name) {
+    await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+  },
+};

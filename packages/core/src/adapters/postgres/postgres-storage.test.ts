@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStorageContract } from '../../testing/storage-contract.js';
+import { isDomainError } from '../../errors/domain-error.js';
+import { openPostgresStorage } from './postgres-storage.js';
+import { parseInt8 } from './postgres-int8.js';
+import { openDms } from '../../runtime/open-dms.js';
+import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../../testing/postgres-test-database.js';
+
+// Locally a missing server skips with the reason printed; on CI it fails (see require-tool.ts).
+const unreachable = await postgresUnreachable();
+if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
+if (unreachable) console.warn(`[skip] ${unreachable}`);
+
+let database: TestDatabase | undefined;
+beforeAll(async () => {
+  if (!unreachable) database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+const tables = ['nas', 'pools', 'nas_shares', 'snmp_traps', 'snmp_server_configuration', 'users', 'api_keys', 'settings', 'jobs', 'cors_rules'];
+
+/** Each contract test starts from empty tables (ids from 1) in the run's database. */
+async function emptyTables(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const existing = await client.query<{ name: string | null }>(`select to_regclass('nas')::text as name`);
+    if (existing.rows[0]?.name) await client.query(`truncate ${tables.join(', ')} restart identity cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+const url = () => {
+  if (!database) throw new Error('no test database');
+  return database.url;
+};
+
+describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
+  runStorageContract('postgres', async () => {
+    await emptyTables(url());
+    return openPostgresStorage({ url: url(), poolMax: 4 });
+  });
+
+  it('migrates exactly once when several replicas start at once', async () => {
+    const replicas = Array.from({ length: 4 }, () => openPostgresStorage({ url: url(), poolMax: 2 }));
+    await Promise.all(replicas.map((replica) => replica.migrate()));
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    const { rows } = await client.query<{ name: string; count: string }>('select name, count(*) as count from kysely_migration group by name');
+    await client.end();
+    expect(rows.every((row) => row.count === '1')).toBe(true);
+    await Promise.all(replicas.map((replica) => replica.close()));
+  });
+
+  it('refuses a database whose schema is newer than this build', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const storage = openPostgresStorage({ url: fresh.url, poolMax: 1 });
+      await storage.migrate();
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      await client.query(`insert into kysely_migration (name, timestamp) values ('9999_from_the_future', now()::text)`);
+      await client.end();
+      await expect(storage.migrate()).rejects.toThrow(/newer than this dms.*9999_from_the_future/);
+      await storage.close();
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('answers ping with unavailable when the server cannot be reached', async () => {
+    const storage = openPostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/none', poolMax: 1 });
+    const error = await storage.ping().then(() => undefined, (e: unknown) => e);
+    expect(isDomainError(error) && error.code).toBe('unavailable');
+    await storage.close();
+  });
+
+  it('openDms on postgres://: replicas share one data dir (no lock) and one database, with one first admin', async () => {
+    const fresh = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'dms-pg-open-'));
+    try {
+      const options = { dataDir, databaseUrl: fresh.url, role: 'service' as const, adminPassword: 'first-admin-password', pgPoolMax: 2, pgStatementTimeoutMs: 5_000 };
+      const replicas = await Promise.all([openDms(options), openDms(options)]);
+      expect(replicas.filter((replica) => replica.firstAdmin.created)).toHaveLength(1);
+      const system = { kind: 'user' as const, userId: 0, username: 'system', admin: true };
+      expect((await replicas[1]!.core.users.list(system, {})).count).toBe(1);
+      await Promise.all(replicas.map((replica) => replica.close()));
+      // A short command needs no SQLite file in the data dir on PostgreSQL.
+      const command = await openDms({ dataDir, databaseUrl: fresh.url, role: 'command' });
+      await command.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await fresh.drop();
+    }
+  });
+
+  it('reads int8 as numbers and refuses one beyond 2^53', () => {
+    expect(parseInt8('9007199254740991')).toBe(2 ** 53 - 1);
+    expect(() => parseInt8('9007199254740993')).toThrow(/beyond what dms handles exactly/);
+  });
+});
