@@ -1,0 +1,31 @@
+import { createCallerFactory, router } from '../trpc.js';
+import { authRouter } from './auth.js';
+import { nasRouter } from './nas.js';
+import { poolsRouter } from './pools.js';
+import { sharesRouter } from './shares.js';
+import { jobsRouter } from './jobs.js';
+import { snmpConfigRouter, trapsRouter } from './snmp.js';
+import { apiKeysRouter, corsRulesRouter, settingsRouter, usersRouter } from './admin.js';
+import { overviewRouter } from './overview.js';
+
+/** The main process's API to the renderer: a thin adapter over the core services. */
+export const appRouter = router({
+  auth: authRouter,
+  overview: overviewRouter,
+  nas: nasRouter,
+  pools: poolsRouter,
+  shares: sharesRouter,
+  jobs: jobsRouter,
+  traps: trapsRouter,
+  snmpConfig: snmpConfigRouter,
+  users: usersRouter,
+  apiKeys: apiKeysRouter,
+  corsRules: corsRulesRouter,
+  settings: settingsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Calls procedures in process (tests, and hosts with no transport in between). */
+export const createAppCaller = createCallerFactory(appRouter);
+export type AppCaller = ReturnType<typeof createAppCaller>;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { RawQuery, ShareScope } from '@dms/core';
+
+/**
+ * Input parsers that only give the client its types: the core validates every body itself
+ * and answers with field details, so nothing is checked twice or differently here.
+ */
+export const typed =
+  <T>() =>
+  (value: unknown): T =>
+    value as T;
+
+/** What a client may send to a core schema: its input type, before the core's defaults. */
+export type Input<Schema extends z.ZodType> = z.input<Schema>;
+
+/** A resource addressed by id or name, as the core's `ref` takes it. */
+export const ref = z.union([z.string(), z.number().int()]).transform(String);
+
+/** List parameters as the REST query has them (`limit`, `page`, `sort_by`, filters …). */
+export const listQuery = z
+  .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]))
+  .optional()
+  .transform((query): RawQuery => Object.fromEntries(Object.entries(query ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [String(value)]])));
+
+/** Which shares a call reaches: those of a NAS, of a pool, or all of them. */
+export const shareScope = z
+  .object({ nas: ref.optional(), pool: ref.optional() })
+  .optional()
+  .transform((scope): ShareScope => {
+    if (scope?.nas !== undefined) return { kind: 'nas', nasRef: scope.nas };
+    if (scope?.pool !== undefined) return { kind: 'pool', poolRef: scope.pool };
+    return { kind: 'all' };
+  });

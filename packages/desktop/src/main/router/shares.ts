@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { nasShareCreateSchema, nasShareUpdateSchema } from '@dms/core';
+import { router, userProcedure } from '../trpc.js';
+import { listQuery, ref, shareScope, type Input } from './inputs.js';
+
+const oneShare = z.object({ scope: shareScope, share: ref });
+
+export const sharesRouter = router({
+  /** The list contract of the REST lists: `query` takes the same parameters (limit, sort_by, filters …). */
+  list: userProcedure
+    .input(z.object({ scope: shareScope, query: listQuery }).optional())
+    .query(({ ctx, input }) => ctx.core.shares.list(ctx.principal, input?.scope ?? { kind: 'all' }, input?.query ?? {})),
+  show: userProcedure.input(oneShare).query(({ ctx, input }) => ctx.core.shares.show(ctx.principal, input.scope, input.share)),
+  create: userProcedure
+    .input(z.object({ nas: ref, body: z.custom<Input<typeof nasShareCreateSchema>>() }))
+    .mutation(({ ctx, input }) => ctx.core.shares.create(ctx.principal, input.nas, input.body)),
+  update: userProcedure
+    .input(oneShare.extend({ body: z.custom<Input<typeof nasShareUpdateSchema>>() }))
+    .mutation(({ ctx, input }) => ctx.core.shares.update(ctx.principal, input.scope, input.share, input.body)),
+  delete: userProcedure.input(oneShare).mutation(({ ctx, input }) => ctx.core.shares.destroy(ctx.principal, input.scope, input.share)),
+  /** Tests a share before it is saved (the create body), under its NAS. */
+  testUnsaved: userProcedure
+    .input(z.object({ nas: ref, body: z.custom<Input<typeof nasShareCreateSchema>>() }))
+    .mutation(({ ctx, input }) => ctx.core.jobs.testUnsaved(ctx.principal, input.nas, input.body)),
+  /** Re-tests a saved share with its stored credentials. */
+  test: userProcedure.input(oneShare).mutation(({ ctx, input }) => ctx.core.jobs.testSaved(ctx.principal, input.scope, input.share)),
+  scan: userProcedure.input(oneShare).mutation(({ ctx, input }) => ctx.core.jobs.scan(ctx.principal, input.scope, input.share)),
+});

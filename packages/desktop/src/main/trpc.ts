@@ -1,0 +1,64 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { toDomainError, type DomainError, type DomainErrorCode, type ErrorDetails } from '@dms/core';
+import type { DesktopContext } from './context.js';
+import { trpcCodeByDomainCode } from './error-table.js';
+
+/** What a client reads in `error.data` beside tRPC's own fields: the model_error of the core. */
+export interface DomainErrorData {
+  domainCode: DomainErrorCode;
+  details: ErrorDetails;
+  messages: string[];
+}
+
+// By name, not instanceof: the error may come from another realm (DESIGN: errors across IPC).
+const isDomainLike = (value: unknown): value is DomainError =>
+  value instanceof Error && value.name === 'DomainError' && 'code' in value;
+
+/**
+ * Any failure of a procedure as the TRPCError a client sees: a DomainError through the table,
+ * tRPC's own input errors as they are, anything else as the core maps it (no internal detail).
+ */
+export function toTrpcError(error: TRPCError): TRPCError {
+  if (isDomainLike(error.cause)) return fromDomainError(error.cause);
+  if (error.code !== 'INTERNAL_SERVER_ERROR') return error;
+  return fromDomainError(toDomainError(error.cause));
+}
+
+/** The same mapping for what a subscription throws while it streams, past the middleware. */
+export function asTrpcError(error: unknown): TRPCError {
+  return toTrpcError(error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error }));
+}
+
+function fromDomainError(domain: DomainError): TRPCError {
+  return new TRPCError({ code: trpcCodeByDomainCode[domain.code], message: domain.message, cause: domain });
+}
+
+const t = initTRPC.context<DesktopContext>().create({
+  // The main process has no browser to fall back on: tRPC's default (off outside dev) would
+  // not know Electron's packaged state, so the stack is left out always.
+  isDev: false,
+  errorFormatter({ shape, error }): typeof shape & { data: typeof shape.data & Partial<DomainErrorData> } {
+    const cause = error.cause;
+    if (!isDomainLike(cause)) return shape;
+    return { ...shape, data: { ...shape.data, domainCode: cause.code, details: cause.details, messages: cause.messages } };
+  },
+});
+
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) throw toTrpcError(result.error);
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Open to anyone holding the window: sign-in and the session's own state. */
+export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+/** Everything else runs as the signed-in desktop user. */
+export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  const principal = ctx.session.principal;
+  if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+  return next({ ctx: { ...ctx, principal } });
+});

@@ -1,0 +1,17 @@
+import { useState } from 'react';
+import { SignIn } from './sign-in.js';
+import { ConsoleScreen } from './console-screen.js';
+import { api } from './trpc-client.js';
+
+export function App() {
+  const [user, setUser] = useState<{ username: string; admin: boolean } | null>(null);
+  if (!user) return <SignIn onSignedIn={setUser} />;
+  return (
+    <ConsoleScreen
+      username={user.username}
+      onSignOut={() => {
+        void api.auth.signOut.mutate().then(() => setUser(null));
+      }}
+    />
+  );
+}
