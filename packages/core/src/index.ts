@@ -10,7 +10,7 @@ export type { SnmpAgentState } from './runtime/snmp-services.js';
 export { createCore, type Core, type CoreOptions } from './services/create-core.js';
 export type { AccessService, AccessRequest, LoginRequest } from './services/access-service.js';
 export type { ShareScope, ShareCollection } from './services/share-service.js';
-export type { JobQuery } from './services/job-service.js';
+export type { JobQuery, RecentJob } from './services/job-service.js';
 
 // Errors
 export {
@@ -71,7 +71,7 @@ export { settingsSchema, settingsUpdateSchema, defaultSettings, type Settings } 
 export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, presentApiKey, type ApiKeyView } from './services/api-key-service.js';
 export { presentUser, userCreateSchema, userUpdateSchema } from './services/user-service.js';
 export { presentTrap } from './services/trap-service.js';
-export { presentJob, maxWaitSeconds } from './services/job-service.js';
+export { presentJob, maxWaitSeconds, maxRecentJobs } from './services/job-service.js';
 
 // Response and query contracts (the OpenAPI document and the SDK are built from them)
 export { attributeErrorSchema, modelErrorSchema, type ModelError } from './contracts/model-error-schema.js';

@@ -65,4 +65,6 @@ export interface JobStore {
   /** Deletes finished jobs that finished before `before`. */
   purgeFinished(before: string): Promise<number>;
   countByStatus(): Promise<Record<JobStatus, number>>;
+  /** The newest jobs first, of one requester or of all. */
+  recent(limit: number, requestedBy?: string): Promise<JobRecord[]>;
 }

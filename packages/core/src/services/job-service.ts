@@ -15,6 +15,10 @@ import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema, parseShareOptions } from '../domain/nas-share.js';
 
 export const maxWaitSeconds = 30;
+export const maxRecentJobs = 100;
+
+/** A job as the console's overview lists it: its status and what it ran on. */
+export type RecentJob = ActiveJobStatus & Pick<JobRecord, 'kind' | 'nas_id' | 'share_id' | 'created_at' | 'finished_at'>;
 
 export function presentJob(job: JobRecord): ActiveJobStatus {
   return {
@@ -63,6 +67,17 @@ export class JobService {
   /** Jobs by status, for metrics and the SNMP agent's gauges. */
   countByStatus(): Promise<Record<JobStatus, number>> {
     return this.deps.storage.jobs.countByStatus();
+  }
+
+  /**
+   * The newest jobs with what they ran on: an admin user sees every job, anyone else the jobs
+   * it (or, for a key, its owner's key tree) asked for, since a job's message can name hosts.
+   */
+  async recent(principal: Principal, limit = 10): Promise<RecentJob[]> {
+    const bounded = Math.min(Math.max(Math.trunc(limit), 1), maxRecentJobs);
+    const seesAll = principal.kind === 'user' && principal.admin;
+    const jobs = await this.deps.storage.jobs.recent(bounded, seesAll ? undefined : requesterOf(principal));
+    return jobs.map((job) => ({ ...presentJob(job), kind: job.kind, nas_id: job.nas_id, share_id: job.share_id, created_at: job.created_at, finished_at: job.finished_at }));
   }
 
   /** Job requests refused by the queue bounds since start, by bound. */

@@ -240,6 +240,15 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect((await storage.jobs.claim('w3', at(10)))?.requested_by).toBe('user:a');
     });
 
+    it('recent jobs: newest first, bounded, of one requester or of all', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 3, 0, 0, s)).toISOString();
+      const job = (i: number, requested_by: string) => ({ id: `recent-${i}`, kind: 'share_scan' as const, nas_id: 1, share_id: null, total: 1, payload_enc: null, created_at: at(i), requested_by });
+      for (const [i, requester] of ['user:a', 'user:b', 'user:a', 'user:b'].entries()) await storage.jobs.enqueue(job(i, requester));
+      expect((await storage.jobs.recent(3)).map((recent) => recent.id)).toEqual(['recent-3', 'recent-2', 'recent-1']);
+      expect((await storage.jobs.recent(10, 'user:a')).map((recent) => recent.id)).toEqual(['recent-2', 'recent-0']);
+      expect(await storage.jobs.recent(10, 'user:nobody')).toEqual([]);
+    });
+
     // Races one SQLite writer hides and several PostgreSQL connections (or replicas) do not.
     it('race: two pools taking one share at once: exactly one succeeds, the other is a conflict', async () => {
       const a = await nas('race-nas');

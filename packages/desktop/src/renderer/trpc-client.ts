@@ -1,4 +1,5 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { ipcLink } from 'trpc-electron/renderer';
 import type { AppRouter } from '../main/router/index.js';
 
@@ -25,3 +26,7 @@ export function describeError(error: unknown): { message: string; fields: Record
   }
   return { message: error.message, fields };
 }
+
+/** What each procedure answers and takes, for screens' state and forms. */
+export type Outputs = inferRouterOutputs<AppRouter>;
+export type Inputs = inferRouterInputs<AppRouter>;

@@ -1,12 +1,11 @@
+import { z } from 'zod';
+import { maxRecentJobs } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
 
 // One item per page: only `count` (the total before pagination) is wanted.
 const countOnly = { limit: ['1'] };
 
-/**
- * The console's first screen. Jobs are counted by status: the core has no list of recent
- * jobs yet (jobs are read by id under their NAS or share), so none is shown.
- */
+/** The console's first screen: counts, jobs by status and the newest jobs, the SNMP agent's state. */
 export const overviewRouter = router({
   show: userProcedure.query(async ({ ctx }) => {
     const { core, principal } = ctx;
@@ -23,4 +22,8 @@ export const overviewRouter = router({
       snmp_agent: ctx.snmpAgent(),
     };
   }),
+  /** The newest jobs (an admin sees all, others their own), with what they ran on. */
+  recentJobs: userProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(maxRecentJobs).default(10) }).optional())
+    .query(({ ctx, input }) => ctx.core.jobs.recent(ctx.principal, input?.limit)),
 });

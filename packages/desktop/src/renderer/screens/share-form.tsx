@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, describeError } from './trpc-client.js';
+import { api, describeError } from '../trpc-client.js';
 
 const fields = [
   { name: 'name', label: 'Share name' },

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ActiveJobStatus } from '@dms/core';
-import { api, describeError } from './trpc-client.js';
+import { api, describeError } from '../trpc-client.js';
 
 interface ShareRow {
   id: number;

@@ -1,0 +1,90 @@
+import { api } from '../trpc-client.js';
+import { useLoad } from '../ui/use-load.js';
+import { EmptyState } from '../ui/empty-state.js';
+import { shortTime } from '../ui/format.js';
+import { RestServerStatus } from './rest-server-status.js';
+
+const jobKindLabel = { share_test: 'Test', share_scan: 'Scan' } as const;
+
+/** Counts, the newest jobs, and the state of what this instance serves (SNMP agent, REST server). */
+export function OverviewScreen() {
+  const overview = useLoad(() => api.overview.show.query());
+  const jobs = useLoad(() => api.overview.recentJobs.query({ limit: 10 }));
+  const summary = overview.data;
+  return (
+    <>
+      {overview.error && (
+        <p role="alert" className="error">
+          {overview.error}
+        </p>
+      )}
+      {summary && (
+        <ul className="cards" aria-label="Counts">
+          <li>
+            <a href="#/nas">
+              <span className="count">{summary.counts.nas}</span> NAS
+            </a>
+          </li>
+          <li>
+            <a href="#/pools">
+              <span className="count">{summary.counts.pools}</span> pools
+            </a>
+          </li>
+          <li>
+            <a href="#/shares">
+              <span className="count">{summary.counts.nas_shares}</span> shares
+            </a>
+          </li>
+          <li>
+            <a href="#/traps">
+              <span className="count">{summary.counts.snmp_traps}</span> trap targets
+            </a>
+          </li>
+          <li>
+            <span className="count">{summary.jobs_by_status.queued + summary.jobs_by_status.working}</span> jobs running or queued
+          </li>
+        </ul>
+      )}
+      <section aria-labelledby="services-heading">
+        <h2 id="services-heading">Services</h2>
+        <dl className="facts">
+          <dt>SNMP agent</dt>
+          <dd>{summary ? <span data-state={summary.snmp_agent.state}>{summary.snmp_agent.state}</span> : '…'}</dd>
+          <RestServerStatus />
+        </dl>
+      </section>
+      <section aria-labelledby="jobs-heading">
+        <h2 id="jobs-heading">Recent jobs</h2>
+        {jobs.data?.length === 0 && <EmptyState title="No jobs yet">Test or scan a share on the Shares screen; its job appears here.</EmptyState>}
+        {jobs.data && jobs.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Share</th>
+                <th scope="col">Status</th>
+                <th scope="col">Message</th>
+                <th scope="col">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.data.map((job) => (
+                <tr key={job.job_id}>
+                  <td>{jobKindLabel[job.kind]}</td>
+                  <td>{job.share_id === null ? 'unsaved share' : `#${job.share_id}`}</td>
+                  <td>
+                    <span className="status" data-status={job.status}>
+                      {job.status}
+                    </span>
+                  </td>
+                  <td>{job.message ?? ''}</td>
+                  <td>{shortTime(job.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { useRef, useState } from 'react';
+
+interface ConfirmButtonProps {
+  /** The button's visible text ("Delete"). */
+  label: string;
+  /** Its accessible name, naming the thing ("Delete share projects"). */
+  accessibleLabel: string;
+  /** The question in the dialog ("Delete share projects? Its jobs are kept."). */
+  question: string;
+  onConfirm: () => Promise<void>;
+}
+
+/** A destructive action behind a modal dialog (native <dialog>: focus trap and Escape for free). */
+export function ConfirmButton({ label, accessibleLabel, question, onConfirm }: ConfirmButtonProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    try {
+      await onConfirm();
+      dialog.current?.close();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  };
+  return (
+    <>
+      <button type="button" className="danger" aria-label={accessibleLabel} onClick={() => (setError(null), dialog.current?.showModal())}>
+        {label}
+      </button>
+      <dialog ref={dialog} aria-label={accessibleLabel}>
+        <p>{question}</p>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
+            Cancel
+          </button>
+          <button type="button" className="danger" onClick={() => void confirm()}>
+            {label}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
