@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const idSchema = z.number().int().positive();
+/** Ids fit PostgreSQL's `integer` identity columns, so both adapters take and refuse the same ids. */
+export const maxId = 2_147_483_647;
+export const idSchema = z.number().int().positive().max(maxId);
 
 /** Strings that end up in logs, shell-free argv and SQL parameters: no control characters. */
 export const noControlChars = /^[^\u0000-\u001f\u007f]*$/;

@@ -20,7 +20,7 @@ let events: DmsEvent[];
 const secrets = createAesGcmSecretBox(randomBytes(32));
 const engines: JobEngine[] = [];
 
-function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed'> = {}): JobEngine {
+function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed' | 'heartbeatMs'> = {}): JobEngine {
   const bus = new MemoryEventBus();
   bus.subscribe((event) => events.push(event));
   const created = new JobEngine({
@@ -130,6 +130,21 @@ describe('job engine', () => {
     expect(await storage.jobs.get(job.id)).toMatchObject({ status: 'failed', message: 'interrupted', payload_enc: null });
     expect(failures).toMatchObject([{ jobId: job.id, kind: 'share_test', message: 'interrupted' }]);
     expect(events.map((e) => [e.name, e.severity])).toEqual([['job_interrupted', 3]]);
+  });
+
+  it('replicas (no start-up recovery) fail a job whose heartbeat stopped after 3 heartbeats, exactly once between them', async () => {
+    const job = await engine().enqueue('share_test', unsaved('projects'), { nasId: 1, shareId: null, total: 2 });
+    const claimedAt = Date.now();
+    expect((await storage.jobs.claim('killed-replica', new Date(claimedAt).toISOString()))?.id).toBe(job.id);
+    const failures: JobFailure[] = [];
+    const replicas = [engine({ heartbeatMs: 40, onJobFailed: (f) => failures.push(f) }), engine({ heartbeatMs: 40, onJobFailed: (f) => failures.push(f) })];
+    for (const replica of replicas) await replica.start({ recoverEveryWorking: false });
+    expect((await storage.jobs.get(job.id))?.status).toBe('working');
+    const failed = await until(job.id, finished);
+    expect(failed).toMatchObject({ status: 'failed', message: 'interrupted' });
+    expect(Date.parse(failed.finished_at!) - claimedAt).toBeGreaterThanOrEqual(120);
+    await expect.poll(() => events.filter((e) => e.name === 'job_interrupted').length).toBe(1);
+    expect(failures.map((f) => f.jobId)).toEqual([job.id]);
   });
 
   it('runs many jobs with several workers, each exactly once', async () => {

@@ -20,8 +20,12 @@ export interface JobEngineOptions {
   /** Workers of this process (DMS_JOB_CONCURRENCY, 4 by default). */
   concurrency?: number;
   driverTimeoutMs?: number;
+  /** How often a running job's heartbeat is saved (2 s). */
   heartbeatMs?: number;
-  /** A working job whose heartbeat is older is taken as crashed (other replicas). */
+  /**
+   * A working job whose heartbeat is older is taken as crashed and failed "interrupted" by
+   * any live replica (3 heartbeats by default: a dead replica's jobs end within ~8 s).
+   */
   staleAfterMs?: number;
   /** Finished jobs are kept this long (24 h). */
   retentionMs?: number;
@@ -50,6 +54,8 @@ const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventNam
   share_scan: { completed: 'share_scan_completed', failed: 'share_scan_failed' },
 };
 
+const purgeEveryMs = 60_000;
+
 /**
  * Durable job engine: jobs live in storage, workers claim them atomically, heartbeats
  * mark them alive, and a start after a crash fails what was left working ("interrupted").
@@ -64,19 +70,25 @@ export class JobEngine {
   readonly #stopping = new AbortController();
   readonly #workers: Promise<void>[] = [];
   #housekeeping: NodeJS.Timeout | undefined;
+  #lastPurge = Number.NEGATIVE_INFINITY;
 
   constructor(options: JobEngineOptions) {
     this.#options = {
       concurrency: 4,
       driverTimeoutMs: 10_000,
       heartbeatMs: 2_000,
-      staleAfterMs: 30_000,
       retentionMs: 24 * 3600_000,
       pollMs: 500,
       ...options,
+      staleAfterMs: options.staleAfterMs ?? 3 * (options.heartbeatMs ?? 2_000),
     };
     this.#workerId = `worker-${options.newId()}`;
     this.signals = new JobSignals(options.events, options.clock);
+  }
+
+  /** This process's mark on the jobs it claims (`worker_id`): which replica ran a job. */
+  get workerId(): string {
+    return this.#workerId;
   }
 
   /** Where worker and housekeeping errors go (the server logs them). */
@@ -166,7 +178,8 @@ export class JobEngine {
   start(options: { recoverEveryWorking: boolean } = { recoverEveryWorking: this.#options.storage.capabilities.exclusiveOwner }): Promise<void> {
     const ready = this.recover(options.recoverEveryWorking).then(() => undefined);
     for (let i = 0; i < this.#options.concurrency; i++) this.#workers.push(ready.then(() => this.work()));
-    this.#housekeeping = setInterval(() => void this.housekeep(), Math.min(60_000, this.#options.staleAfterMs));
+    // Stale jobs are looked for every heartbeat (one indexed UPDATE), finished ones purged each minute.
+    this.#housekeeping = setInterval(() => void this.housekeep(), Math.min(this.#options.heartbeatMs, this.#options.staleAfterMs));
     this.#housekeeping.unref();
     return ready;
   }
@@ -181,7 +194,10 @@ export class JobEngine {
     const { storage, clock, retentionMs } = this.#options;
     try {
       await this.recover(false);
-      await storage.jobs.purgeFinished(new Date(clock().getTime() - retentionMs).toISOString());
+      const now = clock().getTime();
+      if (now - this.#lastPurge < purgeEveryMs) return;
+      this.#lastPurge = now;
+      await storage.jobs.purgeFinished(new Date(now - retentionMs).toISOString());
     } catch (error) {
       this.#options.onError?.(error);
     }

@@ -118,8 +118,7 @@ async function replicaCoordination(
   const events = await postgres.PgEventBus.open({ connection: url, onError: (error) => log.warn({ err: error }, 'replica event channel') });
   cleanups.push(() => events.close());
   if (options.rateLimits?.store !== 'postgres') return { events };
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const pool = postgres.createResilientPool({ connectionString: url, max: 2 });
   cleanups.push(() => pool.end());
   const { requestsPerMinute } = options.rateLimits;
   const limits = await postgres.createPostgresAccessLimits({ pool, ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }) });
@@ -211,6 +210,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       // replicas sharing a database fail only those whose heartbeat stopped.
       await core.engine.start({ recoverEveryWorking: storage.capabilities.exclusiveOwner });
       cleanups.push(() => core.engine.stop());
+      log.info({ worker_id: core.engine.workerId }, 'job engine started');
       events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 

@@ -1,6 +1,9 @@
 import { DomainError } from '../errors/domain-error.js';
+import { maxId } from '../domain/common.js';
 
-const numericId = /^[1-9]\d{0,15}$/;
+const numericText = /^[1-9]\d{0,9}$/;
+/** A path segment that can be a stored id: a positive integer no larger than any id column holds. */
+const isNumericId = (ref: string) => numericText.test(ref) && Number(ref) <= maxId;
 
 /**
  * Path parameters take a numeric id or a name (DESIGN §5.2). A numeric text is tried as
@@ -12,14 +15,14 @@ export async function resolveRef<T>(
   byId: (id: number) => Promise<T | undefined>,
   byName: (name: string) => Promise<T | undefined>,
 ): Promise<T> {
-  const found = (numericId.test(ref) ? await byId(Number(ref)) : undefined) ?? (await byName(ref));
+  const found = (isNumericId(ref) ? await byId(Number(ref)) : undefined) ?? (await byName(ref));
   if (found === undefined) throw DomainError.notFound(attribute, ref);
   return found;
 }
 
 /** For ids that are never names (`snmp_trap_id`): anything but a positive integer is 404. */
 export function parseNumericId(ref: string, attribute: string): number {
-  if (!numericId.test(ref)) throw DomainError.notFound(attribute, ref);
+  if (!isNumericId(ref)) throw DomainError.notFound(attribute, ref);
   return Number(ref);
 }
 

@@ -6,6 +6,8 @@ export const testServerUrl = process.env['DMS_TEST_PG_URL'] ?? 'postgres://postg
 
 export interface TestDatabase {
   url: string;
+  /** One query on its own connection: what a test reads behind the service's back. */
+  query<Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
   drop(): Promise<void>;
 }
 
@@ -39,8 +41,10 @@ export async function postgresUnreachable(serverUrl = testServerUrl): Promise<st
 export async function createTestDatabase(serverUrl = testServerUrl): Promise<TestDatabase> {
   const name = `dms_test_${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, (client) => client.query(`create database ${name}`));
+  const url = withDatabase(serverUrl, name);
   return {
-    url: withDatabase(serverUrl, name),
+    url,
+    query: <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) => onServer(url, async (client) => (await client.query<Row>(text, values)).rows),
     drop: () => onServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }

@@ -262,6 +262,16 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect([...members.values()].flat()).toEqual([contested.id]);
     });
 
+    it('race: two replicas failing stale jobs at once fail each job exactly once', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 4, 0, 0, s)).toISOString();
+      for (const i of [0, 1, 2]) {
+        await storage.jobs.enqueue({ id: `stale-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(i) });
+        await storage.jobs.claim('dead-worker', at(i));
+      }
+      const sweeps = await Promise.all([0, 1, 2, 3].map(() => storage.jobs.failStale(at(30), 'interrupted', at(40))));
+      expect(sweeps.flat().map((job) => job.id).sort()).toEqual(['stale-0', 'stale-1', 'stale-2']);
+    });
+
     it('race: demoting the last two admins at once refuses one, and one admin stays', async () => {
       const admins = await Promise.all(['root1', 'root2'].map((username) => storage.users.create({ username, password_hash: 'h', admin: true })));
       const outcomes = await Promise.all(admins.map((admin) => storage.users.demoteUnlessLastAdmin(admin.id)));

@@ -174,7 +174,7 @@ const endpoints: WriteEndpoint[] = [
     rules: [
       [{ nas_share_ids: [1, 'x'] }, 'nas_share_ids[1] must be an integer, got a string'],
       [{ nas_share_ids: [1, 2, 2.5] }, 'nas_share_ids[2] must be an integer, got 2.5'],
-      [{ nas_share_ids: [0] }, 'nas_share_ids[0] must be greater than or equal to 1'],
+      [{ nas_share_ids: [0] }, 'nas_share_ids[0] must be between 1 and 2147483647'],
       [{ nas_share_ids: '1,2' }, 'nas_share_ids must be an array, got a string'],
     ],
   },

@@ -23,9 +23,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** Reads a job; with `wait`, long-polls again while it runs, since each wait ends at a status change (queued → working → …). */
 async function follow(path: string, auth = t.basic) {
-  const response = await t.call('GET', path, { auth });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  for (;;) {
+    const response = await t.call('GET', path, { auth });
+    const body = (await response.json()) as Record<string, unknown>;
+    if (response.status !== 202 || !path.includes('wait=')) return { status: response.status, body };
+  }
 }
 
 describe('share test jobs', () => {

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
+
 
 /**
  * Two `dms serve` processes on one PostgreSQL database, as two replicas behind a load
@@ -19,27 +22,47 @@ const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const password = 'two-replicas-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 
-function startReplica(env: Record<string, string>): { child: ChildProcess; url: Promise<string> } {
+interface StartedReplica {
+  child: ChildProcess;
+  url: Promise<string>;
+  /** The `worker_id` its job engine marks claimed jobs with. */
+  workerId: Promise<string>;
+}
+
+function startReplica(env: Record<string, string>): StartedReplica {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cliMain, 'serve'], {
     env: { ...process.env, DMS_PORT: '0', DMS_ADMIN_PASSWORD: password, DMS_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /"url":"([^"]+)"/.exec(out)?.[1];
-      if (found) resolve(found);
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const logged = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const look = () => {
+        const found = pattern.exec(out)?.[1];
+        if (found) (child.stdout!.off('data', look), resolve(found));
+      };
+      child.stdout!.on('data', look);
+      child.once('exit', (code) => reject(new Error(`replica exited with ${code} before logging ${pattern}`)));
     });
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code} before serving`)));
-  });
-  return { child, url };
+  return { child, url: logged(/"url":"([^"]+)"/), workerId: logged(/"worker_id":"([^"]+)"/) };
+}
+
+/** A TCP peer that accepts and never answers: an SMB test against it stays working until its timeout. */
+async function silentPeer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => (sockets.add(socket), socket.on('error', () => {})));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => (sockets.forEach((socket) => socket.destroy()), server.close(() => resolve()))),
+  };
 }
 
 describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL database', () => {
   let database: TestDatabase;
   let dataDir: string;
-  const replicas: Array<{ child: ChildProcess; base: string }> = [];
+  const replicas: Array<{ child: ChildProcess; base: string; workerId: string }> = [];
   const call = async (replica: number, method: string, path: string, body?: unknown, credential = auth) => {
     const res = await fetch(replicas[replica]!.base + path, {
       method,
@@ -57,11 +80,12 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
     mkdirSync(join(dataDir, 'shares', 'projects'), { recursive: true });
     for (const name of ['a', 'b']) {
       const started = startReplica({ ...env, DMS_DATA_DIR: join(dataDir, name), DMS_LOCAL_ROOTS: join(dataDir, 'shares') });
-      replicas.push({ child: started.child, base: await started.url });
+      replicas.push({ child: started.child, base: await started.url, workerId: await started.workerId });
     }
   });
   afterAll(async () => {
     for (const { child } of replicas) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
@@ -99,4 +123,35 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
     while (status === 200 && Date.now() < deadline) status = (await call(1, 'GET', '/nas', undefined, bearer)).status;
     expect(status).toBe(401);
   });
+
+  // Last: it kills a replica.
+  it('a replica SIGKILLed during a job: the other fails the job "interrupted" once its heartbeat is stale (3 x 2 s)', async () => {
+    const peer = await silentPeer();
+    try {
+      const nas = await call(0, 'POST', '/nas', { name: 'silent-nas', host: '127.0.0.1', type: 'smb_v3' });
+      const started = await call(0, 'PUT', `/nas/${String(nas.body['id'])}/nas_shares/-/test`, { name: 'hangs', path: 'share', options: `port=${peer.port}` });
+      expect(started.status).toBe(202);
+      const jobId = String(started.body['job_id']);
+      const running = async () => (await database.query<{ status: string; worker_id: string | null }>('select status, worker_id from jobs where id = $1', [jobId]))[0];
+      await expect.poll(async () => (await running())?.status, { timeout: 5_000 }).toBe('working');
+      const workerId = (await running())?.worker_id;
+      const runner = replicas.findIndex((replica) => replica.workerId === workerId);
+      expect(runner).toBeGreaterThanOrEqual(0);
+      const survivor = 1 - runner;
+      const killed = new Promise((resolve) => replicas[runner]!.child.once('exit', resolve));
+      const killedAt = Date.now();
+      replicas[runner]!.child.kill('SIGKILL');
+      await killed;
+
+      const follow = `/nas/${String(nas.body['id'])}/nas_shares/-/test?job_id=${jobId}&wait=10`;
+      let job = await call(survivor, 'GET', follow);
+      while (job.status === 202 && Date.now() - killedAt < 20_000) job = await call(survivor, 'GET', follow);
+      expect(job.body).toMatchObject({ status: 'failed', message: 'interrupted' });
+      // Not before the heartbeat went stale (3 x 2 s after the last one the dead replica saved).
+      expect(Date.now() - killedAt).toBeGreaterThanOrEqual(4_000);
+      expect((await running())?.status).toBe('failed');
+    } finally {
+      await peer.close();
+    }
+  }, 40_000);
 });

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAesGcmSecretBox, openDms, systemPrincipal, type AccessLimits, type Core, type PasswordHasher, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
+import { openPostgresStorage } from '@dms/core/postgres';
+import { createTestDatabase } from '@dms/core/testing';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import type { Hono } from 'hono';
 import { createApp } from '../app.js';
@@ -26,7 +28,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real app over a real SQLite data dir, opened by openDms as every CLI command opens it. */
+/** The storage adapters every route suite runs on (vitest projects `sqlite` and `postgres`). */
+export type TestAdapter = 'sqlite' | 'postgres';
+
+/** The adapter this run of the suite is on: DMS_TEST_ADAPTER, set by the `postgres` vitest project. */
+export const testAdapter: TestAdapter = process.env['DMS_TEST_ADAPTER'] === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * For tests of something only one adapter has (SQLite files at rest, its count cache): skips
+ * them on the other, saying why once.
+ */
+export function onlyOn(adapter: TestAdapter, reason: string): boolean {
+  const skipped = testAdapter !== adapter;
+  if (skipped) console.log(`[skip on ${testAdapter}] ${reason}`);
+  return skipped;
+}
+
+/**
+ * A real app over real storage, opened by openDms as every CLI command opens it: a SQLite data
+ * dir, or, in the `postgres` project, a PostgreSQL database of its own dropped at close.
+ */
 export interface TestAppOptions {
   /** A data dir of the test's; a new temporary one, removed at close, by default. */
   dataDir?: string;
@@ -47,11 +68,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
   };
+  const database = testAdapter === 'postgres' ? await createTestDatabase() : undefined;
   // No trap sender: POST /snmp/traps/{id}/test answers 503, as with the notifier down.
   const dms = await openDms({
     role: 'command',
     createDatabase: true,
     dataDir,
+    ...(database ? { databaseUrl: database.url } : {}),
     localRoots: options.localRoots ?? [tmpdir()],
     trapSender: null,
     jobPollMs: 20,
@@ -59,7 +82,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const { core } = dms;
   const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
-  const storage = openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets: createAesGcmSecretBox(key) });
+  const secrets = createAesGcmSecretBox(key);
+  const storage = database ? openPostgresStorage({ url: database.url, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const { app } = createApp({ core, logger: createLogger('silent'), ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
@@ -91,6 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await core.engine.stop();
       await storage.close();
       await dms.close();
+      await database?.drop();
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   };

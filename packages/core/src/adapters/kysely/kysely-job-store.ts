@@ -66,9 +66,17 @@ export class KyselyJobStore implements JobStore {
       update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
       where id = (select id from jobs where status = 'queued' and requested_by = (
             -- Per requester, not per job: the working count is looked up once for each requester
-            -- that has queued jobs, however long its queue.
-            select waiting.requested_by from jobs waiting where waiting.status = 'queued' group by waiting.requested_by
-            order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = waiting.requested_by), min(waiting.created_at)
+            -- that has queued jobs, however long its queue. The requesters are found by skipping
+            -- through the jobs_requester index (status, requested_by, created_at), one probe each,
+            -- and so is each one's oldest queued job: no read of the whole queue per claim.
+            with recursive requesters (requested_by) as (
+              select (select min(earliest.requested_by) from jobs earliest where earliest.status = 'queued')
+              union all
+              select (select min(later.requested_by) from jobs later where later.status = 'queued' and later.requested_by > requesters.requested_by)
+              from requesters where requesters.requested_by is not null)
+            select waiting.requested_by from requesters waiting where waiting.requested_by is not null
+            order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = waiting.requested_by),
+              (select min(oldest.created_at) from jobs oldest where oldest.status = 'queued' and oldest.requested_by = waiting.requested_by)
             limit 1)
           order by created_at, id
           limit 1 ${sql.raw(this.quirks.claimLockClause)})

@@ -2,3 +2,4 @@ export { openPostgresStorage, migratePostgres, type PostgresStorageOptions } fro
 export { postgresQuirks } from './postgres-dialect-quirks.js';
 export { PgEventBus, listenerApplicationName, type PgEventBusOptions } from './pg-event-bus.js';
 export { createPostgresRateLimiter, createPostgresAccessLimits, type PgRateLimiterOptions } from './pg-rate-limiter.js';
+export { createResilientPool } from './pg-pool.js';

@@ -1,9 +1,11 @@
 import pg from 'pg';
+import { createResilientPool } from './pg-pool.js';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
 import type { Storage } from '../../ports/storage.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
+import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 import type { Database } from '../kysely/kysely-schema.js';
 import { postgresQuirks } from './postgres-dialect-quirks.js';
 import { postgresMigrations } from './postgres-migrations.js';
@@ -62,11 +64,24 @@ export async function migratePostgres(db: Kysely<Database>): Promise<void> {
 }
 
 /**
- * PostgreSQL storage for one or several replicas. The count cache and first-row reader are
- * SQLite's (they rely on one process seeing every write): none here.
+ * Hot one-row reads (a share by id, a key by hash) as named prepared statements: the server
+ * parses and plans each SQL text once per connection instead of on every call, and the read
+ * skips Kysely's executor. Answers the row's promise (preparedReads awaits it).
+ */
+function postgresFirstRowReader(pool: pg.Pool): FirstRowReader {
+  let statements = 0;
+  return (text) => {
+    const name = `dms_first_row_${++statements}`;
+    return async (parameters) => (await pool.query({ name, text, values: [...parameters] })).rows[0];
+  };
+}
+
+/**
+ * PostgreSQL storage for one or several replicas. No count cache: SQLite's relies on one
+ * process seeing every write, which replicas do not.
  */
 export function openPostgresStorage(options: PostgresStorageOptions): Storage {
-  const pool = new pg.Pool({
+  const pool = createResilientPool({
     connectionString: options.url,
     max: options.poolMax ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
@@ -74,8 +89,6 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     connectionTimeoutMillis: 5_000,
     types: postgresTypes,
   });
-  // An idle connection the server drops emits 'error' on the pool; unhandled, it ends the process.
-  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return createKyselyStorage({
     db,
@@ -83,6 +96,7 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     // Replicas share the database: a working job may belong to a live replica.
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,
+    firstRowReader: postgresFirstRowReader(pool),
     ...(options.now ? { now: options.now } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
