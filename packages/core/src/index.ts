@@ -97,6 +97,7 @@ export type { RawQuery } from './list-query/parse-list-query.js';
 // Callers and their rights
 export { systemPrincipal, type Principal, type UserPrincipal, type ApiKeyPrincipal } from './scopes/principal.js';
 export { authorize, isAllowed, canSeeSharePassword } from './scopes/scope-check.js';
+export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
 
 // Events
 export { eventCatalogue, makeEvent, type DmsEvent, type DmsEventName, type DmsEventResource } from './events/catalogue.js';

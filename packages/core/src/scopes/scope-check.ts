@@ -1,9 +1,9 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { Scope } from '../domain/api-key.js';
 import { hasAdminRights, type Principal } from './principal.js';
+import { explicitOnlyActions as explicitOnlyList, type ScopeAction, type ScopeController } from './scope-catalogue.js';
 
-/** The action that a `*` action does not cover: it must be granted literally. */
-const explicitOnlyActions: ReadonlySet<string> = new Set(['get_password']);
+const explicitOnlyActions: ReadonlySet<string> = new Set(explicitOnlyList);
 
 export function scopeCovers(scope: Scope, controller: string, action: string): boolean {
   const controllerOk = scope.controller === '*' || scope.controller === controller;
@@ -22,7 +22,8 @@ export function isAllowed(principal: Principal, controller: string, action: stri
   return someCovers(principal.scopes, controller, action) && principal.lineage.every((held) => someCovers(held, controller, action));
 }
 
-export function authorize(principal: Principal, controller: string, action: string): void {
+/** Refuses a principal without the scope; the pair must be one of the scope catalogue's. */
+export function authorize<C extends ScopeController>(principal: Principal, controller: C, action: ScopeAction<C>): void {
   if (!isAllowed(principal, controller, action)) {
     throw new DomainError('forbidden', `missing scope ${controller} / ${action}`, {
       details: { scope: [{ error: 'forbidden', value: `${controller} / ${action}` }] },
@@ -34,7 +35,7 @@ export function authorize(principal: Principal, controller: string, action: stri
  * Admin-only areas (users, settings, CORS rules): the scope, and admin rights through every
  * path: an admin user, or a key whose owning user is an admin now.
  */
-export function authorizeAdmin(principal: Principal, controller: string, action: string, what: string): void {
+export function authorizeAdmin<C extends ScopeController>(principal: Principal, controller: C, action: ScopeAction<C>, what: string): void {
   authorize(principal, controller, action);
   if (hasAdminRights(principal)) return;
   const message =

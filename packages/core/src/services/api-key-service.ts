@@ -90,6 +90,13 @@ export class ApiKeyService {
         details: { api_key_scopes: [{ error: 'forbidden', count: maxKeyLineageDepth }] },
       });
     }
+    // A key born expired could only fail: say so now rather than at its first use.
+    const now = this.deps.clock();
+    if (input.expires_at != null && Date.parse(input.expires_at) <= now.getTime()) {
+      throw new DomainError('validation', `expires_at must be later than now (${now.toISOString()})`, {
+        details: { expires_at: [{ error: 'greater_than_or_equal_to', value: now.toISOString() }] },
+      });
+    }
     // A child of an expiring key that names no expiry takes its creator's.
     const inherited = principal.kind === 'api_key' && principal.expiresAt !== null && input.expires_at == null ? new Date(principal.expiresAt).toISOString() : input.expires_at;
     const token = generateApiKeyToken();
@@ -98,7 +105,7 @@ export class ApiKeyService {
       key_hash: hashApiKeyToken(token),
       key_last4: token.slice(-4),
       scopes: input.api_key_scopes,
-      created_at: this.deps.clock().toISOString(),
+      created_at: now.toISOString(),
       expires_at: expiryWithinCaller(principal, inherited) ?? null,
       owner_user_id: ownerUserIdOf(principal),
       parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,

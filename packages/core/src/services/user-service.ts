@@ -9,6 +9,7 @@ import { parseInput } from '../errors/zod-details.js';
 import { strictInput } from '../errors/strict-input.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { authorizeAdmin, isAllowed } from '../scopes/scope-check.js';
+import type { ScopeAction } from '../scopes/scope-catalogue.js';
 import { userListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
@@ -31,7 +32,7 @@ export function presentUser({ password_hash: _hidden, ...user }: UserRecord): Us
  * and a key also needs `* / *` to change them: a narrower key could otherwise mint itself a
  * user with full access.
  */
-function authorizeUserAdmin(principal: Principal, action: string): void {
+function authorizeUserAdmin(principal: Principal, action: ScopeAction<'users'>): void {
   authorizeAdmin(principal, 'users', action, `${action === 'index' || action === 'show' ? 'read' : action} users`);
   if (principal.kind === 'api_key' && action !== 'index' && action !== 'show' && !isAllowed(principal, '*', '*')) {
     throw new DomainError('forbidden', `an API key needs * / * to ${action} users (a user has full access)`, {

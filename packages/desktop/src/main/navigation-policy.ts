@@ -7,8 +7,11 @@ export const navigationPolicy = {
   allowNavigation: (_url: string): boolean => false,
   /** `setWindowOpenHandler`: always denied. */
   windowOpen: (_details: { url: string }): { action: 'deny' } => ({ action: 'deny' }),
-  /** Permission requests (camera, notifications, …): the console needs none. */
-  allowPermission: (_permission: string): boolean => false,
+  /**
+   * Permission requests (camera, notifications, …): refused, but for writing to the clipboard,
+   * which the "Copy" of a new API key needs (sanitized: text only, never a read).
+   */
+  allowPermission: (permission: string): boolean => permission === 'clipboard-sanitized-write',
 } as const;
 
 /** The response headers every renderer page is served with. */

@@ -49,5 +49,7 @@ describe('navigation policy', () => {
       expect(navigationPolicy.windowOpen({ url })).toEqual({ action: 'deny' });
     }
     expect(navigationPolicy.allowPermission('notifications')).toBe(false);
+    expect(navigationPolicy.allowPermission('clipboard-read')).toBe(false);
+    expect(navigationPolicy.allowPermission('clipboard-sanitized-write')).toBe(true);
   });
 });

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import { defineContract, type ErrorStatus, type RouteContract, type Tag } from './route-contract.js';
+import { defineContract, type CrudController, type ErrorStatus, type RouteContract, type SingletonController, type Tag } from './route-contract.js';
 
 export interface CrudResource {
   /** Collection path below /api/v2, e.g. `/snmp/traps`. */
   path: string;
   param: string;
   tag: Tag;
-  controller: string;
+  controller: CrudController;
   noun: string;
   /** The list's query parameters, derived from its ListSpec in the core. */
   query: z.ZodObject;
@@ -104,7 +104,7 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
 export interface SingletonResource {
   path: string;
   tag: Tag;
-  controller: string;
+  controller: SingletonController;
   noun: string;
   schemas: { item: z.ZodType; update: z.ZodType };
   examples: { item: unknown; update: unknown };

@@ -61,7 +61,7 @@ const scopes = [{ controller: 'nas_shares', action: 'index' }, { controller: 'na
 export const apiKeyExample = { id: 4, name: 'backup', masked_key: '****9f2c', api_key_scopes: scopes, created_at: '2025-01-15T09:30:00.000Z', expires_at: null, last_used_at: null };
 export const apiKeyWithKeyExample = { ...apiKeyExample, key: 'dms_4Qm8r1Xk0vYt7nB2cL9pZs3eH6wJ9f2c' };
 export const apiKeyCreateExample = { name: 'backup', api_key_scopes: scopes };
-export const apiKeyUpdateExample = { expires_at: '2026-01-01T00:00:00.000Z' };
+export const apiKeyUpdateExample = { expires_at: '2027-01-01T00:00:00.000Z' };
 
 export const userExample = { id: 2, username: 'alice', admin: false, created_at: '2025-01-15T09:30:00.000Z' };
 export const userCreateExample = { username: 'alice', password: 'a-long-password' };

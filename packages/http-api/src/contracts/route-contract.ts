@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ScopeAction, ScopeController } from '@dms/core';
 import { operationIds, type OperationId, type OperationKey } from './operation-ids.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -6,13 +7,21 @@ export type Tag = 'nas_shares' | 'nas' | 'pools' | 'snmp' | 'admin';
 export type SuccessStatus = 200 | 201 | 202 | 204;
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 422 | 429 | 503;
 
-/** The scope an API key must hold; users hold every scope. */
-export interface ScopeRequirement {
-  readonly controller: string;
-  readonly action: string;
-  /** Said after the scope in the description, e.g. which scope also reveals passwords. */
-  readonly note?: string;
-}
+/** The scope an API key must hold (a pair of the core's scope catalogue); users hold every scope. */
+export type ScopeRequirement = {
+  [C in ScopeController]: {
+    readonly controller: C;
+    readonly action: ScopeAction<C>;
+    /** Said after the scope in the description, e.g. which scope also reveals passwords. */
+    readonly note?: string;
+  };
+}[ScopeController];
+
+/** Controllers whose scopes have show and update (singletons such as the settings). */
+export type SingletonController = { [C in ScopeController]: 'show' | 'update' extends ScopeAction<C> ? C : never }[ScopeController];
+
+/** Controllers whose scopes cover the five CRUD actions. */
+export type CrudController = { [C in ScopeController]: 'index' | 'create' | 'show' | 'update' | 'destroy' extends ScopeAction<C> ? C : never }[ScopeController];
 
 export interface SuccessResponse {
   readonly status: SuccessStatus;

@@ -111,7 +111,7 @@ const admin = await login('http://127.0.0.1:8080', 'admin', 'admin-password');
 });`,
   showApiKey: `const apiKey = await dms.apiKeys.get(4);`,
   updateApiKey: `const apiKey = await dms.apiKeys.update(4, {
-  expires_at: '2026-01-01T00:00:00.000Z',
+  expires_at: '2027-01-01T00:00:00.000Z',
 });`,
   deleteApiKey: `await dms.apiKeys.delete(4);`,
   listUsers: `const { count, users } = await dms.users.list({

@@ -198,6 +198,13 @@ describe('API keys over REST', () => {
     expect(Date.now() - Date.parse(used.last_used_at!)).toBeLessThan(60_000);
   });
 
+  it('refuses to create a key that has already expired, naming now', async () => {
+    const past = await expectModelError(await createKey(t.basic, { name: 'born-expired', api_key_scopes: scopes('nas/index'), expires_at: '2020-01-01T00:00:00Z' }), 422, 'expires_at', 'greater_than_or_equal_to');
+    expect(past.messages[0]).toMatch(/^expires_at must be later than now \(\d{4}-/);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await createKey(t.basic, { name: 'expires-later', api_key_scopes: scopes('nas/index'), expires_at: future })).status).toBe(201);
+  });
+
   it('does not let a key grant what it does not hold', async () => {
     const creator = await t.bearer('api_keys/create', 'nas_shares/show');
     const before = (await t.core.apiKeys.list(systemPrincipal, {})).count;

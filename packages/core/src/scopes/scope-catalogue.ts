@@ -1,0 +1,27 @@
+/**
+ * The controllers and actions an API key's scope can name: every pair a service checks. The
+ * checks are typed by it (`authorize` takes only these pairs), so it cannot drift from them;
+ * the console's scope picker and the REST reference read it. `*` matches any controller, or
+ * any action but the explicit-only ones.
+ */
+export const scopeCatalogue = [
+  { controller: 'nas', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  { controller: 'pools', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  // get_password must be granted literally: a `*` action does not cover it (DESIGN §5.5).
+  { controller: 'nas_shares', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'scan', 'get_password'] },
+  { controller: 'traps', actions: ['index', 'show', 'create', 'update', 'destroy', 'test'] },
+  { controller: 'server_configuration', actions: ['show', 'update'] },
+  { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  // Admin-only areas: a key also needs an admin owner for these.
+  { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  { controller: 'cors_rules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  { controller: 'settings', actions: ['show', 'update'] },
+  { controller: 'metrics', actions: ['index'] },
+] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
+
+/** The actions that a `*` action does not cover: they must be granted literally. */
+export const explicitOnlyActions = ['get_password'] as const;
+
+export type ScopeController = (typeof scopeCatalogue)[number]['controller'];
+/** The actions a check may name under one controller. */
+export type ScopeAction<C extends ScopeController> = Extract<(typeof scopeCatalogue)[number], { controller: C }>['actions'][number];
