@@ -1,9 +1,12 @@
 import type { Core, SnmpAgentState } from '@dms/core';
 import type { DesktopSession } from './session.js';
+import type { RestServerController } from './rest-server-controller.js';
 
 /** What every procedure receives: the running service and the one desktop session. */
 export interface DesktopContext {
   core: Core;
   snmpAgent: () => SnmpAgentState;
   session: DesktopSession;
+  /** The embedded REST server; absent in hosts that have none (procedures then say so). */
+  restServer?: RestServerController;
 }

@@ -9,6 +9,7 @@ import { DesktopSession } from './session.js';
 import { contentSecurityPolicy, windowOptions } from './window-options.js';
 import { navigationPolicy, securityHeaders } from './navigation-policy.js';
 import { rendererFile, rendererOrigin, rendererScheme } from './renderer-files.js';
+import { EmbeddedRestServer } from './rest-server.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const preloadPath = join(here, '..', 'preload', 'preload.cjs');
@@ -75,16 +76,24 @@ async function start(): Promise<void> {
     await dialog.showMessageBox({ type: 'info', message: `First start: user admin, password ${dms.firstAdmin.generatedPassword}` });
   }
 
+  // Off unless the user turned it on; a failure to listen is shown on the Settings screen, never fatal.
+  const restServer = new EmbeddedRestServer({ core: dms.core, snmpAgent: () => dms.snmpAgent(), settingsFile: join(app.getPath('userData'), 'desktop-settings.json') });
+  await restServer.start();
+
   // One desktop user per app: every window shares the main process's session.
   const session = new DesktopSession();
   mainWindow = createWindow();
-  createIPCHandler({ router: appRouter, windows: [mainWindow], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session }) });
+  createIPCHandler({ router: appRouter, windows: [mainWindow], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }) });
 
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
-    // Closing the service first: its workers stop, its lock is released, the quit goes on.
+    // The REST server stops taking requests first, then the service closes: its workers stop,
+    // its lock is released, the quit goes on.
     event.preventDefault();
-    void dms.close().finally(() => app.exit(0));
+    void restServer
+      .stop()
+      .finally(() => dms.close())
+      .finally(() => app.exit(0));
   });
 }
 

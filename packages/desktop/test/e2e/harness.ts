@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { DesktopSession } from '../../src/main/session.js';
 import { serveConsole } from '../../src/test-host/serve-console.js';
+import { buildRenderer } from '../build-renderer.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from '../test-desktop.js';
 
 export const chromiumPath = '/usr/bin/chromium';
@@ -19,12 +20,6 @@ export function chromiumMissing(suite: string): string | undefined {
   if (process.env['CI'] === 'true') throw new Error(`[desktop] ${suite} needs Chromium on CI: ${reason}`);
   console.log(`[desktop] skipping ${suite}: ${reason}`);
   return reason;
-}
-
-/** Builds the renderer as `npm run build` does, into a temp dir: tests never depend on a stale dist/. */
-async function buildRenderer(outDir: string): Promise<void> {
-  const { build } = await import('vite');
-  await build({ configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
 }
 
 export interface ConsoleHarness {
@@ -45,8 +40,9 @@ export interface ConsoleHarness {
 export async function openConsole(): Promise<ConsoleHarness> {
   const outDir = mkdtempSync(join(tmpdir(), 'dms-renderer-'));
   await buildRenderer(outDir);
-  const desktop = await openTestDesktop();
-  const host = await serveConsole(outDir, { core: desktop.dms.core, snmpAgent: () => desktop.dms.snmpAgent(), session: new DesktopSession() });
+  // With the app's embedded REST server (off until enabled on the Settings screen).
+  const desktop = await openTestDesktop({ restServer: true });
+  const host = await serveConsole(outDir, { core: desktop.dms.core, snmpAgent: () => desktop.dms.snmpAgent(), session: new DesktopSession(), restServer: desktop.restServer });
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

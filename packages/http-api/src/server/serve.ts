@@ -1,4 +1,6 @@
-import { serve as serveNode, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { listenHttp, listeningUrl } from './listen.js';
+export { StartupError } from './listen.js';
 import { openDms, type Dms } from '@dms/core';
 import { createApp, apiBase } from '../app.js';
 import { createLogger } from '../http/logger.js';
@@ -9,30 +11,6 @@ export interface RunningServer {
   dms: Dms;
   url: string;
   stop(): Promise<void>;
-}
-
-/** A start-up failure with the message to show and nothing else (no stack). */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-}
-
-function listenFailure(error: unknown, config: ServerConfig): StartupError {
-  const code = (error as { code?: string }).code;
-  const where = `${config.host}:${config.port}`;
-  if (code === 'EADDRINUSE') return new StartupError(`cannot listen on ${where}: the port is in use; stop what uses it or set DMS_PORT`);
-  if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need root); set DMS_PORT`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new StartupError(`cannot listen on ${where}: no such local address; set DMS_HOST`);
-  return new StartupError(`cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}; check DMS_HOST and DMS_PORT`);
-}
-
-function listen(fetch: (request: Request) => Response | Promise<Response>, config: ServerConfig): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serveNode({ fetch, hostname: config.host, port: config.port }, () => resolve(server));
-    server.once('error', (error) => {
-      server.close();
-      reject(listenFailure(error, config));
-    });
-  });
 }
 
 /** `dms serve`: the whole service from openDms, served over HTTP until stopped. */
@@ -49,14 +27,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   trapFailures = () => metrics.trapSendFailures.inc();
   let server: ServerType;
   try {
-    server = await listen(app.fetch, config);
+    server = await listenHttp(app.fetch, config.host, config.port);
   } catch (error) {
     await dms.close();
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${apiBase}`;
+  const url = listeningUrl(server, config.host, config.port, apiBase);
   logger.info({ url, data_dir: config.dataDir }, 'dms serving');
 
   let stopping: Promise<void> | undefined;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { corsRuleCreateSchema, corsRuleUpdateSchema, apiKeyCreateSchema, apiKeyUpdateSchema, settingsUpdateSchema, userCreateSchema, userUpdateSchema } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
 import { listQuery, ref, typed, type Input } from './inputs.js';
+import { explicitOnlyActions, scopeCatalogue } from '@dms/core';
 
 const oneUser = z.object({ user: ref });
 const oneKey = z.object({ apiKey: ref });
@@ -27,6 +28,8 @@ export const apiKeysRouter = router({
     .input(oneKey.extend({ body: z.custom<Input<typeof apiKeyUpdateSchema>>() }))
     .mutation(({ ctx, input }) => ctx.core.apiKeys.update(ctx.principal, input.apiKey, input.body)),
   delete: userProcedure.input(oneKey).mutation(({ ctx, input }) => ctx.core.apiKeys.destroy(ctx.principal, input.apiKey)),
+  /** What the console's scope picker offers: each controller with its actions (`*` aside). */
+  scopeCatalogue: userProcedure.query(() => ({ controllers: scopeCatalogue, explicitOnlyActions })),
 });
 
 export const corsRulesRouter = router({

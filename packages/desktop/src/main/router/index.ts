@@ -7,6 +7,7 @@ import { jobsRouter } from './jobs.js';
 import { snmpConfigRouter, trapsRouter } from './snmp.js';
 import { apiKeysRouter, corsRulesRouter, settingsRouter, usersRouter } from './admin.js';
 import { overviewRouter } from './overview.js';
+import { restServerRouter } from './rest-server.js';
 
 /** The main process's API to the renderer: a thin adapter over the core services. */
 export const appRouter = router({
@@ -22,6 +23,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   corsRules: corsRulesRouter,
   settings: settingsRouter,
+  restServer: restServerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,30 @@
-import { EmptyState } from '../ui/empty-state.js';
+import { api } from '../trpc-client.js';
+import { useRefusableLoad } from './admin/use-refusable-load.js';
+import { AdminOnly } from './admin/admin-only.js';
+import { JwtForm } from './admin/jwt-form.js';
+import './admin/admin.css';
 
+/** Whether REST clients may trade a user's password for a short-lived token (JWT mode). */
 export function JwtScreen() {
-  return <EmptyState title="Not built yet">This screen is being built.</EmptyState>;
+  const settings = useRefusableLoad(() => api.settings.show.query());
+  if (settings.refusal) return <AdminOnly what="change JWT mode" refusal={settings.refusal} />;
+  return (
+    <>
+      <div id="jwt-explained" className="jwt-explain">
+        <p>
+          With JWT mode on, a REST client can send a user name and password once to <code className="admin-code">POST /api/v2/auth/login</code> and get a signed token, which it then sends as{' '}
+          <code className="admin-code">Authorization: Bearer &lt;token&gt;</code> until the token expires, instead of sending the password with every request.
+        </p>
+        <p>
+          With it off, the login is refused and every token is rejected at once; turning it back on does not revive old tokens. Basic credentials and API keys work either way.
+        </p>
+      </div>
+      {settings.error && (
+        <p role="alert" className="error">
+          {settings.error}
+        </p>
+      )}
+      {settings.data && <JwtForm settings={settings.data} />}
+    </>
+  );
 }

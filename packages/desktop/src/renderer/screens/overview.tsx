@@ -1,10 +1,20 @@
-import { api } from '../trpc-client.js';
+import { api, type Outputs } from '../trpc-client.js';
 import { useLoad } from '../ui/use-load.js';
 import { EmptyState } from '../ui/empty-state.js';
 import { shortTime } from '../ui/format.js';
 import { RestServerStatus } from './rest-server-status.js';
 
 const jobKindLabel = { share_test: 'Test', share_scan: 'Scan' } as const;
+
+type RecentJob = Outputs['overview']['recentJobs'][number];
+
+/** What a job ran on, by name: "projects on filer"; a deleted share keeps its id. */
+function shareCell(job: RecentJob): string {
+  const on = job.nas_name === null ? '' : ` on ${job.nas_name}`;
+  if (job.share_id === null) return `unsaved share${on}`;
+  if (job.share_name === null) return `deleted share #${job.share_id}`;
+  return `${job.share_name}${on}`;
+}
 
 /** Counts, the newest jobs, and the state of what this instance serves (SNMP agent, REST server). */
 export function OverviewScreen() {
@@ -57,7 +67,7 @@ export function OverviewScreen() {
         <h2 id="jobs-heading">Recent jobs</h2>
         {jobs.data?.length === 0 && <EmptyState title="No jobs yet">Test or scan a share on the Shares screen; its job appears here.</EmptyState>}
         {jobs.data && jobs.data.length > 0 && (
-          <table>
+          <table aria-labelledby="jobs-heading">
             <thead>
               <tr>
                 <th scope="col">Job</th>
@@ -71,7 +81,7 @@ export function OverviewScreen() {
               {jobs.data.map((job) => (
                 <tr key={job.job_id}>
                   <td>{jobKindLabel[job.kind]}</td>
-                  <td>{job.share_id === null ? 'unsaved share' : `#${job.share_id}`}</td>
+                  <td>{shareCell(job)}</td>
                   <td>
                     <span className="status" data-status={job.status}>
                       {job.status}

@@ -1,60 +1,96 @@
-import { useState } from 'react';
-import type { ActiveJobStatus } from '@dms/core';
-import { api, describeError } from '../trpc-client.js';
+import { Fragment } from 'react';
+import type { JobKind } from '@dms/core';
+import { api } from '../trpc-client.js';
+import { ConfirmButton } from '../ui/confirm-button.js';
+import { SortableHeader, type SortOrder } from '../ui/sortable-header.js';
+import { humanBytes } from '../ui/format.js';
+import { JobProgress, type TrackedJob } from './storage/job-progress.js';
+import type { ShareRow } from './share-form.js';
 
-interface ShareRow {
-  id: number;
-  name: string;
-  path: string;
-  nas_id: number;
+const columns = 7;
+
+interface ShareTableProps {
+  shares: ShareRow[];
+  nasNames: ReadonlyMap<number, string>;
+  poolNames: ReadonlyMap<number, string>;
+  order: SortOrder;
+  onSort: (order: SortOrder) => void;
+  jobs: Record<number, TrackedJob>;
+  onJob: (share: ShareRow, kind: JobKind) => void;
+  onDismissJob: (share: ShareRow) => void;
+  editingId: number | undefined;
+  onEdit: (share: ShareRow) => void;
+  onDeleted: (share: ShareRow) => void;
 }
 
-/** Each share with a Test button; a test's progress streams in through jobs.progress. */
-export function ShareTable({ shares, nas }: { shares: ShareRow[]; nas: Array<{ id: number; name: string }> }) {
-  const [jobs, setJobs] = useState<Record<number, ActiveJobStatus | { error: string }>>({});
-  const runTest = async (share: ShareRow) => {
-    try {
-      const started = await api.shares.test.mutate({ share: share.id });
-      setJobs((all) => ({ ...all, [share.id]: started }));
-      api.jobs.progress.subscribe(
-        { jobId: started.job_id, share: share.id, kind: 'share_test' },
-        { onData: (job) => setJobs((all) => ({ ...all, [share.id]: job })), onError: (error) => setJobs((all) => ({ ...all, [share.id]: { error: describeError(error).message } })) },
-      );
-    } catch (caught) {
-      setJobs((all) => ({ ...all, [share.id]: { error: describeError(caught).message } }));
-    }
-  };
+/** "projects on filer": a share's name is unique on its NAS only. */
+export function shareTitle(share: ShareRow, nasNames: ReadonlyMap<number, string>): string {
+  return `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}`;
+}
+
+/**
+ * One page of shares, sorted by the clicked column; each row tests, scans, edits or deletes its
+ * share, and a running or finished job shows in a row of its own under it.
+ */
+export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, onJob, onDismissJob, editingId, onEdit, onDeleted }: ShareTableProps) {
   return (
-    <table>
+    <table aria-label="Shares">
       <thead>
         <tr>
-          <th scope="col">Name</th>
+          <SortableHeader field="name" label="Name" order={order} onSort={onSort} />
           <th scope="col">NAS</th>
-          <th scope="col">Path</th>
-          <th scope="col">Test</th>
+          <SortableHeader field="path" label="Path" order={order} onSort={onSort} />
+          <th scope="col">Pool</th>
+          <SortableHeader field="file_count" label="Files" order={order} onSort={onSort} className="number" />
+          <SortableHeader field="file_size_sum" label="Size" order={order} onSort={onSort} className="number" />
+          <th scope="col">Actions</th>
         </tr>
       </thead>
       <tbody>
         {shares.map((share) => {
-          const job = jobs[share.id];
+          const title = shareTitle(share, nasNames);
+          const tracked = jobs[share.id];
+          const running = tracked !== undefined && !tracked.error && tracked.job?.status !== 'completed' && tracked.job?.status !== 'failed';
           return (
-            <tr key={share.id}>
-              <td>{share.name}</td>
-              <td>{nas.find((item) => item.id === share.nas_id)?.name ?? share.nas_id}</td>
-              <td>{share.path}</td>
-              <td>
-                <button type="button" onClick={() => void runTest(share)} aria-label={`Test share ${share.name}`}>
-                  Test
-                </button>{' '}
-                {job && 'error' in job && <span className="error">{job.error}</span>}
-                {job && 'status' in job && (
-                  <span className="job" data-status={job.status}>
-                    <progress max={job.total || 1} value={job.progress} aria-label={`Test of ${share.name}`} /> {job.status} ({job.progress}/{job.total})
-                    {job.message ? ` – ${job.message}` : ''}
+            <Fragment key={share.id}>
+              <tr data-editing={editingId === share.id ? 'true' : undefined}>
+                <td>{share.name}</td>
+                <td>{nasNames.get(share.nas_id) ?? `#${share.nas_id}`}</td>
+                <td>{share.path}</td>
+                <td>{share.pool_id === null ? '' : (poolNames.get(share.pool_id) ?? `#${share.pool_id}`)}</td>
+                <td className="number">{share.file_count.toLocaleString('en')}</td>
+                <td className="number">{humanBytes(share.file_size_sum)}</td>
+                <td>
+                  <span className="row-actions">
+                    <button type="button" aria-label={`Test ${title}`} disabled={running} onClick={() => onJob(share, 'share_test')}>
+                      Test
+                    </button>
+                    <button type="button" aria-label={`Scan ${title}`} disabled={running} onClick={() => onJob(share, 'share_scan')}>
+                      Scan
+                    </button>
+                    <button type="button" className="secondary" aria-label={`Edit ${title}`} onClick={() => onEdit(share)}>
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      accessibleLabel={`Delete ${title}`}
+                      question={`Delete share ${title}? Its finished jobs stay in the overview.`}
+                      onConfirm={async () => {
+                        await api.shares.delete.mutate({ share: share.id });
+                        onDeleted(share);
+                      }}
+                    />
                   </span>
-                )}
-              </td>
-            </tr>
+                </td>
+              </tr>
+              {tracked && (
+                <tr className="job-row">
+                  <td colSpan={columns}>
+                    <JobProgress tracked={tracked} subject={title} onDismiss={() => onDismissJob(share)} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           );
         })}
       </tbody>

@@ -1,5 +1,31 @@
-import { EmptyState } from '../ui/empty-state.js';
+import { api } from '../trpc-client.js';
+import { useLoad } from '../ui/use-load.js';
+import { SnmpConfigForm } from './admin/snmp-config-form.js';
+import { SnmpAgentState } from './admin/snmp-agent-state.js';
+import './admin/admin.css';
 
+/** The SNMP agent: its configuration, and whether it is running now. */
 export function SnmpServerScreen() {
-  return <EmptyState title="Not built yet">This screen is being built.</EmptyState>;
+  const config = useLoad(() => api.snmpConfig.show.query());
+  const agent = useLoad(() => api.snmpConfig.agent.query());
+  return (
+    <>
+      {config.error && (
+        <p role="alert" className="error">
+          {config.error}
+        </p>
+      )}
+      {config.data && <SnmpConfigForm config={config.data} onSaved={agent.reload} />}
+      <section aria-labelledby="snmp-agent-heading">
+        <h2 id="snmp-agent-heading">Agent state</h2>
+        {agent.error ? (
+          <p role="alert" className="error">
+            {agent.error}
+          </p>
+        ) : (
+          <SnmpAgentState agent={agent.data} />
+        )}
+      </section>
+    </>
+  );
 }

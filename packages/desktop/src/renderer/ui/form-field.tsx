@@ -1,9 +1,17 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
 /** Where a form's field errors come from: describeError's `fields`, keyed by field name. */
 export type FieldErrors = Record<string, string[]> | undefined;
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name'> {
+/** What a form control gets from its frame: its id, name and the ties to its hint and messages. */
+export interface ControlProps {
+  id: string;
+  name: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export interface FieldFrameProps {
   /** The form's id prefix: error ids are `${form}-${name}-error`. */
   form: string;
   name: string;
@@ -12,16 +20,20 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name'>
   hint?: ReactNode;
 }
 
-/** A labelled input whose core validation messages sit under it and are tied to it for screen readers. */
-export function Field({ form, name, label, errors, hint, ...input }: FieldProps) {
+/**
+ * A labelled control whose core validation messages sit under it. The hint and the messages are
+ * outside the <label>, tied to the control by aria-describedby: its accessible name stays the label.
+ */
+export function FieldFrame({ form, name, label, errors, hint, children }: FieldFrameProps & { children: (control: ControlProps) => ReactNode }) {
+  const id = useId();
   const messages = errors?.[name];
   const errorId = `${form}-${name}-error`;
   const hintId = `${form}-${name}-hint`;
   const describedBy = [messages ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <label>
-      {label}
-      <input name={name} aria-invalid={messages ? true : undefined} aria-describedby={describedBy} {...input} />
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, name, 'aria-invalid': messages ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (
         <span id={hintId} className="hint">
           {hint}
@@ -32,7 +44,16 @@ export function Field({ form, name, label, errors, hint, ...input }: FieldProps)
           {messages.join('; ')}
         </span>
       )}
-    </label>
+    </div>
+  );
+}
+
+/** A text (or number, date …) input in a FieldFrame. */
+export function Field({ form, name, label, errors, hint, ...input }: FieldFrameProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
+  return (
+    <FieldFrame form={form} name={name} label={label} errors={errors} hint={hint}>
+      {(control) => <input {...control} {...input} />}
+    </FieldFrame>
   );
 }
 

@@ -1,0 +1,72 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { api, describeError, type Outputs } from '../../trpc-client.js';
+import { Field, FormError } from '../../ui/form-field.js';
+import { SelectField } from './select-field.js';
+import { nasTypeLabels, optionsOf } from './labels.js';
+
+export type NasRow = Outputs['nas']['list']['nas'][number];
+
+const typeOptions = optionsOf(nasTypeLabels);
+
+/**
+ * Adds a NAS, or edits one (`editing`); the core's field errors sit under their fields. An
+ * emptied comment or price is cleared (null), as PUT's partial update takes it.
+ */
+export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null; onSaved: (nas: NasRow, created: boolean) => void; onCancel: () => void }) {
+  const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
+  const [type, setType] = useState<string>(editing?.type ?? typeOptions[0]![0]);
+  const busy = useRef(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy.current) return;
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const value = (name: string) => String(form.get(name) ?? '').trim();
+    const fields = { name: value('name'), host: value('host'), type: value('type') as NasRow['type'] };
+    busy.current = true;
+    try {
+      const saved = editing
+        ? await api.nas.update.mutate({ nas: editing.id, body: { ...fields, comment: value('comment') || null, price: value('price') || null } })
+        : await api.nas.create.mutate({ ...fields, ...(value('comment') ? { comment: value('comment') } : {}), ...(value('price') ? { price: value('price') } : {}) });
+      setError(null);
+      if (!editing) {
+        formElement.reset();
+        setType(typeOptions[0]![0]);
+      }
+      onSaved(saved, !editing);
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      busy.current = false;
+    }
+  };
+  const title = editing ? `Edit NAS ${editing.name}` : 'Add a NAS';
+  return (
+    <form className="storage-form" aria-labelledby="nas-form-title" onSubmit={(event) => void submit(event)} noValidate>
+      <h2 id="nas-form-title">{title}</h2>
+      <Field form="nas" name="name" label="Name" errors={error?.fields} defaultValue={editing?.name} required autoComplete="off" />
+      <SelectField form="nas" name="type" label="Type" errors={error?.fields} options={typeOptions} value={type} onChange={(event) => setType(event.target.value)} />
+      <Field
+        form="nas"
+        name="host"
+        label="Host"
+        errors={error?.fields}
+        defaultValue={editing?.host}
+        required
+        autoComplete="off"
+        hint={type === 'local' ? 'localhost: the shares are directories on this computer' : 'A host name, an IPv4 address, or an [IPv6] address'}
+      />
+      <Field form="nas" name="comment" label="Comment (optional)" errors={error?.fields} defaultValue={editing?.comment ?? ''} autoComplete="off" />
+      <Field form="nas" name="price" label="Price (optional)" errors={error?.fields} defaultValue={editing?.price ?? ''} inputMode="decimal" autoComplete="off" hint="A decimal amount such as 12.50" />
+      <FormError error={error} />
+      <div className="actions">
+        <button type="submit">{editing ? 'Save NAS' : 'Add NAS'}</button>
+        {editing && (
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

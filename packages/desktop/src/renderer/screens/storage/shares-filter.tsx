@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'react';
+
+/** What the shares table is narrowed to: a part of the name, and one NAS (its id) or every NAS (''). */
+export interface ShareFilter {
+  name: string;
+  nasId: string;
+}
+
+export const noFilter: ShareFilter = { name: '', nasId: '' };
+
+/**
+ * The filter as the core's list contract takes it (DESIGN §5.10): `name=~%text%` (`%` and `_`
+ * are the pattern's wildcards, and the match is case-sensitive) and `nas_id=ID`.
+ */
+export function filterParams(filter: ShareFilter): Record<string, string> {
+  return { ...(filter.name ? { name: `~%${filter.name}%` } : {}), ...(filter.nasId ? { nas_id: filter.nasId } : {}) };
+}
+
+/** Typing narrows the table after a short pause; choosing a NAS narrows it at once. */
+export function SharesFilter({ nas, value, onChange }: { nas: Array<{ id: number; name: string }>; value: ShareFilter; onChange: (filter: ShareFilter) => void }) {
+  const [text, setText] = useState(value.name);
+  // Follows a change made elsewhere (Clear filter), keeping what is typed when it is the same filter.
+  useEffect(() => setText((current) => (current.trim() === value.name ? current : value.name)), [value.name]);
+  useEffect(() => {
+    const trimmed = text.trim();
+    if (trimmed === value.name) return;
+    const timer = setTimeout(() => onChange({ ...value, name: trimmed }), 250);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
+  return (
+    <div className="storage-filter" role="search" aria-label="Filter shares">
+      <label>
+        Name contains
+        <input type="search" name="filter-name" value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" aria-describedby="share-filter-hint" />
+      </label>
+      <label>
+        NAS
+        <select name="filter-nas" value={value.nasId} onChange={(event) => onChange({ ...value, nasId: event.target.value })}>
+          <option value="">All NAS</option>
+          {nas.map((item) => (
+            <option key={item.id} value={String(item.id)}>
+              {item.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(value.name || value.nasId) && (
+        <button type="button" className="secondary" onClick={() => onChange(noFilter)}>
+          Clear filter
+        </button>
+      )}
+      <span id="share-filter-hint" className="hint">
+        Case-sensitive; % matches any text and _ one character.
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { serve as serveNode, type ServerType } from '@hono/node-server';
+
+/** A start-up failure with the message to show and nothing else (no stack). */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** What to tell the operator to change, in the host's own terms (an env var, a settings field). */
+export interface ListenRemedies {
+  port: string;
+  host: string;
+}
+
+const envRemedies: ListenRemedies = { port: 'set DMS_PORT', host: 'set DMS_HOST' };
+
+/** Why a listen failed, in words the operator can act on. */
+export function listenFailureMessage(error: unknown, host: string, port: number, remedies: ListenRemedies = envRemedies): string {
+  const code = (error as { code?: string }).code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use; stop what uses it or ${remedies.port}`;
+  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need root); ${remedies.port}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot listen on ${where}: no such local address; ${remedies.host}`;
+  return `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}; check the host and port`;
+}
+
+/** Serves `fetch` on host:port; rejects with a StartupError that says what to change. */
+export function listenHttp(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number, remedies?: ListenRemedies): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serveNode({ fetch, hostname: host, port }, () => resolve(server));
+    server.once('error', (error) => {
+      server.close();
+      reject(new StartupError(listenFailureMessage(error, host, port, remedies)));
+    });
+  });
+}
+
+/** The base URL a listening server answers on (the bound port when 0 was asked). */
+export function listeningUrl(server: ServerType, host: string, port: number, path: string): string {
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}${path}`;
+}
