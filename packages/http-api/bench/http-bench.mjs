@@ -1,5 +1,5 @@
 // Throughput of GET /nas_shares/{id} (server vs. bare node:http) and latency of a deep list page.
-import { cannon, request } from './lib.mjs';
+import { cannon, processCpuSeconds, request, round } from './lib.mjs';
 import { shareName } from './seed.mjs';
 
 function summarize(result) {
@@ -18,6 +18,43 @@ function summarize(result) {
 export async function throughput({ origin, paths, headers = {}, connections, duration, warmup }) {
   if (warmup > 0) await cannon({ url: origin, connections, duration: warmup, headers, paths });
   return summarize(await cannon({ url: origin, connections, duration, headers, paths }));
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * The show load on several servers, alternated round by round so that a change in background
+ * load hits all of them: per round and contender `warmup` s, then `duration` s measured with the
+ * contender's CPU (/proc/<pid>/stat) read around it. Answers, per contender in order, the
+ * medians over the rounds (rps, p99, cpuUsPerReq), the non-2xx and error sums and `all`, the
+ * req/s of each round joined by '/'. A contender's optional `otherCpu()` (async, CPU seconds
+ * of processes serving it, such as PostgreSQL's) gives `otherCpuUsPerReq` too.
+ * @param contenders {{ target: { origin: string, pid: number }, headers: object, otherCpu?: () => Promise<number> }[]}
+ */
+export async function alternatedShow(contenders, { paths, rounds, connections, duration, warmup }) {
+  const runs = contenders.map(() => []);
+  for (let pass = 0; pass < rounds; pass++) {
+    for (const [index, contender] of contenders.entries()) {
+      const load = { origin: contender.target.origin, paths, headers: contender.headers, connections };
+      await throughput({ ...load, duration: warmup, warmup: 0 });
+      const otherBefore = await contender.otherCpu?.();
+      const cpuBefore = processCpuSeconds(contender.target.pid);
+      const run = await throughput({ ...load, duration, warmup: 0 });
+      run.cpuUsPerReq = ((processCpuSeconds(contender.target.pid) - cpuBefore) * 1e6) / Math.max(1, run.total);
+      if (contender.otherCpu) run.otherCpuUsPerReq = (((await contender.otherCpu()) - otherBefore) * 1e6) / Math.max(1, run.total);
+      runs[index].push(run);
+    }
+  }
+  const medianOf = (list, field) => median(list.map((run) => run[field]));
+  return runs.map((list) => ({
+    rps: medianOf(list, 'rps'),
+    p99: medianOf(list, 'p99'),
+    cpuUsPerReq: medianOf(list, 'cpuUsPerReq'),
+    otherCpuUsPerReq: list[0]?.otherCpuUsPerReq !== undefined ? medianOf(list, 'otherCpuUsPerReq') : undefined,
+    non2xx: list.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: list.reduce((sum, run) => sum + run.errors, 0),
+    all: list.map((run) => round(run.rps)).join('/'),
+  }));
 }
 
 /** Some show responses must be byte-identical to what the baseline serves. */

@@ -35,16 +35,18 @@ export async function testJobLatency({ base, auth, nasId, path, count, warmup = 
 }
 
 /**
- * Engine throughput on SQLite with trivial jobs: N local share tests enqueued first, then the
- * engine started (default concurrency), timed until every job has finished.
+ * Engine throughput with trivial jobs: N local share tests enqueued first, then the engine
+ * started (default concurrency), timed until every job has finished. On SQLite in `dir`, or
+ * on the PostgreSQL database `databaseUrl` (its jobs table empty; pool as the server's, 10).
  */
-export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000 }) {
+export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000, databaseUrl }) {
   const { createCore, createAesGcmSecretBox } = await import('@dms/core');
-  const { openSqliteStorage } = await import('@dms/core/sqlite');
   const { createShareDriverRegistry } = await import('@dms/core/drivers');
   const root = join(dir, 'roots');
   mkdirSync(join(root, 'd'), { recursive: true });
-  const storage = openSqliteStorage({ file: join(dir, 'jobs.sqlite') });
+  const storage = databaseUrl
+    ? (await import('@dms/core/postgres')).openPostgresStorage({ url: databaseUrl })
+    : (await import('@dms/core/sqlite')).openSqliteStorage({ file: join(dir, 'jobs.sqlite') });
   await storage.migrate();
   const core = createCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [root] }) });
   try {

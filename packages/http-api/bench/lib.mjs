@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark: child processes, temp dirs, ports, HTTP, autocannon, /proc.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,17 @@ import autocannon from 'autocannon';
 
 const children = new Set();
 const tempDirs = new Set();
+/** Other things the bench must undo (a PostgreSQL database): async, plus a synchronous last resort. */
+const cleanups = new Set();
+
+/**
+ * Registers `{ run, runSync }`: cleanupAll awaits run() after the children are gone,
+ * cleanupSync (process 'exit') calls runSync(). Returns a function that unregisters it.
+ */
+export function onCleanup(cleanup) {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
 
 export function makeTempDir(prefix, base = tmpdir()) {
   const dir = mkdtempSync(join(base, prefix));
@@ -64,6 +75,14 @@ export async function stopChild(child, graceMs = 3000) {
 /** Kills every child still running and removes every temp dir; safe to call twice. */
 export async function cleanupAll() {
   await Promise.allSettled([...children].map((child) => stopChild(child, 2000)));
+  for (const cleanup of [...cleanups]) {
+    try {
+      await cleanup.run();
+      cleanups.delete(cleanup);
+    } catch (error) {
+      process.stderr.write(`bench: cleanup failed: ${error.message}\n`);
+    }
+  }
   for (const dir of [...tempDirs]) {
     try {
       removeTempDir(dir);
@@ -80,6 +99,13 @@ export function cleanupSync() {
       child.kill('SIGKILL');
     } catch {
       /* gone */
+    }
+  }
+  for (const cleanup of cleanups) {
+    try {
+      cleanup.runSync();
+    } catch {
+      /* best effort */
     }
   }
   for (const dir of tempDirs) {
@@ -205,6 +231,25 @@ export function processCpuSeconds(pid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After the comm field: state is [0], utime [11], stime [12] (in clock ticks, 100 Hz on Linux).
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** /proc/<pid>/stat of every process named `comm`: { pid, ppid, cpu (own s), children (s) }. */
+export function processesNamed(comm) {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // ppid [1]; utime [11], stime [12]; cutime [13], cstime [14]: exited children it waited for.
+    found.push({ pid: Number(entry), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, children: (Number(fields[13]) + Number(fields[14])) / 100 });
+  }
+  return found;
 }
 
 export function percentile(sorted, p) {

@@ -1,28 +1,37 @@
-// Profiles the server under one load: `node bench/profile.mjs show|list [seconds]`.
+// Profiles the server under one load: `node bench/profile.mjs show|list [seconds] [--db postgres]`.
 // Seeds like run.mjs, runs the server under --cpu-prof, and prints the hottest functions
 // (self time), the heaviest files/packages, and inclusive time of dms and library frames.
 // DMS_LOG_LEVEL picks the server's log level (warn by default); BENCH_CLI_MAIN another build.
+// --db postgres: the server on a dms_bench_<random> database of the local PostgreSQL
+// (DMS_BENCH_PG_URL for another server), seeded like pg-bench.mjs and dropped at the end.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { summarizeProfile } from './cpu-profile.mjs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { cleanupAll, cleanupSync, destroyAgent, makeTempDir } from './lib.mjs';
-import { seed } from './seed.mjs';
+import { seed, seedPostgres } from './seed.mjs';
 import { createApiKey, serverEnv, startServer } from './server.mjs';
 import { listPath, throughput } from './http-bench.mjs';
+import { createBenchDatabase, defaultPgServerUrl } from './pg-bench.mjs';
 
-const [what = 'show', secondsText = '6'] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const dbIndex = argv.indexOf('--db');
+const onPostgres = dbIndex !== -1 && argv[dbIndex + 1] === 'postgres';
+if (dbIndex !== -1) argv.splice(dbIndex, 2);
+const [what = 'show', secondsText = '6'] = argv;
 process.on('exit', cleanupSync);
 
 try {
   const dataDir = makeTempDir('dms-prof-');
   const profDir = join(dataDir, 'prof');
   mkdirSync(profDir);
-  process.env.BENCH_CPU_PROF = profDir;
-  const seeded = await seed(dataDir);
+  const database = onPostgres ? await createBenchDatabase(process.env.DMS_BENCH_PG_URL || defaultPgServerUrl) : undefined;
+  const seeded = database ? await seedPostgres(database.url) : await seed(dataDir);
+  const extraEnv = database ? { DMS_DATABASE_URL: database.url, DMS_SECRET_KEY: randomBytes(32).toString('hex') } : {};
   const adminPassword = randomBytes(12).toString('hex');
-  const key = await createApiKey(serverEnv({ dataDir, adminPassword }));
-  const server = await startServer({ dataDir, adminPassword, logLevel: process.env.DMS_LOG_LEVEL ?? 'warn', label: what });
+  const key = await createApiKey(serverEnv({ dataDir, adminPassword, extraEnv }));
+  process.env.BENCH_CPU_PROF = profDir;
+  const server = await startServer({ dataDir, adminPassword, logLevel: process.env.DMS_LOG_LEVEL ?? 'warn', label: what, extraEnv });
   const headers = { authorization: `Bearer ${key}` };
   const paths = what === 'list' ? [listPath(100_000)] : seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
   const result = await throughput({ origin: server.origin, paths, headers, connections: what === 'list' ? 1 : 32, duration: Number(secondsText), warmup: 1 });
@@ -30,6 +39,7 @@ try {
   await server.stop();
   const [file] = readdirSync(profDir);
   console.log(summarizeProfile(join(profDir, file)));
+  await database?.drop();
 } finally {
   destroyAgent();
   await cleanupAll();

@@ -1,6 +1,10 @@
 // dms benchmark (DESIGN §6): `npm run bench` at the root, or `node bench/run.mjs` in
 // packages/http-api after a build. Prints a table and writes bench/results.json as
 // [{ name, value, unit }]. Missed targets are reported, never turned into a failing exit code.
+// `--db postgres` (`npm run bench -- --db postgres`) runs everything on SQLite as without it,
+// then the pg.* measurements on PostgreSQL (pg-bench.mjs) on a database of its own, created
+// on the server of `--pg-url URL` (else DMS_BENCH_PG_URL, else postgres://postgres@127.0.0.1:5432/postgres)
+// and dropped at the end.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -9,9 +13,25 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
 import { seed } from './seed.mjs';
 import { assertBuilt, createApiKey, serverEnv, startBaseline, startHonoFloor, startServer } from './server.mjs';
-import { checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
+import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
+import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
+
+function parseArgs(argv) {
+  const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === '--db') options.db = value();
+    else if (flag === '--pg-url') options.pgUrl = value();
+    else throw new Error(`bench: unknown argument '${argv[i]}' (known: --db sqlite|postgres, --pg-url URL)`);
+  }
+  if (options.db !== 'sqlite' && options.db !== 'postgres') throw new Error(`bench: --db must be sqlite or postgres, got '${options.db}'`);
+  return options;
+}
+const args = parseArgs(process.argv.slice(2));
+const withPostgres = args.db === 'postgres';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(benchDir, 'results.json');
@@ -29,7 +49,18 @@ const config = {
   testJobs: quick ? 50 : 200,
   engineJobs: 2000,
   tree: { dirs: 200, files: 1000 },
-  budgetMs: 300_000,
+  budgetMs: withPostgres ? 480_000 : 300_000,
+};
+// PostgreSQL: the same loads; the two-replica run alternates one and two replicas.
+const pgConfig = {
+  shares: config.shares,
+  showSet: config.showSet,
+  show: config.show,
+  list: config.list,
+  list4: config.list4,
+  replicas: { connections: 32, rounds: quick ? 1 : 3, duration: quick ? 3 : 5, warmup: 1 },
+  engineJobs: config.engineJobs,
+  cpus: availableParallelism(),
 };
 
 const targets = {
@@ -38,6 +69,14 @@ const targets = {
   rss_mb: { op: '<=', value: 150 },
   'test_job.median_ms': { op: '<', value: 20 },
   'scan.ratio_vs_du': { op: '<=', value: 2 },
+  ...(withPostgres
+    ? {
+        'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
+        'pg.list.p99_ms': { op: '<', value: 20 },
+        'pg.jobs.per_s': { op: '>=', value: 1000 },
+        'pg.two_replicas.rps_ratio': { op: '>=', value: 1.3 },
+      }
+    : {}),
 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -72,7 +111,7 @@ function report() {
 async function main() {
   assertBuilt();
   notes.push(`load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  notes.push(`${availableParallelism()} CPUs, Node ${process.version}; autocannon runs in the bench process and shares the CPUs with the server under test (and with the baseline)`);
+  notes.push(`${availableParallelism()} CPUs, Node ${process.version}; autocannon runs in the bench process and shares the CPUs with the server under test (and with the baseline)${withPostgres ? '; in the pg.* runs PostgreSQL (same machine) shares them too, and pg.two_replicas runs its load in a process of its own' : ''}`);
 
   // --- Data: 1 NAS + 100,000 shares seeded before start; a 200,000-file tree. ---
   const dataDir = makeTempDir('dms-bench-');
@@ -116,33 +155,17 @@ async function main() {
   const floor = await startHonoFloor(seeded.file);
   await floor.ready(showPaths[0]);
   await checkShowBodies({ base: `${floor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-  const contenders = [
-    { name: 'server', target: server, headers: bearer, runs: [] },
-    { name: 'baseline', target: baseline, headers: {}, runs: [] },
-    { name: 'hono_floor', target: floor, headers: {}, runs: [] },
-  ];
+  const [show, base, floorRuns] = await alternatedShow(
+    [
+      { target: server, headers: bearer },
+      { target: baseline, headers: {} },
+      { target: floor, headers: {} },
+    ],
+    { paths: showPaths, ...config.show },
+  );
   const { rounds, connections, duration, warmup } = config.show;
-  for (let pass = 0; pass < rounds; pass++) {
-    for (const contender of contenders) {
-      const load = { origin: contender.target.origin, paths: showPaths, headers: contender.headers, connections };
-      await throughput({ ...load, duration: warmup, warmup: 0 });
-      const cpuBefore = processCpuSeconds(contender.target.pid);
-      const run = await throughput({ ...load, duration, warmup: 0 });
-      run.cpuUsPerReq = ((processCpuSeconds(contender.target.pid) - cpuBefore) * 1e6) / Math.max(1, run.total);
-      contender.runs.push(run);
-    }
-  }
   await baseline.stop();
   await floor.stop();
-  const medianOf = (runs, field) => median(runs.map((run) => run[field]));
-  const [show, base, floorRuns] = contenders.map((contender) => ({
-    rps: medianOf(contender.runs, 'rps'),
-    p99: medianOf(contender.runs, 'p99'),
-    cpuUsPerReq: medianOf(contender.runs, 'cpuUsPerReq'),
-    non2xx: contender.runs.reduce((sum, run) => sum + run.non2xx, 0),
-    errors: contender.runs.reduce((sum, run) => sum + run.errors, 0),
-    all: contender.runs.map((run) => round(run.rps)).join('/'),
-  }));
   rssCheckpoint('after show');
   log(`show: ${round(show.rps)} req/s (${show.all}), baseline ${round(base.rps)} (${base.all}), hono floor ${round(floorRuns.rps)} (${floorRuns.all})`);
   record('show.rps', show.rps, 'req/s');
@@ -239,6 +262,11 @@ async function main() {
   record('jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
   notes.push(`jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
   log(`engine: ${round(engine.perSecond)} jobs/s`);
+
+  if (withPostgres) {
+    const sqlite = { showCpuUsPerReq: show.cpuUsPerReq, jobsPerSecond: engine.perSecond };
+    await postgresBench({ serverUrl: args.pgUrl, config: pgConfig, quick, sqliteFloorFile: seeded.file, sqlite, adminPassword, record, notes, log });
+  }
   notes.push(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other work on the machine skews req/s and latencies)`);
 }
 

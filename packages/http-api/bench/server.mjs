@@ -16,7 +16,8 @@ export function assertBuilt() {
   if (!existsSync(cliMain)) throw new Error(`${cliMain} is missing: build first (npm run bench builds; or turbo run build --filter=@dms/http-api...)`);
 }
 
-export function serverEnv({ dataDir, port = 0, adminPassword, logLevel = 'warn', localRoots }) {
+/** `extraEnv`: more DMS_… settings (PostgreSQL: DMS_DATABASE_URL, DMS_SECRET_KEY shared by replicas). */
+export function serverEnv({ dataDir, port = 0, adminPassword, logLevel = 'warn', localRoots, extraEnv = {} }) {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('DMS_')) delete env[name];
   return {
@@ -29,6 +30,7 @@ export function serverEnv({ dataDir, port = 0, adminPassword, logLevel = 'warn',
     ...(localRoots ? { DMS_LOCAL_ROOTS: localRoots } : {}),
     // The bench measures the request path, not the limiter's refusals.
     DMS_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...extraEnv,
   };
 }
 
@@ -53,9 +55,9 @@ export async function createApiKey(env) {
  * `node dist/cli/main.js serve`, stdout to /dev/null. With BENCH_CPU_PROF=DIR the server runs
  * under --cpu-prof and writes its profile to DIR when it stops.
  */
-export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label }) {
+export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv }) {
   const port = await freePort();
-  const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots });
+  const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
   const nodeArgs = [
     ...serveNodeFlags,
@@ -78,5 +80,5 @@ async function startReference(script, args) {
 /** The bare node:http baseline (baseline-server.mjs) answering the pre-rendered bodies. */
 export const startBaseline = (bodiesFile, contentType) => startReference('baseline-server.mjs', [bodiesFile, contentType]);
 
-/** The Hono reference (hono-floor-server.mjs) on the seeded database file. */
+/** The Hono reference (hono-floor-server.mjs) on the seeded database file, or a postgres:// URL. */
 export const startHonoFloor = (dbFile) => startReference('hono-floor-server.mjs', [dbFile]);

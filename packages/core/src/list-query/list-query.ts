@@ -23,6 +23,8 @@ export interface Filter {
 export interface SortKey {
   field: string;
   direction: 'asc' | 'desc';
+  /** Whether the column holds nulls: only then does the order need a NULLS clause. */
+  nullable: boolean;
 }
 
 export interface ListQuery {

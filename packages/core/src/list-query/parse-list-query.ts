@@ -65,8 +65,9 @@ function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
         const sortable = Object.keys(spec.fields);
         throw bad('sort_by', `cannot sort by '${field}'; sortable: ${sortable.join(', ')}${didYouMean(field, sortable)}`);
       }
-      const column = spec.fields[field]!.column ?? field;
-      if (!keys.some((key) => key.field === column)) keys.push({ field: column, direction });
+      const definition = spec.fields[field]!;
+      const column = definition.column ?? field;
+      if (!keys.some((key) => key.field === column)) keys.push({ field: column, direction, nullable: definition.nullable === true });
     }
   }
   return keys;

@@ -93,13 +93,13 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       for (let i = 6; i <= 11; i++) await share(a.id, `s${i}`);
       const names = (page: { items: Array<{ name: string }> }) => page.items.map((s) => s.name);
 
-      const asc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'asc' }], limit: 5 }));
+      const asc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'asc', nullable: true }], limit: 5 }));
       expect(names(asc)).toEqual(['s2', 's5', 's6', 's7', 's8']);
       expect(asc.count).toBe(11);
-      const desc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc' }], limit: 3 }));
+      const desc = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc', nullable: true }], limit: 3 }));
       expect(names(desc)).toEqual(['s1', 's4', 's3']);
       // Ties break on id in the direction of the last key: the nulls come last, newest first.
-      const descTail = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc' }], offset: 9 }));
+      const descTail = await storage.shares.list(query({ sort: [{ field: 'username', direction: 'desc', nullable: true }], offset: 9 }));
       expect(names(descTail)).toEqual(['s5', 's2']);
 
       const numeric = await storage.shares.list(query({ filters: [{ field: 'id', op: 'gte', values: [9] }] }));
@@ -299,11 +299,11 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect((await storage.shares.get(big.id))?.file_size_sum).toBe(Number.MAX_SAFE_INTEGER);
       const names = ['b', 'B', 'a', 'Z', '_', 'é', 'A b', 'a-b', 'ab'];
       for (const name of names) await storage.nas.create({ name, host: 'h', type: 'local', comment: name === 'b' ? 'x' : null, price: null });
-      const byName = await storage.nas.list(query({ sort: [{ field: 'name', direction: 'asc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const byName = await storage.nas.list(query({ sort: [{ field: 'name', direction: 'asc', nullable: false }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
       expect(byName.items.map((item) => item.name)).toEqual([...names].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
-      const commentAsc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'asc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const commentAsc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'asc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
       expect(commentAsc.items.at(-1)?.name).toBe('b');
-      const commentDesc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'desc' }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const commentDesc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'desc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
       expect(commentDesc.items[0]?.name).toBe('b');
       const like = await storage.nas.list(query({ filters: [{ field: 'name', op: 'like', values: ['a%'] }] }));
       expect(like.items.map((item) => item.name).sort()).toEqual(['a', 'a-b', 'ab']);

@@ -15,16 +15,27 @@ function consoleLink(): TRPCLink<AppRouter> {
 
 export const api = createTRPCClient<AppRouter>({ links: [consoleLink()] });
 
-/** Messages for each field of a core validation error, and the error's own message otherwise. */
-export function describeError(error: unknown): { message: string; fields: Record<string, string[]> } {
-  if (!(error instanceof TRPCClientError)) return { message: String(error), fields: {} };
-  const data = error.data as { details?: Record<string, Array<{ error: string }>>; messages?: string[] } | undefined;
-  const fields: Record<string, string[]> = {};
+/** A failed call as a screen shows it. */
+export interface DescribedError {
+  /** The error's own message (the core's first message, or tRPC's). */
+  message: string;
+  /** The core's messages by top-level field: `origins[1] must be …` (detail key `origins.1`) is under `origins`. */
+  fields: Record<string, string[]>;
+  /** The core's messages about no field (a refusal, a conflict). */
+  general: string[];
+}
+
+export function describeError(error: unknown): DescribedError {
+  if (!(error instanceof TRPCClientError)) return { message: String(error), fields: {}, general: [] };
+  const data = error.data as { details?: Record<string, unknown>; messages?: string[] } | undefined;
+  const detailFields = new Set(Object.keys(data?.details ?? {}).map((key) => key.split('.')[0] ?? key));
+  const described: DescribedError = { message: error.message, fields: {}, general: [] };
   for (const line of data?.messages ?? []) {
-    const field = Object.keys(data?.details ?? {}).find((name) => line.startsWith(`${name} `));
-    if (field) (fields[field] ??= []).push(line);
+    const field = /^[A-Za-z_]+/.exec(line)?.[0];
+    if (field && detailFields.has(field)) (described.fields[field] ??= []).push(line);
+    else described.general.push(line);
   }
-  return { message: error.message, fields };
+  return described;
 }
 
 /** What each procedure answers and takes, for screens' state and forms. */

@@ -4,6 +4,9 @@ import type { AppCaller } from '../../src/main/router/index.js';
 import { adminPassword } from '../test-desktop.js';
 import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
 
+/** Waits until the element has the keyboard focus (screens move it a frame after a click). */
+const focused = (element: Locator) => expect.poll(() => element.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
+
 /** The slice of a <progress> element these tests read. */
 type Meter = { value: number; max: number };
 
@@ -54,6 +57,8 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     // Edit: the form takes the NAS's values, and a save changes the row.
     await c.page.getByRole('button', { name: 'Edit NAS filer' }).click();
     const edit = c.page.getByRole('form', { name: 'Edit NAS filer' });
+    // The screen moves the focus to the form's first field a frame later: typing waits for it.
+    await focused(edit.getByLabel('Name', { exact: true }));
     expect(await edit.getByLabel(/^Host/).inputValue()).toBe('localhost');
     await edit.getByLabel('Comment (optional)').fill('this computer');
     await edit.getByRole('button', { name: 'Save NAS' }).click();
@@ -147,6 +152,7 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
   it('edits a share, keeping its NAS', async () => {
     await c.page.getByRole('button', { name: 'Edit projects on filer' }).click();
     const form = c.page.getByRole('form', { name: 'Edit share projects on filer' });
+    await focused(form.getByLabel('Share name'));
     expect(await form.getByLabel('Mount options (optional)').inputValue()).toBe('ro');
     await form.getByLabel('Mount options (optional)').fill('ro,noexec');
     await form.getByRole('button', { name: 'Save share' }).click();

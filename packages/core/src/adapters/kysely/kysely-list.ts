@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import type { Filter, ListQuery } from '../../list-query/list-query.js';
+import type { Filter, ListQuery, SortKey } from '../../list-query/list-query.js';
 
 /** Column references come from the endpoint's ListSpec, never from the request. */
 function compileFilter(filter: Filter): RawBuilder<SqlBool> {
@@ -35,16 +35,23 @@ export function whereFilters(filters: readonly Filter[]): Expression<SqlBool> {
 }
 
 /**
+ * A nullable column says where its nulls go (lowest, as SQLite puts them); a NOT NULL one says
+ * nothing, since PostgreSQL uses an index only for the null order it was built with (its default
+ * is the opposite), even on a column that has no nulls.
+ */
+function orderKey(key: SortKey): RawBuilder<unknown> {
+  const column = sql.ref(key.field);
+  if (!key.nullable) return key.direction === 'asc' ? sql`${column} asc` : sql`${column} desc`;
+  return key.direction === 'asc' ? sql`${column} asc nulls first` : sql`${column} desc nulls last`;
+}
+
+/**
  * Nulls sort lowest on every adapter; `id` ends every order so pages are stable. The id
  * tie-breaker runs in the direction of the last key, so that an index on that column
  * (whose entries end with the row id) serves the whole order in either direction.
  */
 export function orderByClause(query: ListQuery): RawBuilder<unknown> {
-  const tieBreaker = { field: 'id', direction: query.sort.at(-1)?.direction ?? ('asc' as const) };
+  const tieBreaker: SortKey = { field: 'id', direction: query.sort.at(-1)?.direction ?? 'asc', nullable: false };
   const keys = query.sort.some((key) => key.field === 'id') ? query.sort : [...query.sort, tieBreaker];
-  return sql.join(
-    keys.map((key) =>
-      key.direction === 'asc' ? sql`${sql.ref(key.field)} asc nulls first` : sql`${sql.ref(key.field)} desc nulls last`,
-    ),
-  );
+  return sql.join(keys.map(orderKey));
 }

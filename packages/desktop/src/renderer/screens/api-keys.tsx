@@ -8,6 +8,7 @@ import { ListPages, useListPage } from './admin/list-pages.js';
 import { ApiKeyForm, type CreatedApiKey } from './admin/api-key-form.js';
 import { CreatedKey } from './admin/created-key.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 type ApiKey = Outputs['apiKeys']['list']['api_keys'][number];
 
@@ -30,11 +31,7 @@ export function ApiKeysScreen() {
         REST clients send a key as <code className="admin-code">Authorization: Bearer &lt;key&gt;</code>; it may do what its scopes allow, and never more than the user who created it.
       </p>
       {created && <CreatedKey created={created} onDone={() => setCreated(null)} />}
-      {keys.error && (
-        <p role="alert" className="error">
-          {keys.error}
-        </p>
-      )}
+      <ErrorAlert message={keys.error} />
       {keys.data?.count === 0 && <EmptyState title="No API keys yet">Create one below for each script or client that calls the REST API, with only the scopes it needs.</EmptyState>}
       {rows.length > 0 && (
         <table>

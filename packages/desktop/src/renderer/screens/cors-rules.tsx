@@ -7,6 +7,7 @@ import { useRefusableLoad } from './admin/use-refusable-load.js';
 import { AdminOnly } from './admin/admin-only.js';
 import { CorsRuleForm, type CorsRule } from './admin/cors-rule-form.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 /** Which browser pages (origins) may call which paths of the REST API with which methods. */
 export function CorsRulesScreen() {
@@ -19,11 +20,7 @@ export function CorsRulesScreen() {
   return (
     <>
       <p className="hint">A browser page may call the REST API only when a rule allows its origin, the path and the method; other clients are not affected.</p>
-      {rules.error && (
-        <p role="alert" className="error">
-          {rules.error}
-        </p>
-      )}
+      <ErrorAlert message={rules.error} />
       {rules.data?.count === 0 && (
         <EmptyState title="No cross-origin rules yet">Browser pages on other origins cannot call the REST API. Add a rule below for each web app that should.</EmptyState>
       )}

@@ -3,6 +3,7 @@ import { useRefusableLoad } from './admin/use-refusable-load.js';
 import { AdminOnly } from './admin/admin-only.js';
 import { JwtForm } from './admin/jwt-form.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 /** Whether REST clients may trade a user's password for a short-lived token (JWT mode). */
 export function JwtScreen() {
@@ -19,11 +20,7 @@ export function JwtScreen() {
           With it off, the login is refused and every token is rejected at once; turning it back on does not revive old tokens. Basic credentials and API keys work either way.
         </p>
       </div>
-      {settings.error && (
-        <p role="alert" className="error">
-          {settings.error}
-        </p>
-      )}
+      <ErrorAlert message={settings.error} />
       {settings.data && <JwtForm settings={settings.data} />}
     </>
   );

@@ -9,6 +9,7 @@ import { plural } from '../ui/format.js';
 import { NasForm, type NasRow } from './storage/nas-form.js';
 import { nasTypeLabels } from './storage/labels.js';
 import './storage/storage.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 const perPage = 25;
 
@@ -37,11 +38,7 @@ export function NasScreen() {
 
   return (
     <>
-      {list.error && (
-        <p role="alert" className="error">
-          {list.error}
-        </p>
-      )}
+      <ErrorAlert message={list.error} />
       {notice && (
         <p className="notice" role="status">
           NAS <strong>{notice.name}</strong> {notice.created ? 'added' : 'saved'}.{' '}

@@ -3,6 +3,7 @@ import { useLoad } from '../ui/use-load.js';
 import { EmptyState } from '../ui/empty-state.js';
 import { shortTime } from '../ui/format.js';
 import { RestServerStatus } from './rest-server-status.js';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 const jobKindLabel = { share_test: 'Test', share_scan: 'Scan' } as const;
 
@@ -23,11 +24,7 @@ export function OverviewScreen() {
   const summary = overview.data;
   return (
     <>
-      {overview.error && (
-        <p role="alert" className="error">
-          {overview.error}
-        </p>
-      )}
+      <ErrorAlert message={overview.error} />
       {summary && (
         <ul className="cards" aria-label="Counts">
           <li>

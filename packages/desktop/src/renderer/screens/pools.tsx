@@ -10,6 +10,7 @@ import { PoolForm, type PoolRow } from './storage/pool-form.js';
 import { PoolMembers } from './storage/pool-members.js';
 import { poolContentLabels, poolTypeLabels } from './storage/labels.js';
 import './storage/storage.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 const perPage = 25;
 // Names for the membership editor's hints: the console's NAS and pools, one page of the largest size.
@@ -45,11 +46,7 @@ export function PoolsScreen() {
 
   return (
     <>
-      {list.error && (
-        <p role="alert" className="error">
-          {list.error}
-        </p>
-      )}
+      <ErrorAlert message={list.error} />
       {notice && (
         <p className="notice" role="status">
           {notice}

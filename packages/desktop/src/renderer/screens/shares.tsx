@@ -10,6 +10,7 @@ import { ShareTable, shareTitle } from './share-table.js';
 import { filterParams, noFilter, SharesFilter, type ShareFilter } from './storage/shares-filter.js';
 import { useShareJobs } from './storage/job-progress.js';
 import './storage/storage.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 // Names for the NAS filter, the form and the table's NAS and Pool columns: one page of the largest size.
 const namesQuery = { per_page: 100, sort_by: 'name' };
@@ -57,11 +58,7 @@ export function SharesScreen() {
   const error = shares.error ?? nas.error;
   return (
     <>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {notice && (
         <p className="notice" role="status">
           {notice}

@@ -3,6 +3,7 @@ import { useLoad } from '../ui/use-load.js';
 import { SnmpConfigForm } from './admin/snmp-config-form.js';
 import { SnmpAgentState } from './admin/snmp-agent-state.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 /** The SNMP agent: its configuration, and whether it is running now. */
 export function SnmpServerScreen() {
@@ -10,11 +11,7 @@ export function SnmpServerScreen() {
   const agent = useLoad(() => api.snmpConfig.agent.query());
   return (
     <>
-      {config.error && (
-        <p role="alert" className="error">
-          {config.error}
-        </p>
-      )}
+      <ErrorAlert message={config.error} />
       {config.data && <SnmpConfigForm config={config.data} onSaved={agent.reload} />}
       <section aria-labelledby="snmp-agent-heading">
         <h2 id="snmp-agent-heading">Agent state</h2>

@@ -7,6 +7,7 @@ import { severityName } from './admin/choices.js';
 import { TrapForm, type Trap } from './admin/trap-form.js';
 import { TrapRowActions } from './admin/trap-row-actions.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 function bandText(trap: Trap): string {
   if (trap.severity_low === trap.severity_high) return `only ${severityName(trap.severity_low)}`;
@@ -24,11 +25,7 @@ export function TrapsScreen() {
   return (
     <>
       <p className="hint">Each active target receives the service&apos;s events whose severity lies in its band, as SNMP traps.</p>
-      {traps.error && (
-        <p role="alert" className="error">
-          {traps.error}
-        </p>
-      )}
+      <ErrorAlert message={traps.error} />
       {traps.data?.count === 0 && <EmptyState title="No trap targets yet">Add an SNMP manager below to receive the service&apos;s events as traps, then send it a test trap.</EmptyState>}
       {rows.length > 0 && (
         <table>

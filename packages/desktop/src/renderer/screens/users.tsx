@@ -9,6 +9,7 @@ import { useRefusableLoad } from './admin/use-refusable-load.js';
 import { AdminOnly } from './admin/admin-only.js';
 import { UserForm, type User } from './admin/user-form.js';
 import './admin/admin.css';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 /** The people who sign in here and to the REST API (Basic or JWT); admin-only. */
 export function UsersScreen({ user: me }: ScreenProps) {
@@ -21,11 +22,7 @@ export function UsersScreen({ user: me }: ScreenProps) {
   return (
     <>
       <p className="hint">Users sign in to this console and to the REST API with full access; admins also manage users, cross-origin rules, settings and every API key.</p>
-      {users.error && (
-        <p role="alert" className="error">
-          {users.error}
-        </p>
-      )}
+      <ErrorAlert message={users.error} />
       {users.data?.count === 0 && <EmptyState title="No users">Add a user below; make at least one of them an admin.</EmptyState>}
       {rows.length > 0 && (
         <table>

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { ErrorAlert } from '../ui/error-alert.js';
 
 interface ConfirmButtonProps {
   /** The button's visible text ("Delete"). */
@@ -29,11 +30,7 @@ export function ConfirmButton({ label, accessibleLabel, question, onConfirm }: C
       </button>
       <dialog ref={dialog} aria-label={accessibleLabel}>
         <p>{question}</p>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         <div className="actions">
           <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
             Cancel

@@ -9,25 +9,15 @@ export interface FormProblem {
   general: string[];
 }
 
-interface ErrorData {
-  details?: Record<string, unknown>;
-  messages?: string[];
-}
-
-/**
- * Sorts the core's messages onto the form's fields. Unlike describeError, a message about an
- * item of a list field (`origins[1] must be …`, detail key `origins.1`) goes to the list's field.
- */
+/** Sorts the core's messages onto the form's own fields; the rest (and a bare failure) go above the button. */
 export function formProblem(error: unknown, formFields: readonly string[]): FormProblem {
-  const data = error instanceof TRPCClientError ? (error.data as ErrorData | undefined) : undefined;
-  const detailFields = new Set(Object.keys(data?.details ?? {}).map((key) => key.split('.')[0] ?? key));
-  const problem: FormProblem = { fields: {}, general: [] };
-  for (const line of data?.messages ?? []) {
-    const field = /^[A-Za-z_]+/.exec(line)?.[0];
-    if (field && detailFields.has(field) && formFields.includes(field)) (problem.fields[field] ??= []).push(line);
-    else problem.general.push(line);
+  const described = describeError(error);
+  const problem: FormProblem = { fields: {}, general: [...described.general] };
+  for (const [field, lines] of Object.entries(described.fields)) {
+    if (formFields.includes(field)) problem.fields[field] = lines;
+    else problem.general.push(...lines);
   }
-  if (Object.keys(problem.fields).length === 0 && problem.general.length === 0) problem.general.push(describeError(error).message);
+  if (Object.keys(problem.fields).length === 0 && problem.general.length === 0) problem.general.push(described.message);
   return problem;
 }
 

@@ -4,6 +4,7 @@ import { useLoad } from '../../ui/use-load.js';
 import { formProblem, type FormProblem } from '../admin/form-problem.js';
 import { ProblemAlert } from '../admin/problem-alert.js';
 import { entryMessage, hostEntries } from './allowed-host-messages.js';
+import { ErrorAlert } from '../../ui/error-alert.js';
 
 const field = 'share_test_allowed_hosts';
 
@@ -40,11 +41,7 @@ export function AllowedHostsSection() {
   return (
     <section aria-labelledby="allowed-hosts-heading">
       <h2 id="allowed-hosts-heading">Share-test allowed hosts</h2>
-      {settings.error && (
-        <p role="alert" className="error">
-          {settings.error}
-        </p>
-      )}
+      <ErrorAlert message={settings.error} />
       {hosts && (
         <form className="settings-form" aria-labelledby="allowed-hosts-heading" onSubmit={(event) => void submit(event)} noValidate>
           {/* Label, hint and error side by side, so the textarea's name is just "Allowed hosts". */}

@@ -4,6 +4,7 @@ import { useLoad } from '../../ui/use-load.js';
 import { RestServerForm } from './rest-server-form.js';
 import { RestServerStatusLine } from './rest-server-status-line.js';
 import type { RestServerStatusView } from './rest-server-summary.js';
+import { ErrorAlert } from '../../ui/error-alert.js';
 
 /** The embedded REST server: its state for everyone, its settings for an admin. */
 export function RestServerSection({ admin }: { admin: boolean }) {
@@ -16,11 +17,7 @@ export function RestServerSection({ admin }: { admin: boolean }) {
       <p className="hint">
         Serves this instance’s REST API, so SDK clients and curl can reach it with a dms user or an API key while the app runs.
       </p>
-      {loaded.error && (
-        <p role="alert" className="error">
-          {loaded.error}
-        </p>
-      )}
+      <ErrorAlert message={loaded.error} />
       {status && <RestServerStatusLine status={status} />}
       {status && admin && <RestServerForm key={JSON.stringify(status.settings)} settings={status.settings} onSaved={setSaved} />}
       {status && !admin && <p className="hint">Only an admin can turn the REST server on or off or change its address.</p>}

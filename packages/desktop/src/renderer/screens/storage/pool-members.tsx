@@ -3,6 +3,7 @@ import { api, describeError } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { plural } from '../../ui/format.js';
 import type { PoolRow } from './pool-form.js';
+import { ErrorAlert } from '../../ui/error-alert.js';
 
 /** Shares the picker lists at once (the core's largest page); the filter narrows past that. */
 const listed = 100;
@@ -94,11 +95,7 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
         <legend>
           Shares of pool {pool.name} <span className="hint">({plural(selected.size, 'share')} selected)</span>
         </legend>
-        {shares.error && (
-          <p role="alert" className="error">
-            {shares.error}
-          </p>
-        )}
+        <ErrorAlert message={shares.error} />
         {shares.data && rows.length === 0 && <p>{applied ? `No share's name contains "${applied}".` : 'There are no shares yet: create them on the Shares screen.'}</p>}
         {rows.length > 0 && (
           <ul className="member-list">

@@ -1,0 +1,26 @@
+// `npm run bench [-- ARGS…]`: installs and builds as needed, then runs every package's bench
+// through turbo. ARGS (e.g. `--db postgres`) are for the http-api bench only: with ARGS the
+// other benches run first without them, then the http-api bench with them; without ARGS it is
+// the one `turbo run bench` of before.
+import { spawnSync } from 'node:child_process';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const env = { ...process.env, PATH: [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter) };
+
+function run(command, commandArgs) {
+  const result = spawnSync(command, commandArgs, { cwd: root, env, stdio: 'inherit' });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run(process.execPath, [join(root, 'scripts', 'bootstrap.mjs')]);
+run('turbo', ['run', 'build', '--filter=@dms/http-api...', '--output-logs=errors-only']);
+if (args.length === 0) {
+  run('turbo', ['run', 'bench', '--concurrency=1']);
+} else {
+  run('turbo', ['run', 'bench', '--concurrency=1', '--filter=!@dms/http-api']);
+  run('turbo', ['run', 'bench', '--filter=@dms/http-api', '--', ...args]);
+}
