@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { api, describeError, type Outputs } from '../trpc-client.js';
 import { Field, FormError } from '../ui/form-field.js';
 import { SelectField } from './storage/select-field.js';
+import { FormActions } from '../ui/form-actions.js';
 
 export type ShareRow = Outputs['shares']['list']['nas_shares'][number];
 
@@ -95,14 +96,7 @@ export function ShareForm({ nas, editing, defaultNasId, onSaved, onCancel }: Sha
         hint={editing ? 'Leave empty to keep the stored password.' : undefined}
       />
       <FormError error={error} />
-      <div className="actions">
-        <button type="submit">{editing ? 'Save share' : 'Create share'}</button>
-        {editing && (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions editing={editing !== null} create="Create share" save="Save share" onCancel={onCancel} />
     </form>
   );
 }

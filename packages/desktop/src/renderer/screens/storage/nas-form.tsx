@@ -3,6 +3,7 @@ import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from './select-field.js';
 import { nasTypeLabels, optionsOf } from './labels.js';
+import { FormActions } from '../../ui/form-actions.js';
 
 export type NasRow = Outputs['nas']['list']['nas'][number];
 
@@ -59,14 +60,7 @@ export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null
       <Field form="nas" name="comment" label="Comment (optional)" errors={error?.fields} defaultValue={editing?.comment ?? ''} autoComplete="off" />
       <Field form="nas" name="price" label="Price (optional)" errors={error?.fields} defaultValue={editing?.price ?? ''} inputMode="decimal" autoComplete="off" hint="A decimal amount such as 12.50" />
       <FormError error={error} />
-      <div className="actions">
-        <button type="submit">{editing ? 'Save NAS' : 'Add NAS'}</button>
-        {editing && (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions editing={editing !== null} create="Add NAS" save="Save NAS" onCancel={onCancel} />
     </form>
   );
 }

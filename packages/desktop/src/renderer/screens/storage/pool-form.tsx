@@ -3,6 +3,7 @@ import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from './select-field.js';
 import { optionsOf, poolContentLabels, poolTypeLabels } from './labels.js';
+import { FormActions } from '../../ui/form-actions.js';
 
 export type PoolRow = Outputs['pools']['list']['pools'][number];
 
@@ -50,14 +51,7 @@ export function PoolForm({ editing, onSaved, onCancel }: { editing: PoolRow | nu
       />
       <Field form="pool" name="comment" label="Comment (optional)" errors={error?.fields} defaultValue={editing?.comment ?? ''} autoComplete="off" />
       <FormError error={error} />
-      <div className="actions">
-        <button type="submit">{editing ? 'Save pool' : 'Add pool'}</button>
-        {editing && (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions editing={editing !== null} create="Add pool" save="Save pool" onCancel={onCancel} />
     </form>
   );
 }

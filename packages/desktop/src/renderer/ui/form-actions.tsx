@@ -1,0 +1,13 @@
+/** A form's submit button, named for creating or saving, and Cancel while an existing item is edited. */
+export function FormActions({ editing, create, save, onCancel }: { editing: boolean; create: string; save: string; onCancel: () => void }) {
+  return (
+    <div className="actions">
+      <button type="submit">{editing ? save : create}</button>
+      {editing && (
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}
