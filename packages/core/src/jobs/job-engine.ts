@@ -1,13 +1,14 @@
 import type { Storage } from '../ports/storage.js';
-import type { JobRecord, QueueBounds } from '../ports/job-store.js';
+import type { JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../ports/secret-box.js';
-import type { JobKind, StepOutcome } from '../domain/job.js';
+import type { JobKind } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../events/catalogue.js';
 import { JobSignals } from './job-signals.js';
 import { runJob } from './job-runner.js';
+import { ProgressSaver } from './progress-saver.js';
 import type { JobPayload } from './job-payload.js';
 
 export interface JobEngineOptions {
@@ -55,6 +56,8 @@ const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventNam
 };
 
 const purgeEveryMs = 60_000;
+/** Progress of a running job is saved at most this often (ProgressSaver). */
+const progressIntervalMs = 250;
 
 /**
  * Durable job engine: jobs live in storage, workers claim them atomically, heartbeats
@@ -223,20 +226,17 @@ export class JobEngine {
 
   private async execute(job: JobRecord): Promise<void> {
     const { storage, clock, events } = this.#options;
-    let latest: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> } = {
-      progress: 0,
-      total: job.total,
-      steps: [],
-    };
-    let saving = Promise.resolve();
-    // Progress is saved at most every 250 ms of the injected clock, and at once on a new step.
-    let lastSave = 0;
-    const save = () => {
-      lastSave = clock().getTime();
-      const snapshot = latest;
-      saving = saving.then(() => storage.jobs.progress(job.id, this.#workerId, snapshot, this.now())).then(() => this.signals.changed(job.id));
-    };
-    const heartbeat = setInterval(save, this.#options.heartbeatMs);
+    let latest: JobProgress = { progress: 0, total: job.total, steps: [] };
+    const progress = new ProgressSaver(latest, {
+      write: async (snapshot) => {
+        await storage.jobs.progress(job.id, this.#workerId, snapshot, this.now());
+        this.signals.changed(job.id);
+      },
+      intervalMs: progressIntervalMs,
+      now: () => clock().getTime(),
+      onError: (error) => this.#options.onError?.(error),
+    });
+    const heartbeat = setInterval(() => progress.save(), this.#options.heartbeatMs);
     try {
       const { outcome, subject } = await runJob(job, {
         storage,
@@ -244,17 +244,16 @@ export class JobEngine {
         drivers: this.#options.drivers,
         driverTimeoutMs: this.#options.driverTimeoutMs,
         signal: this.#stopping.signal,
-        report: (progress) => {
-          const stepChanged = progress.steps.length !== latest.steps.length;
-          latest = progress;
-          if (stepChanged || clock().getTime() - lastSave >= 250) save();
+        report: (snapshot) => {
+          latest = snapshot;
+          progress.report(snapshot);
         },
       }).catch((error: unknown) => ({
         outcome: { status: 'failed' as const, message: `internal error: ${error instanceof Error ? error.message : String(error)}`, ...latest },
         subject: { shareId: job.share_id, name: '' },
       }));
       clearInterval(heartbeat);
-      await saving.catch(() => undefined);
+      await progress.close();
       const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
       await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
       this.signals.changed(job.id);
@@ -273,6 +272,7 @@ export class JobEngine {
       );
     } finally {
       clearInterval(heartbeat);
+      await progress.close();
     }
   }
 }

@@ -3,6 +3,31 @@ import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBoun
 import { jobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
+import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
+
+/** Takes the oldest queued job of the requester with the fewest working jobs, atomically. */
+function claimStatement(quirks: DialectQuirks, workerId: string, now: string) {
+  return sql<Selectable<JobTable>>`
+      update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
+      where id = (select id from jobs where status = 'queued' and requested_by = (
+            -- Per requester, not per job: the working count is looked up once for each requester
+            -- that has queued jobs, however long its queue. The requesters are found by skipping
+            -- through the jobs_requester index (status, requested_by, created_at, id), one probe each,
+            -- and so is each one's oldest queued job: no read of the whole queue per claim.
+            with recursive requesters (requested_by) as (
+              select (select min(earliest.requested_by) from jobs earliest where earliest.status = 'queued')
+              union all
+              select (select min(later.requested_by) from jobs later where later.status = 'queued' and later.requested_by > requesters.requested_by)
+              from requesters where requesters.requested_by is not null)
+            select waiting.requested_by from requesters waiting where waiting.requested_by is not null
+            order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = waiting.requested_by),
+              (select min(oldest.created_at) from jobs oldest where oldest.status = 'queued' and oldest.requested_by = waiting.requested_by)
+            limit 1)
+          order by created_at, id
+          limit 1 ${sql.raw(quirks.claimLockClause)})
+        and status = 'queued'
+      returning *`;
+}
 
 function toRecord(row: Selectable<JobTable>): JobRecord {
   return {
@@ -15,10 +40,16 @@ function toRecord(row: Selectable<JobTable>): JobRecord {
 }
 
 export class KyselyJobStore implements JobStore {
+  readonly #claim: (workerId: string, now: string) => Promise<Selectable<JobTable> | undefined>;
+
+  /** `writeRunner`: where the adapter has one, runs the claim as a statement planned once. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quirks: DialectQuirks,
-  ) {}
+    writeRunner?: FirstRowReader,
+  ) {
+    this.#claim = preparedFirst(db, (workerId: string, now: string) => ({ compile: () => claimStatement(quirks, workerId, now).compile(db) }), 2, writeRunner);
+  }
 
   async enqueue(job: JobInsert, bounds?: QueueBounds) {
     const requestedBy = job.requested_by ?? 'system';
@@ -62,27 +93,7 @@ export class KyselyJobStore implements JobStore {
   }
 
   async claim(workerId: string, now: string) {
-    const result = await sql<Selectable<JobTable>>`
-      update jobs set status = 'working', worker_id = ${workerId}, started_at = ${now}, heartbeat_at = ${now}
-      where id = (select id from jobs where status = 'queued' and requested_by = (
-            -- Per requester, not per job: the working count is looked up once for each requester
-            -- that has queued jobs, however long its queue. The requesters are found by skipping
-            -- through the jobs_requester index (status, requested_by, created_at), one probe each,
-            -- and so is each one's oldest queued job: no read of the whole queue per claim.
-            with recursive requesters (requested_by) as (
-              select (select min(earliest.requested_by) from jobs earliest where earliest.status = 'queued')
-              union all
-              select (select min(later.requested_by) from jobs later where later.status = 'queued' and later.requested_by > requesters.requested_by)
-              from requesters where requesters.requested_by is not null)
-            select waiting.requested_by from requesters waiting where waiting.requested_by is not null
-            order by (select count(*) from jobs busy where busy.status = 'working' and busy.requested_by = waiting.requested_by),
-              (select min(oldest.created_at) from jobs oldest where oldest.status = 'queued' and oldest.requested_by = waiting.requested_by)
-            limit 1)
-          order by created_at, id
-          limit 1 ${sql.raw(this.quirks.claimLockClause)})
-        and status = 'queued'
-      returning *`.execute(this.db);
-    const row = result.rows[0];
+    const row = await this.#claim(workerId, now);
     return row && toRecord(row);
   }
 

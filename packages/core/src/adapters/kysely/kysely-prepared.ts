@@ -2,9 +2,10 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './kysely-schema.js';
 
 /**
- * Runs one read-only SQL text (compiled by Kysely, `?` or `$1` parameters) and answers its
- * first row. An adapter whose driver reads faster than Kysely's executor provides one:
- * SQLite's is a prepared statement's `get()`, with no connection mutex and no promise per step.
+ * Runs one SQL text (compiled by Kysely, `?` or `$1` parameters) and answers its first row.
+ * An adapter whose driver runs it faster than Kysely's executor provides one: SQLite's is a
+ * prepared statement's `get()`, with no connection mutex and no promise per step;
+ * PostgreSQL's a named statement, parsed and planned once per connection.
  */
 export type FirstRowReader = (sql: string) => (parameters: readonly unknown[]) => unknown;
 
@@ -16,24 +17,45 @@ export interface PreparedReads {
   first<Row, Value>(build: (value: Value) => Compilable<Row>): (value: Value) => Promise<Row | undefined>;
 }
 
-const slot = Symbol('parameter slot');
+/**
+ * `build` compiled once with a slot per argument; answers the SQL text and how to fill its
+ * parameters from the arguments of a call. Every argument must be used.
+ */
+function compileWithSlots<Row, Args extends readonly unknown[]>(
+  build: (...args: Args) => Compilable<Row>,
+  arity: number,
+): { compiled: CompiledQuery<Row>; parameters: (args: Args) => unknown[] } {
+  const slots = Array.from({ length: arity }, (_, i) => Symbol(`parameter slot ${i}`));
+  const compiled = build(...(slots as unknown as Args)).compile();
+  const argumentAt = compiled.parameters.map((value) => slots.indexOf(value as symbol));
+  const unused = slots.findIndex((_, i) => !argumentAt.includes(i));
+  if (unused !== -1) throw new Error(`a prepared statement must use each of its arguments (argument ${unused} is not)`);
+  return {
+    compiled,
+    parameters: (args) => compiled.parameters.map((value, position) => (argumentAt[position] === -1 ? value : args[argumentAt[position]!])),
+  };
+}
+
+/**
+ * A statement compiled once and answering its first row, run by `direct` where the adapter
+ * has one for it, else by Kysely's executor with the same SQL text.
+ */
+export function preparedFirst<Row, Args extends readonly unknown[]>(
+  db: Kysely<Database>,
+  build: (...args: Args) => Compilable<Row>,
+  arity: Args['length'],
+  direct?: FirstRowReader,
+): (...args: Args) => Promise<Row | undefined> {
+  const { compiled, parameters } = compileWithSlots(build, arity);
+  if (direct) {
+    const run = direct(compiled.sql);
+    return async (...args) => run(parameters(args)) as Row | undefined;
+  }
+  return async (...args) => (await db.executeQuery<Row>({ ...compiled, parameters: parameters(args) })).rows[0];
+}
 
 export function preparedReads(db: Kysely<Database>, direct?: FirstRowReader): PreparedReads {
   return {
-    first<Row, Value>(build: (value: Value) => Compilable<Row>): (value: Value) => Promise<Row | undefined> {
-      const compiled: CompiledQuery<Row> = build(slot as unknown as Value).compile();
-      const index = compiled.parameters.indexOf(slot);
-      if (index === -1 || compiled.parameters.lastIndexOf(slot) !== index) throw new Error('a prepared read needs exactly one parameter slot');
-      const withValue = (value: Value) => {
-        const parameters = [...compiled.parameters];
-        parameters[index] = value;
-        return parameters;
-      };
-      if (direct) {
-        const read = direct(compiled.sql);
-        return async (value: Value) => read(withValue(value)) as Row | undefined;
-      }
-      return async (value: Value) => (await db.executeQuery<Row>({ ...compiled, parameters: withValue(value) })).rows[0];
-    },
+    first: <Row, Value>(build: (value: Value) => Compilable<Row>) => preparedFirst<Row, [Value]>(db, build, 1, direct),
   };
 }

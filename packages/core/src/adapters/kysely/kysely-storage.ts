@@ -29,6 +29,12 @@ export interface KyselyStorageOptions {
   /** A faster path than Kysely's executor for hot one-row reads, where the driver has one. */
   firstRowReader?: FirstRowReader;
   /**
+   * The same for the hot single-statement write (the job claim), where running it outside
+   * Kysely's executor is safe: PostgreSQL's named statement on a pool connection. Not SQLite's
+   * direct path: on its one connection a write could land inside another call's transaction.
+   */
+  writeStatementRunner?: FirstRowReader;
+  /**
    * Seals the SNMP communities (trap targets, agent) at rest. The runtime always passes
    * one; without it (tests, in-memory databases) communities are stored as given.
    */
@@ -87,7 +93,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     apiKeys: new KyselyApiKeyStore(db, reads),
     settings: new KyselySettingsStore(db, quirks),
     corsRules: new KyselyCorsRuleStore(db, now),
-    jobs: new KyselyJobStore(db, quirks),
+    jobs: new KyselyJobStore(db, quirks, options.writeStatementRunner),
     async migrate() {
       await options.migrate(db);
       // The schema is current and the key known: communities stored in clear by earlier

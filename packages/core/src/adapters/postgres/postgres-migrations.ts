@@ -141,4 +141,10 @@ export const postgresMigrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0006_job_claim_order': {
+    async up(db: Kysely<unknown>) {
+      // As on SQLite: the claim's order (created_at, id) read from the index, not sorted.
+      await run(db, ['drop index jobs_requester', 'create index jobs_requester on jobs (status, requested_by, created_at, id)']);
+    },
+  },
 };

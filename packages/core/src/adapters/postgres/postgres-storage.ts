@@ -64,14 +64,15 @@ export async function migratePostgres(db: Kysely<Database>): Promise<void> {
 }
 
 /**
- * Hot one-row reads (a share by id, a key by hash) as named prepared statements: the server
- * parses and plans each SQL text once per connection instead of on every call, and the read
- * skips Kysely's executor. Answers the row's promise (preparedReads awaits it).
+ * Hot one-row statements (a share by id, a key by hash, the job claim) as named prepared
+ * statements: the server parses and plans each SQL text once per connection instead of on
+ * every call (the claim's plan took longer than its run), and the call skips Kysely's
+ * executor. Answers the row's promise (preparedFirst awaits it).
  */
-function postgresFirstRowReader(pool: pg.Pool): FirstRowReader {
+function postgresNamedStatements(pool: pg.Pool): FirstRowReader {
   let statements = 0;
   return (text) => {
-    const name = `dms_first_row_${++statements}`;
+    const name = `dms_statement_${++statements}`;
     return async (parameters) => (await pool.query({ name, text, values: [...parameters] })).rows[0];
   };
 }
@@ -90,13 +91,15 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     types: postgresTypes,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const namedStatements = postgresNamedStatements(pool);
   return createKyselyStorage({
     db,
     quirks: postgresQuirks,
     // Replicas share the database: a working job may belong to a live replica.
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,
-    firstRowReader: postgresFirstRowReader(pool),
+    firstRowReader: namedStatements,
+    writeStatementRunner: namedStatements,
     ...(options.now ? { now: options.now } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });

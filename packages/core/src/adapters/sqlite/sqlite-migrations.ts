@@ -129,4 +129,12 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql.raw('create index jobs_requester on jobs (status, requested_by, created_at)').execute(db);
     },
   },
+  '0006_job_claim_order': {
+    async up(db: Kysely<unknown>) {
+      // The claim takes a requester's oldest job by (created_at, id): with id in the index the
+      // first entry is the one, where before every queued job of the requester was read and sorted.
+      await sql.raw('drop index jobs_requester').execute(db);
+      await sql.raw('create index jobs_requester on jobs (status, requested_by, created_at, id)').execute(db);
+    },
+  },
 };

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProgressSaver } from './progress-saver.js';
+
+describe('ProgressSaver', () => {
+  let written: number[];
+  let errors: unknown[];
+  let release: (() => void) | undefined;
+  let holdWrites = false;
+
+  const saver = (intervalMs = 250) =>
+    new ProgressSaver(0, {
+      write: async (snapshot) => {
+        if (holdWrites) await new Promise<void>((resolve) => (release = resolve));
+        written.push(snapshot);
+      },
+      intervalMs,
+      now: () => Date.now(),
+      onError: (error) => errors.push(error),
+    });
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    written = [];
+    errors = [];
+    holdWrites = false;
+    release = undefined;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('writes nothing for reports within the first interval when closed before it ends (claim then finish)', async () => {
+    const progress = saver();
+    progress.report(1);
+    progress.report(2);
+    await vi.advanceTimersByTimeAsync(249);
+    await progress.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(written).toEqual([]);
+  });
+
+  it('saves the latest report once the interval is over, then at most once an interval', async () => {
+    const progress = saver();
+    progress.report(1);
+    progress.report(2);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(written).toEqual([2]);
+    progress.report(3);
+    await vi.advanceTimersByTimeAsync(100);
+    progress.report(4);
+    expect(written).toEqual([2]);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(written).toEqual([2, 4]);
+    await progress.close();
+  });
+
+  it('saves at once when a report comes after a quiet interval', async () => {
+    const progress = saver();
+    await vi.advanceTimersByTimeAsync(300);
+    progress.report(7);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([7]);
+    await progress.close();
+  });
+
+  it('a heartbeat saves at once, reported or not, and restarts the interval', async () => {
+    const progress = saver();
+    progress.save();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([0]);
+    progress.report(5);
+    progress.save();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(written).toEqual([0, 5]);
+    await progress.close();
+  });
+
+  it('keeps one write in flight and close waits for it, so the finish is written after it', async () => {
+    holdWrites = true;
+    const progress = saver(10);
+    progress.save();
+    progress.report(1);
+    await vi.advanceTimersByTimeAsync(10);
+    // The second save waits behind the first.
+    expect(written).toEqual([]);
+    let closed = false;
+    const closing = progress.close().then(() => (closed = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(closed).toBe(false);
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    release!();
+    await closing;
+    expect(written).toEqual([0, 1]);
+  });
+
+  it('a failed write goes to onError and later saves still happen', async () => {
+    let fail = true;
+    const progress = new ProgressSaver(0, {
+      write: async (snapshot) => {
+        if (fail) throw new Error('connection lost');
+        written.push(snapshot);
+      },
+      intervalMs: 250,
+      now: () => Date.now(),
+      onError: (error) => errors.push(error),
+    });
+    progress.save();
+    await vi.advanceTimersByTimeAsync(0);
+    fail = false;
+    progress.report(3);
+    await vi.advanceTimersByTimeAsync(250);
+    await progress.close();
+    expect(errors).toEqual([new Error('connection lost')]);
+    expect(written).toEqual([3]);
+  });
+});
