@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ListPage, ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import { orderByClause, whereFilters } from './kysely-list.js';
-import type { CountCache } from './kysely-count-cache.js';
+import { countThrough, type CountCache } from './kysely-count-cache.js';
 
 /**
  * One filtered, sorted, paginated page plus the total count of matching rows. The page's
@@ -20,16 +20,12 @@ export async function listRows<Row>(
   const selected = sql.join(columns.map((column) => sql.ref(`${table}.${column}`)));
   const countQuery = sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${where}`.compile(db);
   const countKey = JSON.stringify([countQuery.sql, countQuery.parameters]);
+  const countRows = async () => Number((await db.executeQuery(countQuery)).rows[0]?.count ?? 0);
   const [rows, count] = await Promise.all([
     sql<Row>`select ${selected} from ${sql.table(table)}
       where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${where} order by ${order} limit ${query.limit} offset ${query.offset})
       order by ${order}`.execute(db),
-    counts?.get(countKey) ??
-      db.executeQuery(countQuery).then((result) => {
-        const total = Number(result.rows[0]?.count ?? 0);
-        counts?.set(countKey, total);
-        return total;
-      }),
+    counts ? countThrough(counts, countKey, countRows) : countRows(),
   ]);
   return { count, items: rows.rows };
 }

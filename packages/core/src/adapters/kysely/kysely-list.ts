@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Filter, ListQuery, SortKey } from '../../list-query/list-query.js';
+import { likePrefixRange } from './like-prefix-range.js';
 
 /** Column references come from the endpoint's ListSpec, never from the request. */
 function compileFilter(filter: Filter): RawBuilder<SqlBool> {
@@ -22,8 +23,10 @@ function compileFilter(filter: Filter): RawBuilder<SqlBool> {
       return sql<SqlBool>`${column} in (${sql.join(filter.values)})`;
     case 'not_in':
       return sql<SqlBool>`(${column} not in (${sql.join(filter.values)}) or ${column} is null)`;
-    case 'like':
-      return sql<SqlBool>`${column} like ${first}`;
+    case 'like': {
+      const range = typeof first === 'string' ? likePrefixRange(first) : undefined;
+      return range ? sql<SqlBool>`(${column} >= ${range.from} and ${column} < ${range.to})` : sql<SqlBool>`${column} like ${first}`;
+    }
     case 'not_like':
       return sql<SqlBool>`(${column} not like ${first} or ${column} is null)`;
   }

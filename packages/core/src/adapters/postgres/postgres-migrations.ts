@@ -147,4 +147,22 @@ export const postgresMigrations: Record<string, Migration> = {
       await run(db, ['drop index jobs_requester', 'create index jobs_requester on jobs (status, requested_by, created_at, id)']);
     },
   },
+  '0007_share_list_version': {
+    async up(db: Kysely<unknown>) {
+      // PostgreSQL only (SQLite's count cache knows its writes in process): every statement
+      // that writes nas_shares bumps this version in its own transaction, so a replica's cached
+      // list counts are checked against it and never outlive a commit on any replica.
+      await run(db, [
+        `create table list_versions (table_name ${sortable} primary key, version bigint not null default 0)`,
+        `insert into list_versions (table_name) values ('nas_shares')`,
+        `create function dms_bump_list_version() returns trigger language plpgsql as $$
+         begin
+           update list_versions set version = version + 1 where table_name = tg_table_name;
+           return null;
+         end $$`,
+        `create trigger nas_shares_list_version after insert or update or delete or truncate on nas_shares
+         for each statement execute function dms_bump_list_version()`,
+      ]);
+    },
+  },
 };

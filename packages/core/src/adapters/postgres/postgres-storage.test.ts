@@ -59,6 +59,45 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
     await Promise.all(replicas.map((replica) => replica.close()));
   });
 
+  it('share list counts are cached per replica and exact after a commit on any replica or client', async () => {
+    const fresh = await createTestDatabase();
+    const [a, b] = [openPostgresStorage({ url: fresh.url, poolMax: 2 }), openPostgresStorage({ url: fresh.url, poolMax: 2 })];
+    const client = new pg.Client({ connectionString: fresh.url });
+    try {
+      await a.migrate();
+      await client.connect();
+      const filer = await a.nas.create({ name: 'filer', host: 'filer.example', type: 'smb_v3', comment: null, price: null });
+      const create = (storage: typeof a, name: string) => storage.shares.create({ nas_id: filer.id, name, path: `/${name}`, options: null, username: null, password_enc: null });
+      const byPrefix = { limit: 2, offset: 0, sort: [], filters: [{ field: 'name', op: 'like' as const, values: ['data-%'] }] };
+      const countOn = async (storage: typeof a) => (await storage.shares.list(byPrefix)).count;
+      for (const name of ['data-1', 'data-2', 'data-3', 'other']) await create(a, name);
+      expect(await countOn(a)).toBe(3);
+
+      await create(b, 'data-4');
+      expect(await countOn(a)).toBe(4);
+      await client.query(`delete from nas_shares where name = 'data-1'`);
+      expect(await countOn(a)).toBe(3);
+      await client.query('begin');
+      await client.query(`delete from nas_shares where name = 'data-2'`);
+      expect(await countOn(b)).toBe(3); // not committed yet
+      await client.query('rollback');
+      expect(await countOn(b)).toBe(3);
+
+      // The cache is what answers: a write that does not bump the version is not seen.
+      await client.query('alter table nas_shares disable trigger nas_shares_list_version');
+      await client.query(`insert into nas_shares (nas_id, name, path, created_at, updated_at) values ($1, 'data-5', '/d5', '', '')`, [filer.id]);
+      expect(await countOn(a)).toBe(3);
+      await client.query('alter table nas_shares enable trigger nas_shares_list_version');
+      await client.query(`update nas_shares set path = '/d5b' where name = 'data-5'`);
+      expect(await countOn(a)).toBe(4);
+    } finally {
+      await client.end();
+      await a.close();
+      await b.close();
+      await fresh.drop();
+    }
+  });
+
   it('refuses a database whose schema is newer than this build', async () => {
     const fresh = await createTestDatabase();
     try {

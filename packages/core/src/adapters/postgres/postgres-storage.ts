@@ -6,6 +6,7 @@ import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
+import { createCountCache } from '../kysely/kysely-count-cache.js';
 import type { Database } from '../kysely/kysely-schema.js';
 import { postgresQuirks } from './postgres-dialect-quirks.js';
 import { postgresMigrations } from './postgres-migrations.js';
@@ -78,8 +79,9 @@ function postgresNamedStatements(pool: pg.Pool): FirstRowReader {
 }
 
 /**
- * PostgreSQL storage for one or several replicas. No count cache: SQLite's relies on one
- * process seeing every write, which replicas do not.
+ * PostgreSQL storage for one or several replicas. Share list counts are cached against a
+ * version every writing transaction bumps (not SQLite's in-process write tracking, which
+ * replicas would not share).
  */
 export function openPostgresStorage(options: PostgresStorageOptions): Storage {
   const pool = createResilientPool({
@@ -92,6 +94,8 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const namedStatements = postgresNamedStatements(pool);
+  // Bumped by every write to nas_shares (migration 0007): share list counts are cached against it.
+  const readShareListVersion = namedStatements(`select version::text as version from list_versions where table_name = 'nas_shares'`);
   return createKyselyStorage({
     db,
     quirks: postgresQuirks,
@@ -99,6 +103,10 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,
     firstRowReader: namedStatements,
+    countCache: createCountCache(async () => {
+      const row = (await readShareListVersion([])) as { version: string } | undefined;
+      return row?.version ?? '';
+    }),
     writeStatementRunner: namedStatements,
     ...(options.now ? { now: options.now } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
