@@ -85,6 +85,47 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       await rejectsWith(renamedClash, 'conflict', 'taken');
     });
 
+    it('pages the same whether a page seeks from an earlier page’s row or walks from the start, also after writes', async () => {
+      const a = await nas('seek');
+      // Few distinct names: ties broken by id; one name outside the filter.
+      for (let i = 0; i < 40; i++) await share(a.id, `p${i % 6}-${String(i).padStart(2, '0')}`, { path: `/v${i % 3}` });
+      await share(a.id, 'other');
+      type Row = { id: number; name: string; path: string };
+      const expected = async (sort: ListQuery['sort'], offset: number, limit: number) => {
+        // The reference: every matching row from the first page on, sorted here.
+        const all = (await storage.shares.list(query({ limit: 1000, filters: [{ field: 'name', op: 'like', values: ['p%'] }] }))).items as Row[];
+        const compare = (x: Row, y: Row) => {
+          for (const key of [...sort, { field: 'id', direction: sort.at(-1)?.direction ?? 'asc' }]) {
+            const [u, v] = [x[key.field as keyof Row], y[key.field as keyof Row]];
+            if (u !== v) return (u < v ? -1 : 1) * (key.direction === 'asc' ? 1 : -1);
+          }
+          return 0;
+        };
+        return { ids: all.sort(compare).slice(offset, offset + limit).map((row) => row.id), count: all.length };
+      };
+      const orders: Array<ListQuery['sort']> = [
+        [{ field: 'name', direction: 'desc', nullable: false }],
+        [{ field: 'path', direction: 'asc', nullable: false }, { field: 'name', direction: 'desc', nullable: false }],
+        [{ field: 'path', direction: 'desc', nullable: false }],
+      ];
+      const check = async () => {
+        for (const sort of orders) {
+          // Forward, page by page (each seeks from the last one's row), then some jumps back and deeper.
+          for (const offset of [0, 7, 14, 21, 28, 35, 3, 30, 16, 39, 41]) {
+            const got = await storage.shares.list(query({ sort, offset, limit: 7, filters: [{ field: 'name', op: 'like', values: ['p%'] }] }));
+            const want = await expected(sort, offset, 7);
+            expect({ offset, ids: got.items.map((row) => row.id), count: got.count }).toEqual({ offset, ...want });
+          }
+        }
+      };
+      await check();
+      const [first] = (await storage.shares.list(query({ sort: [{ field: 'name', direction: 'asc', nullable: false }], limit: 1 }))).items;
+      await storage.shares.delete(first!.id);
+      await share(a.id, 'p9-new', { path: '/v0' });
+      await storage.shares.update((await storage.shares.findByName('p3-09'))[0]!.id, { path: '/v9' });
+      await check();
+    });
+
     it('filters, sorts (nulls lowest, id last) and paginates in the database with a total count', async () => {
       const a = await nas('a');
       for (const [i, username] of ['carol', null, 'alice', 'bob', null].entries()) {

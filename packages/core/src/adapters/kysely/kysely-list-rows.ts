@@ -1,31 +1,51 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ListPage, ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
-import { orderByClause, whereFilters } from './kysely-list.js';
-import { countThrough, type CountCache } from './kysely-count-cache.js';
+import { orderByClause, orderKeys, seekFrom, seekKeys, whereFilters } from './kysely-list.js';
+import { countThrough, type ListCache } from './kysely-list-cache.js';
 
 /**
  * One filtered, sorted, paginated page plus the total count of matching rows. The page's
  * ids are found first (an index-only walk past a deep offset), then only those rows are read.
+ * With a cache, the count is read once per data version, and a page past an offset whose row
+ * is known (an earlier page's first or last row) seeks to that row and walks only the rest.
  */
 export async function listRows<Row>(
   db: Kysely<Database>,
   table: keyof Database,
   columns: readonly string[],
   query: ListQuery,
-  counts?: CountCache,
+  cache?: ListCache,
 ): Promise<ListPage<Row>> {
   const where = whereFilters(query.filters);
   const order = orderByClause(query);
   const selected = sql.join(columns.map((column) => sql.ref(`${table}.${column}`)));
   const countQuery = sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${where}`.compile(db);
-  const countKey = JSON.stringify([countQuery.sql, countQuery.parameters]);
   const countRows = async () => Number((await db.executeQuery(countQuery)).rows[0]?.count ?? 0);
-  const [rows, count] = await Promise.all([
+  const page = (from: RawBuilder<SqlBool>, offset: number) =>
     sql<Row>`select ${selected} from ${sql.table(table)}
-      where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${where} order by ${order} limit ${query.limit} offset ${query.offset})
-      order by ${order}`.execute(db),
-    counts ? countThrough(counts, countKey, countRows) : countRows(),
+      where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${where} and ${from} order by ${order} limit ${query.limit} offset ${offset})
+      order by ${order}`.execute(db);
+  if (!cache) {
+    const [rows, count] = await Promise.all([page(sql<SqlBool>`1 = 1`, query.offset), countRows()]);
+    return { count, items: rows.rows };
+  }
+
+  const key = JSON.stringify([countQuery.sql, countQuery.parameters]);
+  const keys = seekKeys(orderKeys(query));
+  const anchorKey = keys && JSON.stringify([key, keys]);
+  const version = await cache.version();
+  const anchor = anchorKey === undefined ? undefined : cache.anchor(version, anchorKey, query.offset);
+  const [rows, count] = await Promise.all([
+    anchor ? page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) : page(sql<SqlBool>`1 = 1`, query.offset),
+    countThrough(cache, version, key, countRows),
   ]);
-  return { count, items: rows.rows };
+  const items = rows.rows;
+  if (anchorKey !== undefined && items.length > 0) {
+    // Under the version read before the page: a write committed meanwhile moves the version on.
+    const valuesOf = (row: Row) => keys!.map((k) => (row as Record<string, unknown>)[k.field]);
+    cache.addAnchor(version, anchorKey, { offset: query.offset, values: valuesOf(items[0]!) });
+    if (items.length > 1) cache.addAnchor(version, anchorKey, { offset: query.offset + items.length - 1, values: valuesOf(items.at(-1)!) });
+  }
+  return { count, items };
 }

@@ -49,12 +49,45 @@ function orderKey(key: SortKey): RawBuilder<unknown> {
 }
 
 /**
- * Nulls sort lowest on every adapter; `id` ends every order so pages are stable. The id
- * tie-breaker runs in the direction of the last key, so that an index on that column
- * (whose entries end with the row id) serves the whole order in either direction.
+ * The keys of a list's order: nulls sort lowest on every adapter; `id` ends every order so
+ * pages are stable. The id tie-breaker runs in the direction of the last key, so that an
+ * index on that column (whose entries end with the row id) serves the whole order in either
+ * direction.
  */
-export function orderByClause(query: ListQuery): RawBuilder<unknown> {
+export function orderKeys(query: ListQuery): SortKey[] {
   const tieBreaker: SortKey = { field: 'id', direction: query.sort.at(-1)?.direction ?? 'asc', nullable: false };
-  const keys = query.sort.some((key) => key.field === 'id') ? query.sort : [...query.sort, tieBreaker];
-  return sql.join(keys.map(orderKey));
+  return query.sort.some((key) => key.field === 'id') ? query.sort : [...query.sort, tieBreaker];
+}
+
+export function orderByClause(query: ListQuery): RawBuilder<unknown> {
+  return sql.join(orderKeys(query).map(orderKey));
+}
+
+/**
+ * The rows at or after the row whose sort keys hold `values`, in the order of `keys` (which
+ * end at id, so the order is total). For NOT NULL keys only (`seekable`). The first key's bound
+ * leads, so that an index on it starts there; the rest decides among rows equal to it:
+ * for `name desc, id asc`, `name <= $n and (name < $n or id >= $id)`.
+ */
+export function seekFrom(keys: readonly SortKey[], values: readonly unknown[]): RawBuilder<SqlBool> {
+  const past = (key: SortKey, value: unknown, inclusive: boolean) => {
+    const column = sql.ref(key.field);
+    if (key.direction === 'asc') return inclusive ? sql<SqlBool>`${column} >= ${value}` : sql<SqlBool>`${column} > ${value}`;
+    return inclusive ? sql<SqlBool>`${column} <= ${value}` : sql<SqlBool>`${column} < ${value}`;
+  };
+  const from = (i: number): RawBuilder<SqlBool> => {
+    const key = keys[i]!;
+    if (i === keys.length - 1) return past(key, values[i], true);
+    return sql<SqlBool>`(${past(key, values[i], false)} or (${sql.ref(key.field)} = ${values[i]} and ${from(i + 1)}))`;
+  };
+  return keys.length === 1 ? from(0) : sql<SqlBool>`${past(keys[0]!, values[0], true)} and ${from(0)}`;
+}
+
+/**
+ * The keys a page can seek by: the order's keys up to id (after id nothing breaks a tie), or
+ * undefined when one of them holds nulls (a seek would need null-aware comparisons).
+ */
+export function seekKeys(keys: readonly SortKey[]): SortKey[] | undefined {
+  const through = keys.slice(0, keys.findIndex((key) => key.field === 'id') + 1);
+  return through.length > 0 && through.every((key) => !key.nullable) ? through : undefined;
 }

@@ -6,7 +6,7 @@ import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
 import type { PreparedReads } from './kysely-prepared.js';
-import type { CountCache } from './kysely-count-cache.js';
+import type { ListCache } from './kysely-list-cache.js';
 
 const columns = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'password_enc', 'file_count', 'file_size_sum'] as const;
 
@@ -18,13 +18,13 @@ export class KyselyNasShareStore implements NasShareStore {
     private readonly quirks: DialectQuirks,
     private readonly now: () => string,
     reads: PreparedReads,
-    private readonly counts?: CountCache,
+    private readonly lists?: ListCache,
   ) {
     this.#byId = reads.first((id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
   }
 
   list(query: ListQuery) {
-    return listRows<NasShareRecord>(this.db, 'nas_shares', columns, query, this.counts);
+    return listRows<NasShareRecord>(this.db, 'nas_shares', columns, query, this.lists);
   }
 
   get(id: number) {

@@ -14,7 +14,7 @@ import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
-import type { CountCache } from './kysely-count-cache.js';
+import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
 export interface KyselyStorageOptions {
@@ -24,8 +24,8 @@ export interface KyselyStorageOptions {
   capabilities?: Partial<StorageCapabilities>;
   migrate(db: Kysely<Database>): Promise<void>;
   now?: () => string;
-  /** Share list counts remembered until the data changes (adapters that can tell). */
-  countCache?: CountCache;
+  /** Share list counts and page anchors remembered until the data changes (adapters that can tell). */
+  listCache?: ListCache;
   /** A faster path than Kysely's executor for hot one-row reads, where the driver has one. */
   firstRowReader?: FirstRowReader;
   /**
@@ -86,7 +86,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     capabilities: { ...defaultStorageCapabilities, ...options.capabilities },
     nas: new KyselyNasStore(db, quirks, now),
     pools: new KyselyPoolStore(db, quirks, now),
-    shares: new KyselyNasShareStore(db, quirks, now, reads, options.countCache),
+    shares: new KyselyNasShareStore(db, quirks, now, reads, options.listCache),
     traps,
     snmpConfig,
     users: new KyselyUserStore(db, quirks, now),

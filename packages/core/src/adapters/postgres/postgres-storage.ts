@@ -6,7 +6,7 @@ import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
-import { createCountCache } from '../kysely/kysely-count-cache.js';
+import { createListCache } from '../kysely/kysely-list-cache.js';
 import type { Database } from '../kysely/kysely-schema.js';
 import { postgresQuirks } from './postgres-dialect-quirks.js';
 import { postgresMigrations } from './postgres-migrations.js';
@@ -103,7 +103,7 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,
     firstRowReader: namedStatements,
-    countCache: createCountCache(async () => {
+    listCache: createListCache(async () => {
       const row = (await readShareListVersion([])) as { version: string } | undefined;
       return row?.version ?? '';
     }),

@@ -8,7 +8,7 @@ import type { Database } from '../kysely/kysely-schema.js';
 import { sqliteQuirks } from './sqlite-dialect-quirks.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
-import { createCountCache } from '../kysely/kysely-count-cache.js';
+import { createListCache } from '../kysely/kysely-list-cache.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createPrivateDatabaseFile, restrictDatabaseFiles } from './sqlite-file-modes.js';
 
@@ -80,7 +80,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
       await migrateSqlite(kysely);
       restrictFiles();
     },
-    countCache: createCountCache(cached.dataVersion),
+    listCache: createListCache(cached.dataVersion),
     firstRowReader: sqliteFirstRowReader(database),
     ...(options.now ? { now: options.now } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
