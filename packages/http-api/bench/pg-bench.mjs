@@ -173,7 +173,7 @@ async function explainList(client, total) {
        where id in (select id from nas_shares where ${where} order by ${order} limit 20 offset ${Math.floor(total / 2)}) order by ${order}`,
     // The same page sought from its own first row, known from an earlier request (anchor).
     seek: `select id, nas_id, pool_id, name, path, options, username, password_enc, file_count, file_size_sum from nas_shares
-       where id in (select id from nas_shares where ${where} and "name" <= $1 and ("name" < $1 or ("name" = $1 and "id" >= $2)) order by ${order} limit 20 offset 0) order by ${order}`,
+       where id in (select id from nas_shares where "name" <= $1 and ("name" < $1 or ("name" = $1 and "id" >= $2)) and ${where} order by ${order} limit 20 offset 0) order by ${order}`,
     count: `select count(*) as count from nas_shares where ${where}`,
     version: `select version::text as version from list_versions where table_name = 'nas_shares'`,
   };
