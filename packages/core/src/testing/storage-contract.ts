@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Storage } from '../ports/storage.js';
 import type { ListQuery } from '../list-query/list-query.js';
 import { isDomainError } from '../errors/domain-error.js';
@@ -124,6 +125,77 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       await share(a.id, 'p9-new', { path: '/v0' });
       await storage.shares.update((await storage.shares.findByName('p3-09'))[0]!.id, { path: '/v9' });
       await check();
+    });
+
+    it('property: any sequence of creates, renames, moves, deletes and list pages answers what a model of the rows says', async () => {
+      const a = await nas('model');
+      type Model = Map<number, { name: string; path: string }>;
+      const orders: Array<ListQuery['sort']> = [
+        [],
+        [{ field: 'name', direction: 'desc', nullable: false }],
+        [{ field: 'name', direction: 'asc', nullable: false }],
+        [{ field: 'path', direction: 'asc', nullable: false }, { field: 'name', direction: 'desc', nullable: false }],
+        [{ field: 'path', direction: 'desc', nullable: false }],
+        [{ field: 'id', direction: 'desc', nullable: false }],
+      ];
+      const prefixes = [undefined, 'p', 'p1', 'q'];
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('create' as const), group: fc.integer({ min: 0, max: 3 }), path: fc.constantFrom('/a', '/b', '/c') }),
+        fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), group: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), path: fc.constantFrom('/a', '/b', '/c') }),
+        fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+        // Several pages in a row (the next one seeks from the last one's row), at times several lists between writes.
+        {
+          weight: 4,
+          arbitrary: fc.record({ kind: fc.constant('list' as const), order: fc.nat({ max: orders.length - 1 }), prefix: fc.nat({ max: prefixes.length - 1 }), offset: fc.nat({ max: 20 }), limit: fc.integer({ min: 1, max: 6 }), pages: fc.integer({ min: 1, max: 4 }) }),
+        },
+      );
+      let serial = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 20, maxLength: 60, size: 'max' }), async (ops) => {
+          for (const row of (await storage.shares.list(query({ limit: 1000 }))).items) await storage.shares.delete(row.id);
+          const model: Model = new Map();
+          const pick = (n: number) => [...model.keys()].sort((x, y) => x - y)[n % model.size];
+          // Names from a few groups (ties in name order only through the group prefix), unique by serial.
+          const nameOf = (group: number) => `${['p1', 'p2', 'q', 'p'][group]}-${String(serial++).padStart(4, '0')}`;
+          for (const step of ops) {
+            if (step.kind === 'create') {
+              const created = await share(a.id, nameOf(step.group), { path: step.path });
+              model.set(created.id, { name: created.name, path: step.path });
+            } else if (step.kind !== 'list') {
+              const id = model.size > 0 ? pick(step.pick) : undefined;
+              if (id === undefined) continue;
+              if (step.kind === 'delete') {
+                await storage.shares.delete(id);
+                model.delete(id);
+              } else {
+                const patch = step.kind === 'rename' ? { name: nameOf(step.group) } : { path: step.path };
+                await storage.shares.update(id, patch);
+                model.set(id, { ...model.get(id)!, ...patch });
+              }
+            } else {
+              const sort = orders[step.order]!;
+              const prefix = prefixes[step.prefix];
+              const filters = prefix === undefined ? [] : [{ field: 'name', op: 'like' as const, values: [`${prefix}%`] }];
+              const rows = [...model].map(([id, row]) => ({ id, ...row })).filter((row) => prefix === undefined || row.name.startsWith(prefix));
+              const keys = [...sort, ...(sort.some((key) => key.field === 'id') ? [] : [{ field: 'id', direction: sort.at(-1)?.direction ?? 'asc' }])];
+              rows.sort((x, y) => {
+                for (const key of keys) {
+                  const [u, v] = [x[key.field as 'id' | 'name' | 'path'], y[key.field as 'id' | 'name' | 'path']];
+                  if (u !== v) return (u < v ? -1 : 1) * (key.direction === 'asc' ? 1 : -1);
+                }
+                return 0;
+              });
+              for (let page = 0; page < step.pages; page++) {
+                const offset = step.offset + page * step.limit;
+                const got = await storage.shares.list(query({ sort, filters, offset, limit: step.limit }));
+                expect({ offset, ids: got.items.map((row) => row.id), count: got.count }).toEqual({ offset, ids: rows.slice(offset, offset + step.limit).map((row) => row.id), count: rows.length });
+              }
+            }
+          }
+        }),
+        { numRuns: 25 },
+      );
     });
 
     it('filters, sorts (nulls lowest, id last) and paginates in the database with a total count', async () => {
