@@ -45,9 +45,13 @@ export async function listRows<Row>(
   const items = rows.rows;
   if (anchorKey !== undefined && items.length > 0) {
     // Under the version read before the page: a write committed meanwhile moves the version on.
-    const valuesOf = (row: Row) => keys!.map((k) => (row as Record<string, unknown>)[k.field]);
-    cache.addAnchor(version, anchorKey, { offset: query.offset, values: valuesOf(items[0]!) });
-    if (items.length > 1) cache.addAnchor(version, anchorKey, { offset: query.offset + items.length - 1, values: valuesOf(items.at(-1)!) });
+    // A sort key the store does not select leaves no anchor (a seek needs every key's value).
+    const remember = (offset: number, row: Row) => {
+      const values = keys!.map((key) => (row as Record<string, unknown>)[key.field]);
+      if (values.every((value) => value !== undefined)) cache.addAnchor(version, anchorKey, { offset, values });
+    };
+    remember(query.offset, items[0]!);
+    if (items.length > 1) remember(query.offset + items.length - 1, items.at(-1)!);
   }
   return { count, items };
 }

@@ -65,7 +65,7 @@ export function orderByClause(query: ListQuery): RawBuilder<unknown> {
 
 /**
  * The rows at or after the row whose sort keys hold `values`, in the order of `keys` (which
- * end at id, so the order is total). For NOT NULL keys only (`seekable`). The first key's bound
+ * end at id, so the order is total). For NOT NULL keys only (`seekKeys`). The first key's bound
  * leads, so that an index on it starts there; the rest decides among rows equal to it:
  * for `name desc, id asc`, `name <= $n and (name < $n or id >= $id)`.
  */
