@@ -210,10 +210,13 @@ export class JobEngine {
     const signal = this.#stopping.signal;
     while (!signal.aborted) {
       try {
-        const job = await this.#options.storage.jobs.claim(this.#workerId, this.now());
+        let job = await this.#options.storage.jobs.claim(this.#workerId, this.now());
         if (job) {
-          this.signals.changed(job.id);
-          await this.execute(job);
+          // While there is work, each finish claims the next job in the same statement.
+          while (job) {
+            this.signals.changed(job.id);
+            job = await this.execute(job);
+          }
         } else {
           await this.signals.next('queued', this.#options.pollMs, signal);
         }
@@ -224,7 +227,8 @@ export class JobEngine {
     }
   }
 
-  private async execute(job: JobRecord): Promise<void> {
+  /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */
+  private async execute(job: JobRecord): Promise<JobRecord | undefined> {
     const { storage, clock, events } = this.#options;
     let latest: JobProgress = { progress: 0, total: job.total, steps: [] };
     const progress = new ProgressSaver(latest, {
@@ -255,7 +259,9 @@ export class JobEngine {
       clearInterval(heartbeat);
       await progress.close();
       const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
-      await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
+      const next = this.#stopping.signal.aborted
+        ? await storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined)
+        : await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
       this.signals.changed(job.id);
       if (finished.status === 'failed') {
         const message = finished.message ?? 'failed';
@@ -270,6 +276,7 @@ export class JobEngine {
           name: subject.name,
         }),
       );
+      return next;
     } finally {
       clearInterval(heartbeat);
       await progress.close();

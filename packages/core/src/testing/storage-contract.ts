@@ -337,6 +337,39 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.get('job-0')).toBeUndefined();
     });
 
+    it('finishes a job and claims the next one in one step; every job still runs exactly once', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s)).toISOString();
+      for (let i = 0; i < 8; i++) {
+        await storage.jobs.enqueue({ id: `chain-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:secret', created_at: at(i) });
+      }
+      const outcome = (i: number) => ({ status: 'completed' as const, message: `done ${i}`, progress: 1, total: 1, steps: [{ name: 'list', outcome: 'ok' as const, duration_ms: i }], result: null });
+      // Three workers chain through the queue at once, each finishing what it holds and taking the next.
+      const ran: string[] = [];
+      await Promise.all(
+        ['a', 'b', 'c'].map(async (worker) => {
+          let job = await storage.jobs.claim(worker, at(10));
+          while (job) {
+            expect(job).toMatchObject({ status: 'working', worker_id: worker });
+            ran.push(job.id);
+            job = await storage.jobs.finishAndClaim(job.id, worker, outcome(ran.length), at(20));
+          }
+        }),
+      );
+      expect(ran.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `chain-${i}`));
+      expect(await storage.jobs.countByStatus()).toEqual({ queued: 0, working: 0, completed: 8, failed: 0 });
+      expect(await storage.jobs.get('chain-7')).toMatchObject({ status: 'completed', payload_enc: null, finished_at: at(20), steps: [{ name: 'list', outcome: 'ok' }] });
+
+      // A job failed as stale meanwhile is not finished by its old worker, whose next claim still works.
+      await storage.jobs.enqueue({ id: 'held', kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(30) });
+      await storage.jobs.enqueue({ id: 'after', kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(31) });
+      expect((await storage.jobs.claim('slow', at(32)))?.id).toBe('held');
+      await storage.jobs.failStale(at(40), 'interrupted', at(41));
+      expect((await storage.jobs.finishAndClaim('held', 'slow', outcome(0), at(42)))?.id).toBe('after');
+      expect(await storage.jobs.get('held')).toMatchObject({ status: 'failed', message: 'interrupted' });
+      expect(await storage.jobs.finishAndClaim('after', 'slow', outcome(1), at(43))).toBeUndefined();
+      expect(await storage.jobs.get('after')).toMatchObject({ status: 'completed', message: 'done 1', worker_id: 'slow' });
+    });
+
     it('job bounds: enqueues within the bounds only, and claims the requester with the fewest working jobs first', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s)).toISOString();
       const job = (i: number, requested_by: string) => ({ id: `bound-${i}`, kind: 'share_test' as const, nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(i), requested_by });

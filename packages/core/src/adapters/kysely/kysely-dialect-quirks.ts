@@ -6,6 +6,8 @@ export interface DialectQuirks {
   readonly name: 'sqlite' | 'postgres';
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
+  /** Whether a statement may write in its WITH clause (PostgreSQL): a job's finish and the next claim in one. */
+  readonly writableCtes: boolean;
   /** Appended to the claim sub-select (`for update skip locked` on PostgreSQL). */
   readonly claimLockClause: string;
   /** Appended to a read whose rows a check-then-write in the same transaction relies on (`for update`). */

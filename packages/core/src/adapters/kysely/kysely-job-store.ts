@@ -29,6 +29,29 @@ function claimStatement(quirks: DialectQuirks, workerId: string, now: string) {
       returning *`;
 }
 
+/** The columns a finish writes: the outcome, the payload erased, the times. */
+function finishedColumns(outcome: JobOutcome, now: string) {
+  return {
+    status: outcome.status,
+    message: outcome.message,
+    progress: outcome.progress,
+    total: outcome.total,
+    steps: JSON.stringify(outcome.steps),
+    result: outcome.result == null ? null : JSON.stringify(outcome.result),
+    payload_enc: null,
+    heartbeat_at: now,
+    finished_at: now,
+  };
+}
+
+type FinishedColumns = ReturnType<typeof finishedColumns>;
+type FinishedColumnValues = [FinishedColumns['status'], FinishedColumns['message'], number, number, string, string | null];
+
+/** Ends a job this worker holds (nothing if another replica failed it as stale meanwhile). */
+function finishUpdate(db: Kysely<Database>, id: string, workerId: string, columns: FinishedColumns) {
+  return db.updateTable('jobs').set(columns).where('id', '=', id).where('worker_id', '=', workerId).where('status', '=', 'working');
+}
+
 function toRecord(row: Selectable<JobTable>): JobRecord {
   return {
     ...row,
@@ -41,6 +64,7 @@ function toRecord(row: Selectable<JobTable>): JobRecord {
 
 export class KyselyJobStore implements JobStore {
   readonly #claim: (workerId: string, now: string) => Promise<Selectable<JobTable> | undefined>;
+  readonly #finishAndClaim: (id: string, workerId: string, now: string, ...values: FinishedColumnValues) => Promise<Selectable<JobTable> | undefined>;
 
   /** `writeRunner`: where the adapter has one, runs the claim as a statement planned once. */
   constructor(
@@ -49,6 +73,17 @@ export class KyselyJobStore implements JobStore {
     writeRunner?: FirstRowReader,
   ) {
     this.#claim = preparedFirst(db, (workerId: string, now: string) => ({ compile: () => claimStatement(quirks, workerId, now).compile(db) }), 2, writeRunner);
+    // One statement where the dialect can: the finish as a writable CTE of the claim.
+    this.#finishAndClaim = preparedFirst(
+      db,
+      (id: string, workerId: string, now: string, ...[status, message, progress, total, steps, result]: FinishedColumnValues) => ({
+        compile: () =>
+          sql<Selectable<JobTable>>`with finished as (${finishUpdate(db, id, workerId, { status, message, progress, total, steps, result, payload_enc: null, heartbeat_at: now, finished_at: now })})
+            ${claimStatement(quirks, workerId, now)}`.compile(db),
+      }),
+      9,
+      writeRunner,
+    );
   }
 
   async enqueue(job: JobInsert, bounds?: QueueBounds) {
@@ -114,24 +149,20 @@ export class KyselyJobStore implements JobStore {
   }
 
   async finish(id: string, workerId: string, outcome: JobOutcome, now: string) {
-    const row = await this.db
-      .updateTable('jobs')
-      .set({
-        status: outcome.status,
-        message: outcome.message,
-        progress: outcome.progress,
-        total: outcome.total,
-        steps: JSON.stringify(outcome.steps),
-        result: outcome.result == null ? null : JSON.stringify(outcome.result),
-        payload_enc: null,
-        heartbeat_at: now,
-        finished_at: now,
-      })
-      .where('id', '=', id)
-      .where('worker_id', '=', workerId)
-      .where('status', '=', 'working')
-      .returningAll()
-      .executeTakeFirst();
+    const row = await finishUpdate(this.db, id, workerId, finishedColumns(outcome, now)).returningAll().executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async finishAndClaim(id: string, workerId: string, outcome: JobOutcome, now: string) {
+    const columns = finishedColumns(outcome, now);
+    if (this.quirks.writableCtes) {
+      const row = await this.#finishAndClaim(id, workerId, now, columns.status, columns.message, columns.progress, columns.total, columns.steps, columns.result);
+      return row && toRecord(row);
+    }
+    const row = await this.db.transaction().execute(async (trx) => {
+      await finishUpdate(trx, id, workerId, columns).execute();
+      return (await claimStatement(this.quirks, workerId, now).execute(trx)).rows[0];
+    });
     return row && toRecord(row);
   }
 

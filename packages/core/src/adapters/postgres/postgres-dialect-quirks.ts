@@ -10,6 +10,7 @@ export const postgresQuirks: DialectQuirks = {
   isUniqueViolation: (error) => sqlState(error) === '23505',
   isForeignKeyViolation: (error) => sqlState(error) === '23503',
   // Several replicas claim from one queue: a row another one is claiming is passed over.
+  writableCtes: true,
   claimLockClause: 'for update skip locked',
   // Read-then-write checks lock the rows they read, so a concurrent writer waits its turn.
   rowLockClause: 'for update',

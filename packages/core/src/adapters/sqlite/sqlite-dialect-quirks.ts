@@ -10,6 +10,7 @@ export const sqliteQuirks: DialectQuirks = {
   // RESTRICT is enforced by a trigger-like check: SQLite reports it as CONSTRAINT_TRIGGER.
   isForeignKeyViolation: (error) => ['SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_TRIGGER'].includes(sqliteCode(error)),
   // A single UPDATE … WHERE id = (SELECT … LIMIT 1) is atomic under SQLite's write lock.
+  writableCtes: false,
   claimLockClause: '',
   // A write transaction holds SQLite's single write lock: nothing to add per row.
   rowLockClause: '',
