@@ -72,6 +72,33 @@ afterEach(async () => {
 });
 
 describe('job engine', () => {
+  it('a busy worker runs the queue through, and a failure in telling of one job keeps none of the next from running', async () => {
+    const errors: unknown[] = [];
+    // An event bus whose publish throws: announcing a finished job fails, after its finish claimed the next.
+    const busDown = new MemoryEventBus();
+    busDown.publish = () => {
+      throw new Error('bus down');
+    };
+    const failing = new JobEngine({
+      storage,
+      secrets,
+      drivers: { forType: () => createLocalDriver({ roots: [root] }) },
+      events: busDown,
+      clock: () => new Date(),
+      newId: () => `id-${Math.random().toString(36).slice(2)}`,
+      pollMs: 20,
+      concurrency: 1,
+      onError: (error) => errors.push(error),
+    });
+    engines.push(failing);
+    const jobs = [];
+    for (let i = 0; i < 5; i++) jobs.push(await failing.enqueue('share_test', unsaved('projects'), { nasId: 1, shareId: null, total: 2 }));
+    await failing.start();
+    for (const job of jobs) expect((await until(job.id, finished)).status).toBe('completed');
+    expect(errors.length).toBeGreaterThanOrEqual(5);
+    expect(errors.every((error) => error instanceof Error && error.message === 'bus down')).toBe(true);
+  });
+
   it('runs a share test through the real local driver, step by step, and reports the event', async () => {
     const jobs = engine();
     await jobs.start();

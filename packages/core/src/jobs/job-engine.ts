@@ -1,5 +1,5 @@
 import type { Storage } from '../ports/storage.js';
-import type { JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
+import type { JobOutcome, JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { EventBus } from '../ports/event-bus.js';
@@ -7,7 +7,7 @@ import type { SecretBox } from '../ports/secret-box.js';
 import type { JobKind } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../events/catalogue.js';
 import { JobSignals } from './job-signals.js';
-import { runJob } from './job-runner.js';
+import { runJob, type RunResult } from './job-runner.js';
 import { ProgressSaver } from './progress-saver.js';
 import type { JobPayload } from './job-payload.js';
 
@@ -229,7 +229,7 @@ export class JobEngine {
 
   /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */
   private async execute(job: JobRecord): Promise<JobRecord | undefined> {
-    const { storage, clock, events } = this.#options;
+    const { storage, clock } = this.#options;
     let latest: JobProgress = { progress: 0, total: job.total, steps: [] };
     const progress = new ProgressSaver(latest, {
       write: async (snapshot) => {
@@ -262,24 +262,35 @@ export class JobEngine {
       const next = this.#stopping.signal.aborted
         ? await storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined)
         : await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
-      this.signals.changed(job.id);
-      if (finished.status === 'failed') {
-        const message = finished.message ?? 'failed';
-        this.reportFailure({ jobId: job.id, kind: job.kind, nasId: job.nas_id, shareId: subject.shareId, shareName: subject.name, message });
+      // The next job is already this worker's: nothing in the telling may keep it from running.
+      try {
+        this.announceFinished(job, finished, subject);
+      } catch (error) {
+        this.#options.onError?.(error);
       }
-      const name = eventNames[job.kind][finished.status];
-      const what = job.kind === 'share_test' ? 'share test' : 'scan';
-      events.publish(
-        makeEvent(name, finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`, clock(), {
-          type: 'nas_share',
-          ...(subject.shareId === null ? {} : { id: subject.shareId }),
-          name: subject.name,
-        }),
-      );
       return next;
     } finally {
       clearInterval(heartbeat);
       await progress.close();
     }
+  }
+
+  /** Wakes the job's waiters, logs a failure and publishes the job's event. */
+  private announceFinished(job: JobRecord, finished: JobOutcome, subject: RunResult['subject']): void {
+    const { clock, events } = this.#options;
+    this.signals.changed(job.id);
+    if (finished.status === 'failed') {
+      const message = finished.message ?? 'failed';
+      this.reportFailure({ jobId: job.id, kind: job.kind, nasId: job.nas_id, shareId: subject.shareId, shareName: subject.name, message });
+    }
+    const name = eventNames[job.kind][finished.status];
+    const what = job.kind === 'share_test' ? 'share test' : 'scan';
+    events.publish(
+      makeEvent(name, finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`, clock(), {
+        type: 'nas_share',
+        ...(subject.shareId === null ? {} : { id: subject.shareId }),
+        name: subject.name,
+      }),
+    );
   }
 }

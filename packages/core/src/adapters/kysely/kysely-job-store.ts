@@ -64,26 +64,28 @@ function toRecord(row: Selectable<JobTable>): JobRecord {
 
 export class KyselyJobStore implements JobStore {
   readonly #claim: (workerId: string, now: string) => Promise<Selectable<JobTable> | undefined>;
-  readonly #finishAndClaim: (id: string, workerId: string, now: string, ...values: FinishedColumnValues) => Promise<Selectable<JobTable> | undefined>;
+  /** Where the dialect has writable CTEs: the finish as one of the claim, one statement. */
+  readonly #finishAndClaim?: (id: string, workerId: string, now: string, ...values: FinishedColumnValues) => Promise<Selectable<JobTable> | undefined>;
 
-  /** `writeRunner`: where the adapter has one, runs the claim as a statement planned once. */
+  /** `writeRunner`: where the adapter has one, runs the claim statements as statements planned once. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quirks: DialectQuirks,
     writeRunner?: FirstRowReader,
   ) {
     this.#claim = preparedFirst(db, (workerId: string, now: string) => ({ compile: () => claimStatement(quirks, workerId, now).compile(db) }), 2, writeRunner);
-    // One statement where the dialect can: the finish as a writable CTE of the claim.
-    this.#finishAndClaim = preparedFirst(
-      db,
-      (id: string, workerId: string, now: string, ...[status, message, progress, total, steps, result]: FinishedColumnValues) => ({
-        compile: () =>
-          sql<Selectable<JobTable>>`with finished as (${finishUpdate(db, id, workerId, { status, message, progress, total, steps, result, payload_enc: null, heartbeat_at: now, finished_at: now })})
-            ${claimStatement(quirks, workerId, now)}`.compile(db),
-      }),
-      9,
-      writeRunner,
-    );
+    if (quirks.writableCtes) {
+      this.#finishAndClaim = preparedFirst(
+        db,
+        (id: string, workerId: string, now: string, ...[status, message, progress, total, steps, result]: FinishedColumnValues) => ({
+          compile: () =>
+            sql<Selectable<JobTable>>`with finished as (${finishUpdate(db, id, workerId, { status, message, progress, total, steps, result, payload_enc: null, heartbeat_at: now, finished_at: now })})
+              ${claimStatement(quirks, workerId, now)}`.compile(db),
+        }),
+        9,
+        writeRunner,
+      );
+    }
   }
 
   async enqueue(job: JobInsert, bounds?: QueueBounds) {
@@ -155,7 +157,7 @@ export class KyselyJobStore implements JobStore {
 
   async finishAndClaim(id: string, workerId: string, outcome: JobOutcome, now: string) {
     const columns = finishedColumns(outcome, now);
-    if (this.quirks.writableCtes) {
+    if (this.#finishAndClaim) {
       const row = await this.#finishAndClaim(id, workerId, now, columns.status, columns.message, columns.progress, columns.total, columns.steps, columns.result);
       return row && toRecord(row);
     }
