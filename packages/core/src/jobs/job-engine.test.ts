@@ -20,8 +20,7 @@ let events: DmsEvent[];
 const secrets = createAesGcmSecretBox(randomBytes(32));
 const engines: JobEngine[] = [];
 
-function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed' | 'heartbeatMs'> = {}): JobEngine {
-  const bus = new MemoryEventBus();
+function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed' | 'heartbeatMs' | 'onError'> = {}, bus = new MemoryEventBus()): JobEngine {
   bus.subscribe((event) => events.push(event));
   const created = new JobEngine({
     storage,
@@ -79,18 +78,7 @@ describe('job engine', () => {
     busDown.publish = () => {
       throw new Error('bus down');
     };
-    const failing = new JobEngine({
-      storage,
-      secrets,
-      drivers: { forType: () => createLocalDriver({ roots: [root] }) },
-      events: busDown,
-      clock: () => new Date(),
-      newId: () => `id-${Math.random().toString(36).slice(2)}`,
-      pollMs: 20,
-      concurrency: 1,
-      onError: (error) => errors.push(error),
-    });
-    engines.push(failing);
+    const failing = engine({ concurrency: 1, onError: (error) => errors.push(error) }, busDown);
     const jobs = [];
     for (let i = 0; i < 5; i++) jobs.push(await failing.enqueue('share_test', unsaved('projects'), { nasId: 1, shareId: null, total: 2 }));
     await failing.start();
