@@ -1,6 +1,6 @@
 import { DriverError } from '../../ports/share-driver.js';
 import { formatMs } from '../share-drivers/net-probes.js';
-import { RpcError } from './rpc-call.js';
+import { RpcError } from './rpc-error.js';
 
 export interface RpcContext {
   host: string;
@@ -30,6 +30,8 @@ export function rpcDriverError(error: unknown, context: RpcContext): unknown {
       return new DriverError(`host '${host}' closed the connection on port ${port} (is it an NFS server?)`);
     case 'not_rpc':
       return new DriverError(`host '${host}' does not answer as an RPC server on port ${port}`);
+    case 'too_many':
+      return new DriverError(`host '${host}' lists more than ${failure.max} ${failure.what} in its ${service} reply on port ${port}; dms reads no more`);
     case 'rpc_mismatch':
       return new DriverError(`host '${host}' does not speak ONC RPC version 2`);
     case 'auth_error':

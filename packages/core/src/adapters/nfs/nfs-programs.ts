@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { authSys, rpcCall } from './rpc-call.js';
-import { XdrWriter } from './xdr.js';
+import { RpcError } from './rpc-error.js';
+import { XdrWriter, type XdrReader } from './xdr.js';
 
 /** The RPC programs and procedures the NFS probes use, each a thin wrapper over rpcCall. */
 
@@ -16,7 +17,7 @@ export async function nullCall(
   timeoutMs: number,
   signal: AbortSignal
 ): Promise<void> {
-  await rpcCall(socket, { program, version, procedure: 0 }, timeoutMs, signal);
+  await rpcCall(socket, { program, version, procedure: 0 }, timeoutMs, signal, () => undefined);
 }
 
 /** Portmapper v2 GETPORT over TCP: the port of `program`/`version`, 0 when not registered. */
@@ -28,30 +29,29 @@ export async function getPort(
   signal: AbortSignal
 ): Promise<number> {
   const args = new XdrWriter().u32(program).u32(version).u32(IPPROTO_TCP).u32(0).bytes();
-  const reply = await rpcCall(
-    socket,
-    { program: programs.portmapper, version: 2, procedure: 3, args },
-    timeoutMs,
-    signal
-  );
-  return reply.u32();
+  return rpcCall(socket, { program: programs.portmapper, version: 2, procedure: 3, args }, timeoutMs, signal, (reply) => reply.u32());
+}
+
+/** More than any real server lists; beyond it the reply is refused rather than kept in memory. */
+export const maxExports = 10_000;
+
+/**
+ * MOUNT v3 exports: a linked list of (dirpath, groups: a linked list of names). The record cap
+ * bounds the bytes; this bounds what is kept (group names are passed over, not decoded).
+ */
+export function decodeExports(reply: XdrReader): string[] {
+  const exports: string[] = [];
+  while (reply.u32() === 1) {
+    if (exports.length === maxExports) throw new RpcError({ kind: 'too_many', what: 'exports', max: maxExports });
+    exports.push(reply.string(1024));
+    while (reply.u32() === 1) reply.opaque(255);
+  }
+  return exports;
 }
 
 /** MOUNT v3 EXPORT (procedure 5): the exported directories. */
 export async function listExports(socket: Socket, timeoutMs: number, signal: AbortSignal): Promise<string[]> {
-  const reply = await rpcCall(
-    socket,
-    { program: programs.mount, version: 3, procedure: 5, credential: authSys() },
-    timeoutMs,
-    signal
-  );
-  const exports: string[] = [];
-  // exports: a linked list of (dirpath, groups: a linked list of names).
-  while (reply.u32() === 1) {
-    exports.push(reply.string(1024));
-    while (reply.u32() === 1) reply.string(255);
-  }
-  return exports;
+  return rpcCall(socket, { program: programs.mount, version: 3, procedure: 5, credential: authSys() }, timeoutMs, signal, decodeExports);
 }
 
 export const nfs4 = {
@@ -92,24 +92,28 @@ export async function lookupPath(
     .u32(OP_PUTROOTFH);
   for (const component of components) args.u32(OP_LOOKUP).string(component);
   args.u32(OP_GETATTR).u32(1).u32(FATTR4_TYPE_MASK);
-  const reply = await rpcCall(
+  return rpcCall(
     socket,
     { program: programs.nfs, version: 4, procedure: 1, args: args.bytes(), credential: authSys() },
     timeoutMs,
-    signal
+    signal,
+    (reply) => decodeLookup(reply, components.length)
   );
+}
+
+/** The COMPOUND reply of lookupPath for a path of `depth` components. */
+export function decodeLookup(reply: XdrReader, depth: number): LookupOutcome {
   const status = reply.u32();
   if (status !== nfs4.ok) return { status, isDirectory: false };
   reply.string(1024); // tag
   reply.u32(); // number of results: all of them, since none failed
-  for (let i = 0; i < components.length + 1; i += 1) {
+  for (let i = 0; i < depth + 1; i += 1) {
     reply.u32(); // opcode
     reply.u32(); // status (ok)
   }
   reply.u32(); // GETATTR opcode
   reply.u32(); // its status
-  const words = reply.u32();
-  for (let i = 0; i < words; i += 1) reply.u32();
+  reply.skipWords(reply.u32()); // the attribute bitmap
   const values = reply.opaque(1024);
   return { status, isDirectory: values.length >= 4 && values.readUInt32BE(0) === NF4DIR };
 }

@@ -1,27 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { XdrError, XdrReader, XdrWriter } from './xdr.js';
+import { RpcError } from './rpc-error.js';
+import { RecordAssembler } from './rpc-record.js';
+
+export { RpcError, type RpcFailure } from './rpc-error.js';
 
 /** ONC RPC (RFC 5531) over TCP with record marking: one call, one reply, on an open socket. */
-
-export type RpcFailure =
-  | { kind: 'prog_unavail' }
-  | { kind: 'prog_mismatch'; low: number; high: number }
-  | { kind: 'proc_unavail' }
-  | { kind: 'garbage_args' }
-  | { kind: 'system_err' }
-  | { kind: 'rpc_mismatch'; low: number; high: number }
-  | { kind: 'auth_error'; stat: number }
-  | { kind: 'timeout' }
-  | { kind: 'closed' }
-  | { kind: 'not_rpc' };
-
-export class RpcError extends Error {
-  override readonly name = 'RpcError';
-  constructor(readonly failure: RpcFailure) {
-    super(`RPC call failed: ${failure.kind}`);
-  }
-}
 
 export interface RpcCredential {
   flavor: number;
@@ -50,9 +35,6 @@ export interface RpcRequest {
   credential?: RpcCredential;
 }
 
-// Export lists and COMPOUND replies are small; anything near this is not an RPC server.
-const maxRecord = 4 << 20;
-
 function callRecord(xid: number, request: RpcRequest): Buffer {
   const credential = request.credential ?? authNone;
   const body = new XdrWriter()
@@ -74,7 +56,7 @@ function callRecord(xid: number, request: RpcRequest): Buffer {
 }
 
 /** Reads the accepted reply's header and leaves the reader at the procedure's results. */
-function parseReply(xid: number, record: Buffer): XdrReader {
+export function parseReply(xid: number, record: Buffer): XdrReader {
   const reader = new XdrReader(record);
   if (reader.u32() !== xid || reader.u32() !== 1) throw new RpcError({ kind: 'not_rpc' });
   const replyStat = reader.u32();
@@ -103,21 +85,22 @@ function parseReply(xid: number, record: Buffer): XdrReader {
 }
 
 /**
- * Sends one call and resolves with a reader positioned at the results. Bounded by
- * `timeoutMs`; rejects with RpcError, or with the signal's reason on abort.
+ * Sends one call and resolves with what `decode` makes of the results. The whole reply must
+ * arrive within `timeoutMs` and within the record bounds (rpc-record.ts); a reply that is not
+ * what its XDR type allows is RpcError('not_rpc'). Rejects with RpcError, an error `decode`
+ * throws on purpose (a DriverError), or the signal's reason on abort.
  */
-export function rpcCall(
+export function rpcCall<T>(
   socket: Socket,
   request: RpcRequest,
   timeoutMs: number,
-  signal: AbortSignal
-): Promise<XdrReader> {
-  return new Promise<XdrReader>((resolve, reject) => {
+  signal: AbortSignal,
+  decode: (results: XdrReader) => T
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     signal.throwIfAborted();
     const xid = randomInt(1, 0x7fffffff);
-    const fragments: Buffer[] = [];
-    let pending = Buffer.alloc(0);
-    let size = 0;
+    const record = new RecordAssembler();
 
     const finish = (settle: () => void) => {
       clearTimeout(timer);
@@ -131,23 +114,13 @@ export function rpcCall(
     const onAbort = () => fail(signal.reason);
     const onClose = () => fail(new RpcError({ kind: 'closed' }));
     const onData = (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= 4) {
-        const header = pending.readUInt32BE(0);
-        const length = header & 0x7fffffff;
-        if (size + length > maxRecord) return fail(new RpcError({ kind: 'not_rpc' }));
-        if (pending.length < 4 + length) return;
-        fragments.push(pending.subarray(4, 4 + length));
-        size += length;
-        pending = pending.subarray(4 + length);
-        if ((header & 0x80000000) !== 0) {
-          try {
-            const reader = parseReply(xid, Buffer.concat(fragments));
-            return finish(() => resolve(reader));
-          } catch (error) {
-            return fail(error instanceof XdrError ? new RpcError({ kind: 'not_rpc' }) : error);
-          }
-        }
+      try {
+        const reply = record.push(chunk);
+        if (reply === undefined) return;
+        const value = decode(parseReply(xid, reply));
+        finish(() => resolve(value));
+      } catch (error) {
+        fail(error instanceof XdrError ? new RpcError({ kind: 'not_rpc' }) : error);
       }
     };
     const timer = setTimeout(() => fail(new RpcError({ kind: 'timeout' })), timeoutMs);

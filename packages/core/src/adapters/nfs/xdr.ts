@@ -56,4 +56,10 @@ export class XdrReader {
   string(max?: number): string {
     return this.opaque(max).toString('utf8');
   }
+
+  /** Passes over `count` 32-bit words without reading them (a bitmap we do not need). */
+  skipWords(count: number): void {
+    if (count > (this.buffer.length - this.offset) / 4) throw new XdrError('reply ends early');
+    this.offset += count * 4;
+  }
 }

@@ -1,0 +1,189 @@
+import { createServer, type Socket } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NasType } from '../../domain/common.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
+import { createNfsDriver } from './nfs-driver.js';
+import { programs } from './nfs-programs.js';
+import { XdrWriter } from './xdr.js';
+
+/**
+ * A real TCP "NFS server" that answers each call as the test says: the hostile peers of
+ * finding 20.5. It reads calls as record-marked RPC (one fragment each, as dms sends them).
+ */
+interface Call {
+  xid: number;
+  program: number;
+  procedure: number;
+}
+type Respond = (call: Call, socket: Socket) => void;
+
+interface Peer {
+  port: number;
+  respond: Respond;
+  close(): Promise<void>;
+}
+
+async function startPeer(respond: Respond): Promise<Peer> {
+  const sockets = new Set<Socket>();
+  const peer = { port: 0, respond, close: async () => {} };
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    let pending = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 4) {
+        const length = pending.readUInt32BE(0) & 0x7fffffff;
+        if (pending.length < 4 + length) return;
+        const body = pending.subarray(4, 4 + length);
+        pending = pending.subarray(4 + length);
+        peer.respond({ xid: body.readUInt32BE(0), program: body.readUInt32BE(12), procedure: body.readUInt32BE(20) }, socket);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  peer.port = (server.address() as { port: number }).port;
+  peer.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return peer;
+}
+
+/** An accepted, successful reply header followed by `results`. */
+function accepted(xid: number, results: Buffer = Buffer.alloc(0)): Buffer {
+  return Buffer.concat([new XdrWriter().u32(xid).u32(1).u32(0).u32(0).u32(0).u32(0).bytes(), results]);
+}
+
+function record(body: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE((0x80000000 | body.length) >>> 0);
+  return Buffer.concat([header, body]);
+}
+
+/** Writes `chunk` again and again, as fast as the socket drains, until it closes or `ms` pass. */
+function flood(socket: Socket, chunk: Buffer, ms: number): void {
+  const until = Date.now() + ms;
+  const more = () => {
+    while (!socket.destroyed && Date.now() < until) {
+      if (!socket.write(chunk)) return void socket.once('drain', more);
+    }
+    socket.destroy();
+  };
+  more();
+}
+
+/** MOUNT v3 EXPORT results: `exports` entries, each with `groups` empty group names. */
+function exportList(exports: readonly string[], groups = 0): Buffer {
+  const writer = new XdrWriter();
+  for (const dir of exports) {
+    writer.u32(1).string(dir);
+    for (let i = 0; i < groups; i += 1) writer.u32(1).u32(0);
+    writer.u32(0);
+  }
+  return writer.u32(0).bytes();
+}
+
+const driver = createNfsDriver();
+const at = (type: NasType, port: number, path = '/export', options: Record<string, string> = {}) =>
+  shareLocation(type, { path, options: { port: String(port), ...options } });
+
+describe('NFS driver against hostile peers', () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await startPeer(() => {});
+  });
+  afterAll(() => peer.close());
+
+  it('finding 20.5: a flood of zero-length non-final fragments is refused at once, not held until the timeout', async () => {
+    peer.respond = (_call, socket) => flood(socket, Buffer.alloc(64 * 1024), 5_000);
+    const run = recordingRun({ timeoutMs: 3_000 });
+    const started = performance.now();
+    const result = await driver.test(at('nfs_v4', peer.port), run);
+    expect(result).toEqual({ ok: false, message: `host '127.0.0.1' does not answer as an RPC server on port ${peer.port}` });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(run.steps.map((s) => `${s.name}:${s.outcome}`)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:failed', 'open_path:skipped']);
+  });
+
+  it('finding 20.5: a stream of full non-final fragments stops at the 4 MiB cap', async () => {
+    const fragment = Buffer.alloc(64 * 1024 + 4);
+    fragment.writeUInt32BE(64 * 1024);
+    peer.respond = (_call, socket) => flood(socket, fragment, 5_000);
+    const started = performance.now();
+    const result = await driver.test(at('nfs_v4', peer.port), recordingRun({ timeoutMs: 3_000 }));
+    expect(result).toMatchObject({ ok: false, message: expect.stringContaining('does not answer as an RPC server') });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('finding 20.5: a reply trickled forever ends within the driver timeout (the whole reply, not each chunk)', async () => {
+    peer.respond = (_call, socket) => {
+      const header = Buffer.alloc(4);
+      header.writeUInt32BE((0x80000000 | 100_000) >>> 0);
+      socket.write(header);
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(Buffer.alloc(1))), 20);
+      socket.once('close', () => clearInterval(drip));
+    };
+    const started = performance.now();
+    const result = await driver.test(at('nfs_v4', peer.port), recordingRun({ timeoutMs: 400 }));
+    expect(result).toEqual({ ok: false, message: `no answer to a NFS v4 request from host '127.0.0.1' on port ${peer.port} within 400 ms` });
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('finding 20.5: a MOUNT export list longer than dms keeps is refused in plain words', async () => {
+    peer.respond = (call, socket) =>
+      socket.write(record(accepted(call.xid, call.program === programs.mount ? exportList(Array.from({ length: 10_001 }, () => '/e')) : undefined)));
+    const result = await driver.test(at('nfs_v3', peer.port, '/export', { mountport: String(peer.port) }), recordingRun());
+    expect(result).toEqual({
+      ok: false,
+      message: `host '127.0.0.1' lists more than 10000 exports in its MOUNT v3 reply on port ${peer.port}; dms reads no more`,
+    });
+  });
+
+  it('finding 20.5: an export with 400,000 group names is walked, not decoded (quick, within the cap)', async () => {
+    peer.respond = (call, socket) =>
+      socket.write(record(accepted(call.xid, call.program === programs.mount ? exportList(['/export'], 400_000) : undefined)));
+    const started = performance.now();
+    const result = await driver.test(at('nfs_v3', peer.port, '/export', { mountport: String(peer.port) }), recordingRun());
+    expect(result).toEqual({ ok: true, message: "reached export '/export' on 127.0.0.1 (NFS v3)" });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('hostile replies of every shape (fast-check): the test resolves with a TestResult, never throws, within the timeout', async () => {
+    const reply = fc.oneof(
+      fc.uint8Array({ maxLength: 512 }).map((bytes) => ({ raw: Buffer.from(bytes) })),
+      fc.uint8Array({ maxLength: 512 }).map((bytes) => ({ results: Buffer.from(bytes) })),
+      fc.record({ exports: fc.array(fc.string({ maxLength: 40 }), { maxLength: 20 }), groups: fc.nat(50) }),
+    );
+    const fragmentSizes = fc.array(fc.integer({ min: 0, max: 64 }), { maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom<NasType>('nfs_v3', 'nfs_v4'), reply, reply, fragmentSizes, async (type, first, second, sizes) => {
+        let calls = 0;
+        peer.respond = (call, socket) => {
+          const shape = calls++ === 0 ? first : second;
+          const body =
+            'raw' in shape ? shape.raw : accepted(call.xid, 'results' in shape ? shape.results : exportList(shape.exports, shape.groups));
+          // Cut into non-final fragments of the drawn sizes, the rest as the final one.
+          const parts: Buffer[] = [];
+          let offset = 0;
+          for (const size of sizes) {
+            const piece = body.subarray(offset, offset + size);
+            const header = Buffer.alloc(4);
+            header.writeUInt32BE(piece.length);
+            parts.push(header, piece);
+            offset += piece.length;
+          }
+          socket.write(Buffer.concat([...parts, 'raw' in shape ? body.subarray(offset) : record(body.subarray(offset))]));
+          if ('raw' in shape) socket.end();
+        };
+        const started = performance.now();
+        const result = await driver.test(at(type, peer.port, '/export/sub', { mountport: String(peer.port) }), recordingRun({ timeoutMs: 300 }));
+        expect(typeof result.message).toBe('string');
+        expect(performance.now() - started).toBeLessThan(1_000);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
