@@ -8,7 +8,17 @@ export { DataDirInUseError } from './runtime/data-dir-lock.js';
 export type { DmsLog } from './runtime/log.js';
 export type { SnmpAgentState } from './runtime/snmp-services.js';
 export { createCore, type Core, type CoreOptions } from './services/create-core.js';
-export type { AccessService, AccessRequest, LoginRequest } from './services/access-service.js';
+export type { AccessService, AccessRequest, CredentialRequest, LoginRequest } from './services/access-service.js';
+export {
+  passwordCredential,
+  bearerCredential,
+  credentialBounds,
+  type Credential,
+  type PasswordCredential,
+  type BearerCredential,
+  type SessionCredential,
+  type UnreadableCredential,
+} from './security/credential.js';
 export type { ShareScope, ShareCollection } from './services/share-service.js';
 export type { JobQuery, RecentJob } from './services/job-service.js';
 

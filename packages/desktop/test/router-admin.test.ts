@@ -30,7 +30,7 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; domainCo
 /** The principal of a fresh key holding exactly this one scope, as the REST server would see it. */
 async function keyHolding(controller: string, action: string): Promise<Principal> {
   const { key } = await admin.apiKeys.create({ name: `${controller}-${action}`, api_key_scopes: [{ controller, action }] });
-  return t.dms.core.auth.authenticate(`Bearer ${key}`);
+  return t.dms.core.auth.authenticate({ kind: 'bearer', token: key });
 }
 
 /** Whether the core refused the call for want of a scope, and which one it named. */

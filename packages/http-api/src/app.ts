@@ -49,7 +49,7 @@ export function createApp(options: AppOptions): DmsApp {
     observer: createObserver(logger, metrics),
     cors: corsFromRules(() => core.corsRules.all(), core.events),
     limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
-    authenticate: authenticate(core.access, publicPaths, loginPath, {
+    authenticate: authenticate(core.access, publicPaths, {
       onAuthFailure: () => metrics.authFailures.inc(),
       clientAddress: clientAddressResolver(options.trustedProxies ?? []),
     }),

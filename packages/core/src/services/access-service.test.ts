@@ -10,8 +10,10 @@ import type { Storage } from '../ports/storage.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { createCore, type Core } from './create-core.js';
 import { countingHasher } from '../testing/counting-hasher.js';
+import { bearerCredential, passwordCredential, type Credential } from '../security/credential.js';
 
-const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+const basicOf = (username: string, password: string) => passwordCredential(username, password);
+const bearer = (token: string) => bearerCredential(token);
 const attacker = '198.51.100.1';
 const neighbour = '203.0.113.5';
 const now = new Date('2030-01-02T03:04:05.000Z');
@@ -63,7 +65,7 @@ describe('AccessService over SQLite', () => {
 
   it('ten failed Basic authentications lock a user out from that address only, even with the right password', async () => {
     const { core } = await setUp();
-    const authenticate = (address: string, authorization: string) => core.access.authenticateRequest({ address, authorization });
+    const authenticate = (address: string, credential: Credential) => core.access.authenticateRequest({ address, credential });
     for (let i = 0; i < 10; i++) expect(await codeOf(authenticate(attacker, basicOf('alice', `wrong-${i}`)))).toBe('unauthenticated');
 
     const refused = await authenticate(attacker, basicOf('alice', 'alice-password-1')).catch((error: unknown) => error);
@@ -78,7 +80,7 @@ describe('AccessService over SQLite', () => {
   it('publishes auth_failures_repeated once, on the tenth failure', async () => {
     const { core, events } = await setUp();
     const repeated = () => events.filter((event) => event.name === 'auth_failures_repeated');
-    const guess = (password: string) => codeOf(core.access.authenticateRequest({ address: attacker, authorization: basicOf('alice', password) }));
+    const guess = (password: string) => codeOf(core.access.authenticateRequest({ address: attacker, credential: basicOf('alice', password) }));
     for (let i = 0; i < 9; i++) await guess(`wrong-${i}`);
     expect(repeated()).toHaveLength(0);
 
@@ -100,7 +102,7 @@ describe('AccessService over SQLite', () => {
 
   it('refuses a Basic guess over the address budget without a password check', async () => {
     const { core, hasher } = await setUp({ perAddress: createMemoryRateLimiter({ limit: 3, windowSeconds: 60 }) });
-    const authenticate = (authorization: string) => codeOf(core.access.authenticateRequest({ address: attacker, authorization }));
+    const authenticate = (credential: Credential) => codeOf(core.access.authenticateRequest({ address: attacker, credential }));
     // A verified credential is remembered: after its first check it costs the address nothing.
     expect(await authenticate(basicOf('alice', 'alice-password-1'))).toBe('ok');
     expect(hasher.verifications).toBe(1);
@@ -118,20 +120,20 @@ describe('AccessService over SQLite', () => {
     const { core } = await setUp();
     const { key } = await core.apiKeys.create(systemPrincipal, { name: 'valid', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     const outcomes: string[] = [];
-    for (let i = 0; i < 12; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: attacker, authorization: `Bearer dms_guess${i}` })));
+    for (let i = 0; i < 12; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: attacker, credential: bearer(`dms_guess${i}`) })));
     expect(outcomes).toEqual([...Array<string>(10).fill('unauthenticated'), 'rate_limited', 'rate_limited']);
-    expect(await core.access.authenticateRequest({ address: attacker, authorization: `Bearer ${key}` })).toMatchObject({ kind: 'api_key', name: 'valid' });
+    expect(await core.access.authenticateRequest({ address: attacker, credential: bearer(key) })).toMatchObject({ kind: 'api_key', name: 'valid' });
   });
 
   it('ten failed logins lock the claimed user out of login and Basic from that address', async () => {
     const { core, events } = await setUp();
     await core.settings.update(systemPrincipal, { jwt_enabled: true });
-    const login = (username: string, password: string, address = attacker) => core.access.login({ address, body: { username, password } });
+    const login = (username: string, password: string, address = attacker) => core.access.login({ address, credential: passwordCredential(username, password) });
     for (let i = 0; i < 10; i++) expect(await codeOf(login('alice', `wrong-${i}`))).toBe('unauthenticated');
     expect(events.filter((event) => event.name === 'auth_failures_repeated')).toHaveLength(1);
 
     expect(await codeOf(login('alice', 'alice-password-1'))).toBe('rate_limited');
-    expect(await codeOf(core.access.authenticateRequest({ address: attacker, authorization: basicOf('alice', 'alice-password-1') }))).toBe('rate_limited');
+    expect(await codeOf(core.access.authenticateRequest({ address: attacker, credential: basicOf('alice', 'alice-password-1') }))).toBe('rate_limited');
     expect(await login('bob', 'bob-password-1')).toMatchObject({ token: expect.any(String) });
     expect(await login('alice', 'alice-password-1', neighbour)).toMatchObject({ token: expect.any(String) });
   });
@@ -144,7 +146,7 @@ describe('AccessService over SQLite', () => {
 
     await core.access.guardPublicRequest(request);
     // No credential: the 401 is AuthService's, and still carries the address's budget.
-    expect(await codeOf(core.access.authenticateRequest({ ...request, authorization: undefined }))).toBe('unauthenticated');
+    expect(await codeOf(core.access.authenticateRequest({ ...request, credential: undefined }))).toBe('unauthenticated');
     expect(await codeOf(core.access.guardPublicRequest(request))).toBe('rate_limited');
     expect(decisions.map(({ allowed, limit, remaining }) => ({ allowed, limit, remaining }))).toEqual([
       { allowed: true, limit: 2, remaining: 1 },
@@ -153,7 +155,55 @@ describe('AccessService over SQLite', () => {
     ]);
     // A missing credential is no failed authentication; a wrong key is.
     expect(failures).toBe(0);
-    expect(await codeOf(core.access.authenticateRequest({ ...request, authorization: 'Bearer dms_wrong' }))).toBe('rate_limited');
+    expect(await codeOf(core.access.authenticateRequest({ ...request, credential: bearer('dms_wrong') }))).toBe('rate_limited');
     expect(failures).toBe(1);
+  });
+
+  it('finding 20.8: a key\'s requests are charged to its owner as well, so minting keys does not multiply the budget', async () => {
+    const { core } = await setUp({ perCredential: createMemoryRateLimiter({ limit: 6, windowSeconds: 60 }) });
+    const alice = await core.access.authenticateRequest({ address: neighbour, credential: basicOf('alice', 'alice-password-1') });
+    const keys = await Promise.all(
+      [1, 2, 3].map(async (n) => (await core.apiKeys.create(alice, { name: `k${n}`, api_key_scopes: [{ controller: 'nas', action: 'index' }] })).key),
+    );
+    // Alice's own request spent 1 of 6; three keys with 2 requests each would spend 6 more.
+    const outcomes: string[] = [];
+    for (const key of keys) for (let i = 0; i < 2; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: neighbour, credential: bearer(key) })));
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
+    const refused = await core.access.authenticateRequest({ address: neighbour, credential: bearer(keys[0]!) }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining("key's user") });
+  });
+
+  it('finding 20.3: a console session follows its user as stored (demoted at once; ended by a new password or deletion)', async () => {
+    const { core } = await setUp();
+    const admin = await core.users.add({ username: 'carol', password: 'carol-password-1', admin: true });
+    const bob = await core.users.add({ username: 'bobby', password: 'bobby-password-1', admin: true });
+    const { principal, session } = await core.access.signIn({ address: 'desktop-ipc', credential: passwordCredential('bobby', 'bobby-password-1') });
+    expect(principal).toMatchObject({ kind: 'user', username: 'bobby', admin: true });
+    expect(JSON.stringify(session)).not.toContain('bobby-password-1');
+    const resume = () => core.access.authenticateRequest({ address: 'desktop-ipc', credential: session });
+    expect(await resume()).toMatchObject({ admin: true });
+
+    const carol = await core.access.authenticateRequest({ address: neighbour, credential: basicOf('carol', 'carol-password-1') });
+    await core.users.update(carol, String(bob.id), { admin: false });
+    expect(await resume()).toMatchObject({ username: 'bobby', admin: false });
+
+    await core.users.update(carol, String(bob.id), { password: 'bobby-password-2' });
+    await expect(resume()).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringContaining('password changed') });
+
+    const again = await core.access.signIn({ address: 'desktop-ipc', credential: passwordCredential('bobby', 'bobby-password-2') });
+    await core.users.destroy(carol, String(bob.id));
+    // A new user of the same name is someone else: the old session does not become theirs.
+    await core.users.add({ username: 'bobby', password: 'bobby-password-2', admin: true });
+    await expect(core.access.authenticateRequest({ address: 'desktop-ipc', credential: again.session })).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(admin.admin).toBe(true);
+  });
+
+  it('finding 20.2: a credential no user can have is refused before any lookup or password check', async () => {
+    const { core, hasher } = await setUp();
+    for (const credential of [passwordCredential('ali\u0000ce', 'alice-password-1'), passwordCredential('a'.repeat(300), 'x'), bearer('dms_\u0000'), bearer('x'.repeat(5000))]) {
+      expect(credential.kind).toBe('unreadable');
+      expect(await codeOf(core.access.authenticateRequest({ address: attacker, credential }))).toBe('unauthenticated');
+    }
+    expect(hasher.verifications).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
 import type { CoreDeps } from './core-deps.js';
-import type { AuthService } from './auth-service.js';
+import { unauthenticated, type AuthService, type AuthenticateHooks } from './auth-service.js';
 import type { Principal } from '../scopes/principal.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { makeEvent } from '../events/catalogue.js';
+import { claimedIdentity, type Credential, type PasswordCredential, type SessionCredential, type UnreadableCredential } from '../security/credential.js';
 
 /** One request as a host sees it, whatever its transport. */
 export interface AccessRequest {
@@ -22,26 +23,13 @@ export interface AccessRequest {
   onAuthFailure?: () => void;
 }
 
-export interface LoginRequest extends AccessRequest {
-  /** The login body as sent (`{ username, password }`), unchecked. */
-  body: unknown;
+/** A request that presents a credential, as its host parsed it (undefined: none sent). */
+export interface CredentialRequest<C extends Credential | undefined = Credential | undefined> extends AccessRequest {
+  readonly credential: C;
 }
 
-const basicScheme = /^basic /i;
-
-/** Who a credential claims to be, for throttling guesses at one user from one address. */
-function claimedIdentity(authorization: string | undefined): string {
-  if (!authorization) return 'none';
-  const [scheme = '', value = ''] = authorization.split(' ', 2);
-  if (scheme.toLowerCase() !== 'basic') return scheme.toLowerCase() || 'none';
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  return `user:${decoded.slice(0, Math.max(0, decoded.indexOf(':')))}`;
-}
-
-function loginIdentity(body: unknown): string {
-  const username = typeof body === 'object' && body !== null ? (body as { username?: unknown }).username : undefined;
-  return typeof username === 'string' ? `user:${username.slice(0, 64)}` : 'none';
-}
+/** A sign-in or login: a user's name and password, or what the host could not read of them. */
+export type LoginRequest = CredentialRequest<PasswordCredential | UnreadableCredential>;
 
 function tooMany(decision: RateLimitDecision, what: string): DomainError {
   const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
@@ -50,6 +38,8 @@ function tooMany(decision: RateLimitDecision, what: string): DomainError {
     details: { rate_limit: [{ error: 'invalid', count: decision.limit }] },
   });
 }
+
+const noHooks: AuthenticateHooks = {};
 
 const isUnauthenticated = (error: unknown) => isDomainError(error) && error.code === 'unauthenticated';
 
@@ -73,58 +63,92 @@ export class AccessService {
   }
 
   /** The caller of a request that needs a credential, charged to the credential's budget. */
-  async authenticateRequest(request: AccessRequest & { authorization: string | undefined }): Promise<Principal> {
-    const { authorization } = request;
+  async authenticateRequest(request: CredentialRequest): Promise<Principal> {
+    const principal = await this.checked(request, (hooks) => this.auth.authenticate(request.credential, hooks));
+    await this.chargeCredential(request, principal);
+    return principal;
+  }
+
+  /**
+   * A console sign-in: the principal, and the session credential the host keeps in place of
+   * the password (each later call presents it, and it ends with the user or its password).
+   */
+  async signIn(request: LoginRequest): Promise<{ principal: Principal; session: SessionCredential }> {
+    const { credential } = request;
+    const signedIn = await this.checked(request, (hooks) =>
+      credential.kind === 'password' ? this.auth.startSession(credential, hooks) : Promise.reject(unauthenticated(credential.reason)),
+    );
+    await this.chargeCredential(request, signedIn.principal);
+    return signedIn;
+  }
+
+  /**
+   * A signed token for a user's name and password (JWT mode), under the failed-login
+   * throttle. The host has charged the request to its address already, as for every request
+   * to a public path (guardPublicRequest).
+   */
+  async login(request: LoginRequest): Promise<{ token: string; expires_at: string }> {
+    const { credential } = request;
+    const attempt = (hooks: AuthenticateHooks) => (credential.kind === 'password' ? this.auth.login(credential, hooks) : Promise.reject(unauthenticated(credential.reason)));
+    return this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
+  }
+
+  /**
+   * Runs one authentication under the lockout and the address budget: a guessed password
+   * locks its user out from this address, even with the right one next, and a password check
+   * (argon2) is paid for from the address's budget before it runs, so guesses beyond the
+   * budget cost a counter, not a hash. Bearer values (256-bit keys, signed tokens) cannot be
+   * guessed, so a valid one is never refused for the failures of others sharing the address.
+   */
+  private async checked<T>(
+    request: CredentialRequest,
+    attempt: (hooks: AuthenticateHooks) => Promise<T>,
+    { addressCharged = false, lockedOut = 'too many failed authentications' } = {},
+  ): Promise<T> {
+    const { credential } = request;
     // Who and from where are worked out only when a lockout or a failure needs them: a known
     // key or a remembered password (nearly every request) reads neither.
-    const failureKey = () => `${request.address}|${claimedIdentity(authorization)}`;
-    // A guessed password locks its user out from this address, even with the right one next.
-    // Bearer values (256-bit keys, signed tokens) cannot be guessed, so a valid one is never
-    // refused for the failures of others sharing the address; only failed attempts get 429.
-    if (authorization !== undefined && basicScheme.test(authorization)) await this.refuseLockedOut(request, failureKey(), 'too many failed authentications');
-    let charged = false;
-    // A password check (argon2) is paid for from the address's budget before it runs, so
-    // guesses beyond the budget are refused at the cost of a counter, not of a hash.
-    const beforePasswordCheck = async () => {
-      charged = true;
-      await this.chargeAddress(request, 'rate limit exceeded for this address');
-    };
-    let principal: Principal;
+    const failureKey = () => `${request.address}|${claimedIdentity(credential)}`;
+    let charged = addressCharged;
+    let hooks = noHooks;
+    if (credential?.kind === 'password') {
+      await this.refuseLockedOut(request, failureKey(), lockedOut);
+      hooks = {
+        beforePasswordCheck: async () => {
+          if (charged) return;
+          charged = true;
+          await this.chargeAddress(request, 'rate limit exceeded for this address');
+        },
+        address: request.address,
+      };
+    }
     try {
-      principal = await this.auth.authenticate(authorization, { beforePasswordCheck });
+      return await attempt(hooks);
     } catch (error) {
       if (isUnauthenticated(error)) {
-        if (authorization) await this.recordFailure(request, failureKey(), claimedIdentity(authorization));
+        if (credential) await this.recordFailure(request, failureKey(), claimedIdentity(credential));
         if (!charged) await this.chargeAddress(request, 'rate limit exceeded for this address');
       }
       throw error;
     }
-    const decision = await this.limits.perCredential.consume(principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`);
-    this.show(request, decision, 'rate limit exceeded for this credential');
-    return principal;
-  }
-
-  /** A signed token for a user's credentials (JWT mode), under the address and failed-login budgets. */
-  async login(request: LoginRequest): Promise<{ token: string; expires_at: string }> {
-    await this.guardPublicRequest(request);
-    return this.throttleLogin(request, () => this.auth.login(request.body));
   }
 
   /**
-   * Runs a login `attempt` under the failed-login throttle, for a host whose login handler
-   * is its own (the REST route): a user locked out from this address is refused before the
-   * attempt, and an `unauthenticated` outcome counts as a failure.
+   * Each credential has its budget, and a key's requests are charged to its owner's as well:
+   * minting more keys does not multiply what one user may send.
    */
-  async throttleLogin<T>(request: LoginRequest, attempt: () => Promise<T>): Promise<T> {
-    const who = loginIdentity(request.body);
-    const failureKey = `${request.address}|${who}`;
-    await this.refuseLockedOut(request, failureKey, 'too many failed logins');
-    try {
-      return await attempt();
-    } catch (error) {
-      if (isUnauthenticated(error)) await this.recordFailure(request, failureKey, who);
-      throw error;
+  private async chargeCredential(request: AccessRequest, principal: Principal): Promise<void> {
+    const what = 'rate limit exceeded for this credential';
+    if (principal.kind === 'user') {
+      this.show(request, await this.limits.perCredential.consume(`user:${principal.userId}`), what);
+      return;
     }
+    const [own, owner] = await Promise.all([
+      this.limits.perCredential.consume(`key:${principal.keyId}`),
+      principal.ownerUserId === null ? undefined : this.limits.perCredential.consume(`user:${principal.ownerUserId}`),
+    ]);
+    // The budget closer to its end is the one to show.
+    this.show(request, owner && (!owner.allowed || owner.remaining < own.remaining) ? owner : own, owner && !owner.allowed ? "rate limit exceeded for this key's user" : what);
   }
 
   /** Reports a decision and throws 429 when it refuses. */

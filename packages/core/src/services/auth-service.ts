@@ -3,14 +3,13 @@ import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { ApiKeyPrincipal, Principal } from '../scopes/principal.js';
 import { keyPrincipal } from './api-key-lineage.js';
+import { RecentSet } from '../security/recent-set.js';
 import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
 import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
-import { parseInput } from '../errors/zod-details.js';
 import type { SettingsService } from './settings-service.js';
-import { loginRequestSchema } from '../contracts/auth-schemas.js';
 import { makeInternalEvent } from '../events/catalogue.js';
-
+import type { Credential, PasswordCredential, SessionCredential } from '../security/credential.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
@@ -18,6 +17,25 @@ const basicCacheTtlMs = 60_000;
 const basicCacheMax = 1_000;
 const keyCacheMs = 5_000;
 const keyCacheMax = 10_000;
+
+const verifiedMax = 10_000;
+const verifiedTtlMs = 24 * 3600_000;
+
+export interface AuthenticateHooks {
+  /** Runs right before argon2 does: where the caller's address pays for the check. */
+  beforePasswordCheck?: () => Promise<void>;
+  /** The caller's address: the hasher serves waiting checks fairly across addresses. */
+  address?: string;
+}
+
+/** A digest of a whole password credential: the key of what is remembered about it. */
+function fingerprint(credential: PasswordCredential): string {
+  return createHash('sha256').update(credential.username).update('\u0000').update(credential.password).digest('base64url');
+}
+
+function userPrincipal(user: UserRecord): Principal {
+  return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+}
 
 function credentialVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
@@ -41,6 +59,9 @@ export class AuthService {
   readonly #lastTouch = new Map<number, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
   readonly #keyCache = new Map<string, CachedKey>();
+  readonly #sessionCache = new Map<string, { principal: Principal; until: number }>();
+  /** Credentials that verified before: their checks take the hasher's reserved lane. */
+  readonly #verified = new RecentSet(verifiedMax, verifiedTtlMs, () => this.deps.clock().getTime());
   #dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -55,15 +76,15 @@ export class AuthService {
   }
 
   /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
-  async login(body: unknown): Promise<{ token: string; expires_at: string }> {
-    const { username, password } = parseInput(loginRequestSchema, body);
+  async login(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ token: string; expires_at: string }> {
     const settings = await this.settings.current();
     if (!settings.jwt_enabled) {
       throw new DomainError('forbidden', 'JWT mode is off: enable it with PUT /api/v2/settings or `dms jwt enable`', {
         details: { jwt_enabled: [{ error: 'invalid', value: 'false' }] },
       });
     }
-    const user = await this.verifyPassword(username, password);
+    await hooks.beforePasswordCheck?.();
+    const user = await this.verifyPassword(credential, hooks.address);
     const claims = { userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash), epoch: await this.settings.jwtEpoch() };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
     return { token, expires_at: expiresAt.toISOString() };
@@ -77,13 +98,15 @@ export class AuthService {
     const user = await this.deps.storage.users.get(claims.userId);
     if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
     if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');
-    return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+    return userPrincipal(user);
   }
 
   /** Forget remembered credentials (after a password change, a key change or a deletion). */
   forgetCredentials(): void {
     this.#basicCache.clear();
     this.#keyCache.clear();
+    this.#sessionCache.clear();
+    this.#verified.clear();
   }
 
   /** After a password change, a key change or a deletion: forget here and on every replica. */
@@ -93,49 +116,81 @@ export class AuthService {
   }
 
   /**
-   * `beforePasswordCheck` runs only when a password is about to be verified (argon2, tens of
-   * milliseconds of a pool thread): AccessService charges the address's budget there, so a
-   * throttled guess costs nothing, while a recently verified credential skips it.
+   * The principal a credential stands for. `beforePasswordCheck` runs only when a password is
+   * about to be verified (argon2, tens of milliseconds of a pool thread): AccessService charges
+   * the address's budget there, so a throttled guess costs nothing, while a recently verified
+   * credential skips it.
    */
-  async authenticate(authorization: string | undefined, hooks: { beforePasswordCheck?: () => Promise<void> } = {}): Promise<Principal> {
-    if (!authorization) throw unauthenticated('authentication required');
-    const space = authorization.indexOf(' ');
-    const scheme = authorization.slice(0, space).toLowerCase();
-    const value = authorization.slice(space + 1).trim();
-    if (space > 0 && scheme === 'basic') return this.basic(value, hooks.beforePasswordCheck);
-    if (space > 0 && scheme === 'bearer' && value.length > 0) {
-      if (jwtShape.test(value)) return this.jwt(value);
-      return this.apiKey(value);
+  async authenticate(credential: Credential | undefined, hooks: AuthenticateHooks = {}): Promise<Principal> {
+    switch (credential?.kind) {
+      case undefined:
+        throw unauthenticated('authentication required');
+      case 'password':
+        return this.password(credential, hooks);
+      case 'bearer':
+        return jwtShape.test(credential.token) ? this.jwt(credential.token) : this.apiKey(credential.token);
+      case 'session':
+        return this.session(credential);
+      case 'unreadable':
+        throw unauthenticated(credential.reason);
     }
-    throw unauthenticated('unsupported authorization scheme');
   }
 
-  private async basic(encoded: string, beforePasswordCheck?: () => Promise<void>): Promise<Principal> {
-    const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon <= 0) throw unauthenticated('malformed Basic credentials');
-    const cacheKey = createHash('sha256').update(decoded).digest('hex');
+  /**
+   * A console sign-in: the user behind a password, and the session credential the host keeps
+   * instead of the password (re-checked against storage at every use).
+   */
+  async startSession(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ principal: Principal; session: SessionCredential }> {
+    await hooks.beforePasswordCheck?.();
+    const user = await this.verifyPassword(credential, hooks.address);
+    const session: SessionCredential = { kind: 'session', userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
+    return { principal: userPrincipal(user), session };
+  }
+
+  private async password(credential: PasswordCredential, hooks: AuthenticateHooks): Promise<Principal> {
+    const cacheKey = fingerprint(credential);
     const now = this.deps.clock().getTime();
     const cached = this.#basicCache.get(cacheKey);
     if (cached && cached.until > now) return cached.principal;
 
-    await beforePasswordCheck?.();
-    const user = await this.verifyPassword(decoded.slice(0, colon), decoded.slice(colon + 1));
-    const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+    await hooks.beforePasswordCheck?.();
+    const principal = userPrincipal(await this.verifyPassword(credential, hooks.address, cacheKey));
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
     this.#basicCache.set(cacheKey, { principal, until: now + basicCacheTtlMs });
     return principal;
   }
 
   /**
-   * An unknown user costs the same argon2 verification as a wrong password, so response
-   * times do not tell which user names exist.
+   * A session is its user as stored now: deleted, renamed or re-passworded ends it, a changed
+   * admin flag applies at once. Remembered for a few seconds like a key, and forgotten with
+   * every other credential when a user or a password changes.
    */
-  private async verifyPassword(username: string, password: string): Promise<UserRecord> {
-    const user = await this.deps.storage.users.findByUsername(username);
+  private async session(credential: SessionCredential): Promise<Principal> {
+    const cacheKey = `${credential.userId}:${credential.credentialVersion}`;
+    const now = this.deps.clock().getTime();
+    const cached = this.#sessionCache.get(cacheKey);
+    if (cached && cached.until > now) return cached.principal;
+    const user = await this.deps.storage.users.get(credential.userId);
+    if (!user || user.username !== credential.username) throw unauthenticated('your user no longer exists; sign in again');
+    if (credentialVersion(user.password_hash) !== credential.credentialVersion) throw unauthenticated('your password changed; sign in again');
+    const principal = userPrincipal(user);
+    if (this.#sessionCache.size >= keyCacheMax) this.#sessionCache.clear();
+    this.#sessionCache.set(cacheKey, { principal, until: now + keyCacheMs });
+    return principal;
+  }
+
+  /**
+   * An unknown user costs the same argon2 verification as a wrong password, so response
+   * times do not tell which user names exist. A credential that verified before goes to the
+   * hasher's reserved lane, so a flood of guesses cannot starve users who know their password.
+   */
+  private async verifyPassword(credential: PasswordCredential, address?: string, cacheKey = fingerprint(credential)): Promise<UserRecord> {
+    const user = await this.deps.storage.users.findByUsername(credential.username);
     this.#dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
-    const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.#dummyHash), password);
+    const lane = { address, known: this.#verified.has(cacheKey) };
+    const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.#dummyHash), credential.password, lane);
     if (!user || !ok) throw unauthenticated('invalid username or password');
+    this.#verified.remember(cacheKey);
     return user;
   }
 

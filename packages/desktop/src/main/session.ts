@@ -1,21 +1,23 @@
-import type { Principal } from '@dms/core';
+import type { SessionCredential } from '@dms/core';
 
 /**
  * The signed-in desktop user, held in the main process only: the renderer never sees a
- * password or a token, it asks the main process, which calls the core as this principal.
+ * password or a token. What is kept is the core's session credential, not a principal: every
+ * procedure presents it to the core, which re-reads the user (a demotion applies at once; a
+ * deleted or re-passworded user ends the session).
  */
 export class DesktopSession {
-  #principal: Principal | undefined;
+  #credential: SessionCredential | undefined;
 
-  get principal(): Principal | undefined {
-    return this.#principal;
+  get credential(): SessionCredential | undefined {
+    return this.#credential;
   }
 
-  signIn(principal: Principal): void {
-    this.#principal = principal;
+  signIn(credential: SessionCredential): void {
+    this.#credential = credential;
   }
 
   signOut(): void {
-    this.#principal = undefined;
+    this.#credential = undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { toDomainError, type DomainError, type DomainErrorCode, type ErrorDetails } from '@dms/core';
+import { toDomainError, type DomainError, type DomainErrorCode, type ErrorDetails, type Principal } from '@dms/core';
 import type { DesktopContext } from './context.js';
 import { trpcCodeByDomainCode } from './error-table.js';
 
@@ -56,9 +56,23 @@ export const createCallerFactory = t.createCallerFactory;
 /** Open to anyone holding the window: sign-in and the session's own state. */
 export const publicProcedure = t.procedure.use(mapDomainErrors);
 
-/** Everything else runs as the signed-in desktop user. */
-export const userProcedure = publicProcedure.use(({ ctx, next }) => {
-  const principal = ctx.session.principal;
-  if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+/** The address the core's throttling sees for the console: one local client, over IPC. */
+export const desktopAddress = 'desktop-ipc';
+
+/**
+ * Everything else runs as the signed-in desktop user, as stored now: the session is
+ * presented to the core on every call, as REST presents its credential on every request,
+ * and a session the core refuses (user deleted, password changed) is ended here.
+ */
+export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const credential = ctx.session.credential;
+  if (!credential) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+  let principal: Principal;
+  try {
+    principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, credential });
+  } catch (error) {
+    if (isDomainLike(error) && error.code === 'unauthenticated') ctx.session.signOut();
+    throw error;
+  }
   return next({ ctx: { ...ctx, principal } });
 });

@@ -1,11 +1,21 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { SignIn } from './sign-in.js';
 import { Console } from './shell/console.js';
-import { api } from './trpc-client.js';
+import { api, onSessionEnded } from './trpc-client.js';
 
 export function App() {
   const [user, setUser] = useState<{ username: string; admin: boolean } | null>(null);
-  if (!user) return <SignIn onSignedIn={setUser} />;
+  const [notice, setNotice] = useState<string | null>(null);
+  // Another admin deleted this user or changed its password: back to sign-in, saying why.
+  useEffect(
+    () =>
+      onSessionEnded((message) => {
+        setUser(null);
+        setNotice(`You were signed out: ${message}`);
+      }),
+    [],
+  );
+  if (!user) return <SignIn notice={notice} onSignedIn={(signedIn) => (setNotice(null), setUser(signedIn))} />;
   return (
     <Console
       user={user}

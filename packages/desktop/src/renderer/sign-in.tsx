@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, describeError } from './trpc-client.js';
 
-export function SignIn({ onSignedIn }: { onSignedIn: (user: { username: string; admin: boolean }) => void }) {
+export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { username: string; admin: boolean }) => void; notice?: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -15,6 +15,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: { username: string; 
   return (
     <main className="sign-in">
       <h1>dms console</h1>
+      {notice && (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)} aria-describedby={error ? 'sign-in-error' : undefined}>
         <label>
           User name

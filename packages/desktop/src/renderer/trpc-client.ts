@@ -1,5 +1,6 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { observable } from '@trpc/server/observable';
 import { ipcLink } from 'trpc-electron/renderer';
 import type { AppRouter } from '../main/router/index.js';
 
@@ -13,7 +14,28 @@ function consoleLink(): TRPCLink<AppRouter> {
   return splitLink({ condition: (op) => op.type === 'subscription', true: httpSubscriptionLink({ url }), false: httpBatchLink({ url }) });
 }
 
-export const api = createTRPCClient<AppRouter>({ links: [consoleLink()] });
+const sessionEndedListeners = new Set<(message: string) => void>();
+
+/** Calls `listener` with the core's reason when the main process ends the session (user deleted, password changed). */
+export function onSessionEnded(listener: (message: string) => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+/** Watches every answer for the UNAUTHORIZED that means the session was ended under the console. */
+const sessionLink: TRPCLink<AppRouter> = () => ({ next, op }) =>
+  observable((observer) =>
+    next(op).subscribe({
+      next: (value) => observer.next(value),
+      error: (error) => {
+        if (error.data?.code === 'UNAUTHORIZED' && !op.path.startsWith('auth.')) for (const listener of sessionEndedListeners) listener(error.message);
+        observer.error(error);
+      },
+      complete: () => observer.complete(),
+    }),
+  );
+
+export const api = createTRPCClient<AppRouter>({ links: [sessionLink, consoleLink()] });
 
 /** A failed call as a screen shows it. */
 export interface DescribedError {

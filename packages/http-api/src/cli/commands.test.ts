@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordCredential } from '@dms/core';
 import { runCli } from './commands.js';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';
@@ -37,7 +38,7 @@ describe('dms CLI', () => {
 
     const runtime = await openForCommand(readConfig());
     try {
-      const principal = await runtime.core.auth.authenticate(`Bearer ${key}`);
+      const principal = await runtime.core.auth.authenticate({ kind: 'bearer', token: key });
       expect(principal).toMatchObject({ kind: 'api_key', scopes: [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }] });
     } finally {
       await runtime.close();
@@ -90,7 +91,7 @@ describe('dms CLI', () => {
     expect(changed.code, changed.stderr).toBe(0);
     const runtime = await openForCommand(readConfig());
     try {
-      const basic = (password: string) => `Basic ${Buffer.from(`carol:${password}`).toString('base64')}`;
+      const basic = (password: string) => passwordCredential('carol', password);
       expect(await runtime.core.auth.authenticate(basic('carol-second-password'))).toMatchObject({ kind: 'user', username: 'carol', admin: true });
       await expect(runtime.core.auth.authenticate(basic('carol-first-password'))).rejects.toMatchObject({ code: 'unauthenticated' });
     } finally {

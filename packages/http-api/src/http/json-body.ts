@@ -1,12 +1,20 @@
 import { requestHeader } from './request-header.js';
 import type { Context } from 'hono';
 import { DomainError } from '@dms/core';
+import { maxJsonDepth, nestsDeeperThan } from './json-depth.js';
+
+export interface JsonBodyBounds {
+  /** Longest body text read for this route, below the server's body limit (a login needs 4 KiB). */
+  maxLength?: number;
+}
 
 /**
- * Reads a JSON request body for the core to validate. Malformed JSON and a wrong
- * Content-Type are 400; whether it is an object is the core's parseInput decision.
+ * Reads a JSON request body for the core to validate. Malformed JSON, a wrong Content-Type
+ * and nesting deeper than maxJsonDepth are 400; whether it is an object is the core's
+ * parseInput decision. Only routes call this: no body is parsed before its request is
+ * authenticated and routed.
  */
-export async function readJsonBody(c: Context): Promise<unknown> {
+export async function readJsonBody(c: Context, bounds: JsonBodyBounds = {}): Promise<unknown> {
   const type = requestHeader(c, 'content-type');
   if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new DomainError('bad_request', 'Content-Type must be application/json', {
@@ -16,6 +24,12 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await readBodyText(c);
   if (text.trim() === '') {
     throw new DomainError('bad_request', 'a JSON request body is required', { details: { body: [{ error: 'blank' }] } });
+  }
+  if (bounds.maxLength !== undefined && text.length > bounds.maxLength) {
+    throw new DomainError('payload_too_large', `request body is longer than ${bounds.maxLength} characters`, { details: { body: [{ error: 'too_long', count: bounds.maxLength }] } });
+  }
+  if (nestsDeeperThan(text)) {
+    throw new DomainError('bad_request', `JSON in request body nests deeper than ${maxJsonDepth} levels`, { details: { body: [{ error: 'too_long', count: maxJsonDepth }] } });
   }
   try {
     return JSON.parse(text) as unknown;

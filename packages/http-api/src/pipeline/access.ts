@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
-import type { AccessRequest, AccessService, RateLimitDecision } from '@dms/core';
+import type { AccessRequest, AccessService, Credential, LoginRequest, RateLimitDecision } from '@dms/core';
 import { requestHeader } from '../http/request-header.js';
 import { setRateLimitHeaders } from '../http/common-headers.js';
+import { credentialFromAuthorization } from '../http/credential-header.js';
+import type { AppEnv } from '../http/env.js';
 import type { Step } from './step.js';
 
 export interface AccessHooks {
@@ -10,32 +12,17 @@ export interface AccessHooks {
   clientAddress: (c: Context) => string;
 }
 
-/** The login body's claimed user name is all the throttle needs; the route validates the body. */
-async function bodyOrUndefined(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The REST side of the core's access service: every /api/v2 path but the public ones needs
- * a credential. The rules (budgets, lockouts, events) are the core's; this step only reads
- * the transport and writes each budget decision into the RateLimit-* headers.
- */
 /**
  * One request as the access service sees it. A class, not an object literal with a getter:
  * a stable shape per request on the hot path, and the address resolved on first read only
  * (an authenticated request with a known credential never needs it).
  */
-class RestAccessRequest implements AccessRequest {
+class RestAccessRequest<C extends Credential | undefined> implements AccessRequest {
   #address: string | undefined;
   constructor(
     private readonly c: Context,
     private readonly hooks: AccessHooks,
-    readonly authorization: string | undefined = undefined,
-    readonly body: unknown = undefined,
+    readonly credential: C,
   ) {}
 
   get address(): string {
@@ -51,14 +38,24 @@ class RestAccessRequest implements AccessRequest {
   }
 }
 
-export function authenticate(access: AccessService, publicPaths: ReadonlySet<string>, loginPath: string, hooks: AccessHooks): Step {
+/**
+ * The REST side of the core's access service: every /api/v2 path but the public ones needs
+ * a credential, parsed here from the Authorization header into the core's typed credential.
+ * The rules (budgets, lockouts, events) are the core's; this step only reads the transport
+ * and writes each budget decision into the RateLimit-* headers. It reads no body: the login
+ * route does, after this step charged its address, through `loginRequest`.
+ */
+export function authenticate(access: AccessService, publicPaths: ReadonlySet<string>, hooks: AccessHooks): Step {
   return async (c, next) => {
     if (!publicPaths.has(c.req.path)) {
-      c.set('principal', await access.authenticateRequest(new RestAccessRequest(c, hooks, requestHeader(c, 'authorization'))));
+      const credential = credentialFromAuthorization(requestHeader(c, 'authorization'));
+      c.set('principal', await access.authenticateRequest(new RestAccessRequest(c, hooks, credential)));
       return next();
     }
-    await access.guardPublicRequest(new RestAccessRequest(c, hooks));
-    if (c.req.path !== loginPath || c.req.method !== 'POST') return next();
-    return access.throttleLogin(new RestAccessRequest(c, hooks, undefined, await bodyOrUndefined(c)), next);
+    await access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined));
+    (c as Context<AppEnv>).set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
+    return next();
   };
 }
+
+export type LoginRequestFactory = (credential: LoginRequest['credential']) => LoginRequest;

@@ -1,8 +1,11 @@
 import { respondJson } from '../http/respond.js';
-import type { Core } from '@dms/core';
+import { loginRequestSchema, parseInput, passwordCredential, type Core } from '@dms/core';
 import type { OperationHandlers } from '../http/route-table.js';
 import { readJsonBody } from '../http/json-body.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';
+
+/** A login body holds a name and a password: nothing longer is read. */
+const maxLoginBodyLength = 4096;
 
 /** Handlers of contracts/auth-contracts.ts and admin-contracts.ts. */
 export function adminHandlers(core: Core) {
@@ -11,7 +14,10 @@ export function adminHandlers(core: Core) {
   const users = crudHandlers(core.users, 'user_id');
   const corsRules = crudHandlers(core.corsRules, 'cors_rule_id');
   return {
-    login: async (c) => respondJson(c, await core.auth.login(await readJsonBody(c))),
+    login: async (c) => {
+      const { username, password } = parseInput(loginRequestSchema, await readJsonBody(c, { maxLength: maxLoginBodyLength }));
+      return respondJson(c, await core.access.login(c.get('loginRequest')(passwordCredential(username, password))));
+    },
     showCurrentApiKey: async (c) => respondJson(c, await core.apiKeys.current(c.get('principal'))),
     showSettings: settings.show,
     updateSettings: settings.update,

@@ -180,7 +180,7 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
       }
       const [a, b] = cores as [ReturnType<typeof createCore>, ReturnType<typeof createCore>];
       const { key, id } = await a.apiKeys.create(systemPrincipal, { name: 'ci', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
-      const bearer = `Bearer ${key}`;
+      const bearer = { kind: 'bearer', token: key } as const;
       await expect(b.auth.authenticate(bearer)).resolves.toMatchObject({ kind: 'api_key' });
       await a.apiKeys.destroy(systemPrincipal, String(id));
       await waitUntil(

@@ -1,28 +1,33 @@
+import { passwordCredential } from '@dms/core';
 import { z } from 'zod';
-import { publicProcedure, router } from '../trpc.js';
+import { desktopAddress, publicProcedure, router } from '../trpc.js';
 
-/** The address the core's throttling sees for the console: one local client, over IPC. */
-export const desktopAddress = 'desktop-ipc';
+export { desktopAddress };
 
 const credentials = z.object({ username: z.string(), password: z.string() });
 
 export const authRouter = router({
   /**
-   * Through the same authentication as a REST request (Basic), so the console gets the
-   * core's throttling and lockout too; the principal stays in the main process.
+   * Through the core's sign-in, with the same throttling and lockout as a REST request; the
+   * main process keeps the session credential it returns, never the password.
    */
   signIn: publicProcedure.input(credentials).mutation(async ({ ctx, input }) => {
-    const authorization = `Basic ${Buffer.from(`${input.username}:${input.password}`, 'utf8').toString('base64')}`;
-    const principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, authorization });
-    ctx.session.signIn(principal);
-    return { username: principal.kind === 'user' ? principal.username : principal.name, admin: principal.kind === 'user' && principal.admin };
+    const { principal, session } = await ctx.core.access.signIn({ address: desktopAddress, credential: passwordCredential(input.username, input.password) });
+    ctx.session.signIn(session);
+    return { username: session.username, admin: principal.kind === 'user' && principal.admin };
   }),
   signOut: publicProcedure.mutation(({ ctx }) => {
     ctx.session.signOut();
   }),
-  me: publicProcedure.query(({ ctx }) => {
-    const principal = ctx.session.principal;
-    if (principal?.kind !== 'user') return null;
+  /** Who is signed in, as stored now: null once the session has ended. */
+  me: publicProcedure.query(async ({ ctx }) => {
+    const credential = ctx.session.credential;
+    if (!credential) return null;
+    const principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, credential }).catch(() => undefined);
+    if (principal?.kind !== 'user') {
+      ctx.session.signOut();
+      return null;
+    }
     return { username: principal.username, admin: principal.admin };
   }),
 });
