@@ -10,6 +10,7 @@ import { MemoryEventBus } from '../events/memory-event-bus.js';
 import type { DmsEvent } from '../events/catalogue.js';
 import type { Storage } from '../ports/storage.js';
 import type { JobRecord } from '../ports/job-store.js';
+import { createHostPolicy } from '../security/host-policy.js';
 import { JobEngine, type JobEngineOptions, type JobFailure } from './job-engine.js';
 
 let dir: string;
@@ -26,6 +27,7 @@ function engine(options: Pick<JobEngineOptions, 'concurrency' | 'onJobFailed' | 
     storage,
     secrets,
     drivers: { forType: () => createLocalDriver({ roots: [root] }) },
+    hostPolicy: async () => createHostPolicy([]),
     events: bus,
     clock: () => new Date(),
     newId: () => `id-${Math.random().toString(36).slice(2)}`,

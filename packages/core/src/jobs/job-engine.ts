@@ -1,7 +1,8 @@
 import type { Storage } from '../ports/storage.js';
 import type { JobOutcome, JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
-import type { ShareDriverRegistry } from '../ports/share-driver.js';
+import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js';
+import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { JobKind } from '../domain/job.js';
@@ -15,6 +16,11 @@ export interface JobEngineOptions {
   storage: Storage;
   secrets: SecretBox;
   drivers: ShareDriverRegistry;
+  /**
+   * `share_test_allowed_hosts` as it is now: read by a running job at the moment its driver
+   * connects, so a NAS moved or a setting narrowed after the job was queued is obeyed.
+   */
+  hostPolicy: () => Promise<HostPolicy>;
   events: EventBus;
   clock: () => Date;
   newId: () => string;
@@ -72,6 +78,7 @@ export class JobEngine {
   readonly #workerId: string;
   readonly #stopping = new AbortController();
   readonly #workers: Promise<void>[] = [];
+  readonly #allowedHosts: AllowedHosts;
   #housekeeping: NodeJS.Timeout | undefined;
   #lastPurge = Number.NEGATIVE_INFINITY;
 
@@ -87,6 +94,7 @@ export class JobEngine {
     };
     this.#workerId = `worker-${options.newId()}`;
     this.signals = new JobSignals(options.events, options.clock);
+    this.#allowedHosts = { allows: async (host, addresses) => (await options.hostPolicy()).allowsResolved(host, addresses) };
   }
 
   /** This process's mark on the jobs it claims (`worker_id`): which replica ran a job. */
@@ -247,6 +255,7 @@ export class JobEngine {
         secrets: this.#options.secrets,
         drivers: this.#options.drivers,
         driverTimeoutMs: this.#options.driverTimeoutMs,
+        allowedHosts: this.#allowedHosts,
         signal: this.#stopping.signal,
         report: (snapshot) => {
           latest = snapshot;

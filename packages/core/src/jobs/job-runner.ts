@@ -1,6 +1,6 @@
 import type { JobRecord, JobOutcome } from '../ports/job-store.js';
 import type { Storage } from '../ports/storage.js';
-import type { ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
+import type { AllowedHosts, ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StepOutcome } from '../domain/job.js';
 import { parseShareOptions } from '../domain/nas-share.js';
@@ -13,6 +13,8 @@ export interface RunContext {
   secrets: SecretBox;
   drivers: ShareDriverRegistry;
   driverTimeoutMs: number;
+  /** Where the driver may connect, asked when it connects (the setting as it is then). */
+  allowedHosts: AllowedHosts;
   signal: AbortSignal;
   /** Persists progress (throttled by the caller). */
   report(progress: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> }): void;
@@ -69,6 +71,7 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
   const total = job.kind === 'share_test' ? driver.testSteps(location).length : 0;
   const run = {
     signal: context.signal,
+    allowedHosts: context.allowedHosts,
     timeoutMs: context.driverTimeoutMs,
     onStep: (step: StepOutcome) => {
       steps.push(step);

@@ -24,8 +24,18 @@ export interface ShareLocation {
   password: string | null;
 }
 
+/**
+ * Where a run may connect (`share_test_allowed_hosts` as it is when the job runs). A driver
+ * resolves a host once, asks with every address found, and connects only to one of them.
+ */
+export interface AllowedHosts {
+  allows(host: string, addresses: readonly string[]): Promise<boolean>;
+}
+
 export interface DriverRun {
   signal: AbortSignal;
+  /** Absent: anywhere (tests of a driver alone); jobs always set it. */
+  allowedHosts?: AllowedHosts;
   /** Bound of every network step (DMS_DRIVER_TIMEOUT_MS, 10 s by default). */
   timeoutMs: number;
   /** Called once per step, in order, as each step ends. */

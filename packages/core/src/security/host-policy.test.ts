@@ -37,4 +37,16 @@ describe('share test host policy (security review 16)', () => {
     expect(await policy.allows('other.example')).toBe(false);
     expect(await policy.allows('10.0.0.1')).toBe(false);
   });
+
+  it('finding 20.4: at connection time, checks the addresses the caller resolved and will connect to', () => {
+    const policy = createHostPolicy(['10.0.0.0/8', 'files.example'], () => Promise.reject(new Error('no lookup expected')));
+    expect(policy.allowsResolved('nas.lan', ['10.1.2.3'])).toBe(true);
+    expect(policy.allowsResolved('nas.lan', ['10.1.2.3', '127.0.0.1'])).toBe(false);
+    expect(policy.allowsResolved('nas.lan', [])).toBe(false);
+    expect(policy.allowsResolved('127.0.0.1', ['127.0.0.1'])).toBe(false);
+    expect(policy.allowsResolved('10.0.0.1', ['10.0.0.1'])).toBe(true);
+    // A listed name is trusted whatever it resolves to: the admin named it.
+    expect(policy.allowsResolved('FILES.example', ['127.0.0.1'])).toBe(true);
+    expect(createHostPolicy([]).allowsResolved('anything', ['127.0.0.1'])).toBe(true);
+  });
 });

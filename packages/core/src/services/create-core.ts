@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
-import type { ResolveHost } from '../security/host-policy.js';
+import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { AccessLimits } from '../ports/rate-limiter.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
@@ -73,11 +73,13 @@ export function createCore(options: CoreOptions): Core {
     newId: randomUUID,
     ...given,
   };
-  const nas = new NasService(deps);
+  const settings = new SettingsService(deps);
+  // Read where it is used (a NAS saved, a job's driver connecting): every replica obeys a change at once.
+  const hostPolicy = async () => createHostPolicy((await settings.current()).share_test_allowed_hosts, resolveHost);
+  const nas = new NasService(deps, hostPolicy);
   const pools = new PoolService(deps);
   const shares = new ShareService(deps, nas, pools, drivers);
-  const engine = new JobEngine({ ...deps, drivers, ...engineOptions });
-  const settings = new SettingsService(deps);
+  const engine = new JobEngine({ ...deps, drivers, hostPolicy, ...engineOptions });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   return {
     events: deps.events,

@@ -5,7 +5,7 @@ import type { NasRecord, NasShareRecord } from '../ports/storage.js';
 import type { SettingsService } from './settings-service.js';
 import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
-import type { NasService } from './nas-service.js';
+import { checkHostAllowed, type NasService } from './nas-service.js';
 import { checkSharePath, type ShareService, type ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { ActiveJobStatus, JobKind, JobStatus } from '../domain/job.js';
@@ -91,11 +91,8 @@ export class JobService {
    */
   private async admit(principal: Principal, nas: NasRecord): Promise<QueueBounds & { requestedBy: string }> {
     const settings = await this.settings.current();
-    if (nas.type !== 'local' && !(await createHostPolicy(settings.share_test_allowed_hosts, this.resolveHost).allows(nas.host))) {
-      throw new DomainError('validation', `host ${nas.host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`, {
-        details: { host: [{ error: 'forbidden', value: nas.host }] },
-      });
-    }
+    // Early, in the requester's words; the driver checks again where it connects (finding 20.4).
+    await checkHostAllowed(createHostPolicy(settings.share_test_allowed_hosts, this.resolveHost), nas.type, nas.host);
     return { requestedBy: requesterOf(principal), perRequester: settings.job_queue_max_per_principal, total: settings.job_queue_max_total };
   }
 

@@ -8,9 +8,26 @@ import { nasCreateSchema, nasUpdateSchema, type Nas } from '../domain/nas.js';
 import { nasListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
+import type { HostPolicy } from '../security/host-policy.js';
+import type { NasType } from '../domain/common.js';
+
+/**
+ * 422 on `host` unless `share_test_allowed_hosts` allows it. A `local` NAS connects nowhere; the
+ * drivers check again, against the addresses they connect to, when a job runs.
+ */
+export async function checkHostAllowed(policy: HostPolicy, type: NasType, host: string): Promise<void> {
+  if (type === 'local' || (await policy.allows(host))) return;
+  throw new DomainError('validation', `host ${host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`, {
+    details: { host: [{ error: 'forbidden', value: host }] },
+  });
+}
 
 export class NasService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    /** `share_test_allowed_hosts` as it is now. */
+    private readonly hostPolicy: () => Promise<HostPolicy>,
+  ) {}
 
   /** Finds a NAS by id or name for a path parameter; 404 `nas_id` when absent. */
   resolve(ref: string): Promise<NasRecord> {
@@ -32,18 +49,22 @@ export class NasService {
   async create(principal: Principal, body: unknown): Promise<Nas> {
     authorize(principal, 'nas', 'create');
     const input = parseInput(nasCreateSchema, body);
+    await checkHostAllowed(await this.hostPolicy(), input.type, input.host);
     return this.deps.storage.nas.create({ comment: null, price: null, ...input });
   }
 
   /**
    * Moving a NAS (host or type) without `nas_shares / get_password` forgets its shares'
    * stored passwords, first: a stored secret is never replayed to a new target (DESIGN §5.19).
+   * Its new target must be within `share_test_allowed_hosts` (an edit that does not move it is
+   * not refused, so a NAS saved before the list was narrowed can still be renamed).
    */
   async update(principal: Principal, ref: string, body: unknown): Promise<Nas> {
     authorize(principal, 'nas', 'update');
     const input = parseInput(nasUpdateSchema, body);
     const current = await this.resolve(ref);
     const moves = (input.host !== undefined && input.host !== current.host) || (input.type !== undefined && input.type !== current.type);
+    if (moves) await checkHostAllowed(await this.hostPolicy(), input.type ?? current.type, input.host ?? current.host);
     if (moves && !canSeeSharePassword(principal)) await this.deps.storage.shares.clearPasswordsOfNas(current.id);
     const updated = await this.deps.storage.nas.update(current.id, input);
     if (!updated) throw DomainError.notFound('nas_id', ref);

@@ -137,7 +137,7 @@ export function createNfsDriver(): ShareDriver {
           throw error;
         }
         const { host, port, version } = target;
-        const address = await reporter.step('resolve_host', () => resolveHost(host, run.timeoutMs, run.signal));
+        const address = await reporter.step('resolve_host', () => resolveHost(host, run));
         const socket = await reporter.step('connect', () => tcpConnect(address, port, host, run.timeoutMs, run.signal));
         let found: { exported: string } | { unchecked: string } | undefined;
         await withSocket(socket, async () => {

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP, type Socket } from 'node:net';
-import { DriverError } from '../../ports/share-driver.js';
+import { DriverError, type DriverRun } from '../../ports/share-driver.js';
 
 /** "300 ms" below a second, "10 s" above: timeouts end up in messages users read. */
 export function formatMs(ms: number): string {
@@ -31,18 +31,48 @@ function abortRace<T>(signal: AbortSignal, promise: Promise<T>, timeoutMs: numbe
   });
 }
 
-/** Resolves a share's host to one address, bounded because getaddrinfo cannot be cancelled. */
-export async function resolveHost(host: string, timeoutMs: number, signal: AbortSignal): Promise<string> {
+/** Every address of a name, in the resolver's order (the first is where a plain lookup goes). */
+export type LookupAll = (name: string) => Promise<string[]>;
+
+const systemLookupAll: LookupAll = async (name) => (await lookup(name, { all: true })).map((entry) => entry.address);
+
+/** "10.0.0.5, 10.0.0.6 and 2 more": the addresses a refusal names. */
+function listAddresses(addresses: readonly string[]): string {
+  const shown = addresses.slice(0, 3).join(', ');
+  return addresses.length > 3 ? `${shown} and ${addresses.length - 3} more` : shown;
+}
+
+/**
+ * Resolves a share's host to the one address to connect to, bounded because getaddrinfo cannot
+ * be cancelled. With `run.allowedHosts`, the host must be allowed for every address of this one
+ * lookup, and the address answered is one of them: the caller connects to what was checked, so
+ * a DNS answer that changes afterwards (rebinding) reaches nothing.
+ */
+export async function resolveHost(
+  host: string,
+  run: Pick<DriverRun, 'timeoutMs' | 'signal' | 'allowedHosts'>,
+  lookupAll: LookupAll = systemLookupAll
+): Promise<string> {
+  const { timeoutMs, signal } = run;
   const name = bareHost(host);
-  if (isIP(name) !== 0) return name;
+  const addresses = isIP(name) !== 0 ? [name] : await lookupAddresses(name, timeoutMs, signal, lookupAll);
+  const address = addresses[0];
+  if (address === undefined) throw new DriverError(`host '${name}' not found (DNS lookup failed)`);
+  if (run.allowedHosts && !(await run.allowedHosts.allows(name, addresses))) {
+    const resolved = isIP(name) !== 0 ? '' : ` (it resolves to ${listAddresses(addresses)})`;
+    throw new DriverError(`host '${name}'${resolved} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`);
+  }
+  return address;
+}
+
+async function lookupAddresses(name: string, timeoutMs: number, signal: AbortSignal, lookupAll: LookupAll): Promise<string[]> {
   try {
-    const result = await abortRace(
+    return await abortRace(
       signal,
-      lookup(name),
+      lookupAll(name),
       timeoutMs,
       () => new DriverError(`resolving host '${name}' took longer than ${formatMs(timeoutMs)}`)
     );
-    return result.address;
   } catch (error) {
     if (error instanceof DriverError || signal.aborted) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -69,7 +69,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
           if (error instanceof DriverError) reporter.failNext(error.message);
           throw error;
         }
-        const address = await reporter.step('resolve_host', () => resolveHost(target.host, run.timeoutMs, run.signal));
+        const address = await reporter.step('resolve_host', () => resolveHost(target.host, run));
         await reporter.step('connect', async () => {
           (await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal)).destroy();
         });
@@ -131,7 +131,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
 
     async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
       const target = smbTarget(location);
-      const address = await resolveHost(target.host, run.timeoutMs, run.signal);
+      const address = await resolveHost(target.host, run);
       // As the test does: smbclient says nothing at all about a port it cannot reach (exit 1),
       // so the TCP connect is tried first, to fail with the test's own words.
       (await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal)).destroy();
