@@ -83,6 +83,46 @@ export class DmsJobFailedError extends Error {
   }
 }
 
+export interface DmsRedirectErrorInit {
+  status: number;
+  method: string;
+  url: string;
+  location: string | undefined;
+  reason: 'other_origin' | 'too_many' | 'hidden';
+}
+
+/**
+ * A redirect the SDK did not follow. It follows one only within the origin of `baseUrl`:
+ * elsewhere the request's credential and body (a share's or a user's password) would go to a
+ * server nobody chose. dms itself never redirects, so this is a proxy or a moved service: if
+ * `location` is where the service now lives, make that the client's `baseUrl`.
+ */
+export class DmsRedirectError extends Error {
+  override readonly name = 'DmsRedirectError';
+  /** The redirect's status (301, 302, 303, 307, 308), or 0 where a browser hides it. */
+  readonly status: number;
+  /** Where the server pointed; undefined where a browser hides it. */
+  readonly location: string | undefined;
+  readonly reason: DmsRedirectErrorInit['reason'];
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: DmsRedirectErrorInit) {
+    const why =
+      init.reason === 'other_origin'
+        ? `redirected to another origin (${init.location ?? 'unknown'}); not followed, so the credential and body stay with ${new URL(init.url).origin}`
+        : init.reason === 'too_many'
+          ? 'too many redirects'
+          : 'redirected (the browser does not say where); not followed';
+    super(`${init.method} ${init.url}: ${init.status || 'redirect'} ${why}`);
+    this.status = init.status;
+    this.location = init.location;
+    this.reason = init.reason;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
 /** `instanceof` for code that may hold errors of another copy of the SDK. */
 export function isDmsApiError(value: unknown): value is DmsApiError {
   return value instanceof Error && value.name === 'DmsApiError';

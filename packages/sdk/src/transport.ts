@@ -1,3 +1,4 @@
+import { DmsRedirectError } from './errors.js';
 import { linkedSignal, sleep } from './signals.js';
 
 export interface RetryOptions {
@@ -22,6 +23,9 @@ const transientStatuses = new Set([429, 502, 503, 504]);
 /** Methods whose repetition does no more than one call: POST is never retried. */
 const idempotentMethods = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const bodylessStatuses = new Set([101, 204, 205, 304]);
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed in a row within the origin, as browsers allow about 20. */
+const maxRedirects = 5;
 
 interface Cached {
   etag: string;
@@ -68,6 +72,54 @@ async function buffered(response: Response, url: string, body?: string): Promise
   return copy;
 }
 
+interface Attempt {
+  method: string;
+  headers: Headers;
+  body: string | undefined;
+  signal: AbortSignal;
+}
+
+function locationOf(response: Response, base: string): URL | undefined {
+  const location = response.headers.get('location');
+  if (location === null) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One attempt, following redirects by hand and only within the origin of the first URL
+ * (finding 20.12): fetch's own following sends a 307 or 308 request's body, a password in a
+ * user or share, to whatever origin the Location names. Answers the final response and its URL.
+ */
+async function send(fetcher: typeof fetch, url: string, attempt: Attempt): Promise<{ response: Response; url: string }> {
+  const origin = new URL(url).origin;
+  let { method, body } = attempt;
+  const headers = new Headers(attempt.headers);
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetcher(target, { method, headers, body, signal: attempt.signal, redirect: 'manual' });
+    // A browser hides a redirect's status and Location from 'manual' (an opaque redirect).
+    if (response.type === 'opaqueredirect') throw new DmsRedirectError({ status: 0, method, url: target, location: undefined, reason: 'hidden' });
+    const next = redirectStatuses.has(response.status) ? locationOf(response, target) : undefined;
+    // Without a usable Location a 3xx is a final answer, as fetch has it.
+    if (!next) return { response, url: target };
+    await response.body?.cancel().catch(() => undefined);
+    if (next.origin !== origin || hop >= maxRedirects) {
+      throw new DmsRedirectError({ status: response.status, method, url: target, location: next.href, reason: next.origin !== origin ? 'other_origin' : 'too_many' });
+    }
+    // As fetch does: a 303 (and a 301 or 302 after a POST) is fetched again with GET and no body.
+    if ((response.status === 303 && method !== 'GET' && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      headers.delete('content-type');
+    }
+    target = next.href;
+  }
+}
+
 /**
  * The fetch that openapi-fetch calls: per-attempt timeout, retries of idempotent calls with
  * exponential backoff and jitter that honour Retry-After, and the optional ETag cache.
@@ -90,11 +142,13 @@ export function createTransport(options: TransportOptions): (request: Request) =
       const { signal, release } = linkedSignal(userSignal, timeoutMs, `${method} ${url}`);
       let response: Response;
       try {
-        response = await buffered(await options.fetch(url, { method, headers, body, signal }), url);
+        const sent = await send(options.fetch, url, { method, headers, body, signal });
+        response = await buffered(sent.response, sent.url);
       } catch (error) {
         release();
-        // A network error or this attempt's timeout; the caller's own abort is final.
-        if (attempt >= retries || userSignal.aborted) throw error;
+        // A network error or this attempt's timeout; the caller's own abort, and a redirect
+        // not followed, are final.
+        if (attempt >= retries || userSignal.aborted || error instanceof DmsRedirectError) throw error;
         await sleep(backoff(options.retry as Required<RetryOptions>, attempt), userSignal);
         continue;
       }
