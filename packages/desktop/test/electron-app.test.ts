@@ -1,20 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-/** Where the electron package would keep its binary; none when it was installed with ELECTRON_SKIP_BINARY_DOWNLOAD. */
-function electronBinary(): string | undefined {
-  const packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
-  if (!existsSync(join(packageDir, 'path.txt'))) return undefined;
-  return createRequire(import.meta.url)('electron') as string;
-}
+import { electronBinary, noElectronBinaryReason } from './electron-binary.js';
 
 const binary = electronBinary();
 const builtMain = new URL('../dist/main/main.js', import.meta.url).pathname;
 const skipReason = !binary
-  ? 'no Electron binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)'
+  ? noElectronBinaryReason
   : !existsSync(builtMain)
     ? 'no build of the main process (run npm run build)'
     : undefined;

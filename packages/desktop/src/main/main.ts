@@ -1,15 +1,19 @@
-import { app, BrowserWindow, dialog, protocol, session as electronSession } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session as electronSession } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createIPCHandler } from 'trpc-electron/main';
+import { createIPCHandler, ELECTRON_TRPC_CHANNEL } from 'trpc-electron/main';
 import { DataDirInUseError, openDms, type Dms } from '@dms/core';
+import { createLogger } from '@dms/http-api';
 import { appRouter } from './router/index.js';
 import { DesktopSession } from './session.js';
 import { contentSecurityPolicy, windowOptions } from './window-options.js';
 import { navigationPolicy, securityHeaders } from './navigation-policy.js';
 import { rendererFile, rendererOrigin, rendererScheme } from './renderer-files.js';
 import { EmbeddedRestServer } from './rest-server.js';
+import { appMenuTemplate } from './app-menu.js';
+import { untrustedSenderReason } from './ipc-sender-policy.js';
+import { installWithSenderGuard } from './ipc-sender-guard.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const preloadPath = join(here, '..', 'preload', 'preload.cjs');
@@ -20,6 +24,9 @@ const rendererDir = join(here, '..', 'renderer');
 protocol.registerSchemesAsPrivileged([{ scheme: rendererScheme, privileges: { standard: true, secure: true } }]);
 
 let mainWindow: BrowserWindow | undefined;
+// DevTools, Reload and their shortcuts exist in development only (`electron .`), never in a packaged app.
+const devTools = !app.isPackaged;
+const log = createLogger('warn');
 
 function focusMainWindow(): void {
   if (!mainWindow) return;
@@ -28,7 +35,7 @@ function focusMainWindow(): void {
 }
 
 function createWindow(): BrowserWindow {
-  const window = new BrowserWindow(windowOptions(preloadPath));
+  const window = new BrowserWindow(windowOptions(preloadPath, { devTools }));
   const { webContents } = window;
   webContents.on('will-navigate', (event, url) => {
     if (!navigationPolicy.allowNavigation(url)) event.preventDefault();
@@ -51,6 +58,7 @@ async function start(): Promise<void> {
   }
   app.on('second-instance', focusMainWindow);
   await app.whenReady();
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ devTools, platform: process.platform })));
 
   const headers = securityHeaders(contentSecurityPolicy);
   electronSession.defaultSession.protocol.handle(rendererScheme, async (request) => {
@@ -82,8 +90,16 @@ async function start(): Promise<void> {
 
   // One desktop user per app: every window shares the main process's session.
   const session = new DesktopSession();
-  mainWindow = createWindow();
-  createIPCHandler({ router: appRouter, windows: [mainWindow], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }) });
+  const window = createWindow();
+  mainWindow = window;
+  // trpc-electron answers a message from any frame of any web contents: each one is checked
+  // first, and only the console's own main frame on app://console reaches a procedure.
+  installWithSenderGuard<Electron.IpcMainEvent>(ipcMain, {
+    install: () => createIPCHandler({ router: appRouter, windows: [window], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }) }),
+    refuse: (event) => untrustedSenderReason(event, window),
+    onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: event.senderFrame?.url.slice(0, 200) }, 'IPC message from an untrusted sender dropped'),
+    expectedChannels: [ELECTRON_TRPC_CHANNEL],
+  });
 
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {

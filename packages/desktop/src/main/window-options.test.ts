@@ -9,7 +9,7 @@ const directives = new Map(contentSecurityPolicy.split('; ').map((directive) => 
 
 describe('window options', () => {
   it('isolates and sandboxes the renderer, with no Node anywhere', () => {
-    expect(windowOptions('/app/preload.cjs').webPreferences).toMatchObject({
+    expect(windowOptions('/app/preload.cjs', { devTools: false }).webPreferences).toMatchObject({
       preload: '/app/preload.cjs',
       contextIsolation: true,
       sandbox: true,
@@ -20,6 +20,11 @@ describe('window options', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
+  });
+
+  it('finding 20.15: a packaged app cannot open DevTools at all, by shortcut, menu or call; development can', () => {
+    expect(windowOptions('/app/preload.cjs', { devTools: false }).webPreferences?.devTools).toBe(false);
+    expect(windowOptions('/app/preload.cjs', { devTools: true }).webPreferences?.devTools).toBe(true);
   });
 });
 

@@ -1,10 +1,15 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 
+export interface WindowOptionsFlags {
+  /** Development only (`!app.isPackaged`): whether DevTools can be opened at all. */
+  devTools: boolean;
+}
+
 /**
  * The renderer is a web page with no Node: isolated from the preload, sandboxed, and
  * reaching the main process only through the one IPC bridge the preload exposes.
  */
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, { devTools }: WindowOptionsFlags): BrowserWindowConstructorOptions {
   return {
     width: 1200,
     height: 800,
@@ -25,6 +30,9 @@ export function windowOptions(preloadPath: string): BrowserWindowConstructorOpti
       experimentalFeatures: false,
       webviewTag: false,
       spellcheck: false,
+      // Off when packaged: no shortcut, menu item or openDevTools() call then opens a console
+      // on the signed-in session (the menu drops the item too, see app-menu.ts).
+      devTools,
     },
   };
 }
