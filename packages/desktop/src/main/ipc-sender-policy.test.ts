@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTrustedSender, untrustedSenderReason, type IpcSenderEvent, type IpcSenderFrame, type TrustedWindow } from './ipc-sender-policy.js';
+import { isTrustedSender, senderUrlForLog, untrustedSenderReason, type IpcSenderEvent, type IpcSenderFrame, type TrustedWindow } from './ipc-sender-policy.js';
 
 // The app's window: web contents 7, its main frame routing id 1 in renderer process 42.
 function appWindow(overrides: { destroyed?: boolean } = {}): TrustedWindow {
@@ -48,5 +48,12 @@ describe('finding 20.15: IPC sender check', () => {
       },
     };
     expect(untrustedSenderReason(disposed, appWindow())).toBe('a sender that cannot be checked');
+    // Logging the drop must not throw either: it runs inside ipcMain's listener.
+    expect(senderUrlForLog(disposed)).toBeUndefined();
+  });
+
+  it('logs at most 200 characters of a sender’s URL', () => {
+    expect(senderUrlForLog(fromFrame({ url: `https://evil.example/${'a'.repeat(5000)}` }))).toHaveLength(200);
+    expect(senderUrlForLog(fromFrame(null))).toBeUndefined();
   });
 });

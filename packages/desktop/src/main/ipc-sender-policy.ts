@@ -57,3 +57,12 @@ function originOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+/** The sender frame's URL for a log line, bounded; undefined when the frame is gone or unreadable. */
+export function senderUrlForLog(event: IpcSenderEvent, maxLength = 200): string | undefined {
+  try {
+    return event.senderFrame?.url.slice(0, maxLength);
+  } catch {
+    return undefined;
+  }
+}

@@ -12,7 +12,7 @@ import { navigationPolicy, securityHeaders } from './navigation-policy.js';
 import { rendererFile, rendererOrigin, rendererScheme } from './renderer-files.js';
 import { EmbeddedRestServer } from './rest-server.js';
 import { appMenuTemplate } from './app-menu.js';
-import { untrustedSenderReason } from './ipc-sender-policy.js';
+import { senderUrlForLog, untrustedSenderReason } from './ipc-sender-policy.js';
 import { installWithSenderGuard } from './ipc-sender-guard.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -97,7 +97,7 @@ async function start(): Promise<void> {
   installWithSenderGuard<Electron.IpcMainEvent>(ipcMain, {
     install: () => createIPCHandler({ router: appRouter, windows: [window], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }) }),
     refuse: (event) => untrustedSenderReason(event, window),
-    onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: event.senderFrame?.url.slice(0, 200) }, 'IPC message from an untrusted sender dropped'),
+    onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: senderUrlForLog(event) }, 'IPC message from an untrusted sender dropped'),
     expectedChannels: [ELECTRON_TRPC_CHANNEL],
   });
 
