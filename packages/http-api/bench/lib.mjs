@@ -47,9 +47,10 @@ export function freePort() {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Spawns a child whose lifetime the bench owns; stderr is kept (tail) for error messages. */
+/** Spawns a child whose lifetime the bench owns; stderr is kept (tail) for error messages; `ipc: true` opens a message channel. */
 export function spawnChild(command, args, options = {}) {
-  const child = spawn(command, args, { stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'], env: options.env ?? process.env, cwd: options.cwd });
+  const stdio = ['ignore', options.stdout ?? 'ignore', 'pipe', ...(options.ipc ? ['ipc'] : [])];
+  const child = spawn(command, args, { stdio, env: options.env ?? process.env, cwd: options.cwd });
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (chunk) => {

@@ -17,6 +17,7 @@ import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
+import { hostileBench } from './hostile/harness.mjs';
 
 function parseArgs(argv) {
   const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
@@ -262,6 +263,9 @@ async function main() {
   record('jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
   notes.push(`jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
   log(`engine: ${round(engine.perSecond)} jobs/s`);
+
+  // --- Hostile inputs: what each costs the event loop and the memory of a server of its own. ---
+  await hostileBench({ record, notes, log, targets });
 
   if (withPostgres) {
     const sqlite = { showCpuUsPerReq: show.cpuUsPerReq, jobsPerSecond: engine.perSecond };

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DomainError } from '../errors/domain-error.js';
 import type { PasswordHasher, VerifyLane } from '../ports/password-hasher.js';
 
@@ -10,7 +11,11 @@ export interface HasherBounds {
   maxWaitingPerAddress: number;
 }
 
-export const defaultHasherBounds: HasherBounds = { concurrency: 2, maxWaiting: 256, maxWaitingPerAddress: 32 };
+/**
+ * argon2 keeps a core busy for each check it runs: on a small machine one core stays free for
+ * the event loop, so a flood of password checks slows sign-ins, never every other request.
+ */
+export const defaultHasherBounds: HasherBounds = { concurrency: Math.max(1, Math.min(2, availableParallelism() - 1)), maxWaiting: 256, maxWaitingPerAddress: 32 };
 
 interface Waiter {
   start: () => void;

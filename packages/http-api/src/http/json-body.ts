@@ -8,6 +8,9 @@ export interface JsonBodyBounds {
   maxLength?: number;
 }
 
+const tooLong = (maxLength: number) =>
+  new DomainError('payload_too_large', `request body is longer than ${maxLength} bytes`, { details: { body: [{ error: 'too_long', count: maxLength }] } });
+
 /**
  * Reads a JSON request body for the core to validate. Malformed JSON, a wrong Content-Type
  * and nesting deeper than maxJsonDepth are 400; whether it is an object is the core's
@@ -21,13 +24,12 @@ export async function readJsonBody(c: Context, bounds: JsonBodyBounds = {}): Pro
       details: { 'content-type': [{ error: 'invalid', value: type }] },
     });
   }
+  if (bounds.maxLength !== undefined && Number(requestHeader(c, 'content-length') ?? 0) > bounds.maxLength) throw tooLong(bounds.maxLength);
   const text = await readBodyText(c);
   if (text.trim() === '') {
     throw new DomainError('bad_request', 'a JSON request body is required', { details: { body: [{ error: 'blank' }] } });
   }
-  if (bounds.maxLength !== undefined && text.length > bounds.maxLength) {
-    throw new DomainError('payload_too_large', `request body is longer than ${bounds.maxLength} characters`, { details: { body: [{ error: 'too_long', count: bounds.maxLength }] } });
-  }
+  if (bounds.maxLength !== undefined && text.length > bounds.maxLength) throw tooLong(bounds.maxLength);
   if (nestsDeeperThan(text)) {
     throw new DomainError('bad_request', `JSON in request body nests deeper than ${maxJsonDepth} levels`, { details: { body: [{ error: 'too_long', count: maxJsonDepth }] } });
   }
