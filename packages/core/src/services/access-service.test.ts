@@ -206,4 +206,18 @@ describe('AccessService over SQLite', () => {
     }
     expect(hasher.verifications).toBe(0);
   });
+
+  it('item 21.12: a hundred concurrent requests with one uncached password share one argon2 check', async () => {
+    const { core, hasher } = await setUp();
+    const before = hasher.verifications;
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('alice', 'alice-password-1') }))),
+    );
+    expect(outcomes).toEqual(Array<string>(100).fill('ok'));
+    expect(hasher.verifications - before).toBe(1);
+    // A wrong password is shared too, and every request still counts as a failure.
+    const wrong = await Promise.all(Array.from({ length: 5 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('bob', 'not-it') }))));
+    expect(wrong).toEqual(Array<string>(5).fill('unauthenticated'));
+    expect(hasher.verifications - before).toBe(2);
+  });
 });

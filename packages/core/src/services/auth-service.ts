@@ -60,6 +60,10 @@ export class AuthService {
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
   readonly #keyCache = new Map<string, CachedKey>();
   readonly #sessionCache = new Map<string, { principal: Principal; until: number }>();
+  /** Password checks under way, by credential fingerprint: joined, not repeated. */
+  readonly #checking = new Map<string, Promise<Principal>>();
+  /** Bumped whenever credentials change, so a check that straddles a change is not remembered. */
+  #generation = 0;
   /** Credentials that verified before: their checks take the hasher's reserved lane. */
   readonly #verified = new RecentSet(verifiedMax, verifiedTtlMs, () => this.deps.clock().getTime());
   #dummyHash: Promise<string> | undefined;
@@ -107,6 +111,7 @@ export class AuthService {
     this.#keyCache.clear();
     this.#sessionCache.clear();
     this.#verified.clear();
+    this.#generation += 1;
   }
 
   /** After a password change, a key change or a deletion: forget here and on every replica. */
@@ -147,16 +152,35 @@ export class AuthService {
     return { principal: userPrincipal(user), session };
   }
 
+  /**
+   * A remembered credential costs nothing; otherwise each request pays its address's budget,
+   * and concurrent requests with the same credential share one argon2 check (single flight):
+   * a hundred requests a client sends at once are one check, not a hundred.
+   */
   private async password(credential: PasswordCredential, hooks: AuthenticateHooks): Promise<Principal> {
     const cacheKey = fingerprint(credential);
-    const now = this.deps.clock().getTime();
     const cached = this.#basicCache.get(cacheKey);
-    if (cached && cached.until > now) return cached.principal;
+    if (cached && cached.until > this.deps.clock().getTime()) return cached.principal;
 
     await hooks.beforePasswordCheck?.();
-    const principal = userPrincipal(await this.verifyPassword(credential, hooks.address, cacheKey));
+    const pending = this.#checking.get(cacheKey);
+    if (pending) return pending;
+    const check = this.checkPassword(credential, hooks.address, cacheKey);
+    this.#checking.set(cacheKey, check);
+    try {
+      return await check;
+    } finally {
+      this.#checking.delete(cacheKey);
+    }
+  }
+
+  private async checkPassword(credential: PasswordCredential, address: string | undefined, cacheKey: string): Promise<Principal> {
+    const generation = this.#generation;
+    const principal = userPrincipal(await this.verifyPassword(credential, address, cacheKey));
+    // A password changed while argon2 ran: what was checked may already be stale.
+    if (generation !== this.#generation) return principal;
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
-    this.#basicCache.set(cacheKey, { principal, until: now + basicCacheTtlMs });
+    this.#basicCache.set(cacheKey, { principal, until: this.deps.clock().getTime() + basicCacheTtlMs });
     return principal;
   }
 
