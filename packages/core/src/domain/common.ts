@@ -8,6 +8,11 @@ export const idSchema = z.number().int().positive().max(maxId);
 export const noControlChars = /^[^\u0000-\u001f\u007f]*$/;
 export const noControlCharsRule = { message: 'must not contain control characters' };
 
+/** NUL: no stored text holds one, and PostgreSQL refuses it in text parameters (an error, not a miss). */
+export function hasNul(value: string): boolean {
+  return value.includes('\u0000');
+}
+
 export function text(max: number, min = 1) {
   return z.string().min(min).max(max).regex(noControlChars, noControlCharsRule);
 }
@@ -18,13 +23,28 @@ export function text(max: number, min = 1) {
  */
 const bidiControls = /[\u202a-\u202e\u2066-\u2069]/;
 
+/** Format characters (zero-width space, BOM, LRM, word joiner …): invisible, so not part of how a name reads. */
+const formatCharacters = /\p{Cf}/gu;
+
 /**
- * A resource's name, which paths take in place of its id (DESIGN §5.2, §5.4): all digits
- * would shadow an id, and bidi controls make one name look like another.
+ * Whether a name reads as an id: all digits once compatibility forms are folded (NFKC makes
+ * full-width `１７` and mathematical `𝟏𝟕` plain `17`) and invisible format characters are
+ * dropped (`17\u200b`, `\ufeff17`). Digits of any script count: `١٧` reads as 17 too.
+ */
+export function looksLikeId(name: string): boolean {
+  return /^\p{Nd}+$/u.test(name.normalize('NFKC').replace(formatCharacters, ''));
+}
+
+/** The rule every name that paths take obeys (resources and users alike). */
+export const notIdLikeRule = { message: 'must not be all digits (an all-digit name would read as an id in paths)' };
+
+/**
+ * A resource's name, which paths take in place of its id (DESIGN §5.2, §5.4): a name that
+ * reads as digits would shadow an id, and bidi controls make one name look like another.
  */
 export function resourceName(max: number) {
   return text(max)
-    .refine((name) => !/^\d+$/.test(name), { message: 'must not be all digits (an all-digit name would read as an id in paths)' })
+    .refine((name) => !looksLikeId(name), notIdLikeRule)
     .refine((name) => !bidiControls.test(name), { message: 'must not contain bidirectional control characters' });
 }
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { looksLikeId, notIdLikeRule } from './common.js';
 
 export const usernameSchema = z
   .string()
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9._@-]+$/, { message: 'may contain letters, digits and . _ @ -' })
-  .refine((name) => !/^\d+$/.test(name), { message: 'must not be all digits (an all-digit name would read as an id in paths)' });
+  .refine((name) => !looksLikeId(name), notIdLikeRule);
 export const passwordSchema = z.string().min(8).max(1024);
 
 export interface User {

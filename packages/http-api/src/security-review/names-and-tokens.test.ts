@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { addNas, readJson } from '../testing/fixtures.js';
+import { addNas, expectModelError, readJson } from '../testing/fixtures.js';
 
 const api = (path: string) => `/api/v2${path}`;
 
@@ -32,6 +32,31 @@ describe('security review: names and JWT periods', () => {
     const renamed = await t.call('PUT', api(`/nas/${nas.id}`), { auth: t.basic, body: { name: '42' } });
     expect(renamed.status).toBe(422);
     expect((await t.call('POST', api('/nas'), { auth: t.basic, body: { name: 'rack-5', host: 'nas.example', type: 'smb_v3' } })).status).toBe(201);
+  });
+
+  it('finding 20.16: names that read as ids (invisible format characters, full-width or other digits) are refused as all-digit names are', async () => {
+    const nas = await addNas(t);
+    const attempts: Array<[string, string, Record<string, unknown>, string]> = [
+      ['POST', '/nas', { host: 'nas.example', type: 'smb_v3' }, 'name'],
+      ['POST', '/pools', {}, 'name'],
+      ['POST', `/nas/${nas.id}/nas_shares`, { path: '/srv/x' }, 'name'],
+      ['PUT', `/nas/${nas.id}`, {}, 'name'],
+      ['POST', '/users', { password: 'long-enough-pass' }, 'username'],
+    ];
+    const idLike = ['17\u200b', '\ufeff17', '\uff11\uff17', '1\u200d7', '\u200e42', '\u0661\u0667', '\u{1d7cf}\u{1d7d5}'];
+    for (const [method, path, body, field] of attempts) {
+      for (const name of idLike) {
+        const res = await t.call(method, api(path), { auth: t.basic, body: { ...body, [field]: name } });
+        const error = await expectModelError(res, 422, field);
+        // User names take ASCII letters, digits and . _ @ - only, which refuses these already.
+        if (field === 'name') expect(error.messages, `${path} ${JSON.stringify(name)}`).toEqual(['name must not be all digits (an all-digit name would read as an id in paths)']);
+      }
+    }
+    // Digits among letters stay fine, with or without a format character.
+    for (const name of ['rack\u200b17', '\uff52ack-17', '17-a']) {
+      const res = await t.call('POST', api('/pools'), { auth: t.basic, body: { name } });
+      expect(res.status, JSON.stringify(name)).toBe(201);
+    }
   });
 
   it('finding 15: disabling and re-enabling JWT mode ends tokens issued before', async () => {
