@@ -4,6 +4,7 @@ import { describeRule, isBlank } from './issue-messages.js';
 import { detailKey, fieldLabel } from './schema-at-path.js';
 import { inputRulesOf, withoutReadOnly, type InputRules } from './strict-input.js';
 import { unknownFieldMessage } from './unknown-field.js';
+import { stringsWithNul } from './strings-with-nul.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -94,7 +95,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
     });
   }
   const rules = inputRulesOf(schema);
-  const result = schema.safeParse(withoutReadOnly(input as Record<string, unknown>, rules), { reportInput: true });
+  const fields = withoutReadOnly(input as Record<string, unknown>, rules);
+  // Before any rule of the schema: a password or other free text field takes any character but
+  // NUL, which no stored text holds and PostgreSQL refuses in a parameter (a 500, not a 422).
+  const withNul = stringsWithNul(fields);
+  if (withNul.length > 0) {
+    const problems = withNul.map((path) => ({ key: detailKey(path), error: { error: 'invalid' as const }, message: `${fieldLabel(path)} must not contain NUL characters (\\u0000)` }));
+    throw DomainError.invalid(detailsOf(problems), messagesOf(problems));
+  }
+  const result = schema.safeParse(fields, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((issue) => problemsOf(issue, schema, rules));
   throw DomainError.invalid(detailsOf(problems), messagesOf(problems));

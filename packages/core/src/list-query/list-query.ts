@@ -8,7 +8,17 @@ export interface ListField {
   nullable?: boolean;
   /** The storage column, when the API name differs (`snmp_trap_id` → `id`). */
   column?: string;
+  /**
+   * An integer column's range, `[min, max]`: `int32Range` (PostgreSQL `integer`) unless given.
+   * A filter value beyond it is 400 rather than a database error.
+   */
+  range?: readonly [number, number];
 }
+
+/** PostgreSQL `integer`, the type of every id and small counter column. */
+export const int32Range = [-2_147_483_648, 2_147_483_647] as const;
+/** `bigint` columns (file counts and sizes) as far as a JavaScript number is exact. */
+export const safeIntegerRange = [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
 
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'like' | 'not_like';
 

@@ -1,10 +1,12 @@
-import type { ListField, ListSpec } from './list-query.js';
+import { safeIntegerRange, type ListField, type ListSpec } from './list-query.js';
 
 const integer: ListField = { type: 'integer' };
 const nullableInteger: ListField = { type: 'integer', nullable: true };
 const string: ListField = { type: 'string' };
 const nullableString: ListField = { type: 'string', nullable: true };
 const boolean: ListField = { type: 'boolean' };
+/** A `bigint` column (PostgreSQL): counters that pass 2^31. */
+const bigInteger: ListField = { type: 'integer', range: safeIntegerRange };
 // Timestamps are ISO-8601 text written in UTC by the core, so comparing them as text compares
 // them in time (`created_at=>2030-01-01`). An API key's expires_at is kept as its client wrote
 // it: in UTC (`Z`) it compares the same way.
@@ -19,8 +21,8 @@ const shareFields = {
   path: string,
   options: nullableString,
   username: nullableString,
-  file_count: integer,
-  file_size_sum: integer,
+  file_count: bigInteger,
+  file_size_sum: bigInteger,
 };
 
 const commonShareFilters = ['id', 'name', 'path', 'options', 'username'] as const;

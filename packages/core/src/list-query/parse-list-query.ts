@@ -1,6 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
-import type { Filter, FilterOp, ListQuery, ListSpec, RawQuery, SortKey } from './list-query.js';
+import { int32Range, type Filter, type FilterOp, type ListQuery, type ListSpec, type RawQuery, type SortKey } from './list-query.js';
 import { closestName } from '../errors/closest-name.js';
+import { hasNul } from '../domain/common.js';
 import { paginationParameters, parsePagination } from './parse-pagination.js';
 
 export type { RawQuery } from './list-query.js';
@@ -53,6 +54,14 @@ function refuseParameter(name: string, spec: ListSpec): DomainError {
   return bad(name, `unknown query parameter '${name}'; accepted: ${accepted.join(', ')}${didYouMean(name, accepted)}`);
 }
 
+/**
+ * No stored text holds NUL, and PostgreSQL cannot even compare text with one (an error, not
+ * "no match"): a parameter with `%00` in its name or a value is a bad query parameter.
+ */
+function refuseNul(name: string, values: readonly string[]): void {
+  if (hasNul(name) || values.some(hasNul)) throw bad(name, `query parameter ${JSON.stringify(name)} must not contain NUL characters (%00)`);
+}
+
 function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
   const keys: SortKey[] = [];
   for (const text of raw['sort_by'] ?? []) {
@@ -83,9 +92,15 @@ function parseValue(field: string, spec: ListSpec, text: string): string | numbe
       // Stored as 0/1 (the API shows true/false).
       if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
       throw bad(field, `${field} filter value '${text}' must be true or false`);
-    case 'integer':
-      if (!/^-?\d{1,15}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer`);
-      return Number(text);
+    case 'integer': {
+      // Digits only, then the column's range: PostgreSQL refuses a value its column cannot hold
+      // (`id=>999999999999999`) with an error, where the answer is a 400 naming the bounds.
+      const [min, max] = definition.range ?? int32Range;
+      if (!/^-?\d{1,20}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer between ${min} and ${max}`);
+      const value = Number(text);
+      if (value < min || value > max) throw bad(field, `${field} filter value '${text}' must be between ${min} and ${max}`);
+      return value;
+    }
   }
 }
 
@@ -117,6 +132,7 @@ export function parseListQuery(raw: RawQuery, spec: ListSpec): ListQuery {
   const filters: Filter[] = [];
   for (const [name, values] of Object.entries(raw)) {
     if (values === undefined) continue;
+    refuseNul(name, values);
     if (values.length > maxFilterTerms) throw bad(name, `${name} may be repeated at most ${maxFilterTerms} times`);
     if (reservedParams.has(name)) continue;
     if (!spec.filterable.includes(name)) throw refuseParameter(name, spec);

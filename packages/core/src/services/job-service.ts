@@ -13,6 +13,7 @@ import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema, parseShareOptions } from '../domain/nas-share.js';
+import { hasNul } from '../domain/common.js';
 
 export const maxWaitSeconds = 30;
 export const maxRecentJobs = 100;
@@ -162,6 +163,8 @@ export class JobService {
     if (!query.jobId) {
       throw new DomainError('bad_request', 'job_id is required', { details: { job_id: [{ error: 'blank' }] } });
     }
+    // A bad query parameter (DESIGN §5.12), and PostgreSQL cannot compare text holding NUL.
+    if (hasNul(query.jobId)) throw DomainError.badRequest('job_id', 'query parameter "job_id" must not contain NUL characters (%00)');
     return query.jobId;
   }
 

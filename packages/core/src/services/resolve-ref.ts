@@ -1,9 +1,17 @@
 import { DomainError } from '../errors/domain-error.js';
-import { maxId } from '../domain/common.js';
+import { maxId, noControlChars } from '../domain/common.js';
 
 const numericText = /^[1-9]\d{0,9}$/;
 /** A path segment that can be a stored id: a positive integer no larger than any id column holds. */
 const isNumericId = (ref: string) => numericText.test(ref) && Number(ref) <= maxId;
+
+/**
+ * Whether a path segment can be a stored name. Names refuse control characters, so one with
+ * any (`%00` above all, which PostgreSQL cannot even compare) names nothing: 404 without a query.
+ */
+export function canBeName(ref: string): boolean {
+  return noControlChars.test(ref);
+}
 
 /**
  * Path parameters take a numeric id or a name (DESIGN §5.2). A numeric text is tried as
@@ -15,7 +23,7 @@ export async function resolveRef<T>(
   byId: (id: number) => Promise<T | undefined>,
   byName: (name: string) => Promise<T | undefined>,
 ): Promise<T> {
-  const found = (isNumericId(ref) ? await byId(Number(ref)) : undefined) ?? (await byName(ref));
+  const found = (isNumericId(ref) ? await byId(Number(ref)) : undefined) ?? (canBeName(ref) ? await byName(ref) : undefined);
   if (found === undefined) throw DomainError.notFound(attribute, ref);
   return found;
 }

@@ -10,7 +10,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
 import { shareListSpecs } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
-import { parseNumericId } from './resolve-ref.js';
+import { canBeName, parseNumericId } from './resolve-ref.js';
 
 /** The three route families of the spec: all shares, a NAS's shares, a pool's shares. */
 export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { kind: 'pool'; poolRef: string };
@@ -68,6 +68,7 @@ export class ShareService {
       const byId = inScope(await shares.get(parseNumericId(ref, 'nas_share_id')));
       if (byId) return byId;
     }
+    if (!canBeName(ref)) throw notFound();
     const named = (await shares.findByName(ref, within?.field === 'nas_id' ? within.id : undefined)).filter((s) => inScope(s));
     if (named.length === 0) throw notFound();
     if (named.length > 1) {
