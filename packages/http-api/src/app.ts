@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { DomainError, authorize, type Core, type SnmpAgentState } from '@dms/core';
+import { DomainError, authorizeAdmin, type Core, type SnmpAgentState } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
@@ -62,7 +62,8 @@ export function createApp(options: AppOptions): DmsApp {
   registerMetaRoutes(routes, core, apiBase, options.snmpAgent ?? (() => ({ state: 'off' })));
   routes.bind(routeContracts, operationHandlers(core));
   routes.addUnlisted('GET', '/metrics', async (c) => {
-    authorize(c.get('principal'), 'metrics', 'index');
+    // Admin-only like users, settings and CORS rules (scope catalogue): the scope, and admin rights through every path.
+    authorizeAdmin(c.get('principal'), 'metrics', 'index', 'read metrics');
     return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
   });
 

@@ -15,6 +15,7 @@ export const settingsSchema = z
     job_queue_max_per_principal: z.number().int(),
     job_queue_max_total: z.number().int(),
     share_test_allowed_hosts: z.array(z.string()),
+    api_keys_max_per_user: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -28,6 +29,8 @@ export const settingsUpdateSchema = strictInput(
       job_queue_max_total: z.number().int().min(1).max(100_000),
       /** Where share tests and scans may connect; empty means anywhere. */
       share_test_allowed_hosts: z.array(allowedHostEntry).max(256),
+      /** API keys one user's key tree may hold, keys made by its keys included (409 beyond). */
+      api_keys_max_per_user: z.number().int().min(1).max(10_000),
     })
     .partial(),
 );
@@ -39,4 +42,5 @@ export const defaultSettings: Settings = {
   job_queue_max_per_principal: 32,
   job_queue_max_total: 256,
   share_test_allowed_hosts: [],
+  api_keys_max_per_user: 100,
 };

@@ -145,6 +145,12 @@ export interface UserStore {
 
 export interface ApiKeyStore {
   create(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>): Promise<ApiKeyRecord>;
+  /**
+   * Creates a key unless its owner already holds `cap` keys: counted and inserted under a lock
+   * per owner, so concurrent creates on any replica never pass the cap. Resolves undefined when
+   * it refused. A key without an owner (made by the system) is created without a cap.
+   */
+  createWithinOwnerCap(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>, cap: number): Promise<ApiKeyRecord | undefined>;
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   get(id: number): Promise<ApiKeyRecord | undefined>;
   list(query: ListQuery): Promise<ListPage<ApiKeyRecord>>;

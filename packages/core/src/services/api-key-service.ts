@@ -11,15 +11,22 @@ import { apiKeyListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { text } from '../domain/common.js';
 import { authorize, scopesBeyondReach } from '../scopes/scope-check.js';
+import { scopeProblem } from '../scopes/scope-validity.js';
 import { hasAdminRights, ownerUserIdOf } from '../scopes/principal.js';
-import { maxKeyLineageDepth } from './api-key-lineage.js';
+import { keyPrincipal, maxKeyLineageDepth } from './api-key-lineage.js';
 import { findByNumericId } from './resolve-ref.js';
 import type { ApiKeyView } from '../contracts/api-key-schemas.js';
+import type { SettingsService } from './settings-service.js';
 
 const expiresAt = z.iso.datetime({ offset: true }).nullable().optional();
+/** A scope a check can match: one of the scope catalogue's pairs, or `*` (answers keep the loose schema, for keys stored before). */
+const grantableScope = scopeSchema.strict().superRefine((scope, ctx) => {
+  const problem = scopeProblem(scope);
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message, input: scope[problem.field] });
+});
 const apiKeyFields = z.object({
   name: text(255),
-  api_key_scopes: z.array(scopeSchema.strict()).min(1).max(100),
+  api_key_scopes: z.array(grantableScope).min(1).max(100),
   expires_at: expiresAt,
 });
 const apiKeyInputRules: InputRules = {
@@ -60,10 +67,45 @@ function assertGrantable(principal: Principal, scopes: readonly Scope[]): void {
  */
 function expiryWithinCaller(principal: Principal, expiresAt: string | null | undefined): string | null | undefined {
   if (principal.kind === 'user' || principal.expiresAt === null || expiresAt === undefined) return expiresAt;
-  const latest = new Date(principal.expiresAt).toISOString();
   if (expiresAt !== null && Date.parse(expiresAt) <= principal.expiresAt) return expiresAt;
+  const latest = new Date(principal.expiresAt).toISOString();
   throw new DomainError('validation', `expires_at must be no later than ${latest}, when the calling key expires`, {
     details: { expires_at: [{ error: 'less_than_or_equal_to', value: latest }] },
+  });
+}
+
+/** A key born (or set to be) expired could only fail: say so now rather than at its first use. */
+function assertLaterThanNow(expiresAt: string | null | undefined, now: Date): void {
+  if (expiresAt == null || Date.parse(expiresAt) > now.getTime()) return;
+  throw new DomainError('validation', `expires_at must be later than now (${now.toISOString()})`, {
+    details: { expires_at: [{ error: 'greater_than_or_equal_to', value: now.toISOString() }] },
+  });
+}
+
+/**
+ * A key cannot hand out more lifetime than it has (security round 2, L1): an expiring key may
+ * change another key (a sibling of the same owner, say, giving it its own scopes) only if that
+ * key then ends no later than the caller. `effectiveExpiry` is the target's earliest expiry
+ * along its own lineage after the change, in epoch ms, null when it never expires.
+ */
+function assertOutlivesNothing(principal: Principal, target: ApiKeyRecord, effectiveExpiry: number | null): void {
+  if (principal.kind === 'user' || principal.expiresAt === null) return;
+  if (effectiveExpiry !== null && effectiveExpiry <= principal.expiresAt) return;
+  const latest = new Date(principal.expiresAt).toISOString();
+  const lasts = effectiveExpiry === null ? 'never expires' : `expires at ${new Date(effectiveExpiry).toISOString()}`;
+  throw new DomainError('validation', `API key ${target.id} ${lasts}, later than the calling key (${latest}): a key may only change keys that end no later than itself; send expires_at of ${latest} or earlier with the change`, {
+    details: { expires_at: [{ error: 'less_than_or_equal_to', value: latest }] },
+  });
+}
+
+/**
+ * 409: the request conflicts with what the owner already holds, as deleting a NAS that still has
+ * shares does; revoking a key (or a higher setting) resolves it, waiting does not (so not 429).
+ */
+function keyCapReached(principal: Principal, cap: number): DomainError {
+  const whose = principal.kind === 'user' ? `user ${principal.username}` : 'the user this key belongs to';
+  return new DomainError('conflict', `${whose} already holds ${cap} API keys (keys made by its keys included), the most the setting api_keys_max_per_user allows: revoke one, or ask an admin to raise the setting`, {
+    details: { api_keys_max_per_user: [{ error: 'less_than_or_equal_to', count: cap }] },
   });
 }
 
@@ -71,6 +113,7 @@ export class ApiKeyService {
   constructor(
     private readonly deps: CoreDeps,
     private readonly onCredentialsChanged: () => void,
+    private readonly settings: Pick<SettingsService, 'current'>,
   ) {}
 
   /** Other users' keys are admin-only: without admin rights, a key of another owner is 404. */
@@ -90,26 +133,27 @@ export class ApiKeyService {
         details: { api_key_scopes: [{ error: 'forbidden', count: maxKeyLineageDepth }] },
       });
     }
-    // A key born expired could only fail: say so now rather than at its first use.
     const now = this.deps.clock();
-    if (input.expires_at != null && Date.parse(input.expires_at) <= now.getTime()) {
-      throw new DomainError('validation', `expires_at must be later than now (${now.toISOString()})`, {
-        details: { expires_at: [{ error: 'greater_than_or_equal_to', value: now.toISOString() }] },
-      });
-    }
+    assertLaterThanNow(input.expires_at, now);
     // A child of an expiring key that names no expiry takes its creator's.
     const inherited = principal.kind === 'api_key' && principal.expiresAt !== null && input.expires_at == null ? new Date(principal.expiresAt).toISOString() : input.expires_at;
     const token = generateApiKeyToken();
-    const record = await this.deps.storage.apiKeys.create({
-      name: input.name,
-      key_hash: hashApiKeyToken(token),
-      key_last4: token.slice(-4),
-      scopes: input.api_key_scopes,
-      created_at: now.toISOString(),
-      expires_at: expiryWithinCaller(principal, inherited) ?? null,
-      owner_user_id: ownerUserIdOf(principal),
-      parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,
-    });
+    const owner = ownerUserIdOf(principal);
+    const cap = (await this.settings.current()).api_keys_max_per_user;
+    const record = await this.deps.storage.apiKeys.createWithinOwnerCap(
+      {
+        name: input.name,
+        key_hash: hashApiKeyToken(token),
+        key_last4: token.slice(-4),
+        scopes: input.api_key_scopes,
+        created_at: now.toISOString(),
+        expires_at: expiryWithinCaller(principal, inherited) ?? null,
+        owner_user_id: owner,
+        parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,
+      },
+      cap,
+    );
+    if (!record) throw keyCapReached(principal, cap);
     return { ...presentApiKey(record), key: token };
   }
 
@@ -134,7 +178,13 @@ export class ApiKeyService {
     // before and after the change.
     assertGrantable(principal, current.scopes);
     if (scopes) assertGrantable(principal, scopes);
+    assertLaterThanNow(expires_at, this.deps.clock());
     const expiry = expiryWithinCaller(principal, expires_at);
+    if (principal.kind === 'api_key' && principal.expiresAt !== null) {
+      const after = await keyPrincipal(this.deps.storage, { ...current, expires_at: expiry === undefined ? current.expires_at : expiry });
+      // A key whose lineage or owner is gone cannot be used at all: nothing to outlive.
+      if (after) assertOutlivesNothing(principal, current, after.expiresAt);
+    }
     const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}), ...(expiry === undefined ? {} : { expires_at: expiry }) });
     this.onCredentialsChanged();
     if (!updated) throw DomainError.notFound('api_key_id', ref);

@@ -97,6 +97,6 @@ export function createCore(options: CoreOptions): Core {
     settings,
     corsRules: new CorsRuleService(deps),
     users: new UserService(deps, () => auth.credentialsChanged()),
-    apiKeys: new ApiKeyService(deps, () => auth.credentialsChanged()),
+    apiKeys: new ApiKeyService(deps, () => auth.credentialsChanged(), settings),
   };
 }

@@ -311,6 +311,22 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.apiKeys.get(other.id)).toBeUndefined();
     });
 
+    it('key cap: concurrent creates of one owner never pass the cap; other owners and system keys are not counted (security round 2, 8)', async () => {
+      const [ann, bob] = await Promise.all(['cap-ann', 'cap-bob'].map((username) => storage.users.create({ username, password_hash: 'h', admin: false })));
+      const base = { key_last4: 'wxyz', scopes: [{ controller: '*', action: 'index' }], created_at: '2026-01-01T00:00:00.000Z', expires_at: null, parent_key_id: null };
+      const attempt = (owner: number | null, i: number) => storage.apiKeys.createWithinOwnerCap({ ...base, name: `k${i}`, key_hash: `cap-${owner}-${i}`, owner_user_id: owner }, 3);
+      const made = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(ann!.id, i)));
+      expect(made.filter((key) => key !== undefined)).toHaveLength(3);
+      expect((await storage.apiKeys.list(query({ filters: [{ field: 'owner_user_id', op: 'eq', values: [ann!.id] }] }))).count).toBe(3);
+      const kept = made.find((key) => key !== undefined)!;
+      expect(kept).toEqual(await storage.apiKeys.get(kept.id));
+      expect(await attempt(bob!.id, 0)).toBeDefined();
+      const system = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt(null, i)));
+      expect(system.every((key) => key !== undefined)).toBe(true);
+      await storage.apiKeys.delete(kept.id);
+      expect(await attempt(ann!.id, 99)).toBeDefined();
+    });
+
     it('claims each queued job exactly once, oldest first, and erases payloads when jobs finish', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
       for (let i = 0; i < 6; i++) {

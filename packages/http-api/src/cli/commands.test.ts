@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordCredential } from '@dms/core';
 import { runCli } from './commands.js';
 import { readConfig } from '../server/config.js';
@@ -58,6 +58,25 @@ describe('dms CLI', () => {
     expect((await cli('apikey', 'create', '--name', 'x', '--scope', 'nas_shares')).code).toBe(1);
     expect((await cli('apikey', 'create', '--scope', 'nas_shares/show')).code).toBe(1);
     expect((await cli('frobnicate')).code).toBe(1);
+  });
+
+  it('finding 20.7: refuses a scope the scope catalogue does not name, saying what is allowed and the closest, before opening the data dir', async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    try {
+      expect((await cli('apikey', 'create', '--name', 'x', '--scope', 'nas_share/index')).code).toBe(1);
+      expect((await cli('apikey', 'create', '--name', 'x', '--scope', 'nas_shares/indx')).code).toBe(1);
+      expect((await cli('apikey', 'create', '--name', 'x', '--scope', '*/*', '--scope', '*/get_password', '--scope', 'nas_shares/*')).code).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors[0]).toMatch(/^dms: --scope 'nas_share\/index': controller must be \* or one of nas, pools, nas_shares, .*; did you mean 'nas_shares'\?\n$/);
+    expect(errors[1]).toMatch(/^dms: --scope 'nas_shares\/indx': action must be \* or an action of nas_shares: index, show, .*; did you mean 'index'\?\n$/);
+    // The refusals came before the data dir was opened (which prints its path).
+    expect(errors.filter((line) => line.startsWith('dms: data dir'))).toHaveLength(1);
   });
 
   it('adds, lists and removes CORS rules and switches JWT mode', async () => {

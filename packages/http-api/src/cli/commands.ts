@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, parseScopeText, systemPrincipal, type Dms, type Scope } from '@dms/core';
+import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, parseScopeText, scopeProblem, systemPrincipal, type Dms, type Scope } from '@dms/core';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';
 import { StartupError, startServer } from '../server/serve.js';
@@ -43,6 +43,9 @@ async function apikey(args: string[], out: Output): Promise<number> {
     for (const text of values.scope ?? []) {
       const scope = parseScopeText(text);
       if (!scope) throw new CliError(`--scope '${text}' must be CONTROLLER/ACTION, e.g. nas_shares/show or */*`);
+      // Checked before the data dir is opened, with the words the REST answer uses.
+      const problem = scopeProblem(scope);
+      if (problem) throw new CliError(`--scope '${text}': ${problem.field} ${problem.message}`);
       scopes.push(scope);
     }
     if (!values.name) throw new CliError('--name is required');

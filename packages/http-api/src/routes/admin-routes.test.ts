@@ -397,7 +397,7 @@ describe('CORS rules and settings validation', () => {
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 59 } }), 422, 'jwt_ttl_seconds', 'greater_than_or_equal_to');
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 90.5 } }), 422, 'jwt_ttl_seconds');
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_enabled: 'yes' } }), 422, 'jwt_enabled', 'invalid');
-    const defaults = { jwt_enabled: false, jwt_ttl_seconds: 3600, job_queue_max_per_principal: 32, job_queue_max_total: 256, share_test_allowed_hosts: [] };
+    const defaults = { jwt_enabled: false, jwt_ttl_seconds: 3600, job_queue_max_per_principal: 32, job_queue_max_total: 256, share_test_allowed_hosts: [], api_keys_max_per_user: 100 };
     expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });
     expect(ok.status).toBe(200);

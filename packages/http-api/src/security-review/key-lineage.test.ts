@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { readJson } from '../testing/fixtures.js';
+import { expectModelError, readJson } from '../testing/fixtures.js';
 
 /**
  * Security review, findings 1 and 6 (DESIGN §5.18): a key never carries more than the
@@ -100,6 +100,76 @@ describe('security review: key lineage', () => {
     now = start + 61_000;
     t.core.auth.forgetCredentials();
     expect((await t.call('GET', api('/nas'), { auth: child.auth })).status).toBe(401);
+  });
+
+  it('finding 20.6: an expiring key cannot hand its scopes to a sibling that outlives it', async () => {
+    const expiry = new Date(start + 3600_000).toISOString();
+    const scopesOfA = [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }];
+    const a = await createKey(bob, { api_key_scopes: scopesOfA, expires_at: expiry });
+    const b = await createKey(bob, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
+    expect(b.expires_at).toBeNull();
+    // The review's step: B, which never expires, takes A's scopes through A.
+    const handed = await t.call('PUT', api(`/api_keys/${b.id}`), { auth: a.auth, body: { api_key_scopes: scopesOfA } });
+    const refusal = await expectModelError(handed, 422, 'expires_at', 'less_than_or_equal_to');
+    expect(refusal.details['expires_at']).toEqual([{ error: 'less_than_or_equal_to', value: expiry }]);
+    expect(refusal.messages.join(' ')).toContain(`send expires_at of ${expiry} or earlier`);
+    // Renaming it is changing it too; a later expiry, or none, is refused as well.
+    for (const body of [{ name: 'renamed' }, { api_key_scopes: scopesOfA, expires_at: new Date(start + 7200_000).toISOString() }, { expires_at: null }]) {
+      expect((await t.call('PUT', api(`/api_keys/${b.id}`), { auth: a.auth, body })).status, JSON.stringify(body)).toBe(422);
+    }
+    const unchanged = await readJson<{ api_key_scopes: unknown[]; expires_at: string | null; name: string }>(await t.call('GET', api(`/api_keys/${b.id}`), { auth: bob }));
+    expect(unchanged).toMatchObject({ name: 'k', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: null });
+    // With an expiry no later than A's, in the same request, the change is within A's lifetime.
+    const bounded = await t.call('PUT', api(`/api_keys/${b.id}`), { auth: a.auth, body: { api_key_scopes: scopesOfA, expires_at: expiry } });
+    expect(bounded.status, await bounded.clone().text()).toBe(200);
+    expect((await t.call('GET', api('/api_keys'), { auth: b.auth })).status).toBe(200);
+    now = start + 3600_000 + 1000;
+    t.core.auth.forgetCredentials();
+    expect((await t.call('GET', api('/nas'), { auth: a.auth })).status).toBe(401);
+    expect((await t.call('GET', api('/nas'), { auth: b.auth })).status).toBe(401);
+  });
+
+  it('finding 20.6: an expiring key may change a key that already ends no later than itself, through its own or its lineage\'s expiry', async () => {
+    const expiry = new Date(start + 3600_000).toISOString();
+    const a = await createKey(bob, { api_key_scopes: [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }], expires_at: expiry });
+    const sooner = await createKey(bob, { api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: new Date(start + 60_000).toISOString() });
+    expect((await t.call('PUT', api(`/api_keys/${sooner.id}`), { auth: a.auth, body: { name: 'renamed' } })).status).toBe(200);
+    // A child of A has A's expiry; an admin cleared the child's own, but A above it still bounds it.
+    const child = await createKey(a.auth, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
+    expect((await t.call('PUT', api(`/api_keys/${child.id}`), { auth: t.basic, body: { expires_at: null } })).status).toBe(200);
+    expect((await t.call('PUT', api(`/api_keys/${child.id}`), { auth: a.auth, body: { name: 'child' } })).status).toBe(200);
+  });
+
+  it('finding 20.6: updating expires_at to a past date is 422, as on create', async () => {
+    const key = await createKey(bob, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
+    for (const auth of [bob, t.basic]) {
+      const res = await t.call('PUT', api(`/api_keys/${key.id}`), { auth, body: { expires_at: new Date(start - 1000).toISOString() } });
+      const error = await expectModelError(res, 422, 'expires_at', 'greater_than_or_equal_to');
+      expect(error.messages.join(' ')).toContain('expires_at must be later than now');
+    }
+    expect((await t.call('PUT', api(`/api_keys/${key.id}`), { auth: bob, body: { expires_at: new Date(start).toISOString() } })).status).toBe(422);
+    expect((await t.call('PUT', api(`/api_keys/${key.id}`), { auth: bob, body: { expires_at: new Date(start + 1000).toISOString() } })).status).toBe(200);
+  });
+
+  it('finding 20.10: /metrics is admin-only, for users and their keys alike', async () => {
+    const ownKey = await createKey(bob, { api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
+    for (const auth of [bob, ownKey.auth]) {
+      const res = await t.call('GET', '/metrics', { auth });
+      const error = await expectModelError(res, 403, 'admin', 'forbidden');
+      expect(error.messages.join(' ')).toMatch(/only (an admin user|a key created by an admin user) may read metrics/);
+    }
+    const adminKey = await createKey(t.basic, { api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
+    for (const auth of [t.basic, adminKey.auth]) {
+      const res = await t.call('GET', '/metrics', { auth });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/^# (HELP|TYPE) /m);
+    }
+    // An admin demoted loses them at once, as for users, settings and CORS rules.
+    await t.call('POST', api('/users'), { auth: t.basic, body: { username: 'carol', password: 'carol-pass-123456', admin: true } });
+    const carol = basicOf('carol', 'carol-pass-123456');
+    expect((await t.call('GET', '/metrics', { auth: carol })).status).toBe(200);
+    expect((await t.call('PUT', api('/users/carol'), { auth: t.basic, body: { admin: false } })).status).toBe(200);
+    expect((await t.call('GET', '/metrics', { auth: carol })).status).toBe(403);
   });
 
   it('finding 6: an api_keys/* key cannot extend its own expiry', async () => {

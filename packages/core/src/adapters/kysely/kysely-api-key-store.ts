@@ -1,10 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Scope } from '../../domain/api-key.js';
 import type { ApiKeyTable, Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
 import type { PreparedReads } from './kysely-prepared.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
 
 const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'owner_user_id', 'parent_key_id'] as const;
 
@@ -18,6 +19,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
   constructor(
     private readonly db: Kysely<Database>,
     reads: PreparedReads,
+    private readonly quirks: DialectQuirks,
   ) {
     this.#byHash = reads.first((keyHash: string) => db.selectFrom('api_keys').select(columns).where('key_hash', '=', keyHash));
   }
@@ -29,6 +31,26 @@ export class KyselyApiKeyStore implements ApiKeyStore {
       .returning(columns)
       .executeTakeFirstOrThrow();
     return toRecord(row);
+  }
+
+  async createWithinOwnerCap(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>, cap: number) {
+    const owner = values.owner_user_id;
+    if (owner === null) return this.create(values);
+    // Count and insert in one statement, under a lock per owner: on PostgreSQL two creates would
+    // otherwise each count without seeing the other's insert and both pass a cap with room for one.
+    const row = await this.db.transaction().execute(async (trx) => {
+      await this.quirks.lockUntilCommit(trx, `dms_api_keys_owner_${owner}`);
+      const held = trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_user_id', '=', owner);
+      const record = { ...values, scopes: JSON.stringify(values.scopes), last_used_at: null };
+      const names = Object.keys(record) as Array<keyof typeof record>;
+      return await trx
+        .insertInto('api_keys')
+        .columns(names)
+        .expression(trx.selectNoFrom(names.map((name) => sql.val(record[name]).as(name))).where(sql<boolean>`(${held}) < ${cap}`))
+        .returning(columns)
+        .executeTakeFirst();
+    });
+    return row && toRecord(row);
   }
 
   async findByHash(keyHash: string) {

@@ -90,7 +90,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     traps,
     snmpConfig,
     users: new KyselyUserStore(db, quirks, now),
-    apiKeys: new KyselyApiKeyStore(db, reads),
+    apiKeys: new KyselyApiKeyStore(db, reads, quirks),
     settings: new KyselySettingsStore(db, quirks),
     corsRules: new KyselyCorsRuleStore(db, now),
     jobs: new KyselyJobStore(db, quirks, options.writeStatementRunner),
