@@ -73,12 +73,58 @@ export interface NetSnmpAuthorizer {
   deleteCommunity(community: string): void;
 }
 
+/** A varbind of a parsed request, or one a GetNext/GetBulk step produced. */
+export interface NetSnmpRequestVarbind {
+  oid: string;
+  type?: number;
+  value?: unknown;
+}
+
+export interface NetSnmpResponsePdu {
+  errorStatus?: number;
+  errorIndex?: number;
+  varbinds: unknown[];
+}
+
+export interface NetSnmpRequestPdu {
+  type: number;
+  id: number;
+  /** Signed 32-bit, as the manager sent them; meaningful in a GetBulk only. */
+  nonRepeaters: number;
+  maxRepetitions: number;
+  varbinds: NetSnmpRequestVarbind[];
+  getResponsePduForRequest(): NetSnmpResponsePdu;
+}
+
+/** A parsed, authorized request message. */
+export interface NetSnmpRequestMessage {
+  version: number;
+  pdu: NetSnmpRequestPdu;
+  createResponseForRequest(pdu: NetSnmpResponsePdu): { toBuffer(): Buffer };
+}
+
+/** One of the agent's per-PDU-type handlers, which onMsg calls after parsing and the community check. */
+export type NetSnmpRequestHandler = (socket: Socket, message: NetSnmpRequestMessage, rinfo: RemoteInfo) => void;
+
 export interface NetSnmpLibAgent {
   getMib(): NetSnmpMib;
   getAuthorizer(): NetSnmpAuthorizer;
   /** The agent's handler of one datagram (community check, then the request). */
   onMsg(socket: Socket, buffer: Buffer, rinfo: RemoteInfo): void;
   listener: { sockets: Record<string, Socket> };
+  /*
+   * Prototype methods onMsg dispatches to, through `this`: an own property of the same name
+   * on the agent object takes their place, which is how the adapter bounds every request.
+   */
+  getRequest: NetSnmpRequestHandler;
+  getNextRequest: NetSnmpRequestHandler;
+  setRequest: NetSnmpRequestHandler;
+  getBulkRequest: NetSnmpRequestHandler;
+  /** Looks up every varbind of the message, runs the providers' handlers, then sendResponse. */
+  request: NetSnmpRequestHandler;
+  sendResponse(socket: Socket, rinfo: RemoteInfo, message: NetSnmpRequestMessage, pdu: NetSnmpResponsePdu): void;
+  /** Appends the successor of `startOid` (or endOfMibView at `startOid`); returns its node, null at the end of the MIB. */
+  addGetNextVarbind(target: NetSnmpRequestVarbind[], startOid: string): unknown;
 }
 
 export interface NetSnmpLibAgentOptions {
@@ -92,7 +138,9 @@ export interface NetSnmpLibAgentOptions {
 export interface NetSnmp {
   Version1: number;
   Version2c: number;
-  ObjectType: { Integer: number; OctetString: number; OID: number; Gauge: number; TimeTicks: number };
+  ObjectType: { Integer: number; OctetString: number; OID: number; Gauge: number; TimeTicks: number; EndOfMibView: number };
+  ErrorStatus: { TooBig: number };
+  PduType: { GetBulkRequest: number };
   MibProviderType: { Scalar: number };
   MaxAccess: { 'read-only': number };
   AccessControlModelType: { None: number };

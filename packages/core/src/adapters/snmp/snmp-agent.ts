@@ -6,6 +6,9 @@ import { agentObjectOid, checkEnterpriseOid, defaultEnterpriseOid, systemOids } 
 import { utf8Octets } from './event-varbinds.js';
 import { netSnmp, type NetSnmpLibAgent, type NetSnmpMib } from './net-snmp.js';
 import { snmpMessageVersion } from './snmp-message-version.js';
+import { guardRequests } from './snmp-request-guard.js';
+import { defaultSnmpRequestLimits, type SnmpRequestLimits } from './snmp-request-limits.js';
+import { SnmpWorkBudget, type SnmpWorkBudgetOptions } from './snmp-work-budget.js';
 import { StatisticsCache } from './statistics-cache.js';
 
 export interface NetSnmpAgentOptions {
@@ -17,6 +20,10 @@ export interface NetSnmpAgentOptions {
   statisticsTimeoutMs?: number;
   /** Socket errors after start and failed statistics reads; the agent keeps running. */
   onError?(error: unknown): void;
+  /** What one request may make the agent do (defaultSnmpRequestLimits); tests narrow them. */
+  limits?: Partial<SnmpRequestLimits>;
+  /** How much of the event loop the agent may take (SnmpWorkBudget; by default 100 ms a second, bursts of 50 ms). */
+  budget?: SnmpWorkBudgetOptions;
 }
 
 /** applications(64) + end-to-end(8): what dms is, in sysServices terms. */
@@ -35,11 +42,15 @@ interface Scalar {
  * Every value is read when a request asks for it (configuration, uptime, statistics
  * through a ~1 s cache), so reconfigure() and new statistics show at the next request.
  * Only the configured version and community get an answer; anything else is dropped,
- * which a manager sees as a timeout, as with any agent.
+ * which a manager sees as a timeout, as with any agent. Every answer is bounded
+ * (SnmpRequestLimits), and the agent as a whole gets a bounded share of the event loop
+ * (SnmpWorkBudget): it shares one with every REST user.
  */
 export class NetSnmpAgent implements SnmpAgent {
   readonly #enterpriseOid: string;
   readonly #settings: NetSnmpAgentOptions;
+  readonly #limits: SnmpRequestLimits;
+  readonly #budget: SnmpWorkBudget;
   #config: SnmpConfig = defaultSnmpConfig;
   #agent: NetSnmpLibAgent | undefined;
   #sockets: Socket[] = [];
@@ -47,6 +58,8 @@ export class NetSnmpAgent implements SnmpAgent {
   constructor(options: NetSnmpAgentOptions = {}) {
     this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? defaultEnterpriseOid);
     this.#settings = options;
+    this.#limits = { ...defaultSnmpRequestLimits, ...options.limits };
+    this.#budget = new SnmpWorkBudget(options.budget);
   }
 
   async start(options: AgentOptions): Promise<void> {
@@ -78,7 +91,8 @@ export class NetSnmpAgent implements SnmpAgent {
     this.#sockets = Object.values(agent.listener.sockets);
     agent.getAuthorizer().addCommunity(this.#config.community);
     this.#register(agent.getMib(), options);
-    for (const socket of this.#sockets) this.#filterVersion(agent, socket);
+    guardRequests(agent, { limits: this.#limits, charge: (address, ms) => this.#budget.charge(address, ms) });
+    for (const socket of this.#sockets) this.#screen(agent, socket);
 
     try {
       await Promise.all(this.#sockets.map(bound));
@@ -106,17 +120,25 @@ export class NetSnmpAgent implements SnmpAgent {
     await Promise.all(sockets.map(closeSocket));
   }
 
-  /** Swaps net-snmp's message listener for one that drops other SNMP versions first. */
-  #filterVersion(agent: NetSnmpLibAgent, socket: Socket): void {
+  /**
+   * Swaps net-snmp's message listener for one that first drops, unparsed, what the agent would
+   * not answer: an oversized datagram, another SNMP version, anything beyond the work budget.
+   */
+  #screen(agent: NetSnmpLibAgent, socket: Socket): void {
     socket.removeAllListeners('message');
     socket.on('message', (datagram: Buffer, rinfo: RemoteInfo) => {
+      if (datagram.length > this.#limits.maxMessageOctets) return;
       const wanted = this.#config.version === 'v1' ? netSnmp.Version1 : netSnmp.Version2c;
       if (snmpMessageVersion(datagram) !== wanted) return;
+      if (!this.#budget.allows(rinfo.address)) return;
+      const started = performance.now();
       try {
         agent.onMsg(socket, datagram, rinfo);
       } catch (error) {
         // a throw here would be an uncaught exception in a socket listener: the process would die
         this.#report(error);
+      } finally {
+        this.#budget.charge(rinfo.address, performance.now() - started);
       }
     });
   }
