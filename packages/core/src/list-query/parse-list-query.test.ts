@@ -129,6 +129,23 @@ describe('parseListQuery sort_by and filters', () => {
     ]);
   });
 
+  it('finding 20.9: range-checks integer filters against their column, naming the bounds', () => {
+    expect(refusal('id=>999999999999999').message).toBe("id filter value '999999999999999' must be between -2147483648 and 2147483647");
+    expect(refusal('id=><1|2147483648').message).toBe("id filter value '2147483648' must be between -2147483648 and 2147483647");
+    expect(refusal('id=1e3').message).toBe("id filter value '1e3' must be an integer between -2147483648 and 2147483647");
+    expect(parseListQuery(query('id=><-2147483648|2147483647'), nasListSpec).filters).toEqual([{ field: 'id', op: 'in', values: [-2147483648, 2147483647] }]);
+    // bigint columns take what a JavaScript number holds exactly.
+    const shares: ListSpec = { ...shareListSpecs.all, filterable: ['file_size_sum'] };
+    expect(parseListQuery(query('file_size_sum=>5000000000'), shares).filters).toEqual([{ field: 'file_size_sum', op: 'gt', values: [5_000_000_000] }]);
+    expect(refusal(`file_size_sum=>${Number.MAX_SAFE_INTEGER + 2}`, shares).message).toBe(`file_size_sum filter value '${Number.MAX_SAFE_INTEGER + 2}' must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+  });
+
+  it('finding 20.9: refuses NUL in any parameter name or value', () => {
+    for (const text of ['name=a%00', 'sort_by=name%00', 'limit=%00', 'host=><a|%00', 'x%00=1']) {
+      expect(refusal(text).message, text).toMatch(/^query parameter ".*" must not contain NUL characters \(%00\)$/);
+    }
+  });
+
   it('filters a boolean with true or false, and = or != only', () => {
     expect(parseListQuery(query('admin=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'eq', values: [1] }]);
     expect(parseListQuery(query('admin=!=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'ne', values: [1] }]);

@@ -54,6 +54,7 @@ export const settingsExample = {
   job_queue_max_per_principal: 32,
   job_queue_max_total: 256,
   share_test_allowed_hosts: ['10.20.0.0/16'],
+  api_keys_max_per_user: 100,
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { scopeProblem } from './scope-validity.js';
+import { scopeCatalogue } from './scope-catalogue.js';
+
+describe('scopeProblem (security round 2, finding 7)', () => {
+  it('takes every catalogue pair, and * in either field', () => {
+    for (const { controller, actions } of scopeCatalogue) {
+      for (const action of [...actions, '*']) expect(scopeProblem({ controller, action }), `${controller}/${action}`).toBeUndefined();
+    }
+    for (const action of ['*', 'index', 'get_password', 'scan']) expect(scopeProblem({ controller: '*', action })).toBeUndefined();
+  });
+
+  it('names the field, what is allowed and the closest name', () => {
+    expect(scopeProblem({ controller: 'nas_share', action: 'index' })).toEqual({
+      field: 'controller',
+      message: "must be * or one of nas, pools, nas_shares, traps, server_configuration, api_keys, users, cors_rules, settings, metrics; did you mean 'nas_shares'?",
+    });
+    expect(scopeProblem({ controller: 'nas_shares', action: 'indx' })).toEqual({
+      field: 'action',
+      message: "must be * or an action of nas_shares: index, show, create, update, destroy, test, scan, get_password; did you mean 'index'?",
+    });
+    expect(scopeProblem({ controller: 'metrics', action: 'show' })).toEqual({ field: 'action', message: 'must be * or an action of metrics: index' });
+    expect(scopeProblem({ controller: 'traps', action: 'get_password' })?.field).toBe('action');
+    expect(scopeProblem({ controller: 'bogus', action: 'bogus' })?.message).not.toContain('did you mean');
+    expect(scopeProblem({ controller: '*', action: 'get_pasword' })?.message).toMatch(/^must be \* or an action of some controller: .*; did you mean 'get_password'\?$/);
+  });
+});
