@@ -9,14 +9,26 @@ export const snmpConfigUpdateSchema = strictInput(
   z.object({ version: z.enum(snmpVersions), community: communitySchema, location: label, contact: label }).partial(),
 );
 
-export const snmpConfigSchema = z.object({
+const storedSnmpConfigSchema = z.object({
   version: z.enum(snmpVersions),
   community: z.string(),
   location: z.string(),
   contact: z.string(),
-}).meta({ id: 'server_configuration' });
+});
+
+/** What a caller reads: the community only for an admin (canSeeAgentCommunity), like a password. */
+export const snmpConfigSchema = storedSnmpConfigSchema
+  .extend({
+    community: z.string().optional().meta({
+      description:
+        'The read community of the agent: a credential, present only for an admin user, or a key of an admin owner holding `server_configuration / get_password`. Others may set it without reading it.',
+    }),
+  })
+  .meta({ id: 'server_configuration' });
 
 export type SnmpConfigUpdate = z.output<typeof snmpConfigUpdateSchema>;
-export type SnmpConfig = z.output<typeof snmpConfigSchema>;
+/** The configuration as stored and as the agent runs it. */
+export type SnmpConfig = z.output<typeof storedSnmpConfigSchema>;
+export type SnmpConfigView = z.output<typeof snmpConfigSchema>;
 
 export const defaultSnmpConfig: SnmpConfig = { version: 'v2c', community: 'public', location: '', contact: '' };

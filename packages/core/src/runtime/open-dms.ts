@@ -200,6 +200,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         storage,
         events,
         sender: trapSender,
+        allowedHosts: () => core.traps.allowedHosts(),
         enterpriseOid: options.snmp?.enterpriseOid ?? '1.3.6.1.4.1.61999',
         agent: options.snmp?.agent,
         log,

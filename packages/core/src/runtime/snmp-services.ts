@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
-import type { TrapSender } from '../ports/notifier.js';
+import type { TrapAllowedHosts, TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
 import { NetSnmpAgent } from '../adapters/snmp/snmp-agent.js';
 import type { DmsLog } from './log.js';
@@ -17,6 +17,8 @@ export interface SnmpServicesOptions {
   storage: Storage;
   events: EventBus;
   sender: TrapSender;
+  /** `share_test_allowed_hosts` as it is when each trap is sent (TrapService.allowedHosts). */
+  allowedHosts: () => Promise<TrapAllowedHosts>;
   enterpriseOid: string;
   /** Where the agent listens; undefined: no agent. */
   agent: { host: string; port: number } | undefined;
@@ -41,7 +43,8 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
   const stopDispatcher = startTrapDispatcher({
     bus: events,
     listTargets: () => storage.traps.listActive(),
-    sender,
+    // every trap checked where it is sent, against the list as it is then
+    sender: { send: async (target, event) => sender.send(target, event, await options.allowedHosts()), close: () => sender.close() },
     onError: (error, target) => {
       options.onSendError(error);
       log.warn({ err: error, trap: target?.id, manager: target?.manager }, 'SNMP trap not sent');

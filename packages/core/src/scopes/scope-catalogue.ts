@@ -10,7 +10,8 @@ export const scopeCatalogue = [
   // get_password must be granted literally: a `*` action does not cover it (DESIGN §5.5).
   { controller: 'nas_shares', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'scan', 'get_password'] },
   { controller: 'traps', actions: ['index', 'show', 'create', 'update', 'destroy', 'test'] },
-  { controller: 'server_configuration', actions: ['show', 'update'] },
+  // get_password here reveals the agent's community, to a key of an admin owner (DESIGN §5.7).
+  { controller: 'server_configuration', actions: ['show', 'update', 'get_password'] },
   { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   // Admin-only areas: a key also needs an admin owner for these.
   { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },

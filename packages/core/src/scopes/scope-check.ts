@@ -50,6 +50,16 @@ export function canSeeSharePassword(principal: Principal): boolean {
   return isAllowed(principal, 'nas_shares', 'get_password');
 }
 
+/**
+ * The SNMP agent's community is the service's own credential, not a resource's: an admin user
+ * sees it; a key only when its owner is an admin now and it holds `server_configuration /
+ * get_password` literally (as share passwords, DESIGN §5.5). Anyone who may update the
+ * configuration may still set it, without reading the one in use.
+ */
+export function canSeeAgentCommunity(principal: Principal): boolean {
+  return hasAdminRights(principal) && isAllowed(principal, 'server_configuration', 'get_password');
+}
+
 /** True when every scope of `requested` is covered by one of `held` (no key widens a key). */
 export function scopesWithin(requested: readonly Scope[], held: readonly Scope[]): boolean {
   return requested.every((wanted) =>

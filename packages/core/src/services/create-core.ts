@@ -90,7 +90,7 @@ export function createCore(options: CoreOptions): Core {
     shares,
     engine,
     jobs: new JobService(deps, engine, drivers, nas, shares, settings, resolveHost),
-    traps: new TrapService(deps, trapSender, onTrapSendError),
+    traps: new TrapService(deps, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps),
     auth,
     access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits()),

@@ -1,20 +1,20 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import { authorize } from '../scopes/scope-check.js';
+import { authorize, canSeeAgentCommunity } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
-import { snmpConfigUpdateSchema, type SnmpConfig } from '../domain/snmp-config.js';
+import { snmpConfigUpdateSchema, type SnmpConfig, type SnmpConfigView } from '../domain/snmp-config.js';
 import { makeEvent } from '../events/catalogue.js';
 
 export class SnmpConfigService {
   constructor(private readonly deps: CoreDeps) {}
 
-  async show(principal: Principal): Promise<SnmpConfig> {
+  async show(principal: Principal): Promise<SnmpConfigView> {
     authorize(principal, 'server_configuration', 'show');
-    return this.deps.storage.snmpConfig.get();
+    return presentSnmpConfig(principal, await this.deps.storage.snmpConfig.get());
   }
 
   /** Publishes configuration_changed, which the running agent applies at once. */
-  async update(principal: Principal, body: unknown): Promise<SnmpConfig> {
+  async update(principal: Principal, body: unknown): Promise<SnmpConfigView> {
     authorize(principal, 'server_configuration', 'update');
     const patch = parseInput(snmpConfigUpdateSchema, body);
     const config = await this.deps.storage.snmpConfig.update(patch);
@@ -23,6 +23,11 @@ export class SnmpConfigService {
         type: 'snmp_server_configuration',
       }),
     );
-    return config;
+    return presentSnmpConfig(principal, config);
   }
+}
+
+/** The community is absent, not masked, for whoever may not see it (as a share's password). */
+export function presentSnmpConfig(principal: Principal, { community, ...config }: SnmpConfig): SnmpConfigView {
+  return canSeeAgentCommunity(principal) ? { ...config, community } : config;
 }

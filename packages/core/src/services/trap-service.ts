@@ -4,12 +4,13 @@ import type { TrapRecord } from '../ports/storage.js';
 import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
-import { checkSeverityBand, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
+import { checkSeverityBand, parseManager, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
 import { trapListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../events/catalogue.js';
-import type { TrapSender } from '../ports/notifier.js';
+import type { TrapAllowedHosts, TrapSender } from '../ports/notifier.js';
+import type { HostPolicy } from '../security/host-policy.js';
 
 export function presentTrap({ id, ...fields }: TrapRecord): Trap {
   return { snmp_trap_id: String(id), ...fields };
@@ -20,12 +21,25 @@ function assertBand(low: number, high: number): void {
   if (problem) throw DomainError.invalid(problem, [`severity_low (${low}) must not exceed severity_high (${high})`]);
 }
 
+/**
+ * Trap targets obey `share_test_allowed_hosts` as share tests do: a manager outside the list
+ * is refused when a target is saved, and checked again, against the addresses the trap is sent
+ * to, whenever a trap or a test trap goes out (the list may have changed since).
+ */
 export class TrapService {
   constructor(
     private readonly deps: CoreDeps,
     private readonly sender: TrapSender | undefined,
-    private readonly onSendError: (error: unknown) => void = () => {},
+    private readonly onSendError: (error: unknown) => void,
+    /** `share_test_allowed_hosts` as it is now. */
+    private readonly hostPolicy: () => Promise<HostPolicy>,
   ) {}
+
+  /** Where a trap may go now: for every send (the dispatcher's too). */
+  async allowedHosts(): Promise<TrapAllowedHosts> {
+    const policy = await this.hostPolicy();
+    return { allows: (host, addresses) => policy.allowsResolved(host, addresses) };
+  }
 
   /**
    * POST /snmp/traps/{id}/test: sends a test trap to this target now, whatever its
@@ -34,10 +48,25 @@ export class TrapService {
   async test(principal: Principal, ref: string): Promise<Trap> {
     authorize(principal, 'traps', 'test');
     const trap = await this.get(ref);
+    await this.#checkManager(trap.manager);
     if (!this.sender) throw new DomainError('unavailable', 'the SNMP notifier is not running', { retryAfter: 30 });
     const event = makeEvent('test_trap', `test trap requested for target ${trap.id}`, this.deps.clock(), { type: 'snmp_trap', id: trap.id });
-    this.sender.send(trap, event).catch(this.onSendError);
+    const sender = this.sender;
+    this.allowedHosts()
+      .then((allowedHosts) => sender.send(trap, event, allowedHosts))
+      .catch(this.onSendError);
     return presentTrap(trap);
+  }
+
+  /** 422 on `manager` unless `share_test_allowed_hosts` allows its host now. */
+  async #checkManager(manager: string): Promise<void> {
+    const { host } = parseManager(manager);
+    if (await (await this.hostPolicy()).allows(host)) return;
+    throw new DomainError(
+      'validation',
+      `manager host ${host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`,
+      { details: { manager: [{ error: 'forbidden', value: manager }] } },
+    );
   }
 
   async get(ref: string): Promise<TrapRecord> {
@@ -59,6 +88,7 @@ export class TrapService {
     authorize(principal, 'traps', 'create');
     const input = parseInput(trapCreateSchema, body);
     assertBand(input.severity_low, input.severity_high);
+    await this.#checkManager(input.manager);
     return presentTrap(await this.deps.storage.traps.create(input));
   }
 
@@ -67,6 +97,8 @@ export class TrapService {
     const patch = parseInput(trapUpdateSchema, body);
     const current = await this.get(ref);
     assertBand(patch.severity_low ?? current.severity_low, patch.severity_high ?? current.severity_high);
+    // An edit that does not move the target is not refused: one saved before the list was narrowed can still be deactivated.
+    if (patch.manager !== undefined && patch.manager !== current.manager) await this.#checkManager(patch.manager);
     const updated = await this.deps.storage.traps.update(current.id, patch);
     if (!updated) throw DomainError.notFound('snmp_trap_id', ref);
     return presentTrap(updated);

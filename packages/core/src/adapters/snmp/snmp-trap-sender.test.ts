@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEvent, type DmsEvent } from '../../events/catalogue.js';
 import type { TrapTarget } from '../../ports/notifier.js';
@@ -7,6 +8,10 @@ import { freeUdpPort } from '../../testing/snmp-tool-env.js';
 import { SnmptrapdPeer, type ReceivedTrap } from '../../testing/snmptrapd-peer.js';
 
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 const at = new Date('2025-11-21T19:33:00.000Z');
 const failed = (message: string): DmsEvent =>
@@ -140,6 +145,32 @@ describe('NetSnmpTrapSender failures', () => {
     await expect(sender.send({ id: 1, version: 'v2c', manager: '127.0.0.1', community: 'p' }, failed('x'))).rejects.toThrow(
       /closed/,
     );
+  });
+
+  it('finding 20.11: sends nothing to a manager whose addresses the allowed hosts exclude, and asks with the addresses it sends to', async () => {
+    const manager = createSocket('udp4');
+    const received: Buffer[] = [];
+    manager.on('message', (datagram) => received.push(datagram));
+    await new Promise<void>((resolve) => manager.bind(0, '127.0.0.1', resolve));
+    const { port } = manager.address();
+    const sender = new NetSnmpTrapSender();
+    const asked: Array<[string, readonly string[]]> = [];
+    const only = (allowed: boolean) => ({ allows: (host: string, addresses: readonly string[]) => (asked.push([host, addresses]), allowed) });
+    try {
+      await expect(
+        sender.send({ id: 1, version: 'v2c', manager: `localhost:${port}`, community: 'p' }, failed('refused'), only(false)),
+      ).rejects.toThrow(/manager host localhost \(it resolves to .*127\.0\.0\.1.*\) is not among the share_test_allowed_hosts/);
+      await sender.send({ id: 1, version: 'v2c', manager: `127.0.0.1:${port}`, community: 'p' }, failed('allowed'), only(true));
+      await until(() => received.length > 0);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.includes(Buffer.from('allowed'))).toBe(true);
+      expect(asked[0]![0]).toBe('localhost');
+      expect(asked[0]![1]).toContain('127.0.0.1');
+      expect(asked[1]).toEqual(['127.0.0.1', ['127.0.0.1']]);
+    } finally {
+      sender.close();
+      manager.close();
+    }
   });
 
   it('refuses a malformed enterprise OID', () => {

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseManager } from '../../domain/trap.js';
 import { eventCatalogue, type DmsEvent } from '../../events/catalogue.js';
-import type { TrapSender, TrapTarget } from '../../ports/notifier.js';
+import type { TrapAllowedHosts, TrapSender, TrapTarget } from '../../ports/notifier.js';
 import { checkEnterpriseOid, defaultEnterpriseOid, notificationOid } from './dms-mib.js';
 import { eventVarbinds } from './event-varbinds.js';
 import { netSnmp, type NetSnmpSession } from './net-snmp.js';
@@ -37,7 +37,7 @@ export class NetSnmpTrapSender implements TrapSender {
     if (isIP(this.#agentAddress) !== 4) throw new Error('agentAddress must be an IPv4 address');
   }
 
-  send(target: TrapTarget, event: DmsEvent): Promise<void> {
+  send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (this.#closed) return reject(new Error('trap sender is closed'));
       const entry = eventCatalogue[event.name];
@@ -66,9 +66,18 @@ export class NetSnmpTrapSender implements TrapSender {
       );
       this.#pending.add(finish);
 
-      resolveAddress(host)
-        .then(({ address, family }) => {
+      resolveAddresses(host)
+        .then((addresses) => {
           if (settled) return;
+          // The datagram goes to an address of this one lookup, checked: a DNS answer that
+          // changes afterwards (rebinding) reaches nothing.
+          if (allowedHosts && !allowedHosts.allows(host, addresses)) {
+            const resolved = isIP(host) === 0 ? ` (it resolves to ${addresses.slice(0, 3).join(', ')}${addresses.length > 3 ? ', …' : ''})` : '';
+            throw new Error(`trap not sent: manager host ${host}${resolved} is not among the share_test_allowed_hosts of this server`);
+          }
+          const address = addresses[0];
+          if (address === undefined) throw new Error(`manager host ${host} not found`);
+          const family = isIP(address);
           session = netSnmp.createSession(address, target.community, {
             version: v1 ? netSnmp.Version1 : netSnmp.Version2c,
             transport: family === 6 ? 'udp6' : 'udp4',
@@ -95,10 +104,10 @@ export class NetSnmpTrapSender implements TrapSender {
   }
 }
 
-async function resolveAddress(host: string): Promise<{ address: string; family: number }> {
-  const family = isIP(host);
-  if (family !== 0) return { address: host, family };
-  return lookup(host);
+/** Every address of the manager's host, in the resolver's order (the first is where a trap goes). */
+async function resolveAddresses(host: string): Promise<string[]> {
+  if (isIP(host) !== 0) return [host];
+  return (await lookup(host, { all: true })).map((entry) => entry.address);
 }
 
 /** Hundredths of a second since the service started, wrapped like TimeTicks; never 0, which net-snmp ignores. */
