@@ -14,7 +14,7 @@ import { makeTempDir, sleep } from '../lib.mjs';
 const run = promisify(execFile);
 const commandRuns = 20;
 const burstMs = 3_000;
-const maxDatagrams = 200_000;
+const maxDatagrams = 1_000_000;
 
 // --- just enough BER for the burst
 function tlv(tag, body) {
@@ -131,7 +131,7 @@ export async function attack(target) {
   }
 
   const { sent, seconds, answers, largest } = await burst(target.snmpPort);
-  notes.push(`${sent} hostile datagrams in ${seconds.toFixed(1)} s (GetBulk 2^31-1, 60 repeaters, Get of 100, 128-arc OID): ${answers} answered (largest ${largest} octets), the rest dropped by the agent's work budget`);
+  notes.push(`${sent} hostile datagrams in ${seconds.toFixed(1)} s (GetBulk 2^31-1, 60 repeaters, Get of 100, 128-arc OID): ${answers} answered (largest ${largest} octets), the rest dropped unread (the work budget of the agent, or a full socket buffer)`);
 
   if (tool) {
     // The agent's budget refills within a second of the burst: the manager is answered again.
