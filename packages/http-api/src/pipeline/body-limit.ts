@@ -7,7 +7,7 @@ import type { Step } from './step.js';
 export function limitBody(maxBytes: number): Step {
   const limit = bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBytes }] } })),
+    onError: (c) => errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBytes }] } }), { Connection: 'close' }),
   });
   return async (c, next) => {
     let passed: Response | undefined;

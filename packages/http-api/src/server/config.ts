@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { trustedProxyList } from '../rate-limit/client-address.js';
 import { logFormats, logLevels, type LogFormat } from '../http/logger.js';
+import { defaultHttpLimits, type HttpLimits } from './http-limits.js';
 
 /** The operator contract's environment (DESIGN §4), read once at start. */
 export interface ServerConfig {
@@ -25,6 +26,8 @@ export interface ServerConfig {
   snmpEnterpriseOid: string;
   /** Proxies whose X-Forwarded-For is believed (DMS_TRUSTED_PROXIES); none by default. */
   trustedProxies: string[];
+  /** Connection caps and request timeouts of the listener (DMS_MAX_CONNECTIONS, DMS_HEADERS_TIMEOUT_MS, …). */
+  http: HttpLimits;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
@@ -60,9 +63,27 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function httpLimits(env: NodeJS.ProcessEnv, trusted: string[]): HttpLimits {
+  const d = defaultHttpLimits;
+  const requestTimeoutMs = integer(env, 'DMS_REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 1_000, 3_600_000);
+  const headersTimeoutMs = integer(env, 'DMS_HEADERS_TIMEOUT_MS', Math.min(d.headersTimeoutMs, requestTimeoutMs), 100, 600_000);
+  // Node refuses a headers timeout longer than the request's: the headers are part of it.
+  if (headersTimeoutMs > requestTimeoutMs) throw new Error(`DMS_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed DMS_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  const maxConnections = integer(env, 'DMS_MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000);
+  return {
+    maxConnections,
+    maxConnectionsPerAddress: integer(env, 'DMS_MAX_CONNECTIONS_PER_ADDRESS', Math.min(d.maxConnectionsPerAddress, maxConnections), 1, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'DMS_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 600_000),
+    trustedProxies: trusted,
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(env['DMS_DATA_DIR'] || './data');
   const agentPort = env['DMS_SNMP_AGENT_PORT'];
+  const trusted = trustedProxies(env);
   return {
     host: env['DMS_HOST'] || '127.0.0.1',
     port: integer(env, 'DMS_PORT', 8080, 0, 65535),
@@ -81,6 +102,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     rateLimitStore: rateLimitStore(env),
     snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
-    trustedProxies: trustedProxies(env),
+    trustedProxies: trusted,
+    http: httpLimits(env, trusted),
   };
 }

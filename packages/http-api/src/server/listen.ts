@@ -1,4 +1,9 @@
+import { Server } from 'node:http';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
+import { capConnections } from './connection-caps.js';
+import { defaultHttpLimits, httpServerOptions, type HttpLimits } from './http-limits.js';
+import { lingerOnClose } from './lingering-close.js';
+import { answerParserRefusals, type ParserRefusal } from './parser-refusals.js';
 
 /** A start-up failure with the message to show and nothing else (no stack). */
 export class StartupError extends Error {
@@ -23,10 +28,33 @@ export function listenFailureMessage(error: unknown, host: string, port: number,
   return `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}; check the host and port`;
 }
 
-/** Serves `fetch` on host:port; rejects with a StartupError that says what to change. */
-export function listenHttp(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number, remedies?: ListenRemedies): Promise<ServerType> {
+export interface ListenOptions {
+  /** Connection caps and timeouts; the defaults of DMS_MAX_CONNECTIONS and its kin otherwise. */
+  limits?: Partial<HttpLimits>;
+  /** Told of each request the HTTP parser refused (answered here, never seen by the app). */
+  onParserRefusal?: (refusal: ParserRefusal) => void;
+}
+
+/**
+ * Serves `fetch` on host:port, its connections capped and timed (finding 20.14), what the
+ * parser refuses answered as model_error (issue 21 item 7), and a connection closed after
+ * its last answer without losing it (item 6). Rejects with a StartupError that says what to change.
+ */
+export function listenHttp(
+  fetch: (request: Request) => Response | Promise<Response>,
+  host: string,
+  port: number,
+  remedies?: ListenRemedies,
+  options: ListenOptions = {},
+): Promise<ServerType> {
+  const limits: HttpLimits = { ...defaultHttpLimits, ...options.limits };
   return new Promise((resolve, reject) => {
-    const server = serveNode({ fetch, hostname: host, port }, () => resolve(server));
+    const server = serveNode({ fetch, hostname: host, port, serverOptions: httpServerOptions(limits) }, () => resolve(server));
+    if (server instanceof Server) {
+      capConnections(server, limits);
+      answerParserRefusals(server, options.onParserRefusal);
+      server.on('connection', lingerOnClose);
+    }
     server.once('error', (error) => {
       server.close();
       reject(new StartupError(listenFailureMessage(error, host, port, remedies)));
