@@ -22,7 +22,9 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
     const text = (name: string) => String(data.get(name) ?? '');
     setSaved(false);
     try {
-      const next = await api.snmpConfig.update.mutate({ version: text('version') as SnmpVersion, community: text('community'), location: text('location'), contact: text('contact') });
+      // A non-admin does not read the community (it is absent): left empty, it stays as it is.
+      const community = text('community');
+      const next = await api.snmpConfig.update.mutate({ version: text('version') as SnmpVersion, ...(community === '' ? {} : { community }), location: text('location'), contact: text('contact') });
       setProblem(null);
       setSaved(true);
       onSaved(next);
@@ -43,7 +45,7 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
           ))}
         </select>
       </label>
-      <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={config.community} hint="The read community SNMP managers send to query the agent." />
+      <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={config.community} hint={config.community === undefined ? 'Only an admin reads the community; type a new one to replace it, or leave it empty to keep it.' : 'The read community SNMP managers send to query the agent.'} />
       <Field form={form} name="location" label="Location" errors={problem?.fields} defaultValue={config.location} hint="sysLocation, e.g. the room and rack." autoComplete="off" />
       <Field form={form} name="contact" label="Contact" errors={problem?.fields} defaultValue={config.contact} hint="sysContact: who to call about this instance." autoComplete="off" />
       <ProblemAlert problem={problem} />
