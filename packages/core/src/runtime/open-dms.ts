@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../ports/event-bus.js';
@@ -35,6 +35,14 @@ export interface OpenDmsOptions {
   role: 'service' | 'command';
   /** `command` only: open a data dir that has no database yet (migrate does; others refuse). */
   createDatabase?: boolean;
+  /**
+   * Create a new, empty SQLite database even in a data dir that already held one (its secret
+   * key or lock file is there, its database is not): `dms migrate --init`. Without it such a
+   * start is refused (DatabaseMissingError), so a lost database is never silently replaced.
+   */
+  initDatabase?: boolean;
+  /** Serve a SQLite database that fails PRAGMA quick_check, with a warning (DMS_ALLOW_DAMAGED_DATABASE). */
+  allowDamagedDatabase?: boolean;
   /** Password of `admin` when the service first starts; unset: a random one, returned once. */
   adminPassword?: string;
   localRoots?: string[];
@@ -80,6 +88,35 @@ export class NoDatabaseError extends Error {
   }
 }
 
+/**
+ * The data dir shows a database lived here (the secret key or the lock file a service made),
+ * yet dms.sqlite is gone or empty: deleted, or lost with its disk. Creating a new one would
+ * answer every request from an empty database, as if all was well.
+ */
+export class DatabaseMissingError extends Error {
+  override readonly name = 'DatabaseMissingError';
+  constructor(
+    readonly dataDir: string,
+    readonly evidence: string,
+  ) {
+    const file = join(dataDir, 'dms.sqlite');
+    super(
+      `the data dir ${dataDir} has held a dms database (${evidence} is there) but ${file} is missing or empty: dms does not start on a new empty database in its place. ` +
+        `Restore ${file} from your backup (or from a dms.sqlite.rescued-… copy dms saved beside it when the file went), then start dms again; ` +
+        `to start over with an empty database on purpose, run 'dms migrate --init'`,
+    );
+  }
+}
+
+/** Files only a service that created a database leaves in a data dir. */
+const initializedMarkers = ['secret.key', 'dms.lock'];
+
+function missingDatabaseEvidence(dataDir: string): string | undefined {
+  const database = statSync(join(dataDir, 'dms.sqlite'), { throwIfNoEntry: false });
+  if (database && database.size > 0) return undefined;
+  return initializedMarkers.find((name) => existsSync(join(dataDir, name)));
+}
+
 function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -100,7 +137,13 @@ async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof c
   }
   // Loaded here, not at the top: a host on another storage adapter never loads better-sqlite3.
   const { openSqliteStorage } = await import('../adapters/sqlite/index.js');
-  return openSqliteStorage({ file: join(options.dataDir, 'dms.sqlite'), secrets, warn: (message) => log.warn({}, message) });
+  return openSqliteStorage({
+    file: join(options.dataDir, 'dms.sqlite'),
+    secrets,
+    warn: (message) => log.warn({}, message),
+    error: (message) => log.error({}, message),
+    integrity: options.allowDamagedDatabase ? 'warn' : 'refuse',
+  });
 }
 
 /**
@@ -136,6 +179,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
   const service = role === 'service';
   // The SQLite file lives in the data dir; a PostgreSQL database is the operator's to create.
   const sqlite = options.databaseUrl === undefined;
+  if (sqlite && !options.initDatabase) {
+    const evidence = missingDatabaseEvidence(dataDir);
+    if (evidence !== undefined) throw new DatabaseMissingError(dataDir, evidence);
+  }
   if (sqlite && !service && !options.createDatabase && !existsSync(join(dataDir, 'dms.sqlite'))) throw new NoDatabaseError(dataDir);
   const cleanups: Array<() => Promise<void> | void> = [];
   const unwind = async () => {

@@ -14,3 +14,4 @@ export { SnmptrapdPeer, type ReceivedTrap } from './snmptrapd-peer.js';
 export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-env.js';
 export { countingHasher } from './counting-hasher.js';
 export { createTestDatabase, postgresUnreachable, testServerUrl, type TestDatabase } from './postgres-test-database.js';
+export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder.js';

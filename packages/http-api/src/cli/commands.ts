@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, parseScopeText, scopeProblem, systemPrincipal, type Dms, type Scope } from '@dms/core';
 import { readConfig } from '../server/config.js';
@@ -8,7 +10,10 @@ import { readStdin } from './read-stdin.js';
 export const usage = `Usage: dms <command>
 
   serve                                   serve /api/v2 (DMS_HOST, DMS_PORT, DMS_DATA_DIR, ...)
-  migrate                                 apply database migrations
+  migrate [--init]                        apply database migrations; --init starts a new empty
+                                          database in a data dir whose database is gone
+  check                                   check the SQLite database file for damage (read-only,
+                                          beside a running server); exit 1 when damaged
   user add NAME [--admin]                 add a user; password on stdin
   user list                               list users
   user passwd NAME                        set a user's password; password on stdin
@@ -24,7 +29,7 @@ export const usage = `Usage: dms <command>
 type Output = (line: string) => void;
 
 /** Every command but serve and migrate works on an existing database, beside a running server. */
-async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean } = {}): Promise<T> {
+async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean; initDatabase?: boolean } = {}): Promise<T> {
   const config = readConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   const dms = await openForCommand(config, options);
@@ -152,6 +157,26 @@ async function user(args: string[], out: Output): Promise<number> {
   throw new CliError('usage: dms user add NAME [--admin] | dms user list | dms user passwd NAME (passwords on stdin)');
 }
 
+/** `dms check`: SQLite's full integrity check of the data dir's database, read-only. */
+async function check(out: Output): Promise<number> {
+  const config = readConfig();
+  process.stderr.write(`dms: data dir ${config.dataDir}\n`);
+  if (config.databaseUrl !== undefined) throw new CliError('dms check reads the SQLite database of the data dir; on PostgreSQL use its own tools (amcheck, pg_dump)');
+  const file = join(config.dataDir, 'dms.sqlite');
+  if (!existsSync(file)) throw new CliError(`no dms database at ${file}`);
+  // Loaded here: only this command needs the SQLite adapter's checks.
+  const { checkSqliteFile, restoreAdvice } = await import('@dms/core/sqlite');
+  const problems = checkSqliteFile(file);
+  if (problems.length === 0) {
+    out(`${file}: ok`);
+    return 0;
+  }
+  out(`${file}: damaged`);
+  for (const problem of problems) out(`  ${problem}`);
+  out(`to repair: ${restoreAdvice(file)}`);
+  return 1;
+}
+
 export class CliError extends Error {
   override readonly name = 'CliError';
 }
@@ -170,10 +195,14 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         process.once('SIGTERM', shutdown);
         return -1;
       }
-      case 'migrate':
-        await withDms(async () => undefined, { createDatabase: true });
+      case 'migrate': {
+        const { values } = parseArgs({ args, options: { init: { type: 'boolean' } } });
+        await withDms(async () => undefined, { createDatabase: true, ...(values.init ? { initDatabase: true } : {}) });
         out('migrations applied');
         return 0;
+      }
+      case 'check':
+        return await check(out);
       case 'user':
         return await user(args, out);
       case 'apikey':

@@ -28,6 +28,8 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** Connection caps and request timeouts of the listener (DMS_MAX_CONNECTIONS, DMS_HEADERS_TIMEOUT_MS, …). */
   http: HttpLimits;
+  /** Serve a SQLite database that fails its start-up integrity check (DMS_ALLOW_DAMAGED_DATABASE=1). */
+  allowDamagedDatabase: boolean;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
@@ -104,5 +106,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
     trustedProxies: trusted,
     http: httpLimits(env, trusted),
+    allowDamagedDatabase: oneOf(env, 'DMS_ALLOW_DAMAGED_DATABASE', ['0', '1'] as const, '0') === '1',
   };
 }

@@ -12,6 +12,7 @@ export function dmsOptions(config: ServerConfig, role: OpenDmsOptions['role']): 
     ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
     ...(config.adminPassword === undefined ? {} : { adminPassword: config.adminPassword }),
     localRoots: config.localRoots,
+    ...(config.allowDamagedDatabase ? { allowDamagedDatabase: true } : {}),
     driverTimeoutMs: config.driverTimeoutMs,
     jobConcurrency: config.jobConcurrency,
     rateLimits: { store: config.rateLimitStore, requestsPerMinute: config.rateLimitPerMinute },

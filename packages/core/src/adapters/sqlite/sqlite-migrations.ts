@@ -137,4 +137,10 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql.raw('create index jobs_requester on jobs (status, requested_by, created_at, id)').execute(db);
     },
   },
+  '0007_write_probe': {
+    async up(db: Kysely<unknown>) {
+      // One row /readyz rewrites: ready means a write reaches the file now, not only a read.
+      await sql.raw('create table write_probe (id integer primary key check (id = 1), at text not null)').execute(db);
+    },
+  },
 };

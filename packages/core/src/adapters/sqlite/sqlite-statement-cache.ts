@@ -6,6 +6,8 @@ export interface CachingSqliteDatabase extends SqliteDatabase {
    * connection, and when another connection (a CLI command) commits (`PRAGMA data_version`).
    */
   dataVersion(): string;
+  /** better-sqlite3's: a transaction is open on the connection. */
+  readonly inTransaction: boolean;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface CachingSqliteDatabase extends SqliteDatabase {
  * bound keeps dynamic list queries from growing it without limit).
  */
 export function withStatementCache(
-  database: SqliteDatabase & { pragma(source: string, options: { simple: true }): unknown },
+  database: SqliteDatabase & { pragma(source: string, options: { simple: true }): unknown; readonly inTransaction: boolean },
   maxStatements = 500,
 ): CachingSqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
@@ -51,6 +53,9 @@ export function withStatementCache(
       if (cache.size >= maxStatements) cache.delete(cache.keys().next().value!);
       cache.set(sql, statement);
       return statement;
+    },
+    get inTransaction() {
+      return database.inTransaction;
     },
     dataVersion: () => `${writes}:${String(database.pragma('data_version', { simple: true }))}`,
   };

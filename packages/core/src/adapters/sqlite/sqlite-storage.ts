@@ -1,5 +1,7 @@
+import { statfs } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type MigrationProvider } from 'kysely';
 import type { Storage } from '../../ports/storage.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
@@ -11,6 +13,9 @@ import { withStatementCache } from './sqlite-statement-cache.js';
 import { createListCache } from '../kysely/kysely-list-cache.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createPrivateDatabaseFile, restrictDatabaseFiles } from './sqlite-file-modes.js';
+import { BusyRetryingSqliteDialect, isSqliteBusy, type BusyRetryingSqliteDriver } from './sqlite-busy-driver.js';
+import { watchFileIdentity, type FileIdentityWatch } from './sqlite-file-identity.js';
+import { DatabaseDamagedError, integrityProblems } from './sqlite-integrity.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -20,7 +25,28 @@ export interface SqliteStorageOptions {
   secrets?: SecretBox;
   /** A database file that stays readable by others (dms may not chmod it); a process warning when not given. */
   warn?: (message: string) => void;
+  /** The database file deleted or replaced under the running service; a process warning when not given. */
+  error?: (message: string) => void;
+  /**
+   * `full` (the default): a commit is on disk when it is acknowledged, through an OS crash or
+   * a power cut. `normal`: the last commits before such a crash may be lost (never on a
+   * process crash), for fewer fsyncs.
+   */
+  synchronous?: 'full' | 'normal';
+  /** How long a write waits for a lock held by another process before its 503 (2000 ms). */
+  busyBudgetMs?: number;
+  /**
+   * PRAGMA quick_check when the storage opens: `refuse` (the default) throws
+   * DatabaseDamagedError for a damaged file, `warn` serves it with a warning (the operator
+   * asked to: DMS_ALLOW_DAMAGED_DATABASE), `skip` does not look.
+   */
+  integrity?: 'refuse' | 'warn' | 'skip';
 }
+
+/** Below this much free space in the data dir /readyz fails: the next writes would. */
+const minFreeBytes = 1024 * 1024;
+/** /readyz probes at most this often; calls in between share the last answer. */
+const probeEveryMs = 1000;
 
 const provider: MigrationProvider = { getMigrations: async () => sqliteMigrations };
 
@@ -53,23 +79,39 @@ function sqliteFirstRowReader(database: BetterSqlite3.Database): FirstRowReader 
 export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   const onDisk = options.file !== ':memory:' && options.file !== '';
   const warn = options.warn ?? ((message: string) => process.emitWarning(message));
+  const error = options.error ?? ((message: string) => process.emitWarning(message));
   // Owner only: the files hold every row, and the -wal recent writes in full.
   const restrictFiles = () => {
     if (onDisk) restrictDatabaseFiles(options.file, warn);
   };
   if (onDisk) createPrivateDatabaseFile(options.file);
-  const database = new BetterSqlite3(options.file);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  database.pragma('case_sensitive_like = ON');
-  // A rewritten or deleted row leaves zeros, not its old bytes, in the page's free space:
-  // a legacy clear community sealed in place (or any secret replaced) keeps no copy there.
-  database.pragma('secure_delete = ON');
+  // No busy timeout: a lock held by another process must not hold up this one's thread.
+  // The driver waits for it on timers instead (BusyRetryingSqliteDriver).
+  const database = new BetterSqlite3(options.file, { timeout: 0 });
+  try {
+    checkIntegrity(database, options, warn);
+    database.pragma('journal_mode = WAL');
+    database.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    database.pragma('foreign_keys = ON');
+    database.pragma('case_sensitive_like = ON');
+    // A rewritten or deleted row leaves zeros, not its old bytes, in the page's free space:
+    // a legacy clear community sealed in place (or any secret replaced) keeps no copy there.
+    database.pragma('secure_delete = ON');
+  } catch (failure) {
+    database.close();
+    throw failure;
+  }
   restrictFiles();
+  const identity = onDisk ? watchFileIdentity(options.file, { onLost: (reason) => fileLost(database, options.file, reason, error) }) : undefined;
   const cached = withStatementCache(database);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const dialect = new BusyRetryingSqliteDialect(cached, {
+    busyBudgetMs: options.busyBudgetMs ?? 2000,
+    beforeWrite: () => {
+      const lost = identity?.lost();
+      if (lost !== undefined) throw fileLostError(lost);
+    },
+  });
+  const db = new Kysely<Database>({ dialect });
   const storage = createKyselyStorage({
     db,
     quirks: sqliteQuirks,
@@ -91,5 +133,82 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
       database.pragma('wal_checkpoint(TRUNCATE)');
     },
   });
-  return storage;
+  const probe = writeProbe(database, dialect.driver, onDisk ? options.file : undefined, identity);
+  return {
+    ...storage,
+    ping: probe,
+    close: async () => {
+      identity?.stop();
+      await storage.close();
+    },
+  };
+}
+
+function checkIntegrity(database: BetterSqlite3.Database, options: SqliteStorageOptions, warn: (message: string) => void): void {
+  const mode = options.integrity ?? 'refuse';
+  if (mode === 'skip') return;
+  const problems = integrityProblems(database, 'quick');
+  if (problems.length === 0) return;
+  const damaged = new DatabaseDamagedError(options.file, problems);
+  if (mode === 'refuse') throw damaged;
+  warn(`serving a damaged database as DMS_ALLOW_DAMAGED_DATABASE asks: ${damaged.message}`);
+}
+
+function fileLostError(reason: string): DomainError {
+  return new DomainError('unavailable', `${reason}: writes are refused until dms is restarted on a restored database`, { retryAfter: 30 });
+}
+
+/**
+ * The file is gone from its path, but this connection still holds it, with every write dms
+ * acknowledged: a copy is saved beside it (SQLite's online backup, in steps between other
+ * work) for the operator to restore from.
+ */
+function fileLost(database: BetterSqlite3.Database, file: string, reason: string, error: (message: string) => void): void {
+  const rescue = `${file}.rescued-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  error(`${reason}. Writes now answer 503 and /readyz fails. dms is saving what it holds to ${rescue}: stop dms, then restore ${file} from that copy or from your backup, and start dms again`);
+  void (async () => {
+    try {
+      createPrivateDatabaseFile(rescue);
+      await database.backup(rescue);
+      error(`saved the open database to ${rescue}`);
+    } catch (failure) {
+      error(`could not save the open database to ${rescue}: ${failure instanceof Error ? failure.message : String(failure)}`);
+    }
+  })();
+}
+
+/**
+ * /readyz: ready means a write would succeed now. The path still names the open file, the
+ * data dir has room, and one row is written and committed (a lock held elsewhere, a
+ * read-only or failing file system answer here). Calls within a second share one probe.
+ */
+function writeProbe(database: BetterSqlite3.Database, driver: BusyRetryingSqliteDriver, file: string | undefined, identity: FileIdentityWatch | undefined) {
+  let statement: BetterSqlite3.Statement | undefined;
+  let last: { at: number; outcome: Promise<void> } | undefined;
+  const unavailable = (message: string, cause?: unknown) => new DomainError('unavailable', message, { retryAfter: 5, ...(cause === undefined ? {} : { cause }) });
+  const probeOnce = async () => {
+    const lost = await identity?.check();
+    if (lost !== undefined) throw fileLostError(lost);
+    if (file !== undefined) {
+      const space = await statfs(dirname(file));
+      // root may use the blocks reserved for it; anyone else only the available ones.
+      const free = Number(process.getuid?.() === 0 ? space.bfree : space.bavail) * Number(space.bsize);
+      if (free < minFreeBytes) throw unavailable(`the file system of ${dirname(file)} is full (${free} bytes free)`);
+    }
+    try {
+      await driver.runExclusive(() => {
+        statement ??= database.prepare('insert into write_probe (id, at) values (1, ?) on conflict (id) do update set at = excluded.at');
+        statement.run(new Date().toISOString());
+      });
+    } catch (failure) {
+      const code = (failure as { code?: string }).code ?? '';
+      if (isSqliteBusy(failure)) throw unavailable('the database is locked by another process (a sqlite3 shell or a script holding a write transaction)', failure);
+      throw unavailable(`a write to the database fails: ${code} ${failure instanceof Error ? failure.message : String(failure)}`, failure);
+    }
+  };
+  return async () => {
+    const now = performance.now();
+    if (!last || now - last.at >= probeEveryMs) last = { at: now, outcome: probeOnce() };
+    await last.outcome;
+  };
 }
