@@ -14,7 +14,6 @@ export const authContracts: readonly RouteContract[] = [
     body: loginRequestSchema,
     bodyExample: loginExample,
     success: { status: 200, description: 'a signed token', schema: tokenSchema, example: tokenExample },
-    errors: [413, 422],
   }),
   defineContract({
     method: 'get',

@@ -61,7 +61,7 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       body: schemas.create,
       bodyExample: examples.create,
       success: { status: 201, description: noun, schema: schemas.created ?? schemas.item, example: examples.created ?? examples.item },
-      errors: [409, 413, 422],
+      errors: [409],
     }),
     defineContract({
       method: 'get',
@@ -71,7 +71,6 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       description: describe(`Answers one ${noun}, with an \`ETag\`: send it back in \`If-None-Match\` for a 304 while it is unchanged.`, notes.show),
       scope: { controller, action: 'show' },
       success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
-      errors: [404],
     }),
     defineContract({
       method: 'put',
@@ -86,7 +85,7 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       body: schemas.update,
       bodyExample: examples.update,
       success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
-      errors: [404, 409, 413, 422],
+      errors: [409],
     }),
     defineContract({
       method: 'delete',
@@ -96,7 +95,7 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       description: describe(`Deletes the ${noun}; answers 204 without a body.`, notes.destroy),
       scope: { controller, action: 'destroy' },
       success: { status: 204, description: 'deleted' },
-      errors: [404, ...(resource.destroyErrors ?? [])],
+      errors: resource.destroyErrors ?? [],
     }),
   ];
 }
@@ -135,7 +134,6 @@ export function singletonContracts(resource: SingletonResource): readonly RouteC
       body: schemas.update,
       bodyExample: examples.update,
       success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
-      errors: [413, 422],
     }),
   ];
 }

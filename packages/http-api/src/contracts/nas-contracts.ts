@@ -20,8 +20,10 @@ export const nasContracts: readonly RouteContract[] = crudContracts({
   destroyErrors: [409],
   examples: { item: nasExample, collection: collectionExample('nas', nasExample), create: nasCreateExample, update: nasUpdateExample },
   notes: {
-    create: '`type` says how its shares are reached: `smb_v1`, `smb_v2_1`, `smb_v3`, `nfs_v3`, `nfs_v4`, `storenext_v5`, or `local` (a directory on the server).',
-    update: 'Changing `host` or `type` without `nas_shares / get_password` forgets the stored passwords of its shares.',
+    create:
+      '`type` says how its shares are reached: `smb_v1`, `smb_v2_1`, `smb_v3`, `nfs_v3`, `nfs_v4`, `storenext_v5`, or `local` (a directory on the server). A `host` outside `share_test_allowed_hosts` (see the settings) is 422 on `host`, but for a `local` NAS.',
+    update:
+      'Changing `host` or `type` without `nas_shares / get_password` forgets the stored passwords of its shares. Moving the NAS to a host outside `share_test_allowed_hosts` is 422 on `host`; an edit that does not move it is not refused.',
     destroy: 'A NAS that still has shares is 409.',
   },
 });

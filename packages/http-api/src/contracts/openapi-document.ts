@@ -21,6 +21,7 @@ const errorDescriptions: Record<ErrorStatus, string> = {
   414: 'request path too long',
   422: 'validation failed',
   429: 'rate limited; retry after Retry-After seconds',
+  500: 'internal error; the server log has it under the X-Request-Id of the answer',
   503: 'storage or job queue unavailable; retry after Retry-After seconds',
 };
 
@@ -38,6 +39,7 @@ const errorExamples: Record<ErrorStatus, { details: Record<string, unknown[]>; m
   414: { details: { path: [{ error: 'too_long', count: 8192 }] }, messages: ['request path is longer than 8192 bytes'] },
   422: { details: { path: [{ error: 'blank' }] }, messages: ['path can\'t be blank'] },
   429: { details: { rate_limit: [{ error: 'invalid', count: 600 }] }, messages: ['rate limit exceeded; retry after 12 s'] },
+  500: { details: {}, messages: ['internal server error'] },
   503: { details: {}, messages: ['storage is unavailable, try again shortly'] },
 };
 

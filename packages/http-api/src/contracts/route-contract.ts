@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import type { ScopeAction, ScopeController } from '@dms/core';
 import { operationIds, type OperationId, type OperationKey } from './operation-ids.js';
+import type { ErrorStatus as TableStatus } from '../http/error-table.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 export type Tag = 'nas_shares' | 'nas' | 'pools' | 'snmp' | 'admin';
 export type SuccessStatus = 200 | 201 | 202 | 204;
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 422 | 429 | 503;
+/**
+ * A status of the one table from domain error codes (http/error-table.ts), so a code the table
+ * gains can be documented; but 405, which only a path answers that has no operation for the method.
+ */
+export type ErrorStatus = Exclude<TableStatus, 405>;
 
 /** The scope an API key must hold (a pair of the core's scope catalogue); users hold every scope. */
 export type ScopeRequirement = {
@@ -63,15 +68,35 @@ export interface RouteContract {
 }
 
 export type ContractInput = Omit<RouteContract, 'operationId' | 'pathParams' | 'errors'> & {
-  /** Statuses beyond those every operation can answer (`commonErrors`). */
+  /**
+   * Statuses beyond those its shape implies (`impliedErrors`): what the operation's own rules
+   * refuse, such as 409 for a taken name or 422 for a host outside `share_test_allowed_hosts`.
+   */
   readonly errors?: readonly ErrorStatus[];
 };
 
 /**
  * Any operation can meet a malformed request, a missing or refused credential, a path over
- * the length limit, a rate limit and unavailable storage: these pass before the route runs.
+ * the length limit, a rate limit, a failure of its own (500) and unavailable storage: all but
+ * the last two are answered before the route runs.
  */
-export const commonErrors: readonly ErrorStatus[] = [400, 401, 403, 414, 429, 503];
+export const commonErrors: readonly ErrorStatus[] = [400, 401, 403, 414, 429, 500, 503];
+
+/**
+ * What an operation can answer because of its shape, so that no contract has to remember it:
+ * the body limit answers 413 before the credential is checked, for every method but GET (a
+ * DELETE or a bodiless PUT sent with a body too); a path parameter names a record that may not
+ * exist (404); a body is validated by the core (422). The probe test
+ * (api-contract/documented-statuses.test.ts) checks these against what handlers answer.
+ */
+export function impliedErrors(input: Pick<ContractInput, 'method' | 'path' | 'body'>): ErrorStatus[] {
+  return [
+    ...commonErrors,
+    ...(input.method === 'get' ? [] : [413 as const]),
+    ...(input.path.includes('/:') ? [404 as const] : []),
+    ...(input.body ? [422 as const] : []),
+  ];
+}
 
 function isOperationKey(key: string): key is OperationKey {
   return Object.hasOwn(operationIds, key);
@@ -85,6 +110,6 @@ export function defineContract(input: ContractInput): RouteContract {
     ...input,
     operationId: operationIds[key],
     pathParams: [...input.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]!),
-    errors: [...new Set([...commonErrors, ...(input.errors ?? [])])].sort((a, b) => a - b),
+    errors: [...new Set([...impliedErrors(input), ...(input.errors ?? [])])].sort((a, b) => a - b),
   };
 }

@@ -28,7 +28,6 @@ function familyContracts({ prefix, query, where, list, item: inScope }: (typeof 
       scope: { controller: 'nas_shares', action: 'index', note: passwordNote },
       query,
       success: { status: 200, description: 'nas_share_collection', schema: nasShareCollectionSchema, example: collectionExample('nas_shares', nasShareExample) },
-      errors: [404],
     }),
     defineContract({
       method: 'get',
@@ -38,7 +37,6 @@ function familyContracts({ prefix, query, where, list, item: inScope }: (typeof 
       description: `One share ${where}, by id or name. ${passwordRule}`,
       scope: { controller: 'nas_shares', action: 'show', note: passwordNote },
       success: { status: 200, description: 'nas_share', schema: nasShareSchema, example: nasShareExample },
-      errors: [404],
     }),
     defineContract({
       method: 'put',
@@ -50,7 +48,7 @@ function familyContracts({ prefix, query, where, list, item: inScope }: (typeof 
       body: nasShareUpdateSchema,
       bodyExample: nasShareUpdateExample,
       success: { status: 200, description: 'nas_share', schema: nasShareSchema, example: nasShareExample },
-      errors: [404, 409, 413, 422],
+      errors: [409],
     }),
     defineContract({
       method: 'delete',
@@ -60,7 +58,6 @@ function familyContracts({ prefix, query, where, list, item: inScope }: (typeof 
       description: `Deletes a share ${where}; answers 204 without a body.`,
       scope: { controller: 'nas_shares', action: 'destroy' },
       success: { status: 204, description: 'deleted' },
-      errors: [404],
     }),
   ];
 }
@@ -79,6 +76,6 @@ export const shareContracts: readonly RouteContract[] = [
     body: nasShareCreateSchema,
     bodyExample: nasShareCreateExample,
     success: { status: 201, description: 'nas_share', schema: nasShareSchema, example: nasShareExample },
-    errors: [404, 409, 413, 422],
+    errors: [409],
   }),
 ];

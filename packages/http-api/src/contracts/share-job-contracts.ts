@@ -15,6 +15,10 @@ const running: SuccessResponse = { status: 202, description: 'job still queued o
 const following =
   'Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in `message` and `steps`. With `wait=N` (0–30) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.';
 
+/** Said by every operation that queues a job: each checks the setting before it queues (finding 20.4). */
+const allowedHostRule =
+  'A NAS whose host is outside `share_test_allowed_hosts` (see the settings) is 422 on `host`; a queued job whose NAS leaves the list before it runs fails, saying so.';
+
 function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
   const path = `/nas_shares/:nas_share_id/${kind}`;
   return [
@@ -25,11 +29,12 @@ function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
       summary: kind === 'test' ? 'Re-test a saved share' : 'Scan a saved share for file_count and file_size_sum',
       description:
         kind === 'test'
-          ? 'Starts a test of the saved share with its stored credentials and answers the queued job; follow it with GET on the same path.'
-          : 'Starts a walk of the share that stores `file_count` and `file_size_sum` on it when it completes; follow it with GET on the same path.',
+          ? `Starts a test of the saved share with its stored credentials and answers the queued job; follow it with GET on the same path. ${allowedHostRule}`
+          : `Starts a walk of the share that stores \`file_count\` and \`file_size_sum\` on it when it completes; follow it with GET on the same path. ${allowedHostRule}`,
       scope: { controller: 'nas_shares', action: kind },
       success: accepted,
-      errors: [404],
+      // The only body-less operation with a 422: the host rule above.
+      errors: [422],
     }),
     defineContract({
       method: 'get',
@@ -41,7 +46,6 @@ function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
       query: jobQuerySchema,
       success: followed,
       otherSuccess: [running],
-      errors: [404],
     }),
   ];
 }
@@ -53,13 +57,11 @@ export const shareJobContracts: readonly RouteContract[] = [
     path: '/nas/:nas_id/nas_shares/-/test',
     tag: 'nas_shares',
     summary: 'Test an unsaved share (really connects to it)',
-    description:
-      'Validates the body as a share (422 if invalid) and starts a job that resolves the host, connects, authenticates, opens the path and lists it; `total` is the number of steps. Follow it with GET on the same path and its `job_id`.',
+    description: `Validates the body as a share (422 if invalid) and starts a job that resolves the host, connects, authenticates, opens the path and lists it; \`total\` is the number of steps. Follow it with GET on the same path and its \`job_id\`. ${allowedHostRule}`,
     scope: { controller: 'nas_shares', action: 'test' },
     body: nasShareCreateSchema,
     bodyExample: nasShareCreateExample,
     success: accepted,
-    errors: [404, 413, 422],
   }),
   defineContract({
     method: 'get',
@@ -71,7 +73,6 @@ export const shareJobContracts: readonly RouteContract[] = [
     query: jobQuerySchema,
     success: followed,
     otherSuccess: [running],
-    errors: [404],
   }),
   ...savedShareJobContracts('test'),
   ...savedShareJobContracts('scan'),

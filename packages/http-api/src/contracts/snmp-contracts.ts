@@ -35,7 +35,6 @@ export const snmpContracts: readonly RouteContract[] = [
     description: 'Sends one test notification to the target, whatever its activation and severity band, and answers the target.',
     scope: { controller: 'traps', action: 'test' },
     success: { status: 202, description: 'the trap target the test trap is being sent to', schema: trapSchema, example: trapExample },
-    errors: [404],
   }),
   ...singletonContracts({
     path: '/snmp/server_configuration',
