@@ -96,19 +96,20 @@ export async function attack(target) {
   const deadline = started + deadlineMs;
   while (opened.some((c) => c.closedAt === 0) && performance.now() < deadline) await sleep(100);
   clearInterval(dribble);
+  // Closed by the server by now; the rest are closed here.
+  const held = opened.filter((c) => c.openedAt !== 0 && c.closedAt !== 0 && c.closedAt - c.openedAt >= 200);
   const leftOpen = opened.filter((c) => c.closedAt === 0).length;
   for (const c of opened) c.socket.destroy();
   probing = false;
   await probeLoop;
 
-  const held = opened.filter((c) => c.openedAt !== 0 && c.closedAt !== 0 && c.closedAt - c.openedAt >= 200);
   const heldSeconds = held.map((c) => (c.closedAt - c.openedAt) / 1000);
   const answered408 = held.filter((c) => c.answer.startsWith('HTTP/1.1 408')).length;
   const range = heldSeconds.length ? `${Math.min(...heldSeconds).toFixed(1)}–${Math.max(...heldSeconds).toFixed(1)} s` : 'none';
   target.log(`${opened.length} opened in ${(connectedMs / 1000).toFixed(1)} s, ${refusedAtOnce} refused at once, ${held.length} held (${range}), ${leftOpen} still open at ${deadlineMs / 1000} s`);
   return (
     `${opened.length} slow-header connections from ${attackerAddress} (a header byte every ${dribbleEveryMs / 1000} s, fd budget ${count}): ` +
-    `${refusedAtOnce} closed at accept, ${held.length} held for ${range} then closed (${answered408} with a 408), ${leftOpen} still open after ${deadlineMs / 1000} s; ` +
+    `${refusedAtOnce} closed at accept, ${held.length} held for ${range} until the server closed them (${answered408} with a 408), ${leftOpen} still open after ${deadlineMs / 1000} s (closed by the bench); ` +
     `/healthz from ${probeAddress} every 100 ms meanwhile: ${probes.answered} answered, ${probes.failed} failed, slowest ${Math.round(probes.slowestMs)} ms`
   );
 }
