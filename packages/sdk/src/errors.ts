@@ -23,6 +23,7 @@ const kinds: Readonly<Record<number, DmsErrorKind>> = {
   409: 'conflict',
   413: 'too_large',
   414: 'too_large',
+  431: 'too_large',
   422: 'validation',
   429: 'rate_limited',
   503: 'unavailable',
