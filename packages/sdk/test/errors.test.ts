@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import { createClient, DmsApiError, isDmsApiError, type DmsClient, type NasCreate } from '../src/index.js';
-import { adminPassword, startDms, type DmsServer } from './support/dms-server.js';
+import { startDms, type DmsServer } from './support/dms-server.js';
 import { useDms } from './support/fixture.js';
 import { checkResponses } from './support/response-validator.js';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
@@ -74,8 +74,8 @@ describe('429: retried after Retry-After, on a server with a tight rate limit', 
     // Three requests a second per credential: the fourth is 429 with Retry-After: 1.
     const generous = () => createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
     server = await startDms({ limits: { perCredential: createMemoryRateLimiter({ limit: 3, windowSeconds: 1 }), perAddress: generous(), authFailures: generous() } });
-    const admin = createClient({ baseUrl: server.url, auth: { basic: { username: 'admin', password: adminPassword } }, retry: false });
-    const { key } = await admin.apiKeys.create({ name: 'limited', api_key_scopes: [{ controller: '*', action: '*' }] });
+    // A key without an owner user: a user's key would share its owner's budget (finding 20.8).
+    const key = await server.systemKey('limited');
     client = createClient({ baseUrl: server.url, auth: { apiKey: key }, fetch: responses.fetch, retry: { retries: 3, minDelayMs: 50 } });
   });
   afterAll(() => server.close());

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { openDms, type AccessLimits } from '@dms/core';
+import { openDms, systemPrincipal, type AccessLimits } from '@dms/core';
 import { createMemoryAccessLimits } from '@dms/core/memory';
 import { createApp, createLogger } from '@dms/http-api';
 
@@ -15,6 +15,8 @@ export interface DmsServer {
   url: string;
   /** The directory `local` shares must lie in. */
   localRoot: string;
+  /** A key made by the system (as `dms apikey create` makes one): no owner, so only its own budget applies. */
+  systemKey(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startDms(options: { limits?: AccessLimits } = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     localRoot,
+    systemKey: async (name) => (await dms.core.apiKeys.create(systemPrincipal, { name, api_key_scopes: [{ controller: '*', action: '*' }] })).key,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A long poll still open would hold close() for up to 30 s.
