@@ -1,6 +1,7 @@
 import type { Storage } from '../ports/storage.js';
 import type { JobOutcome, JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
+import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js';
 import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
@@ -81,6 +82,8 @@ export class JobEngine {
   readonly #allowedHosts: AllowedHosts;
   #housekeeping: NodeJS.Timeout | undefined;
   #lastPurge = Number.NEGATIVE_INFINITY;
+  /** Started as the one process of its database (recoverEveryWorking): no other worker to outlive. */
+  #exclusiveOwner = false;
 
   constructor(options: JobEngineOptions) {
     this.#options = {
@@ -187,6 +190,7 @@ export class JobEngine {
   }
 
   start(options: { recoverEveryWorking: boolean } = { recoverEveryWorking: this.#options.storage.capabilities.exclusiveOwner }): Promise<void> {
+    this.#exclusiveOwner = options.recoverEveryWorking;
     const ready = this.recover(options.recoverEveryWorking).then(() => undefined);
     for (let i = 0; i < this.#options.concurrency; i++) this.#workers.push(ready.then(() => this.work()));
     // Stale jobs are looked for every heartbeat (one indexed UPDATE), finished ones purged each minute.
@@ -204,7 +208,9 @@ export class JobEngine {
   private async housekeep(): Promise<void> {
     const { storage, clock, retentionMs } = this.#options;
     try {
-      await this.recover(false);
+      // An exclusive owner runs every working job itself: a stale heartbeat there means only
+      // that storage could not take it for a while (another process's lock), not a dead worker.
+      if (!this.#exclusiveOwner) await this.recover(false);
       const now = clock().getTime();
       if (now - this.#lastPurge < purgeEveryMs) return;
       this.#lastPurge = now;
@@ -268,9 +274,7 @@ export class JobEngine {
       clearInterval(heartbeat);
       await progress.close();
       const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
-      const next = this.#stopping.signal.aborted
-        ? await storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined)
-        : await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
+      const next = await this.storeFinish(job, finished);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
         this.announceFinished(job, finished, subject);
@@ -281,6 +285,34 @@ export class JobEngine {
     } finally {
       clearInterval(heartbeat);
       await progress.close();
+    }
+  }
+
+  /**
+   * Stores a job's outcome. Storage that cannot take it now (another process holding SQLite's
+   * write lock, a database restarting) gets it once it can: the outcome is known, and the job
+   * must not end "interrupted" for it. A retry is a plain finish, which applies once (only to a
+   * job still working for this worker) and claims nothing, so nothing is claimed twice.
+   */
+  private async storeFinish(job: JobRecord, finished: JobOutcome): Promise<JobRecord | undefined> {
+    const { storage } = this.#options;
+    const signal = this.#stopping.signal;
+    if (signal.aborted) return storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined);
+    try {
+      return await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
+    } catch (error) {
+      if (!isStorageUnavailable(error)) throw error;
+      this.#options.onError?.(error);
+    }
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
+      try {
+        await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
+        return undefined;
+      } catch (error) {
+        if (!isStorageUnavailable(error) || signal.aborted) throw error;
+        this.#options.onError?.(error);
+      }
     }
   }
 
