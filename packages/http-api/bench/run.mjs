@@ -18,6 +18,7 @@ import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
+import { faultsBench } from './faults.mjs';
 
 function parseArgs(argv) {
   const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
@@ -50,7 +51,7 @@ const config = {
   testJobs: quick ? 50 : 200,
   engineJobs: 2000,
   tree: { dirs: 200, files: 1000 },
-  budgetMs: withPostgres ? 480_000 : 300_000,
+  budgetMs: withPostgres ? 660_000 : 480_000,
 };
 // PostgreSQL: the same loads; the two-replica run alternates one and two replicas.
 const pgConfig = {
@@ -70,6 +71,8 @@ const targets = {
   rss_mb: { op: '<=', value: 150 },
   'test_job.median_ms': { op: '<', value: 20 },
   'scan.ratio_vs_du': { op: '<=', value: 2 },
+  'faults.sqlite_lock.healthz_p99_ms': { op: '<', value: 50 },
+  'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
   ...(withPostgres
     ? {
         'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
@@ -263,6 +266,9 @@ async function main() {
   record('jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
   notes.push(`jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
   log(`engine: ${round(engine.perSecond)} jobs/s`);
+
+  // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
+  await faultsBench({ record, notes, log });
 
   // --- Hostile inputs: what each costs the event loop and the memory of a server of its own. ---
   await hostileBench({ record, notes, log, targets });
