@@ -17,9 +17,8 @@ export function limitBody(maxBytes: number): Step {
     // Node's own headers decide a sized body: touching Hono's `c.req.raw` for it would build a
     // web stream over the socket that starts reading a body no step may ever want (a request
     // refused for its credential), at the cost of buffering it.
-    if (requestHeader(c, 'transfer-encoding') === undefined) {
-      return Number(requestHeader(c, 'content-length') ?? 0) > maxBytes ? tooLarge(c) : next();
-    }
+    const length = requestHeader(c, 'content-length');
+    if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined) return Number(length) > maxBytes ? tooLarge(c) : next();
     let passed: Response | undefined;
     const refused = await limitChunked(c, async () => {
       passed = await next();
