@@ -5,6 +5,7 @@ export { createLogger } from './http/logger.js';
 export { readConfig, type ServerConfig } from './server/config.js';
 export { startServer, type RunningServer } from './server/serve.js';
 export { listenHttp, listeningUrl, listenFailureMessage, StartupError, type ListenRemedies } from './server/listen.js';
+export { closeGracefully, type HttpClosing, type HttpCloseOutcome } from './server/graceful-close.js';
 export { dmsOptions, openForCommand } from './server/open.js';
 export { runCli } from './cli/commands.js';
 export { openApiDocument, apiDescriptionVersion, type OpenApiDocument } from './contracts/openapi-document.js';

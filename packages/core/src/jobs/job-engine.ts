@@ -77,8 +77,13 @@ export class JobEngine {
   readonly rejections = { per_principal: 0, overall: 0 };
   readonly #options: Required<Omit<JobEngineOptions, Hooks>> & Pick<JobEngineOptions, Hooks>;
   readonly #workerId: string;
+  /** Aborted when the service begins to stop: no more claims, and long-polls answer at once. */
+  readonly #draining = new AbortController();
+  /** Aborted when running jobs must end: their drivers are aborted and the jobs requeued. */
   readonly #stopping = new AbortController();
   readonly #workers: Promise<void>[] = [];
+  /** Jobs this process gave back to the queue when it stopped. */
+  readonly #requeued = new Set<string>();
   readonly #allowedHosts: AllowedHosts;
   #housekeeping: NodeJS.Timeout | undefined;
   #lastPurge = Number.NEGATIVE_INFINITY;
@@ -199,10 +204,56 @@ export class JobEngine {
     return ready;
   }
 
-  async stop(): Promise<void> {
-    this.#stopping.abort();
+  /**
+   * Aborted once the service has begun to stop (`drain`): a long-poll answers with the status
+   * as it is then instead of waiting for a change this process will no longer make.
+   */
+  get draining(): AbortSignal {
+    return this.#draining.signal;
+  }
+
+  /**
+   * The first step of a graceful shutdown (issue 21 item 4): no job is claimed from here on,
+   * idle workers end, and long-polls are answered at once. Running jobs go on until `stop`.
+   */
+  drain(): void {
+    if (this.#draining.signal.aborted) return;
+    this.#draining.abort();
     clearInterval(this.#housekeeping);
-    await Promise.allSettled(this.#workers);
+  }
+
+  /**
+   * Drains, lets running jobs finish for up to `graceMs`, then aborts their drivers and puts
+   * them back in the queue (re-running a share test or a scan is safe: neither changes the
+   * share), so the next start or another replica runs them (`requeued` lists them). A later
+   * call with a shorter grace ends the jobs sooner.
+   */
+  async stop(options: { graceMs?: number } = {}): Promise<void> {
+    this.drain();
+    const settled = Promise.allSettled(this.#workers);
+    const graceMs = options.graceMs ?? 0;
+    if (graceMs > 0 && !this.#stopping.signal.aborted) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    this.#stopping.abort();
+    await settled;
+  }
+
+  /** The jobs this process gave back to the queue when it stopped. */
+  get requeued(): readonly string[] {
+    return [...this.#requeued];
+  }
+
+  /** Gives a job back to the queue; where storage cannot take it, a restart's recovery ends it. */
+  private async requeue(job: JobRecord): Promise<void> {
+    try {
+      if (await this.#options.storage.jobs.requeue(job.id, this.#workerId)) this.#requeued.add(job.id);
+      this.signals.changed(job.id);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
   }
 
   private async housekeep(): Promise<void> {
@@ -221,13 +272,18 @@ export class JobEngine {
   }
 
   private async work(): Promise<void> {
-    const signal = this.#stopping.signal;
+    const signal = this.#draining.signal;
     while (!signal.aborted) {
       try {
         let job = await this.#options.storage.jobs.claim(this.#workerId, this.now());
         if (job) {
           // While there is work, each finish claims the next job in the same statement.
           while (job) {
+            // Claimed by a statement that was under way when the drain began: not started.
+            if (signal.aborted) {
+              await this.requeue(job);
+              break;
+            }
             this.signals.changed(job.id);
             job = await this.execute(job);
           }
@@ -273,11 +329,15 @@ export class JobEngine {
       }));
       clearInterval(heartbeat);
       await progress.close();
-      const finished = this.#stopping.signal.aborted && outcome.status === 'failed' ? { ...outcome, message: 'interrupted by shutdown' } : outcome;
-      const next = await this.storeFinish(job, finished);
+      // A job cut off by the shutdown runs again elsewhere; one that got to its end keeps it.
+      if (this.#stopping.signal.aborted && outcome.status === 'failed') {
+        await this.requeue(job);
+        return undefined;
+      }
+      const next = await this.storeFinish(job, outcome);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
-        this.announceFinished(job, finished, subject);
+        this.announceFinished(job, outcome, subject);
       } catch (error) {
         this.#options.onError?.(error);
       }
@@ -297,7 +357,8 @@ export class JobEngine {
   private async storeFinish(job: JobRecord, finished: JobOutcome): Promise<JobRecord | undefined> {
     const { storage } = this.#options;
     const signal = this.#stopping.signal;
-    if (signal.aborted) return storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined);
+    // Draining: the finish claims nothing.
+    if (this.#draining.signal.aborted) return storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined);
     try {
       return await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
     } catch (error) {

@@ -66,6 +66,13 @@ export interface JobStore {
    * before the finish: the finished job still counts as its requester's working one.
    */
   finishAndClaim(id: string, workerId: string, outcome: JobOutcome, now: string): Promise<JobRecord | undefined>;
+  /**
+   * Puts a job this worker holds back in the queue, as it was before its claim (no progress,
+   * steps or heartbeat; its place in the queue kept): a graceful shutdown returns what it was
+   * running, and the next start or another replica runs it. Nothing if the job is no longer
+   * working for this worker.
+   */
+  requeue(id: string, workerId: string): Promise<JobRecord | undefined>;
   /** Fails every working job whose heartbeat is older than `staleBefore`; returns them. */
   failStale(staleBefore: string, message: string, now: string): Promise<JobRecord[]>;
   /** Deletes finished jobs that finished before `before`. */

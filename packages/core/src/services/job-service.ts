@@ -181,9 +181,12 @@ export class JobService {
     const now = () => this.deps.clock().getTime();
     const deadline = now() + waitSeconds * 1000;
     const seen = job.status;
-    while (job.status === seen && (seen === 'queued' || seen === 'working') && now() < deadline) {
+    // Once the service is stopping, the status as it is now is the answer: this process runs
+    // nothing more, and the client asks again elsewhere or after the restart (issue 21 item 4).
+    const draining = this.engine.draining;
+    while (job.status === seen && (seen === 'queued' || seen === 'working') && now() < deadline && !draining.aborted) {
       // A local signal answers at once; the poll covers jobs run by another replica.
-      await this.engine.signals.next(`changed:${jobId}`, Math.min(250, deadline - now()));
+      await this.engine.signals.next(`changed:${jobId}`, Math.min(250, deadline - now()), draining);
       job = await read();
     }
     return presentJob(job);

@@ -386,6 +386,27 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.get('after')).toMatchObject({ status: 'completed', message: 'done 1', worker_id: 'slow' });
     });
 
+    it('item 21.4: requeue puts a working job back in the queue as before its claim, only for its worker, and it is claimed again in its place', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 3, 0, 0, s)).toISOString();
+      await storage.jobs.enqueue({ id: 'back-0', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: 'v1:kept', created_at: at(0) });
+      await storage.jobs.enqueue({ id: 'back-1', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: 'v1:kept', created_at: at(1) });
+      expect((await storage.jobs.claim('leaving', at(10)))?.id).toBe('back-0');
+      await storage.jobs.progress('back-0', 'leaving', { progress: 7, total: 0, steps: [{ name: 'list', outcome: 'ok', duration_ms: 1 }], result: { file_count: 7 } }, at(11));
+      expect(await storage.jobs.requeue('back-0', 'someone-else')).toBeUndefined();
+      expect(await storage.jobs.get('back-0')).toMatchObject({ status: 'working', worker_id: 'leaving' });
+      expect(await storage.jobs.requeue('back-0', 'leaving')).toMatchObject({
+        status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, steps: [], result: null, message: null, payload_enc: 'v1:kept', finished_at: null,
+      });
+      // Its progress is not saved by the worker that let it go; it is claimed again before later jobs.
+      await storage.jobs.progress('back-0', 'leaving', { progress: 9, total: 0, steps: [] }, at(12));
+      expect((await storage.jobs.get('back-0'))?.progress).toBe(0);
+      expect(await storage.jobs.requeue('back-0', 'leaving')).toBeUndefined();
+      expect((await storage.jobs.claim('next', at(20)))).toMatchObject({ id: 'back-0', worker_id: 'next', status: 'working' });
+      await storage.jobs.finish('back-0', 'next', { status: 'completed', message: null, progress: 0, total: 0, steps: [] }, at(21));
+      expect(await storage.jobs.requeue('back-0', 'next')).toBeUndefined();
+      expect(await storage.jobs.get('back-0')).toMatchObject({ status: 'completed' });
+    });
+
     it('job bounds: enqueues within the bounds only, and claims the requester with the fewest working jobs first', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s)).toISOString();
       const job = (i: number, requested_by: string) => ({ id: `bound-${i}`, kind: 'share_test' as const, nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(i), requested_by });

@@ -1,6 +1,6 @@
 import { Server } from 'node:http';
 import type { ServerType } from '@hono/node-server';
-import { apiBase, createApp, createLogger, listenHttp, listeningUrl, type DmsApp } from '@dms/http-api';
+import { apiBase, closeGracefully, createApp, createLogger, listenHttp, listeningUrl, type DmsApp } from '@dms/http-api';
 import { DomainError, type Core, type SnmpAgentState } from '@dms/core';
 import { defaultDesktopSettings, parseRestServerSettings, readDesktopSettings, writeDesktopSettings, type RestServerSettings } from './desktop-settings.js';
 import type { RestServerController, RestServerState, RestServerStatus } from './rest-server-controller.js';
@@ -20,12 +20,14 @@ export interface EmbeddedRestServerOptions {
 /** Where the desktop user changes what a failed listen names: the Settings screen, not DMS_PORT. */
 const settingsRemedies = { port: 'choose another port', host: 'use 127.0.0.1 or an address of this computer' };
 
-function close(server: ServerType): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Off means off: open keep-alive connections and long polls end now, not when clients leave.
-    if (server instanceof Server) server.closeAllConnections();
-  });
+/** Requests in flight may finish within this when the server is turned off or the app quits. */
+const closeGraceMs = 1_000;
+
+async function close(server: ServerType): Promise<void> {
+  // Off means off: idle keep-alive connections close now, requests in flight get their answer
+  // with Connection: close, and whatever is still open after closeGraceMs (a long poll) is cut.
+  if (server instanceof Server) await closeGracefully(server, closeGraceMs).done;
+  else await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /**

@@ -190,9 +190,21 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         const config = readConfig();
         process.stderr.write(`dms: data dir ${config.dataDir}\n`);
         const server = await startServer(config);
-        const shutdown = () => void server.stop().then(() => process.exit(0));
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
+        // A bounded stop (DMS_SHUTDOWN_TIMEOUT_MS); a second signal forces it at once.
+        let signals = 0;
+        const shutdown = () => {
+          signals += 1;
+          if (signals > 1) return void server.stop({ now: true });
+          void server.stop().then(
+            () => process.exit(0),
+            (error: unknown) => {
+              process.stderr.write(`dms: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+              process.exit(1);
+            },
+          );
+        };
+        process.on('SIGINT', shutdown);
+        process.on('SIGTERM', shutdown);
         return -1;
       }
       case 'migrate': {

@@ -28,6 +28,11 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** Connection caps and request timeouts of the listener (DMS_MAX_CONNECTIONS, DMS_HEADERS_TIMEOUT_MS, …). */
   http: HttpLimits;
+  /**
+   * How long a stop (SIGTERM, SIGINT) may take (DMS_SHUTDOWN_TIMEOUT_MS): requests in flight and
+   * running jobs get most of it, then what remains is forced, and the process exits within it.
+   */
+  shutdownTimeoutMs: number;
   /** Serve a SQLite database that fails its start-up integrity check (DMS_ALLOW_DAMAGED_DATABASE=1). */
   allowDamagedDatabase: boolean;
 }
@@ -106,6 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
     trustedProxies: trusted,
     http: httpLimits(env, trusted),
+    shutdownTimeoutMs: integer(env, 'DMS_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 3_600_000),
     allowDamagedDatabase: oneOf(env, 'DMS_ALLOW_DAMAGED_DATABASE', ['0', '1'] as const, '0') === '1',
   };
 }

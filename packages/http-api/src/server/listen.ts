@@ -1,6 +1,7 @@
 import { Server } from 'node:http';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { capConnections } from './connection-caps.js';
+import { trackForGracefulClose } from './graceful-close.js';
 import { defaultHttpLimits, httpServerOptions, type HttpLimits } from './http-limits.js';
 import { lingerOnClose } from './lingering-close.js';
 import { answerParserRefusals, type ParserRefusal } from './parser-refusals.js';
@@ -38,7 +39,8 @@ export interface ListenOptions {
 /**
  * Serves `fetch` on host:port, its connections capped and timed (finding 20.14), what the
  * parser refuses answered as model_error (issue 21 item 7), and a connection closed after
- * its last answer without losing it (item 6). Rejects with a StartupError that says what to change.
+ * its last answer without losing it (item 6), ready for a bounded close (closeGracefully,
+ * item 4). Rejects with a StartupError that says what to change.
  */
 export function listenHttp(
   fetch: (request: Request) => Response | Promise<Response>,
@@ -54,6 +56,7 @@ export function listenHttp(
       capConnections(server, limits);
       answerParserRefusals(server, options.onParserRefusal);
       server.on('connection', lingerOnClose);
+      trackForGracefulClose(server);
     }
     server.once('error', (error) => {
       server.close();

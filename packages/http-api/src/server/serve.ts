@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { ServerType } from '@hono/node-server';
 import { listenHttp, listeningUrl } from './listen.js';
 export { StartupError } from './listen.js';
@@ -6,11 +7,16 @@ import { createApp, apiBase } from '../app.js';
 import { createLogger } from '../http/logger.js';
 import type { ServerConfig } from './config.js';
 import { dmsOptions } from './open.js';
+import { gracefulShutdown } from './shutdown.js';
 
 export interface RunningServer {
   dms: Dms;
   url: string;
-  stop(): Promise<void>;
+  /**
+   * A bounded, graceful stop (issue 21 item 4; see shutdown.ts); the same promise on every
+   * call. `{ now: true }` (a second signal) forces what remains at once.
+   */
+  stop(options?: { now?: boolean }): Promise<void>;
 }
 
 /** `dms serve`: the whole service from openDms, served over HTTP until stopped. */
@@ -39,12 +45,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const url = listeningUrl(server, config.host, config.port, apiBase);
   logger.info({ url, data_dir: config.dataDir }, 'dms serving');
 
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      logger.info('dms stopping');
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await dms.close();
-    })());
-  return { dms, url, stop };
+  const shutdown = gracefulShutdown({ server: server as Server, dms, logger, timeoutMs: config.shutdownTimeoutMs });
+  return { dms, url, stop: (options) => (options?.now ? shutdown.now() : shutdown.begin()) };
 }

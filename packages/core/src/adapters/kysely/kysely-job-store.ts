@@ -168,6 +168,18 @@ export class KyselyJobStore implements JobStore {
     return row && toRecord(row);
   }
 
+  async requeue(id: string, workerId: string) {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({ status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, message: null, steps: '[]', result: null })
+      .where('id', '=', id)
+      .where('worker_id', '=', workerId)
+      .where('status', '=', 'working')
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
   async failStale(staleBefore: string, message: string, now: string) {
     const rows = await this.db
       .updateTable('jobs')
