@@ -218,6 +218,31 @@ describe('issue 21 item 4: dms serve stops within DMS_SHUTDOWN_TIMEOUT_MS and lo
     expect(lost).toEqual([]);
   });
 
+  it('item 21.4: a second signal forces the stop at once: the running job is put back in the queue and the process exits 0 without waiting out the timeout', async () => {
+    const peer = await hangingPeer();
+    cleanups.push(peer.close);
+    const dir = dataDir();
+    const dms = await serve(dir, { DMS_JOB_CONCURRENCY: '1', DMS_DRIVER_TIMEOUT_MS: '30000', DMS_SHUTDOWN_TIMEOUT_MS: '20000' });
+    expect((await call(dms, 'POST', '/nas', { name: 'slow', host: '127.0.0.1', type: 'nfs_v4' })).status).toBe(201);
+    const running = await enqueueTest(dms, peer.port, 'running');
+    await until(() => peer.held.length === 1);
+
+    dms.child.kill('SIGINT');
+    await until(() => dms.output().includes('dms stopping'), 2_000);
+    const secondAt = performance.now();
+    dms.child.kill('SIGINT');
+    const exit = await exitWithin(dms, 5_000);
+    expect(exit, 'dms did not exit within 5 s of the second signal').toBeDefined();
+    expect(exit!.code).toBe(0);
+    expect(exit!.at - secondAt).toBeLessThan(2_000);
+    const storage = openSqliteStorage({ file: join(dir, 'dms.sqlite') });
+    try {
+      expect(await storage.jobs.get(running)).toMatchObject({ status: 'queued', worker_id: null });
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('item 21.4: on SIGTERM long-polls answer at once with the current status, no queued job is claimed, and a job still running at the timeout is put back in the queue and runs after the restart', async () => {
     const peer = await hangingPeer();
     cleanups.push(peer.close);
