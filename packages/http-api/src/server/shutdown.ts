@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Dms } from '@dms/core';
 import type { createLogger } from '../http/logger.js';
-import { closeGracefully, type HttpClosing } from './graceful-close.js';
+import { closeGracefully, type HttpCloseOutcome, type HttpClosing } from './graceful-close.js';
 
 type Logger = Pick<ReturnType<typeof createLogger>, 'info' | 'warn' | 'error'>;
 
@@ -62,7 +62,12 @@ export function gracefulShutdown({ server, dms, logger, timeoutMs }: ShutdownOpt
     closing = closeGracefully(server, cutOffAfter);
     engine.drain();
     logger.info({ timeout_ms: timeoutMs }, 'dms stopping: no new connections or jobs; requests in flight and running jobs get until the timeout');
-    const [http, jobsEnded] = await Promise.all([closing.done, within(engine.stop({ graceMs: cutOffAfter }), remaining())]);
+    let http: HttpCloseOutcome = { open: 0, forced: 0 };
+    const [, jobsEnded] = await Promise.all([
+      // Bounded too: a connection Node still counts after it was destroyed must not hold the exit.
+      within(closing.done.then((outcome) => (http = outcome)), remaining()),
+      within(engine.stop({ graceMs: cutOffAfter }), remaining()),
+    ]);
     const requeued = engine.requeued;
     if (http.forced > 0) logger.warn({ connections: http.forced }, 'connections still busy at the shutdown timeout were closed without an answer');
     if (requeued.length > 0) logger.info({ job_ids: requeued }, 'jobs still running at the shutdown timeout were put back in the queue');
