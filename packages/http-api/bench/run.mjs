@@ -19,6 +19,7 @@ import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
 import { faultsBench } from './faults.mjs';
+import { shutdownBench } from './shutdown.mjs';
 
 function parseArgs(argv) {
   const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
@@ -73,6 +74,8 @@ const targets = {
   'scan.ratio_vs_du': { op: '<=', value: 2 },
   'faults.sqlite_lock.healthz_p99_ms': { op: '<', value: 50 },
   'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
+  'shutdown.exit_s': { op: '<=', value: 10 },
+  'shutdown.acknowledged_lost': { op: '<=', value: 0 },
   ...(withPostgres
     ? {
         'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
@@ -269,6 +272,9 @@ async function main() {
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });
+
+  // --- Shutdown: SIGTERM under load, exit time and acknowledged writes after a restart. ---
+  await shutdownBench({ record, notes, log });
 
   // --- Hostile inputs: what each costs the event loop and the memory of a server of its own. ---
   await hostileBench({ record, notes, log, targets });
