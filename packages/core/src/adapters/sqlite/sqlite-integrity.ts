@@ -51,6 +51,15 @@ export function restoreAdvice(file: string): string {
   );
 }
 
+/**
+ * The first problems SQLite names, on one line: a quick_check row may hold many lines (one per
+ * damaged cell), and the refusal is read in a terminal or a log line.
+ */
+function summarize(problems: readonly string[]): string {
+  const lines = problems.flatMap((problem) => problem.split('\n')).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('***'));
+  return lines.slice(0, 3).join('; ') + (lines.length > 3 ? `; … (${lines.length} in all)` : '');
+}
+
 /** The start-up refusal: the database failed PRAGMA quick_check. */
 export class DatabaseDamagedError extends Error {
   override readonly name = 'DatabaseDamagedError';
@@ -59,7 +68,7 @@ export class DatabaseDamagedError extends Error {
     readonly problems: string[],
   ) {
     super(
-      `the database ${file} is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}): dms does not serve it. ` +
+      `the database ${file} is damaged (${summarize(problems)}): dms does not serve it. ` +
         `${restoreAdvice(file)}. Run 'dms check' for the full report; to serve it as it is anyway, set DMS_ALLOW_DAMAGED_DATABASE=1`,
     );
   }
