@@ -106,7 +106,7 @@ export type { RawQuery } from './list-query/parse-list-query.js';
 
 // Callers and their rights
 export { systemPrincipal, type Principal, type UserPrincipal, type ApiKeyPrincipal } from './scopes/principal.js';
-export { authorize, authorizeAdmin, isAllowed, canSeeSharePassword } from './scopes/scope-check.js';
+export { authorize, authorizeAdmin, isAllowed, canSeeSharePassword, canSeeAgentCommunity } from './scopes/scope-check.js';
 export { scopeProblem, type ScopeProblem } from './scopes/scope-validity.js';
 export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
 

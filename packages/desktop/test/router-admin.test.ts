@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import { canSeeSharePassword, type Core, type Principal } from '@dms/core';
+import { canSeeAgentCommunity, canSeeSharePassword, type Core, type Principal } from '@dms/core';
 import type { AppCaller } from '../src/main/router/index.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from './test-desktop.js';
 
@@ -80,6 +80,9 @@ const callsByScope: Record<string, Check> = {
   'traps/test': (core, p) => core.traps.test(p, nowhere),
   'server_configuration/show': (core, p) => core.snmpConfig.show(p),
   'server_configuration/update': (core, p) => core.snmpConfig.update(p, { location: 1 }),
+  'server_configuration/get_password': async (_core, p) => {
+    if (!canSeeAgentCommunity(p)) throw new Error('missing scope server_configuration / get_password');
+  },
   'api_keys/index': (core, p) => core.apiKeys.list(p, {}),
   'api_keys/show': (core, p) => core.apiKeys.show(p, nowhere),
   'api_keys/create': (core, p) => core.apiKeys.create(p, {}),
