@@ -2,6 +2,21 @@
 // listed by name. Adapters are on their own subpaths (@dms/core/sqlite, /memory, /drivers,
 // /snmp); test fixtures on @dms/core/testing.
 
+// Every operator-facing default (environment, settings, limits), and the byte formatter
+export {
+  serverDefaults,
+  httpDefaults,
+  postgresDefaults,
+  rateLimitDefaults,
+  jobDefaults,
+  authDefaults,
+  hasherDefaults,
+  snmpDefaults,
+  listDefaults,
+  environmentDefaults,
+} from './defaults.js';
+export { formatBytes } from './format-bytes.js';
+
 // Opening and running the service
 export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './runtime/open-dms.js';
 export { DataDirInUseError } from './runtime/data-dir-lock.js';
@@ -100,7 +115,7 @@ export {
   apiKeyListQuerySchema,
   corsRuleListQuerySchema,
 } from './contracts/list-query-schemas.js';
-export { defaultPageSize, maxPageSize, type ListSpec, type ListQuery, type ListPage } from './list-query/list-query.js';
+export type { ListSpec, ListQuery, ListPage } from './list-query/list-query.js';
 export { shareListSpecs, nasListSpec, poolListSpec, trapListSpec, userListSpec, apiKeyListSpec, corsRuleListSpec } from './list-query/list-specs.js';
 export type { RawQuery } from './list-query/parse-list-query.js';
 

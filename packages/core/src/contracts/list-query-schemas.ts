@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defaultPageSize, maxPageSize, type ListSpec } from '../list-query/list-query.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listDefaults } from '../defaults.js';
 import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
 import { acceptedQueryParameters } from '../list-query/parse-list-query.js';
 import { maxPage } from '../list-query/parse-pagination.js';
@@ -8,10 +9,10 @@ const optionalText = (description: string) => z.string().optional().describe(des
 
 /** Every list takes both schemes (DESIGN §5.8); one request uses one of them. */
 const paginationParams = {
-  limit: optionalText(`items to return, 1 to ${maxPageSize} (default ${defaultPageSize}); with offset, not with page or per_page`),
+  limit: optionalText(`items to return, 1 to ${listDefaults.maxPageSize} (default ${listDefaults.pageSize}); with offset, not with page or per_page`),
   offset: optionalText('items to skip, 0 or more (default 0); with limit, not with page or per_page'),
   page: optionalText(`page number, 1 to ${maxPage} (default 1); with per_page, not with limit or offset`),
-  per_page: optionalText(`items per page, 1 to ${maxPageSize} (default ${defaultPageSize}); with page, not with limit or offset`),
+  per_page: optionalText(`items per page, 1 to ${listDefaults.maxPageSize} (default ${listDefaults.pageSize}); with page, not with limit or offset`),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictInput } from '../errors/strict-input.js';
+import { authDefaults, jobDefaults } from '../defaults.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
 export const allowedHostEntry = z
@@ -38,9 +39,9 @@ export const settingsUpdateSchema = strictInput(
 export type Settings = z.output<typeof settingsSchema>;
 export const defaultSettings: Settings = {
   jwt_enabled: false,
-  jwt_ttl_seconds: 3600,
-  job_queue_max_per_principal: 32,
-  job_queue_max_total: 256,
+  jwt_ttl_seconds: authDefaults.jwtTtlSeconds,
+  job_queue_max_per_principal: jobDefaults.queueMaxPerPrincipal,
+  job_queue_max_total: jobDefaults.queueMaxTotal,
   share_test_allowed_hosts: [],
-  api_keys_max_per_user: 100,
+  api_keys_max_per_user: authDefaults.apiKeysMaxPerUser,
 };

@@ -1,4 +1,5 @@
 import type { Storage } from '../ports/storage.js';
+import { jobDefaults } from '../defaults.js';
 import type { JobOutcome, JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
 import { isStorageUnavailable } from '../errors/storage-unavailable.js';
@@ -92,13 +93,13 @@ export class JobEngine {
 
   constructor(options: JobEngineOptions) {
     this.#options = {
-      concurrency: 4,
-      driverTimeoutMs: 10_000,
-      heartbeatMs: 2_000,
-      retentionMs: 24 * 3600_000,
-      pollMs: 500,
+      concurrency: jobDefaults.concurrency,
+      driverTimeoutMs: jobDefaults.driverTimeoutMs,
+      heartbeatMs: jobDefaults.heartbeatMs,
+      retentionMs: jobDefaults.retentionMs,
+      pollMs: jobDefaults.pollMs,
       ...options,
-      staleAfterMs: options.staleAfterMs ?? 3 * (options.heartbeatMs ?? 2_000),
+      staleAfterMs: options.staleAfterMs ?? jobDefaults.staleAfterHeartbeats * (options.heartbeatMs ?? jobDefaults.heartbeatMs),
     };
     this.#workerId = `worker-${options.newId()}`;
     this.signals = new JobSignals(options.events, options.clock);

@@ -62,6 +62,3 @@ export interface ListPage<T> {
   count: number;
   items: T[];
 }
-
-export const defaultPageSize = 20;
-export const maxPageSize = 100;

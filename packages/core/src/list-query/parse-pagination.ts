@@ -1,5 +1,8 @@
 import { DomainError } from '../errors/domain-error.js';
-import { defaultPageSize, maxPageSize, type RawQuery } from './list-query.js';
+import type { RawQuery } from './list-query.js';
+import { listDefaults } from '../defaults.js';
+
+const { pageSize: defaultPageSize, maxPageSize } = listDefaults;
 
 /** Both schemes on every list (DESIGN §5.8): this product family's clients send limit/offset. */
 export const paginationParameters = ['limit', 'offset', 'page', 'per_page'] as const;

@@ -16,14 +16,15 @@ import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snm
 import { silentLog, type DmsLog } from './log.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 
+import { serverDefaults, snmpDefaults } from '../defaults.js';
 export interface OpenDmsOptions {
   /** Holds the SQLite database, the secret key file and, by default, the local shares root. */
   dataDir: string;
   /** `postgres://…`: PostgreSQL, shared by replicas (no data-dir lock); unset: SQLite in the data dir. */
   databaseUrl?: string;
-  /** PostgreSQL connections per process (10). */
+  /** PostgreSQL connections per process (postgresDefaults.poolMax). */
   pgPoolMax?: number;
-  /** PostgreSQL statement timeout in ms (30000). */
+  /** PostgreSQL statement timeout in ms (postgresDefaults.statementTimeoutMs). */
   pgStatementTimeoutMs?: number;
   /** DMS_SECRET_KEY; unset: `secret.key` in the data dir, created 0600. */
   secretKey?: string;
@@ -60,7 +61,7 @@ export interface OpenDmsOptions {
   rateLimits?: { store: 'memory' | 'postgres'; requestsPerMinute?: number };
   /** Replaces the SNMP trap sender (tests); null: no sender, so test traps answer 503. */
   trapSender?: TrapSender | null;
-  /** How often an idle worker looks for jobs queued elsewhere (500 ms); tests shorten it. */
+  /** How often an idle worker looks for jobs queued elsewhere (jobDefaults.pollMs); tests shorten it. */
   jobPollMs?: number;
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
@@ -218,7 +219,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       secrets,
       // A key of its own for JWTs: a token never helps to open a sealed secret, nor the reverse.
       jwtKey: new Uint8Array(hkdfSync('sha256', secretKey, 'dms', 'dms-jwt-hs256-v1', 32)),
-      drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [join(dataDir, 'shares')] }),
+      drivers: createShareDriverRegistry({ localRoots: options.localRoots ?? [join(dataDir, serverDefaults.localSharesDir)] }),
       engine: {
         ...(options.jobConcurrency === undefined ? {} : { concurrency: options.jobConcurrency }),
         ...(options.driverTimeoutMs === undefined ? {} : { driverTimeoutMs: options.driverTimeoutMs }),
@@ -242,13 +243,13 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     if (service) {
       if (!trapSender) throw new Error('a service needs an SNMP trap sender');
       firstAdmin = await core.users.ensureAdmin(options.adminPassword);
-      for (const root of options.localRoots ?? [join(dataDir, 'shares')]) mkdirSync(root, { recursive: true });
+      for (const root of options.localRoots ?? [join(dataDir, serverDefaults.localSharesDir)]) mkdirSync(root, { recursive: true });
       snmp = await startSnmpServices({
         storage,
         events,
         sender: trapSender,
         allowedHosts: () => core.traps.allowedHosts(),
-        enterpriseOid: options.snmp?.enterpriseOid ?? '1.3.6.1.4.1.61999',
+        enterpriseOid: options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid,
         agent: options.snmp?.agent,
         log,
         onSendError: onTrapSendError,

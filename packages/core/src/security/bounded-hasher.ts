@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { DomainError } from '../errors/domain-error.js';
 import type { PasswordHasher, VerifyLane } from '../ports/password-hasher.js';
+import { hasherDefaults } from '../defaults.js';
 
 export interface HasherBounds {
   /** argon2 runs on libuv's thread pool (4 threads by default): leave room for fs, dns and zlib. */
@@ -15,7 +16,11 @@ export interface HasherBounds {
  * argon2 keeps a core busy for each check it runs: on a small machine one core stays free for
  * the event loop, so a flood of password checks slows sign-ins, never every other request.
  */
-export const defaultHasherBounds: HasherBounds = { concurrency: Math.max(1, Math.min(2, availableParallelism() - 1)), maxWaiting: 256, maxWaitingPerAddress: 32 };
+export const defaultHasherBounds: HasherBounds = {
+  concurrency: Math.max(1, Math.min(hasherDefaults.maxConcurrency, availableParallelism() - 1)),
+  maxWaiting: hasherDefaults.maxWaiting,
+  maxWaitingPerAddress: hasherDefaults.maxWaitingPerAddress,
+};
 
 interface Waiter {
   start: () => void;

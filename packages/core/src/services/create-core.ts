@@ -58,7 +58,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     resolveHost?: ResolveHost;
     /** HS256 key of JWT mode, derived from the server secret (random per process if absent). */
     jwtKey?: Uint8Array;
-    /** Rate limits and the failed-authentication lockout (memory, 600 requests and 10 failures a minute, by default). */
+    /** Rate limits and the failed-authentication lockout (in memory, with rateLimitDefaults, by default). */
     limits?: AccessLimits;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
   };

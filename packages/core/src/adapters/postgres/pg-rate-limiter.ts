@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AccessLimits, RateLimiter } from '../../ports/rate-limiter.js';
 import { flexibleRateLimiter } from '../rate-limiter-flexible/flexible-rate-limiter.js';
+import { rateLimitDefaults } from '../../defaults.js';
 
 export interface PgRateLimiterOptions {
   pool: pg.Pool;
@@ -39,7 +40,7 @@ export async function createPostgresAccessLimits(options: {
   failuresPerMinute?: number;
   tableName?: string;
 }): Promise<AccessLimits> {
-  const { pool, requestsPerMinute = 600, failuresPerMinute = 10, tableName } = options;
+  const { pool, requestsPerMinute = rateLimitDefaults.requestsPerMinute, failuresPerMinute = rateLimitDefaults.authFailuresPerMinute, tableName } = options;
   const common = { pool, windowSeconds: 60, ...(tableName ? { tableName } : {}) };
   // One after the other: concurrent CREATE TABLE IF NOT EXISTS of one table can collide in PostgreSQL.
   const perCredential = await createPostgresRateLimiter({ ...common, limit: requestsPerMinute, keyPrefix: 'dms_credential' });

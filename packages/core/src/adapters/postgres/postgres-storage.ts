@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from '
 import type { Storage } from '../../ports/storage.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
+import { postgresDefaults } from '../../defaults.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createListCache } from '../kysely/kysely-list-cache.js';
@@ -86,8 +87,8 @@ function postgresNamedStatements(pool: pg.Pool): FirstRowReader {
 export function openPostgresStorage(options: PostgresStorageOptions): Storage {
   const pool = createResilientPool({
     connectionString: options.url,
-    max: options.poolMax ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    max: options.poolMax ?? postgresDefaults.poolMax,
+    statement_timeout: options.statementTimeoutMs ?? postgresDefaults.statementTimeoutMs,
     // An unreachable server fails a request (503) in seconds, not after the OS's TCP timeout.
     connectionTimeoutMillis: 5_000,
     types: postgresTypes,

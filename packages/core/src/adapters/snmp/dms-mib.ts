@@ -4,8 +4,6 @@
  * these against the MIB file with snmptranslate.
  */
 
-export const defaultEnterpriseOid = '1.3.6.1.4.1.61999';
-
 /** sysObjectID, sysUpTime … of SNMPv2-MIB's system group. */
 export const systemOids = {
   sysDescr: '1.3.6.1.2.1.1.1',

@@ -2,7 +2,6 @@ export { NetSnmpTrapSender, type NetSnmpTrapSenderOptions } from './snmp-trap-se
 export { NetSnmpAgent, type NetSnmpAgentOptions } from './snmp-agent.js';
 export { loadMibPath, standardMibPath, mibSearchPath } from './mib-path.js';
 export {
-  defaultEnterpriseOid,
   checkEnterpriseOid,
   notificationOid,
   eventObjectOid,

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { severityLevels } from '../../domain/trap.js';
 import { eventCatalogue } from '../../events/catalogue.js';
 import { requireTools } from '../../testing/require-tool.js';
-import { agentObjectArcs, agentObjectOid, defaultEnterpriseOid, eventObjectArcs, eventObjectOid, notificationOid } from './dms-mib.js';
+import { agentObjectArcs, agentObjectOid, eventObjectArcs, eventObjectOid, notificationOid } from './dms-mib.js';
+import { snmpDefaults } from '../../defaults.js';
+
+const defaultEnterpriseOid = snmpDefaults.enterpriseOid;
 import { loadMibPath, mibSearchPath } from './mib-path.js';
 import { createSnmpToolEnv, type SnmpToolEnv } from '../../testing/snmp-tool-env.js';
 

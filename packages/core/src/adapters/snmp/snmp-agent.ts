@@ -2,7 +2,8 @@ import type { RemoteInfo, Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
 import type { AgentOptions, AgentStatistics, SnmpAgent } from '../../ports/snmp-agent.js';
-import { agentObjectOid, checkEnterpriseOid, defaultEnterpriseOid, systemOids } from './dms-mib.js';
+import { agentObjectOid, checkEnterpriseOid, systemOids } from './dms-mib.js';
+import { snmpDefaults } from '../../defaults.js';
 import { utf8Octets } from './event-varbinds.js';
 import { netSnmp, type NetSnmpLibAgent, type NetSnmpMib } from './net-snmp.js';
 import { snmpMessageVersion } from './snmp-message-version.js';
@@ -56,7 +57,7 @@ export class NetSnmpAgent implements SnmpAgent {
   #sockets: Socket[] = [];
 
   constructor(options: NetSnmpAgentOptions = {}) {
-    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? defaultEnterpriseOid);
+    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? snmpDefaults.enterpriseOid);
     this.#settings = options;
     this.#limits = { ...defaultSnmpRequestLimits, ...options.limits };
     this.#budget = new SnmpWorkBudget(options.budget);

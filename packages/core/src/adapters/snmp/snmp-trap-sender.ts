@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import { parseManager } from '../../domain/trap.js';
 import { eventCatalogue, type DmsEvent } from '../../events/catalogue.js';
 import type { TrapAllowedHosts, TrapSender, TrapTarget } from '../../ports/notifier.js';
-import { checkEnterpriseOid, defaultEnterpriseOid, notificationOid } from './dms-mib.js';
+import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
+import { snmpDefaults } from '../../defaults.js';
 import { eventVarbinds } from './event-varbinds.js';
 import { netSnmp, type NetSnmpSession } from './net-snmp.js';
 
@@ -31,7 +32,7 @@ export class NetSnmpTrapSender implements TrapSender {
   #closed = false;
 
   constructor(options: NetSnmpTrapSenderOptions = {}) {
-    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? defaultEnterpriseOid);
+    this.#enterpriseOid = checkEnterpriseOid(options.enterpriseOid ?? snmpDefaults.enterpriseOid);
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#agentAddress = options.agentAddress ?? '0.0.0.0';
     if (isIP(this.#agentAddress) !== 4) throw new Error('agentAddress must be an IPv4 address');

@@ -1,0 +1,123 @@
+/*
+ * Every default an operator can see or change, declared once: the REST server's environment
+ * parsing (http-api `server/config.ts`), the desktop app, openDms and the services and adapters
+ * that fall back to a value all read it from here. README's configuration table is checked
+ * against `environmentDefaults` (defaults.test.ts), so the two cannot drift.
+ *
+ * Pure data, no imports: the desktop renderer and the SDK generator may load it.
+ * Internal tunables that no operator sets (cache lifetimes, poll ticks, SNMP agent work
+ * budgets) stay beside the code they tune.
+ */
+
+/** Where `dms serve` listens and keeps its files, how it logs, how long it takes to stop. */
+export const serverDefaults = {
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: './data',
+  /** `local` shares must lie under this folder of the data dir unless DMS_LOCAL_ROOTS says otherwise. */
+  localSharesDir: 'shares',
+  logLevel: 'info',
+  logFormat: 'json',
+  /** DESIGN §5.12: a body over it is 413. */
+  maxBodyBytes: 1024 * 1024,
+  shutdownTimeoutMs: 10_000,
+} as const;
+
+/** What one HTTP listener lets its clients hold (finding 20.14; http-api `server/http-limits.ts`). */
+export const httpDefaults = {
+  maxConnections: 1024,
+  maxConnectionsPerAddress: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
+/** PostgreSQL connections per process and the statement timeout (`0`: none). */
+export const postgresDefaults = {
+  poolMax: 10,
+  statementTimeoutMs: 30_000,
+} as const;
+
+/** Budgets per one-minute window, per credential and per client address, and the login lockout. */
+export const rateLimitDefaults = {
+  store: 'memory',
+  requestsPerMinute: 600,
+  authFailuresPerMinute: 10,
+} as const;
+
+/** The job engine of one process, and the queue bounds every replica applies (settings). */
+export const jobDefaults = {
+  concurrency: 4,
+  /** Bound of every network step of a share test or scan. */
+  driverTimeoutMs: 10_000,
+  heartbeatMs: 2_000,
+  /** A working job whose heartbeat is this many beats old is taken as crashed. */
+  staleAfterHeartbeats: 3,
+  /** Finished jobs are kept this long (DESIGN §5.15: 24 h). */
+  retentionMs: 24 * 3600_000,
+  /** How often an idle worker looks for jobs enqueued by another replica. */
+  pollMs: 500,
+  /** Setting `job_queue_max_per_principal`: unfinished jobs of one user with all its keys (429 beyond). */
+  queueMaxPerPrincipal: 32,
+  /** Setting `job_queue_max_total`: unfinished jobs of the whole service (503 beyond). */
+  queueMaxTotal: 256,
+} as const;
+
+/** JWT mode and API keys (settings). */
+export const authDefaults = {
+  jwtTtlSeconds: 3600,
+  apiKeysMaxPerUser: 100,
+} as const;
+
+/**
+ * Password checks in flight (argon2 keeps a core busy for each): at most `maxConcurrency`, and
+ * one core fewer than the machine has, so one stays free for the event loop.
+ */
+export const hasherDefaults = {
+  maxConcurrency: 2,
+  maxWaiting: 256,
+  maxWaitingPerAddress: 32,
+} as const;
+
+/** SNMP traps and agent. The enterprise arc is a placeholder a site replaces with its own. */
+export const snmpDefaults = {
+  enterpriseOid: '1.3.6.1.4.1.61999',
+} as const;
+
+/** Every list (DESIGN §5.8). */
+export const listDefaults = {
+  pageSize: 20,
+  maxPageSize: 100,
+} as const;
+
+/**
+ * What each `DMS_*` variable means when it is unset or empty, in README's words: a value, or
+ * `undefined` where nothing takes its place (the feature is off, or a value is generated).
+ */
+export const environmentDefaults = {
+  DMS_HOST: serverDefaults.host,
+  DMS_PORT: serverDefaults.port,
+  DMS_DATA_DIR: serverDefaults.dataDir,
+  DMS_DATABASE_URL: undefined,
+  DMS_PG_POOL_MAX: postgresDefaults.poolMax,
+  DMS_PG_STATEMENT_TIMEOUT_MS: postgresDefaults.statementTimeoutMs,
+  DMS_RATE_LIMIT_STORE: rateLimitDefaults.store,
+  DMS_ADMIN_PASSWORD: undefined,
+  DMS_SECRET_KEY: undefined,
+  DMS_LOCAL_ROOTS: `<data dir>/${serverDefaults.localSharesDir}`,
+  DMS_DRIVER_TIMEOUT_MS: jobDefaults.driverTimeoutMs,
+  DMS_JOB_CONCURRENCY: jobDefaults.concurrency,
+  DMS_SNMP_AGENT_PORT: undefined,
+  DMS_SNMP_ENTERPRISE_OID: snmpDefaults.enterpriseOid,
+  DMS_LOG_LEVEL: serverDefaults.logLevel,
+  DMS_LOG_FORMAT: serverDefaults.logFormat,
+  DMS_RATE_LIMIT_PER_MINUTE: rateLimitDefaults.requestsPerMinute,
+  DMS_TRUSTED_PROXIES: undefined,
+  DMS_MAX_CONNECTIONS: httpDefaults.maxConnections,
+  DMS_MAX_CONNECTIONS_PER_ADDRESS: httpDefaults.maxConnectionsPerAddress,
+  DMS_HEADERS_TIMEOUT_MS: httpDefaults.headersTimeoutMs,
+  DMS_REQUEST_TIMEOUT_MS: httpDefaults.requestTimeoutMs,
+  DMS_KEEP_ALIVE_TIMEOUT_MS: httpDefaults.keepAliveTimeoutMs,
+  DMS_SHUTDOWN_TIMEOUT_MS: serverDefaults.shutdownTimeoutMs,
+  DMS_ALLOW_DAMAGED_DATABASE: '0',
+} as const satisfies Record<`DMS_${string}`, string | number | undefined>;
