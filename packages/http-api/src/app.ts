@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { DomainError, authorizeAdmin, type Core, type SnmpAgentState } from '@dms/core';
+import { DomainError, authorizeAdmin, serverDefaults, type Core, type SnmpAgentState } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './http/route-table.js';
@@ -19,12 +19,11 @@ import { routeContracts } from './contracts/route-contracts.js';
 
 export { apiBasePath as apiBase } from './contracts/openapi-document.js';
 import { apiBasePath as apiBase } from './contracts/openapi-document.js';
-export const defaultMaxBodyBytes = 1024 * 1024;
 
 export interface AppOptions {
   core: Core;
   logger: Logger;
-  /** Largest accepted request body in bytes (1 MiB by default). */
+  /** Largest accepted request body in bytes (serverDefaults.maxBodyBytes, 1 MiB, by default). */
   maxBodyBytes?: number;
   /** Addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: readonly string[];
@@ -48,7 +47,7 @@ export function createApp(options: AppOptions): DmsApp {
   const pipeline = createPipeline({
     observer: createObserver(logger, metrics),
     cors: corsFromRules(() => core.corsRules.all(), core.events),
-    limitBody: limitBody(options.maxBodyBytes ?? defaultMaxBodyBytes),
+    limitBody: limitBody(options.maxBodyBytes ?? serverDefaults.maxBodyBytes),
     authenticate: authenticate(core.access, publicPaths, {
       onAuthFailure: () => metrics.authFailures.inc(),
       clientAddress: clientAddressResolver(options.trustedProxies ?? []),

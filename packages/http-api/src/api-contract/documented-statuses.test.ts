@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemPrincipal } from '@dms/core';
+import { serverDefaults, systemPrincipal } from '@dms/core';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import { routeContracts } from '../contracts/route-contracts.js';
 import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
-import { defaultMaxBodyBytes } from '../app.js';
 import { maxPathBytes } from '../pipeline/pipeline.js';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
 import { addApiKey, addCorsRule, addNas, addPool, addShare, addTrap, addUser, joinPool, readJson, unique, type ApiKeyView, type CorsRule, type Nas, type NasShare, type Pool, type Trap, type User } from '../testing/fixtures.js';
@@ -245,7 +244,7 @@ async function probeAll(t: TestApp, contract: RouteContract, f: Fixture, keys: {
     await p.send(`NUL in query parameter ${name}`, { ...valid, query: [...others, `${name}=%00`].join('&') }, 400);
   }
   await p.send('unknown query parameter', { ...valid, query: [query, 'zz_not_a_parameter=1'].filter(Boolean).join('&') });
-  if (contract.method !== 'get') await p.send('body over the server limit', { ...valid, body: `{"x":"${'x'.repeat(defaultMaxBodyBytes)}"}` }, 413);
+  if (contract.method !== 'get') await p.send('body over the server limit', { ...valid, body: `{"x":"${'x'.repeat(serverDefaults.maxBodyBytes)}"}` }, 413);
   if (contract.body) {
     await p.send('malformed JSON', { ...valid, body: '{"' }, 400);
     await p.send('wrong Content-Type', { ...valid, body: JSON.stringify(body), headers: { 'content-type': 'text/plain' } }, 400);

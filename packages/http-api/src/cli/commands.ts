@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, parseScopeText, scopeProblem, systemPrincipal, type Dms, type Scope } from '@dms/core';
+import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, listDefaults, parseScopeText, scopeProblem, systemPrincipal, type Dms, type Scope } from '@dms/core';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';
 import { StartupError, startServer } from '../server/serve.js';
@@ -27,6 +27,9 @@ export const usage = `Usage: dms <command>
 `;
 
 type Output = (line: string) => void;
+
+/** The lists of `user list`, `apikey list` and `cors list`: the largest page a list serves. */
+const allOnOnePage = { per_page: [String(listDefaults.maxPageSize)] };
 
 /** Every command but serve and migrate works on an existing database, beside a running server. */
 async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean; initDatabase?: boolean } = {}): Promise<T> {
@@ -64,7 +67,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(systemPrincipal, { per_page: ['100'] }));
+    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(systemPrincipal, allOnOnePage));
     if (keys.length === 0) out('no API keys');
     else out('id\tname\tkey\tscopes\tlast used');
     for (const key of keys) {
@@ -109,7 +112,7 @@ async function cors(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(systemPrincipal, { per_page: ['100'] }));
+    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(systemPrincipal, allOnOnePage));
     if (rules.length === 0) out('no CORS rules');
     else out('id\torigins\tpath\tmethods');
     for (const rule of rules) out(`${rule.id}\t${rule.origins.join(' ')}\t${rule.path}\t${rule.methods.join(',')}`);
@@ -137,7 +140,7 @@ async function user(args: string[], out: Output): Promise<number> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
   const [sub, name] = positionals;
   if (sub === 'list') {
-    const { users } = await withDms((rt) => rt.core.users.list(systemPrincipal, { per_page: ['100'] }));
+    const { users } = await withDms((rt) => rt.core.users.list(systemPrincipal, allOnOnePage));
     out('id\tusername\tadmin\tcreated');
     for (const u of users) out(`${u.id}\t${u.username}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
     return 0;

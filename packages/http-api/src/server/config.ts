@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
+import { environmentDefaults as d, serverDefaults } from '@dms/core';
 import { trustedProxyList } from '../rate-limit/client-address.js';
 import { logFormats, logLevels, type LogFormat } from '../http/logger.js';
-import { defaultHttpLimits, type HttpLimits } from './http-limits.js';
+import type { HttpLimits } from './http-limits.js';
 
 /** The operator contract's environment (DESIGN §4), read once at start. */
 export interface ServerConfig {
@@ -45,7 +46,7 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
 }
 
 function rateLimitStore(env: NodeJS.ProcessEnv): 'memory' | 'postgres' {
-  const store = oneOf(env, 'DMS_RATE_LIMIT_STORE', ['memory', 'postgres'] as const, 'memory');
+  const store = oneOf(env, 'DMS_RATE_LIMIT_STORE', ['memory', 'postgres'] as const, d.DMS_RATE_LIMIT_STORE);
   if (store === 'postgres' && !env['DMS_DATABASE_URL']) throw new Error('DMS_RATE_LIMIT_STORE=postgres needs DMS_DATABASE_URL (the budgets live in that database)');
   return store;
 }
@@ -60,7 +61,7 @@ function trustedProxies(env: NodeJS.ProcessEnv): string[] {
   return entries;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function integer<F extends number | undefined>(env: NodeJS.ProcessEnv, name: string, fallback: F, min: number, max: number): number | F {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
@@ -71,47 +72,46 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 function httpLimits(env: NodeJS.ProcessEnv, trusted: string[]): HttpLimits {
-  const d = defaultHttpLimits;
-  const requestTimeoutMs = integer(env, 'DMS_REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 1_000, 3_600_000);
-  const headersTimeoutMs = integer(env, 'DMS_HEADERS_TIMEOUT_MS', Math.min(d.headersTimeoutMs, requestTimeoutMs), 100, 600_000);
+  const requestTimeoutMs = integer(env, 'DMS_REQUEST_TIMEOUT_MS', d.DMS_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
+  const headersTimeoutMs = integer(env, 'DMS_HEADERS_TIMEOUT_MS', Math.min(d.DMS_HEADERS_TIMEOUT_MS, requestTimeoutMs), 100, 600_000);
   // Node refuses a headers timeout longer than the request's: the headers are part of it.
   if (headersTimeoutMs > requestTimeoutMs) throw new Error(`DMS_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed DMS_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
-  const maxConnections = integer(env, 'DMS_MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000);
+  const maxConnections = integer(env, 'DMS_MAX_CONNECTIONS', d.DMS_MAX_CONNECTIONS, 1, 1_000_000);
   return {
     maxConnections,
-    maxConnectionsPerAddress: integer(env, 'DMS_MAX_CONNECTIONS_PER_ADDRESS', Math.min(d.maxConnectionsPerAddress, maxConnections), 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'DMS_MAX_CONNECTIONS_PER_ADDRESS', Math.min(d.DMS_MAX_CONNECTIONS_PER_ADDRESS, maxConnections), 1, 1_000_000),
     headersTimeoutMs,
     requestTimeoutMs,
-    keepAliveTimeoutMs: integer(env, 'DMS_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'DMS_KEEP_ALIVE_TIMEOUT_MS', d.DMS_KEEP_ALIVE_TIMEOUT_MS, 100, 600_000),
     trustedProxies: trusted,
   };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const dataDir = resolve(env['DMS_DATA_DIR'] || './data');
-  const agentPort = env['DMS_SNMP_AGENT_PORT'];
+  // An empty variable counts as unset, as with `||`: the defaults are environmentDefaults (@dms/core).
+  const dataDir = resolve(env['DMS_DATA_DIR'] || d.DMS_DATA_DIR);
   const trusted = trustedProxies(env);
   return {
-    host: env['DMS_HOST'] || '127.0.0.1',
-    port: integer(env, 'DMS_PORT', 8080, 0, 65535),
+    host: env['DMS_HOST'] || d.DMS_HOST,
+    port: integer(env, 'DMS_PORT', d.DMS_PORT, 0, 65535),
     dataDir,
-    databaseUrl: env['DMS_DATABASE_URL'] || undefined,
-    pgPoolMax: integer(env, 'DMS_PG_POOL_MAX', 10, 1, 1000),
-    pgStatementTimeoutMs: integer(env, 'DMS_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
-    adminPassword: env['DMS_ADMIN_PASSWORD'] || undefined,
-    secretKey: env['DMS_SECRET_KEY'] || undefined,
-    snmpAgentPort: agentPort ? integer(env, 'DMS_SNMP_AGENT_PORT', 161, 1, 65535) : undefined,
-    logLevel: oneOf(env, 'DMS_LOG_LEVEL', logLevels, 'info'),
-    logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, 'json'),
-    localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, 'shares')).split(':').filter(Boolean).map((root) => resolve(root)),
-    driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', 10_000, 100, 600_000),
-    jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', 4, 1, 64),
-    rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    databaseUrl: env['DMS_DATABASE_URL'] || d.DMS_DATABASE_URL,
+    pgPoolMax: integer(env, 'DMS_PG_POOL_MAX', d.DMS_PG_POOL_MAX, 1, 1000),
+    pgStatementTimeoutMs: integer(env, 'DMS_PG_STATEMENT_TIMEOUT_MS', d.DMS_PG_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
+    adminPassword: env['DMS_ADMIN_PASSWORD'] || d.DMS_ADMIN_PASSWORD,
+    secretKey: env['DMS_SECRET_KEY'] || d.DMS_SECRET_KEY,
+    snmpAgentPort: integer(env, 'DMS_SNMP_AGENT_PORT', d.DMS_SNMP_AGENT_PORT, 1, 65535),
+    logLevel: oneOf(env, 'DMS_LOG_LEVEL', logLevels, d.DMS_LOG_LEVEL),
+    logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, d.DMS_LOG_FORMAT),
+    localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, serverDefaults.localSharesDir)).split(':').filter(Boolean).map((root) => resolve(root)),
+    driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', d.DMS_DRIVER_TIMEOUT_MS, 100, 600_000),
+    jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', d.DMS_JOB_CONCURRENCY, 1, 64),
+    rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', d.DMS_RATE_LIMIT_PER_MINUTE, 1, 1_000_000),
     rateLimitStore: rateLimitStore(env),
-    snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || '1.3.6.1.4.1.61999',
+    snmpEnterpriseOid: env['DMS_SNMP_ENTERPRISE_OID'] || d.DMS_SNMP_ENTERPRISE_OID,
     trustedProxies: trusted,
     http: httpLimits(env, trusted),
-    shutdownTimeoutMs: integer(env, 'DMS_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 3_600_000),
-    allowDamagedDatabase: oneOf(env, 'DMS_ALLOW_DAMAGED_DATABASE', ['0', '1'] as const, '0') === '1',
+    shutdownTimeoutMs: integer(env, 'DMS_SHUTDOWN_TIMEOUT_MS', d.DMS_SHUTDOWN_TIMEOUT_MS, 100, 3_600_000),
+    allowDamagedDatabase: oneOf(env, 'DMS_ALLOW_DAMAGED_DATABASE', ['0', '1'] as const, d.DMS_ALLOW_DAMAGED_DATABASE) === '1',
   };
 }

@@ -1,4 +1,5 @@
 import type { ServerOptions } from 'node:http';
+import { httpDefaults } from '@dms/core';
 
 /**
  * What one HTTP listener lets its clients hold (finding 20.14): connections in all and per
@@ -24,14 +25,8 @@ export interface HttpLimits {
   trustedProxies: readonly string[];
 }
 
-export const defaultHttpLimits: HttpLimits = {
-  maxConnections: 1024,
-  maxConnectionsPerAddress: 256,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 5_000,
-  trustedProxies: [],
-};
+/** For a listener started without limits (the desktop's embedded server, tests): httpDefaults, no trusted proxy. */
+export const defaultHttpLimits: HttpLimits = { ...httpDefaults, trustedProxies: [] };
 
 /**
  * How often Node looks for connections past their headers or request timeout. Its default,
