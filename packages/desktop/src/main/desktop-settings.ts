@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { parseInput } from '@dms/core';
+import { parseInput, serverDefaults } from '@dms/core';
 
 /**
  * Where the embedded REST server listens. Loopback and 8080 by default, as `dms serve`; port 0
@@ -27,7 +27,7 @@ export type RestServerSettings = z.output<typeof restServerSettingsSchema>;
 export const desktopSettingsSchema = z.object({ restServer: restServerSettingsSchema }).strict();
 export type DesktopSettings = z.output<typeof desktopSettingsSchema>;
 
-export const defaultDesktopSettings: DesktopSettings = { restServer: { enabled: false, host: '127.0.0.1', port: 8080 } };
+export const defaultDesktopSettings: DesktopSettings = { restServer: { enabled: false, host: serverDefaults.host, port: serverDefaults.port } };
 
 /** Checks settings a user sent: field errors the console shows under each input (a core validation error). */
 export function parseRestServerSettings(body: unknown): RestServerSettings {

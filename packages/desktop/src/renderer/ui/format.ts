@@ -1,16 +1,5 @@
-const byteUnits = ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB'];
-
-/** A byte count as people read it: 1,234 bytes, 1.2 MB, 3.4 TB (powers of 1000, as file managers show). */
-export function humanBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes.toLocaleString('en')} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < byteUnits.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${byteUnits[unit]}`;
-}
+// One byte formatter for the core's scan messages and the console (decimal units, one decimal).
+export { formatBytes as humanBytes } from '@dms/core/format';
 
 /** A count with its noun, singular when there is one. */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
