@@ -9,7 +9,7 @@ import { eventVarbinds } from './event-varbinds.js';
 import { netSnmp, type NetSnmpSession } from './net-snmp.js';
 
 export interface NetSnmpTrapSenderOptions {
-  /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); 1.3.6.1.4.1.61999 by default. */
+  /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); snmpDefaults.enterpriseOid by default. */
   enterpriseOid?: string;
   /** A send that has not reached the socket by then (DNS, a stuck socket) is rejected. */
   timeoutMs?: number;
