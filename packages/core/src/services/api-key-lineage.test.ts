@@ -27,7 +27,7 @@ describeOnEachAdapter('key lineage', (open) => {
 
   const createKey = async (principal: Principal, body: Record<string, unknown>) => {
     const created = await t.core.apiKeys.create(principal, { name: 'k', ...body });
-    return { ...created, as: () => t.asKey(created.key) };
+    return { ...created, as: () => t.asBearer(created.key) };
   };
 
   it('finding 1: a non-admin user cannot become admin through a */* key it creates', async () => {

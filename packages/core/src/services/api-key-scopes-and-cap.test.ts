@@ -48,7 +48,7 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
     // The same on update, and through a key; nothing was stored.
     expect((await t.core.apiKeys.list(admin, {})).count).toBe(0);
     const { id, key } = await createKey(admin, [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }]);
-    const updated = await invalid(t.core.apiKeys.update(await t.asKey(key), String(id), { api_key_scopes: [{ controller: 'nas', action: 'shwo' }] }), 'api_key_scopes.0.action');
+    const updated = await invalid(t.core.apiKeys.update(await t.asBearer(key), String(id), { api_key_scopes: [{ controller: 'nas', action: 'shwo' }] }), 'api_key_scopes.0.action');
     expect(updated[0]).toMatch(/^api_key_scopes\[0\]\.action must be \* or an action of nas: .*; did you mean 'show'\?$/);
   });
 
@@ -72,7 +72,7 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
     expect(await outcomeOf(core.settings.update(admin, { api_keys_max_per_user: 3 }))).toBe('ok');
 
     const scopes = [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: 'create' }];
-    const parent = await t.asKey((await createKey(await bob(), scopes)).key);
+    const parent = await t.asBearer((await createKey(await bob(), scopes)).key);
     expect(await outcomeOf(createKey(parent, [{ controller: 'nas', action: 'index' }]))).toBe('ok');
     expect(await outcomeOf(createKey(await bob(), scopes))).toBe('ok');
     for (const principal of [await bob(), parent]) {

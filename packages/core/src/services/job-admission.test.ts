@@ -28,7 +28,7 @@ describeOnEachAdapter('job admission', (open) => {
 
   it('finding 4: unfinished jobs are bounded per user (429) and overall (503), with Retry-After', async () => {
     await settings({ job_queue_max_per_principal: 2, job_queue_max_total: 3 });
-    const bobKey = await t.asKey((await t.core.apiKeys.create(await bob(), { name: 'k', api_key_scopes: [{ controller: 'nas_shares', action: '*' }] })).key);
+    const bobKey = await t.asBearer((await t.core.apiKeys.create(await bob(), { name: 'k', api_key_scopes: [{ controller: 'nas_shares', action: '*' }] })).key);
     expect(await outcomeOf(startTest(await bob()))).toBe('ok');
     expect(await outcomeOf(startTest(bobKey))).toBe('ok');
     // Bob's key shares Bob's budget: more keys buy no more jobs.

@@ -29,7 +29,7 @@ describeOnEachAdapter('stored password replay', (open) => {
   /** A key the system makes (CLI, console) with these scopes, as the principal it stands for. */
   const key = async (...scopes: Array<`${string}/${string}`>) => {
     const api_key_scopes = scopes.map((scope) => ({ controller: scope.split('/')[0], action: scope.split('/')[1] }));
-    return t.asKey((await t.core.apiKeys.create(systemPrincipal, { name: 'test key', api_key_scopes })).key);
+    return t.asBearer((await t.core.apiKeys.create(systemPrincipal, { name: 'test key', api_key_scopes })).key);
   };
   const updateShare = (principal: Principal, body: Record<string, unknown>) => t.core.shares.update(principal, all, String(share.id), body);
   const updateNas = (principal: Principal, body: Record<string, unknown>) => t.core.nas.update(principal, String(nas.id), body);

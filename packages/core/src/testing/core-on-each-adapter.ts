@@ -24,8 +24,8 @@ export interface TestCore {
   adapter: TestCoreAdapter;
   /** The principal a user name and password stand for now: what a host's Basic credential gives. */
   asUser(username: string, password: string): Promise<Principal>;
-  /** The principal an API key stands for now: its lineage, expiry and owner are read at use time. */
-  asKey(token: string): Promise<Principal>;
+  /** The principal a Bearer value stands for now: an API key (its lineage, expiry and owner read at use time) or a JWT. */
+  asBearer(token: string): Promise<Principal>;
   close(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ function opener(adapter: TestCoreAdapter): OpenTestCore {
       core,
       adapter,
       asUser: (username, password) => core.auth.authenticate(passwordCredential(username, password)),
-      asKey: (token) => core.auth.authenticate(bearerCredential(token)),
+      asBearer: (token) => core.auth.authenticate(bearerCredential(token)),
       async close() {
         await dms.close();
         await database?.drop();
