@@ -2,7 +2,7 @@ import { api, type Outputs } from '../trpc-client.js';
 import { useLoad } from '../ui/use-load.js';
 import { EmptyState } from '../ui/empty-state.js';
 import { shortTime } from '../ui/format.js';
-import { RestServerStatus } from './rest-server-status.js';
+import { RestServerStatus } from './system/rest-server-status.js';
 import { ErrorAlert } from '../ui/error-alert.js';
 
 const jobKindLabel = { share_test: 'Test', share_scan: 'Scan' } as const;

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { screens, type ScreenProps } from './screens.js';
+import { screens } from './screens.js';
+import type { ScreenProps } from '../screens/screen-props.js';
 import { useHashRoute } from './hash-route.js';
 import { useTheme } from './theme.js';
 

@@ -1,20 +1,16 @@
 import type { ComponentType } from 'react';
+import type { ScreenProps } from '../screens/screen-props.js';
 import { OverviewScreen } from '../screens/overview.js';
-import { NasScreen } from '../screens/nas.js';
-import { PoolsScreen } from '../screens/pools.js';
-import { SharesScreen } from '../screens/shares.js';
-import { TrapsScreen } from '../screens/traps.js';
-import { SnmpServerScreen } from '../screens/snmp-server.js';
-import { ApiKeysScreen } from '../screens/api-keys.js';
-import { CorsRulesScreen } from '../screens/cors-rules.js';
-import { JwtScreen } from '../screens/jwt.js';
-import { UsersScreen } from '../screens/users.js';
-import { SettingsScreen } from '../screens/settings.js';
-
-/** What every screen gets: who is signed in (some screens are for admins only). */
-export interface ScreenProps {
-  user: { username: string; admin: boolean };
-}
+import { NasScreen } from '../screens/storage/nas.js';
+import { PoolsScreen } from '../screens/storage/pools.js';
+import { SharesScreen } from '../screens/storage/shares.js';
+import { TrapsScreen } from '../screens/snmp/traps.js';
+import { SnmpServerScreen } from '../screens/snmp/snmp-server.js';
+import { ApiKeysScreen } from '../screens/security/api-keys.js';
+import { CorsRulesScreen } from '../screens/security/cors-rules.js';
+import { JwtScreen } from '../screens/security/jwt.js';
+import { UsersScreen } from '../screens/system/users.js';
+import { SettingsScreen } from '../screens/system/settings.js';
 
 export interface ScreenEntry {
   id: string;

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { ErrorAlert } from '../ui/error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 
 interface ConfirmButtonProps {
   /** The button's visible text ("Delete"). */

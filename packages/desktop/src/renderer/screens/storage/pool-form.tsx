@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
-import { SelectField } from './select-field.js';
+import { SelectField } from '../../ui/select-field.js';
 import { optionsOf, poolContentLabels, poolTypeLabels } from './labels.js';
 import { FormActions } from '../../ui/form-actions.js';
 

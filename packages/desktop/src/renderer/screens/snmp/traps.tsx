@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { api } from '../../trpc-client.js';
+import { useLoad } from '../../ui/use-load.js';
+import { EmptyState } from '../../ui/empty-state.js';
+import { ListPages, useListPage } from '../../ui/list-pages.js';
+import { severityName } from './snmp-choices.js';
+import { TrapForm, type Trap } from './trap-form.js';
+import { TrapRowActions } from './trap-row-actions.js';
+import '../../ui/admin.css';
+import { ErrorAlert } from '../../ui/error-alert.js';
+
+function bandText(trap: Trap): string {
+  if (trap.severity_low === trap.severity_high) return `only ${severityName(trap.severity_low)}`;
+  return `${severityName(trap.severity_low)} to ${severityName(trap.severity_high)}`;
+}
+
+/** SNMP managers that receive the service's events as traps: each with its severity band, and a test. */
+export function TrapsScreen() {
+  const list = useListPage('manager');
+  const traps = useLoad(() => api.traps.list.query(list.query), list.key);
+  const [editing, setEditing] = useState<Trap | null>(null);
+  // A new key after each creation: the form starts empty again.
+  const [newForm, setNewForm] = useState(0);
+  const rows = traps.data?.traps ?? [];
+  return (
+    <>
+      <p className="hint">Each active target receives the service&apos;s events whose severity lies in its band, as SNMP traps.</p>
+      <ErrorAlert message={traps.error} />
+      {traps.data?.count === 0 && <EmptyState title="No trap targets yet">Add an SNMP manager below to receive the service&apos;s events as traps, then send it a test trap.</EmptyState>}
+      {rows.length > 0 && (
+        <table>
+          <caption className="visually-hidden">Trap targets</caption>
+          <thead>
+            <tr>
+              <th scope="col">Manager</th>
+              <th scope="col">Version</th>
+              <th scope="col">State</th>
+              <th scope="col">Severity band</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((trap) => (
+              <tr key={trap.snmp_trap_id}>
+                <td>{trap.manager}</td>
+                <td>{trap.version}</td>
+                <td>{trap.activation === 1 ? 'active' : 'inactive'}</td>
+                <td>{bandText(trap)}</td>
+                <td>
+                  <TrapRowActions
+                    trap={trap}
+                    onEdit={() => setEditing(trap)}
+                    onDeleted={() => {
+                      if (editing?.snmp_trap_id === trap.snmp_trap_id) setEditing(null);
+                      traps.reload();
+                    }}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ListPages label="Trap targets" page={list.page} count={traps.data?.count ?? 0} onPage={list.setPage} />
+      {editing ? (
+        <TrapForm
+          key={`edit-${editing.snmp_trap_id}`}
+          trap={editing}
+          onSaved={() => (setEditing(null), traps.reload())}
+          onCancel={() => setEditing(null)}
+        />
+      ) : (
+        <TrapForm key={`new-${newForm}`} onSaved={() => (setNewForm((n) => n + 1), traps.reload())} />
+      )}
+    </>
+  );
+}

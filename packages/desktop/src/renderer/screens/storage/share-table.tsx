@@ -1,0 +1,99 @@
+import { Fragment } from 'react';
+import type { JobKind } from '@dms/core';
+import { api } from '../../trpc-client.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
+import { humanBytes } from '../../ui/format.js';
+import { JobProgress, type TrackedJob } from './job-progress.js';
+import type { ShareRow } from './share-form.js';
+
+const columns = 7;
+
+interface ShareTableProps {
+  shares: ShareRow[];
+  nasNames: ReadonlyMap<number, string>;
+  poolNames: ReadonlyMap<number, string>;
+  order: SortOrder;
+  onSort: (order: SortOrder) => void;
+  jobs: Record<number, TrackedJob>;
+  onJob: (share: ShareRow, kind: JobKind) => void;
+  onDismissJob: (share: ShareRow) => void;
+  editingId: number | undefined;
+  onEdit: (share: ShareRow) => void;
+  onDeleted: (share: ShareRow) => void;
+}
+
+/** "projects on filer": a share's name is unique on its NAS only. */
+export function shareTitle(share: ShareRow, nasNames: ReadonlyMap<number, string>): string {
+  return `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}`;
+}
+
+/**
+ * One page of shares, sorted by the clicked column; each row tests, scans, edits or deletes its
+ * share, and a running or finished job shows in a row of its own under it.
+ */
+export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, onJob, onDismissJob, editingId, onEdit, onDeleted }: ShareTableProps) {
+  return (
+    <table aria-label="Shares">
+      <thead>
+        <tr>
+          <SortableHeader field="name" label="Name" order={order} onSort={onSort} />
+          <th scope="col">NAS</th>
+          <SortableHeader field="path" label="Path" order={order} onSort={onSort} />
+          <th scope="col">Pool</th>
+          <SortableHeader field="file_count" label="Files" order={order} onSort={onSort} className="number" />
+          <SortableHeader field="file_size_sum" label="Size" order={order} onSort={onSort} className="number" />
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {shares.map((share) => {
+          const title = shareTitle(share, nasNames);
+          const tracked = jobs[share.id];
+          const running = tracked !== undefined && !tracked.error && tracked.job?.status !== 'completed' && tracked.job?.status !== 'failed';
+          return (
+            <Fragment key={share.id}>
+              <tr data-editing={editingId === share.id ? 'true' : undefined}>
+                <td>{share.name}</td>
+                <td>{nasNames.get(share.nas_id) ?? `#${share.nas_id}`}</td>
+                <td>{share.path}</td>
+                <td>{share.pool_id === null ? '' : (poolNames.get(share.pool_id) ?? `#${share.pool_id}`)}</td>
+                <td className="number">{share.file_count.toLocaleString('en')}</td>
+                <td className="number">{humanBytes(share.file_size_sum)}</td>
+                <td>
+                  <span className="row-actions">
+                    <button type="button" aria-label={`Test ${title}`} disabled={running} onClick={() => onJob(share, 'share_test')}>
+                      Test
+                    </button>
+                    <button type="button" aria-label={`Scan ${title}`} disabled={running} onClick={() => onJob(share, 'share_scan')}>
+                      Scan
+                    </button>
+                    <button type="button" className="secondary" aria-label={`Edit ${title}`} onClick={() => onEdit(share)}>
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      accessibleLabel={`Delete ${title}`}
+                      question={`Delete share ${title}? Its finished jobs stay in the overview.`}
+                      onConfirm={async () => {
+                        await api.shares.delete.mutate({ share: share.id });
+                        onDeleted(share);
+                      }}
+                    />
+                  </span>
+                </td>
+              </tr>
+              {tracked && (
+                <tr className="job-row">
+                  <td colSpan={columns}>
+                    <JobProgress tracked={tracked} subject={title} onDismiss={() => onDismissJob(share)} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

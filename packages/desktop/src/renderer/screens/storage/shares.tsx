@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../../trpc-client.js';
+import { useLoad } from '../../ui/use-load.js';
+import { EmptyState } from '../../ui/empty-state.js';
+import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
+import { Pager, pageCount } from '../../ui/pager.js';
+import { plural } from '../../ui/format.js';
+import { ShareForm, type ShareRow } from './share-form.js';
+import { ShareTable, shareTitle } from './share-table.js';
+import { filterParams, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
+import { useShareJobs } from './job-progress.js';
+import './storage.css';
+import { ErrorAlert } from '../../ui/error-alert.js';
+
+// Names for the NAS filter, the form and the table's NAS and Pool columns: one page of the largest size.
+const namesQuery = { per_page: 100, sort_by: 'name' };
+
+/**
+ * The shares: filtered by name and NAS, sorted by column, paged through the core's list contract
+ * (`count` gives the pages); each is tested or scanned with live progress, edited or deleted.
+ */
+export function SharesScreen() {
+  const [filter, setFilterState] = useState<ShareFilter>(noFilter);
+  const [order, setOrderState] = useState<SortOrder>({ field: 'name', direction: 'asc' });
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPageState] = useState(10);
+  const [editing, setEditing] = useState<ShareRow | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const formArea = useRef<HTMLDivElement>(null);
+
+  // A new filter, order or page size starts again at page 1.
+  const setFilter = useCallback((next: ShareFilter) => (setFilterState(next), setPage(1)), []);
+  const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), []);
+  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
+
+  const nas = useLoad(() => api.nas.list.query(namesQuery));
+  const pools = useLoad(() => api.pools.list.query(namesQuery));
+  const query = { page, per_page: perPage, sort_by: sortParam(order), ...filterParams(filter) };
+  const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
+  const jobs = useShareJobs(() => shares.reload());
+
+  const nasRows = nas.data?.nas ?? [];
+  const nasNames = new Map(nasRows.map((item) => [item.id, item.name]));
+  const poolNames = new Map(pools.data?.pools.map((pool) => [pool.id, pool.name]));
+  const count = shares.data?.count ?? 0;
+  const filtered = filter.name !== '' || filter.nasId !== '';
+
+  useEffect(() => {
+    if (shares.data && page > pageCount(count, perPage)) setPage(pageCount(count, perPage));
+  }, [shares.data, count, page, perPage]);
+
+  const edit = (share: ShareRow) => {
+    setEditing(share);
+    setNotice(null);
+    requestAnimationFrame(() => formArea.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus());
+  };
+
+  const error = shares.error ?? nas.error;
+  return (
+    <>
+      <ErrorAlert message={error} />
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {nas.data && nasRows.length === 0 && (
+        <EmptyState title="No NAS yet">
+          A share lives on a NAS: add one on the <a href="#/nas">NAS screen</a> first, then come back to create its shares.
+        </EmptyState>
+      )}
+      {nasRows.length > 0 && <SharesFilter nas={nasRows} value={filter} onChange={setFilter} />}
+      {shares.data && count === 0 && nasRows.length > 0 && !filtered && (
+        <EmptyState title="No shares yet">Create the first one with the form below: pick its NAS, give it a name and its path on the NAS, then Test it.</EmptyState>
+      )}
+      {shares.data && count === 0 && filtered && (
+        <EmptyState title="No share matches the filter">Change the filter, or clear it to see every share.</EmptyState>
+      )}
+      {shares.data && count > 0 && (
+        <>
+          <p className="storage-count">
+            {plural(count, 'share')}
+            {filtered ? ' match the filter' : ''}
+          </p>
+          <ShareTable
+            shares={shares.data.nas_shares}
+            nasNames={nasNames}
+            poolNames={poolNames}
+            order={order}
+            onSort={setOrder}
+            jobs={jobs.jobs}
+            onJob={(share, kind) => void jobs.start(share.id, kind)}
+            onDismissJob={(share) => jobs.dismiss(share.id)}
+            editingId={editing?.id}
+            onEdit={edit}
+            onDeleted={(share) => {
+              jobs.dismiss(share.id);
+              if (editing?.id === share.id) setEditing(null);
+              setNotice(`Share ${shareTitle(share, nasNames)} deleted.`);
+              shares.reload();
+            }}
+          />
+          <Pager label="Shares" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
+        </>
+      )}
+      {nasRows.length > 0 && (
+        <div ref={formArea}>
+          <ShareForm
+            key={editing?.id ?? 'new'}
+            nas={nasRows}
+            editing={editing}
+            defaultNasId={filter.nasId}
+            onCancel={() => setEditing(null)}
+            onSaved={(share, created) => {
+              setNotice(created ? `Share ${shareTitle(share, nasNames)} created. Test it from its row to check that it can be reached.` : `Share ${shareTitle(share, nasNames)} saved.`);
+              setEditing(null);
+              shares.reload();
+            }}
+          />
+        </div>
+      )}
+    </>
+  );
+}
