@@ -35,7 +35,7 @@ export {
   type UnreadableCredential,
 } from './security/credential.js';
 export type { ShareScope, ShareCollection } from './services/share-service.js';
-export type { JobQuery, RecentJob } from './services/job-service.js';
+export type { JobTarget, RecentJob } from './services/job-service.js';
 
 // Errors
 export {
@@ -81,7 +81,19 @@ export {
 export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig, type SnmpConfigUpdate } from './domain/snmp-config.js';
 export { usernameSchema, passwordSchema, type User } from './domain/user.js';
 export { scopeSchema, parseScopeText, formatScope, type Scope } from './domain/api-key.js';
-export { jobStatuses, jobKinds, stepOutcomeSchema, activeJobStatusSchema, type JobStatus, type JobKind, type StepOutcome, type ActiveJobStatus } from './domain/job.js';
+export {
+  jobStatuses,
+  finishedJobStatuses,
+  isJobFinished,
+  jobKinds,
+  stepOutcomeSchema,
+  activeJobStatusSchema,
+  type JobStatus,
+  type FinishedJobStatus,
+  type JobKind,
+  type StepOutcome,
+  type ActiveJobStatus,
+} from './domain/job.js';
 export {
   corsMethods,
   corsRuleCreateSchema,

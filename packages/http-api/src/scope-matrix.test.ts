@@ -42,7 +42,7 @@ beforeAll(async () => {
   writeFileSync(join(root, shareDir, 'a.txt'), 'abc');
   writeFileSync(join(root, shareDir, 'sub', 'b.txt'), 'defgh');
   t = await createTestApp({ localRoots: [root] });
-  await t.core.engine.start();
+  await t.engine.start();
 });
 afterAll(async () => {
   await t.close();

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAesGcmSecretBox, createCore, systemPrincipal, type Core, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, systemPrincipal, type Core, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from './app.js';
@@ -11,6 +11,7 @@ import { createLogger } from './http/logger.js';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { readJson } from './testing/fixtures.js';
+import { wireCore, type WiredCore } from '@dms/core/testing';
 import { readConfig } from './server/config.js';
 import type { Dms } from '@dms/core';
 import { openForCommand } from './server/open.js';
@@ -57,7 +58,7 @@ describe('secrets in the SQLite file', () => {
     dir = mkdtempSync(join(tmpdir(), 'dms-secrets-'));
     file = join(dir, 'dms.sqlite');
     t = await createTestApp({ dataDir: dir, localRoots: [dir] });
-    await t.core.engine.start();
+    await t.engine.start();
   });
   afterAll(async () => {
     await t.close();
@@ -113,6 +114,7 @@ describe('secrets in the SQLite file', () => {
 describe('secrets in the log', () => {
   const lines: string[] = [];
   let core: Core;
+  let engine: WiredCore['engine'];
   let storage: Storage;
   let dir: string;
   let call: TestApp['call'];
@@ -125,17 +127,17 @@ describe('secrets in the log', () => {
     storage = openSqliteStorage({ file: ':memory:', secrets });
     await storage.migrate();
     const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
-    core = createCore({
+    ({ core, engine } = wireCore({
       storage,
       secrets,
       drivers: createShareDriverRegistry({ localRoots: [dir] }),
       engine: { pollMs: 20 },
       limits: { perCredential: big, perAddress: big, authFailures: big },
-    });
+    }));
     await core.users.add({ username: 'admin', password: adminPassword, admin: true });
     const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
-    core.engine.setErrorHandler((error) => logger.error({ err: error }, 'job engine error'));
-    await core.engine.start();
+    engine.setErrorHandler((error) => logger.error({ err: error }, 'job engine error'));
+    await engine.start();
     const { app } = createApp({ core, logger });
     call = async (method, path, { auth, body, headers = {} } = {}) =>
       app.request(path, {
@@ -145,7 +147,7 @@ describe('secrets in the log', () => {
       });
   });
   afterAll(async () => {
-    await core.engine.stop();
+    await engine.stop();
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { jobStatuses } from './job-status.js';
 
-export const jobStatuses = ['queued', 'working', 'completed', 'failed'] as const;
-export type JobStatus = (typeof jobStatuses)[number];
+export { unfinishedJobStatuses, finishedJobStatuses, jobStatuses, isJobFinished, type JobStatus, type FinishedJobStatus } from './job-status.js';
+
 export const jobKinds = ['share_test', 'share_scan'] as const;
 export type JobKind = (typeof jobKinds)[number];
 

@@ -11,6 +11,7 @@ import type { DmsEvent } from '../events/catalogue.js';
 import type { Storage } from '../ports/storage.js';
 import type { JobRecord } from '../ports/job-store.js';
 import { createHostPolicy } from '../security/host-policy.js';
+import { isJobFinished } from '../domain/job.js';
 import { JobEngine, type JobEngineOptions, type JobFailure } from './job-engine.js';
 
 let dir: string;
@@ -46,10 +47,9 @@ async function until(id: string, done: (job: JobRecord) => boolean): Promise<Job
   }
   throw new Error(`job ${id} did not get there`);
 }
-const finished = (job: JobRecord) => job.status === 'completed' || job.status === 'failed';
+const finished = (job: JobRecord) => isJobFinished(job);
 
 const unsaved = (path: string, password: string | null = null) => ({
-  kind: 'share_test' as const,
   label: 'probe',
   location: { type: 'local' as const, host: 'localhost', path, options: null, username: null, password },
 });
@@ -121,7 +121,7 @@ describe('job engine', () => {
     const share = await storage.shares.create({ nas_id: nas.id, name: 's', path: 'projects', options: null, username: null, password_enc: null });
     const jobs = engine();
     await jobs.start();
-    const job = await jobs.enqueue('share_scan', { kind: 'share_scan', shareId: share.id }, { nasId: nas.id, shareId: share.id, total: 0 });
+    const job = await jobs.enqueue('share_scan', { shareId: share.id }, { nasId: nas.id, shareId: share.id, total: 0 });
     const done = await until(job.id, finished);
     expect(done).toMatchObject({ status: 'completed', message: 'counted 2 files, 1.0 kB', result: { file_count: 2, file_size_sum: 1005 } });
     expect(await storage.shares.get(share.id)).toMatchObject({ file_count: 2, file_size_sum: 1005 });

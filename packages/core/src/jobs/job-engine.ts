@@ -7,12 +7,12 @@ import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js
 import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../ports/secret-box.js';
-import type { JobKind } from '../domain/job.js';
+import type { FinishedJobStatus, JobKind } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../events/catalogue.js';
 import { JobSignals } from './job-signals.js';
 import { runJob, type RunResult } from './job-runner.js';
 import { ProgressSaver } from './progress-saver.js';
-import type { JobPayload } from './job-payload.js';
+import { sealJobPayload, type JobShare } from './job-payload.js';
 
 export interface JobEngineOptions {
   storage: Storage;
@@ -58,7 +58,7 @@ export interface JobFailure {
 
 type Hooks = 'onError' | 'onJobFailed';
 
-const eventNames: Record<JobKind, { completed: DmsEventName; failed: DmsEventName }> = {
+const eventNames: Record<JobKind, Record<FinishedJobStatus, DmsEventName>> = {
   share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
   share_scan: { completed: 'share_scan_completed', failed: 'share_scan_failed' },
 };
@@ -140,7 +140,7 @@ export class JobEngine {
    */
   async enqueue(
     kind: JobKind,
-    payload: JobPayload,
+    target: JobShare,
     refs: { nasId: number | null; shareId: number | null; total: number },
     bounds?: QueueBounds & { requestedBy: string },
   ): Promise<JobRecord> {
@@ -151,7 +151,7 @@ export class JobEngine {
       nas_id: refs.nasId,
       share_id: refs.shareId,
       total: refs.total,
-      payload_enc: this.#options.secrets.seal(JSON.stringify(payload)),
+      payload_enc: sealJobPayload(this.#options.secrets, kind, target),
       created_at: this.now(),
       ...(bounds ? { requested_by: bounds.requestedBy } : {}),
     };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDms, type Dms } from '../runtime/open-dms.js';
 import type { DmsLog } from '../runtime/log.js';
 import { systemPrincipal } from '../scopes/principal.js';
+import { isJobFinished } from '../domain/job.js';
 
 interface LogLine {
   level: 'info' | 'warn' | 'error';
@@ -26,10 +27,10 @@ describe('failed jobs in the log (openDms wiring)', () => {
     base = mkdtempSync(join(tmpdir(), 'dms-job-log-'));
     mkdirSync(join(base, 'shares', 'projects'), { recursive: true });
     dms = await openDms({ dataDir: join(base, 'data'), role: 'command', createDatabase: true, localRoots: [join(base, 'shares')], trapSender: null, jobPollMs: 20, log });
-    await dms.core.engine.start();
+    await dms.engine.start();
   });
   afterAll(async () => {
-    await dms.core.engine.stop();
+    await dms.engine.stop();
     await dms.close();
     rmSync(base, { recursive: true, force: true });
   });
@@ -37,8 +38,8 @@ describe('failed jobs in the log (openDms wiring)', () => {
   const finish = async (nasRef: string, body: unknown) => {
     const started = await dms.core.jobs.testUnsaved(systemPrincipal, nasRef, body);
     for (;;) {
-      const job = await dms.core.jobs.testStatusUnderNas(systemPrincipal, nasRef, { jobId: started.job_id, wait: '5' });
-      if (job.status === 'completed' || job.status === 'failed') return job;
+      const job = await dms.core.jobs.status(systemPrincipal, { jobId: started.job_id, nasRef }, '5');
+      if (isJobFinished(job)) return job;
     }
   };
 

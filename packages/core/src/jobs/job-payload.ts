@@ -1,21 +1,45 @@
-import type { ShareLocation } from '../ports/share-driver.js';
-import type { NasType } from '../domain/common.js';
+import type { JobKind } from '../domain/job.js';
+import type { NasRecord } from '../ports/storage.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { ShareConnection } from './share-location.js';
 
-/** What a job needs to run; sealed in storage because it may hold a share password. */
-export type JobPayload =
-  | { kind: 'share_test'; location: SerializedLocation; label: string }
-  | { kind: 'share_test_saved'; shareId: number }
-  | { kind: 'share_scan'; shareId: number };
+/** Where a share typed in (not saved) connects: the NAS's type and host, the body's fields and password. */
+export type UnsavedLocation = Pick<NasRecord, 'type' | 'host'> & ShareConnection & { password: string | null };
 
-export interface SerializedLocation {
-  type: NasType;
-  host: string;
-  path: string;
-  options: string | null;
-  username: string | null;
-  password: string | null;
+/** A share tested before it is saved: everything the job needs is in its payload, password included. */
+export interface UnsavedShare {
+  location: UnsavedLocation;
+  /** The name the body gave it, for events and logs. */
+  label: string;
 }
 
-export function toLocation(serialized: SerializedLocation, parseOptions: (options: string | null) => ShareLocation['options']): ShareLocation {
-  return { ...serialized, options: parseOptions(serialized.options) };
+/** A saved share: read again, with its NAS and its sealed password, when the job runs. */
+export interface SavedShare {
+  shareId: number;
+}
+
+/** The share a job runs on. Whether it tests or scans it is the job's own `kind`, in one vocabulary (`JobKind`). */
+export type JobShare = UnsavedShare | SavedShare;
+
+/**
+ * The payload as it is sealed in storage (it may hold a password). Its `kind` is older than
+ * the job's `kind` column and keeps its own words (`share_test_saved`), so that jobs queued by an
+ * earlier version, and replicas of one sharing the database, read and write it as before.
+ * Nothing outside this file sees those words.
+ */
+type StoredPayload = ({ kind: 'share_test' } & UnsavedShare) | ({ kind: 'share_test_saved' | 'share_scan' } & SavedShare);
+
+function stored(kind: JobKind, target: JobShare): StoredPayload {
+  if ('shareId' in target) return { kind: kind === 'share_scan' ? 'share_scan' : 'share_test_saved', shareId: target.shareId };
+  // Only tests run on unsaved shares (JobService); the runner goes by the job's kind anyway.
+  return { kind: 'share_test', location: target.location, label: target.label };
+}
+
+export function sealJobPayload(secrets: SecretBox, kind: JobKind, target: JobShare): string {
+  return secrets.seal(JSON.stringify(stored(kind, target)));
+}
+
+export function openJobPayload(secrets: SecretBox, sealed: string): JobShare {
+  const payload = JSON.parse(secrets.open(sealed)) as StoredPayload;
+  return payload.kind === 'share_test' ? { location: payload.location, label: payload.label } : { shareId: payload.shareId };
 }

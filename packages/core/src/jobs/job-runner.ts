@@ -3,10 +3,10 @@ import type { Storage } from '../ports/storage.js';
 import type { AllowedHosts, ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StepOutcome } from '../domain/job.js';
-import { parseShareOptions } from '../domain/nas-share.js';
 import { DriverError } from '../ports/share-driver.js';
-import { toLocation, type JobPayload } from './job-payload.js';
+import { openJobPayload, type JobShare } from './job-payload.js';
 import { scanSummary } from './job-messages.js';
+import { shareLocation } from './share-location.js';
 
 export interface RunContext {
   storage: Storage;
@@ -26,22 +26,14 @@ export interface RunResult {
   subject: { shareId: number | null; name: string };
 }
 
-async function savedShareLocation(storage: Storage, secrets: SecretBox, shareId: number): Promise<{ location: ShareLocation; name: string } | string> {
-  const share = await storage.shares.get(shareId);
-  if (!share) return `share ${shareId} no longer exists`;
+/** Where the job connects and the share's name; a saved share or its NAS gone since the job was queued is a message. */
+async function locate(target: JobShare, storage: Storage, secrets: SecretBox): Promise<{ location: ShareLocation; name: string } | string> {
+  if (!('shareId' in target)) return { name: target.label, location: shareLocation(target.location, target.location, target.location.password) };
+  const share = await storage.shares.get(target.shareId);
+  if (!share) return `share ${target.shareId} no longer exists`;
   const nas = await storage.nas.get(share.nas_id);
   if (!nas) return `NAS ${share.nas_id} no longer exists`;
-  return {
-    name: share.name,
-    location: {
-      type: nas.type,
-      host: nas.host,
-      path: share.path,
-      options: parseShareOptions(share.options),
-      username: share.username,
-      password: share.password_enc === null ? null : secrets.open(share.password_enc),
-    },
-  };
+  return { name: share.name, location: shareLocation(nas, share, share.password_enc === null ? null : secrets.open(share.password_enc)) };
 }
 
 /** Steps that ran (ok or failed); skipped ones do not count as progress. */
@@ -51,24 +43,18 @@ function stepsRun(steps: readonly StepOutcome[]): number {
 
 /** Runs one claimed job to its outcome; driver failures become a failed outcome with a message. */
 export async function runJob(job: JobRecord, context: RunContext): Promise<RunResult> {
-  const payload = JSON.parse(context.secrets.open(job.payload_enc!)) as JobPayload;
-  let location: ShareLocation;
-  let name: string;
-  if (payload.kind === 'share_test') {
-    location = toLocation(payload.location, parseShareOptions);
-    name = payload.label;
-  } else {
-    const saved = await savedShareLocation(context.storage, context.secrets, payload.shareId);
-    if (typeof saved === 'string') {
-      return { outcome: { status: 'failed', message: saved, progress: 0, total: job.total, steps: [] }, subject: { shareId: payload.shareId, name: '' } };
-    }
-    location = saved.location;
-    name = saved.name;
+  const target = openJobPayload(context.secrets, job.payload_enc!);
+  const located = await locate(target, context.storage, context.secrets);
+  if (typeof located === 'string') {
+    const shareId = 'shareId' in target ? target.shareId : null;
+    return { outcome: { status: 'failed', message: located, progress: 0, total: job.total, steps: [] }, subject: { shareId, name: '' } };
   }
+  const { location, name } = located;
   const subject = { shareId: job.share_id, name };
   const driver = context.drivers.forType(location.type);
   const steps: StepOutcome[] = [];
-  const total = job.kind === 'share_test' ? driver.testSteps(location).length : 0;
+  // Counted once, when the job was queued (JobService): a test's driver steps, 0 for a scan.
+  const total = job.total;
   const run = {
     signal: context.signal,
     allowedHosts: context.allowedHosts,

@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { EventBus } from '../ports/event-bus.js';
 import { makeInternalEvent } from '../events/catalogue.js';
 
+/** The in-process event of one job's change: built here only, so no caller spells it. */
+const changedEvent = (jobId: string) => `changed:${jobId}` as const;
+
 /**
  * Wake-ups: an enqueue wakes an idle worker at once, a state change wakes a long-poll at
  * once. A change also goes out as a job_changed signal, so a long-poll on a replica sharing
@@ -17,7 +20,7 @@ export class JobSignals {
   ) {
     bus?.subscribeSignals((event) => {
       const jobId = event.resource?.id;
-      if (event.name === 'job_changed' && event.origin === 'remote' && typeof jobId === 'string') this.#emitter.emit(`changed:${jobId}`);
+      if (event.name === 'job_changed' && event.origin === 'remote' && typeof jobId === 'string') this.#emitter.emit(changedEvent(jobId));
     });
   }
 
@@ -26,22 +29,27 @@ export class JobSignals {
   }
 
   changed(jobId: string): void {
-    this.#emitter.emit(`changed:${jobId}`);
+    this.#emitter.emit(changedEvent(jobId));
     this.bus?.signal(makeInternalEvent('job_changed', `job ${jobId} changed`, this.clock(), { type: 'job', id: jobId }));
   }
 
-  /** Resolves on the next signal or after `ms`, whichever comes first. */
-  next(event: 'queued' | `changed:${string}`, ms: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves on the job's next change, after `ms`, or when one of `aborts` is aborted, whichever comes first. */
+  nextChange(jobId: string, ms: number, ...aborts: Array<AbortSignal | undefined>): Promise<void> {
+    return this.next(changedEvent(jobId), ms, ...aborts);
+  }
+
+  /** Resolves on the next signal, after `ms`, or when one of `aborts` is aborted, whichever comes first. */
+  next(event: 'queued' | `changed:${string}`, ms: number, ...aborts: Array<AbortSignal | undefined>): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.#emitter.off(event, done);
-        signal?.removeEventListener('abort', done);
+        for (const abort of aborts) abort?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.#emitter.once(event, done);
-      signal?.addEventListener('abort', done, { once: true });
+      for (const abort of aborts) abort?.addEventListener('abort', done, { once: true });
     });
   }
 }

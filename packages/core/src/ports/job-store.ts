@@ -1,4 +1,4 @@
-import type { JobKind, JobStatus, StepOutcome } from '../domain/job.js';
+import type { FinishedJobStatus, JobKind, JobStatus, StepOutcome } from '../domain/job.js';
 
 export interface JobRecord {
   id: string;
@@ -39,7 +39,7 @@ export interface JobProgress {
 }
 
 export interface JobOutcome extends JobProgress {
-  status: 'completed' | 'failed';
+  status: FinishedJobStatus;
   message: string | null;
 }
 

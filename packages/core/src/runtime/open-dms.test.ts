@@ -78,7 +78,7 @@ describe('openDms', () => {
     const events: DmsEvent[] = [];
     const dms = await open({ dataDir, role: 'service', trapSender: { send: async () => {}, close: () => {} } });
     dms.events.subscribe((event) => events.push(event));
-    const job = await dms.core.jobs.testStatusUnderNas({ kind: 'user', userId: 0, username: 'system', admin: true }, String(nas.id), { jobId: queued.job_id, wait: undefined });
+    const job = await dms.core.jobs.status({ kind: 'user', userId: 0, username: 'system', admin: true }, { jobId: queued.job_id, nasRef: String(nas.id) });
     expect(job).toMatchObject({ status: 'failed', message: 'interrupted' });
     await dms.close();
     expect(events.map((event) => event.name)).toContain('service_stopping');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
 import type { TrapSender } from '../ports/notifier.js';
-import { createCore, type Core, type CoreOptions } from '../services/create-core.js';
+import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
+import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
@@ -15,8 +16,8 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
-
 import { serverDefaults, snmpDefaults } from '../defaults.js';
+
 export interface OpenDmsOptions {
   /** Holds the SQLite database, the secret key file and, by default, the local shares root. */
   dataDir: string;
@@ -72,6 +73,11 @@ export interface OpenDmsOptions {
 
 export interface Dms {
   core: Core;
+  /**
+   * The job workers under `core.jobs`: started here for a service; a host's shutdown drains and
+   * stops them (`drain`, `stop`, `requeued`), and tests start them. Not part of `Core`.
+   */
+  engine: JobEngine;
   events: EventBus;
   dataDir: string;
   /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
@@ -211,7 +217,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     const trapSender =
       options.trapSender === null ? undefined : (options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
-    const core = createCore({
+    const { core, engine } = wireCore({
       ...memoryLimits,
       ...coordination,
       ...options.core,
@@ -234,7 +240,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     });
     const { events } = core;
     // Every failed job at warn with its id, so the answer a user got can be found in the log.
-    core.engine.setFailureHandler((failure) =>
+    engine.setFailureHandler((failure) =>
       log.warn({ job_id: failure.jobId, kind: failure.kind, nas_id: failure.nasId, share_id: failure.shareId }, describeJobFailure(failure))
     );
 
@@ -257,15 +263,16 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       cleanups.push(() => snmp!.stop());
       // An exclusive owner (SQLite behind the lock) knows every job left working was cut off;
       // replicas sharing a database fail only those whose heartbeat stopped.
-      await core.engine.start({ recoverEveryWorking: storage.capabilities.exclusiveOwner });
-      cleanups.push(() => core.engine.stop());
-      log.info({ worker_id: core.engine.workerId }, 'job engine started');
+      await engine.start({ recoverEveryWorking: storage.capabilities.exclusiveOwner });
+      cleanups.push(() => engine.stop());
+      log.info({ worker_id: engine.workerId }, 'job engine started');
       events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 
     let closing: Promise<void> | undefined;
     return {
       core,
+      engine,
       events,
       dataDir,
       firstAdmin,

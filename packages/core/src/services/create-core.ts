@@ -44,8 +44,17 @@ export interface Core {
   readonly jobs: JobService;
   readonly settings: SettingsService;
   readonly corsRules: CorsRuleService;
+}
+
+/**
+ * A core and the job engine under it. The engine is not part of `Core`: hosts queue, read and
+ * watch jobs through `core.jobs`; only what runs the service (openDms, which starts and stops the
+ * workers and hands the engine on as `Dms.engine` for the shutdown) and tests hold it.
+ */
+export interface WiredCore {
+  core: Core;
   /** Not running until `engine.start()`: a process may serve the API without workers. */
-  readonly engine: JobEngine;
+  engine: JobEngine;
 }
 
 export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
@@ -65,6 +74,11 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
 export function createCore(options: CoreOptions): Core {
+  return wireCore(options).core;
+}
+
+/** `createCore`, with the job engine its job service drives (not started). */
+export function wireCore(options: CoreOptions): WiredCore {
   const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, ...given } = options;
   const deps: CoreDeps = {
     hasher: boundHasher(argon2PasswordHasher),
@@ -81,14 +95,13 @@ export function createCore(options: CoreOptions): Core {
   const shares = new ShareService(deps, nas, pools, drivers);
   const engine = new JobEngine({ ...deps, drivers, hostPolicy, ...engineOptions });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
-  return {
+  const core: Core = {
     events: deps.events,
     clock: deps.clock,
     ping: () => deps.storage.ping(),
     nas,
     pools,
     shares,
-    engine,
     jobs: new JobService(deps, engine, drivers, nas, shares, settings, resolveHost),
     traps: new TrapService(deps, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps),
@@ -99,4 +112,5 @@ export function createCore(options: CoreOptions): Core {
     users: new UserService(deps, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, () => auth.credentialsChanged(), settings),
   };
+  return { core, engine };
 }

@@ -1,19 +1,23 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { JobRecord, QueueBounds } from '../ports/job-store.js';
-import type { NasRecord, NasShareRecord } from '../ports/storage.js';
+import type { NasRecord } from '../ports/storage.js';
 import type { SettingsService } from './settings-service.js';
 import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
-import type { ShareDriverRegistry } from '../ports/share-driver.js';
+import type { ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
 import { checkHostAllowed, type NasService } from './nas-service.js';
 import { checkSharePath, type ShareService, type ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import type { ActiveJobStatus, JobKind, JobStatus } from '../domain/job.js';
+import { isJobFinished, type ActiveJobStatus, type JobKind, type JobStatus } from '../domain/job.js';
 import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
-import { nasShareCreateSchema, parseShareOptions } from '../domain/nas-share.js';
+import { nasShareCreateSchema } from '../domain/nas-share.js';
 import { hasNul } from '../domain/common.js';
+import { shareLocation } from '../jobs/share-location.js';
+import type { JobShare } from '../jobs/job-payload.js';
+import { watchJob } from '../jobs/watch-job.js';
+import { clockDeadline } from './clock-deadline.js';
 
 export const maxWaitSeconds = 30;
 export const maxRecentJobs = 100;
@@ -39,11 +43,15 @@ function requesterOf(principal: Principal): string {
   return principal.ownerUserId === null ? `key:${principal.keyId}` : `user:${principal.ownerUserId}`;
 }
 
-/** `job_id` and `wait` as the query gives them; both are checked here, not at the edge. */
-export interface JobQuery {
-  jobId: string | undefined;
-  wait: string | undefined;
-}
+/**
+ * Where a job was started, as a host addresses it: a job read elsewhere is 404. `jobId` is as
+ * the query gives it (checked here, not at the edge).
+ */
+export type JobTarget =
+  /** A test of an unsaved share, under the NAS it was started under. */
+  | { jobId: string | undefined; nasRef: string }
+  /** A saved share's test or scan, by the share and the job's kind. */
+  | { jobId: string | undefined; kind: JobKind; scope: ShareScope; shareRef: string };
 
 function parseWait(wait: string | undefined): number {
   if (wait === undefined || wait === '') return 0;
@@ -103,92 +111,99 @@ export class JobService {
     const input = parseInput(nasShareCreateSchema, body);
     const nas = await this.nas.resolve(nasRef);
     await checkSharePath(this.drivers, nas, input.path);
-    const location = {
-      type: nas.type,
-      host: nas.host,
-      path: input.path,
-      options: input.options || null,
-      username: input.username ?? null,
-      password: input.password ?? null,
-    };
-    const total = this.drivers.forType(nas.type).testSteps({ ...location, options: parseShareOptions(location.options) }).length;
-    const bounds = await this.admit(principal, nas);
-    const job = await this.engine.enqueue('share_test', { kind: 'share_test', location, label: input.name }, { nasId: nas.id, shareId: null, total }, bounds);
-    return presentJob(job);
+    const connection = { path: input.path, options: input.options || null, username: input.username ?? null };
+    const password = input.password ?? null;
+    const target = { location: { type: nas.type, host: nas.host, ...connection, password }, label: input.name };
+    return this.queue(principal, 'share_test', nas, null, target, shareLocation(nas, connection, password));
   }
 
   /** PUT /nas_shares/{id}/test: re-tests a saved share with its stored credentials. */
   async testSaved(principal: Principal, scope: ShareScope, shareRef: string): Promise<ActiveJobStatus> {
     authorize(principal, 'nas_shares', 'test');
     const share = await this.shares.resolve(scope, shareRef);
-    const nas = await this.nasOf(share);
-    const total = this.drivers.forType(nas.type).testSteps({ type: nas.type, host: nas.host, path: share.path, options: parseShareOptions(share.options), username: share.username, password: null }).length;
-    const bounds = await this.admit(principal, nas);
-    const job = await this.engine.enqueue('share_test', { kind: 'share_test_saved', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total }, bounds);
-    return presentJob(job);
+    const nas = await this.nas.ofShare(share);
+    // The stored password is opened only when the job runs; the steps do not depend on it.
+    return this.queue(principal, 'share_test', nas, share.id, { shareId: share.id }, shareLocation(nas, share, null));
   }
 
   async scan(principal: Principal, scope: ShareScope, shareRef: string): Promise<ActiveJobStatus> {
     authorize(principal, 'nas_shares', 'scan');
     const share = await this.shares.resolve(scope, shareRef);
-    const bounds = await this.admit(principal, await this.nasOf(share));
-    const job = await this.engine.enqueue('share_scan', { kind: 'share_scan', shareId: share.id }, { nasId: share.nas_id, shareId: share.id, total: 0 }, bounds);
-    return presentJob(job);
+    return this.queue(principal, 'share_scan', await this.nas.ofShare(share), share.id, { shareId: share.id });
   }
 
-  private async nasOf(share: NasShareRecord): Promise<NasRecord> {
-    const nas = await this.deps.storage.nas.get(share.nas_id);
-    if (!nas) throw DomainError.notFound('nas_id', share.nas_id);
-    return nas;
+  /**
+   * Queues a job after its admission. A test's `total` is counted here, once: the steps its
+   * driver runs for `location`; the runner reports progress against it. A scan's is 0 until it
+   * has counted.
+   */
+  private async queue(principal: Principal, kind: JobKind, nas: NasRecord, shareId: number | null, target: JobShare, location?: ShareLocation): Promise<ActiveJobStatus> {
+    const total = kind === 'share_test' && location ? this.drivers.forType(nas.type).testSteps(location).length : 0;
+    const bounds = await this.admit(principal, nas);
+    return presentJob(await this.engine.enqueue(kind, target, { nasId: nas.id, shareId, total }, bounds));
   }
 
-  /** GET …/-/test?job_id=: a job started under another NAS is 404. */
-  async testStatusUnderNas(principal: Principal, nasRef: string, query: JobQuery): Promise<ActiveJobStatus> {
-    authorize(principal, 'nas_shares', 'test');
-    const jobId = this.requireJobId(query);
-    const wait = parseWait(query.wait);
-    const nas = await this.nas.resolve(nasRef);
-    return this.follow(jobId, wait, (job) => job.kind === 'share_test' && job.nas_id === nas.id);
+  /**
+   * A job's status (GET …/test?job_id=, …/scan?job_id=). With `wait` (seconds, as the query
+   * gives it, checked here), a long-poll: answers at the job's first change of status, or with
+   * its latest state when the time is up or the service begins to stop.
+   */
+  async status(principal: Principal, target: JobTarget, wait?: string): Promise<ActiveJobStatus> {
+    const jobId = this.mayRead(principal, target);
+    const waitSeconds = parseWait(wait);
+    const read = await this.reader(target, jobId);
+    const first = await read();
+    if (waitSeconds === 0 || isJobFinished(first)) return first;
+    const deadline = clockDeadline(this.deps.clock, waitSeconds * 1000);
+    let latest = first;
+    try {
+      for await (const status of watchJob(jobId, first, { read, signals: this.engine.signals, draining: this.engine.draining }, deadline.signal)) {
+        latest = status;
+        if (status.status !== first.status) break;
+      }
+    } finally {
+      deadline.cancel();
+    }
+    return latest;
   }
 
-  async statusForShare(principal: Principal, kind: JobKind, scope: ShareScope, shareRef: string, query: JobQuery): Promise<ActiveJobStatus> {
-    authorize(principal, 'nas_shares', kind === 'share_scan' ? 'scan' : 'test');
-    const jobId = this.requireJobId(query);
-    const wait = parseWait(query.wait);
-    const share = await this.shares.resolve(scope, shareRef);
-    return this.follow(jobId, wait, (job) => job.kind === kind && job.share_id === share.id);
+  /**
+   * Every change of a job (status and progress), from its state now until it finishes, `signal`
+   * is aborted or the service begins to stop. The rights and the job are checked, and its
+   * first status read, before this resolves: an unknown job or a missing right fails the call.
+   */
+  async watch(principal: Principal, target: JobTarget, options: { signal?: AbortSignal } = {}): Promise<AsyncGenerator<ActiveJobStatus, void>> {
+    const jobId = this.mayRead(principal, target);
+    const read = await this.reader(target, jobId);
+    return watchJob(jobId, await read(), { read, signals: this.engine.signals, draining: this.engine.draining }, options.signal);
   }
 
-  private requireJobId(query: JobQuery): string {
-    if (!query.jobId) {
+  /** The right to read a job where it was started (403), then its id (400). */
+  private mayRead(principal: Principal, target: JobTarget): string {
+    authorize(principal, 'nas_shares', 'kind' in target && target.kind === 'share_scan' ? 'scan' : 'test');
+    if (!target.jobId) {
       throw new DomainError('bad_request', 'job_id is required', { details: { job_id: [{ error: 'blank' }] } });
     }
     // A bad query parameter (DESIGN §5.12), and PostgreSQL cannot compare text holding NUL.
-    if (hasNul(query.jobId)) throw DomainError.badRequest('job_id', 'query parameter "job_id" must not contain NUL characters (%00)');
-    return query.jobId;
+    if (hasNul(target.jobId)) throw DomainError.badRequest('job_id', 'query parameter "job_id" must not contain NUL characters (%00)');
+    return target.jobId;
   }
 
-  /** Reads a job; with `wait`, long-polls until its status changes or the time is up. */
-  private async follow(jobId: string, waitSeconds: number, belongs: (job: JobRecord) => boolean): Promise<ActiveJobStatus> {
-    const read = async () => {
+  /** Reads the job as presented; a job started under another NAS, share or kind is 404, as one that does not exist. */
+  private async reader(target: JobTarget, jobId: string): Promise<() => Promise<ActiveJobStatus>> {
+    let belongs: (job: JobRecord) => boolean;
+    if ('nasRef' in target) {
+      const nas = await this.nas.resolve(target.nasRef);
+      belongs = (job) => job.kind === 'share_test' && job.nas_id === nas.id;
+    } else {
+      const { kind } = target;
+      const share = await this.shares.resolve(target.scope, target.shareRef);
+      belongs = (job) => job.kind === kind && job.share_id === share.id;
+    }
+    return async () => {
       const job = await this.deps.storage.jobs.get(jobId);
       if (!job || !belongs(job)) throw DomainError.notFound('job_id', jobId);
-      return job;
+      return presentJob(job);
     };
-    let job = await read();
-    // The deadline is on the injected clock, so a test moves it instead of waiting it out;
-    // each wake-up waits at most 250 ms of real time, so a clock moved past it is seen soon.
-    const now = () => this.deps.clock().getTime();
-    const deadline = now() + waitSeconds * 1000;
-    const seen = job.status;
-    // Once the service is stopping, the status as it is now is the answer: this process runs
-    // nothing more, and the client asks again elsewhere or after the restart (issue 21 item 4).
-    const draining = this.engine.draining;
-    while (job.status === seen && (seen === 'queued' || seen === 'working') && now() < deadline && !draining.aborted) {
-      // A local signal answers at once; the poll covers jobs run by another replica.
-      await this.engine.signals.next(`changed:${jobId}`, Math.min(250, deadline - now()), draining);
-      job = await read();
-    }
-    return presentJob(job);
   }
 }

@@ -1,6 +1,6 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord } from '../ports/storage.js';
+import type { NasRecord, NasShareRecord } from '../ports/storage.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -33,6 +33,13 @@ export class NasService {
   resolve(ref: string): Promise<NasRecord> {
     const { nas } = this.deps.storage;
     return resolveRef(ref, 'nas_id', (id) => nas.get(id), (name) => nas.findByName(name));
+  }
+
+  /** The NAS a share belongs to; 404 `nas_id` should it be gone. */
+  async ofShare(share: Pick<NasShareRecord, 'nas_id'>): Promise<NasRecord> {
+    const nas = await this.deps.storage.nas.get(share.nas_id);
+    if (!nas) throw DomainError.notFound('nas_id', share.nas_id);
+    return nas;
   }
 
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; nas: Nas[] }> {

@@ -11,6 +11,7 @@ import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../do
 import { shareListSpecs } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
+import { shareLocation } from '../jobs/share-location.js';
 
 /** The three route families of the spec: all shares, a NAS's shares, a pool's shares. */
 export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { kind: 'pool'; poolRef: string };
@@ -32,7 +33,8 @@ function movesTarget(current: NasShareRecord, patch: NasSharePatch): boolean {
  * inside the local roots (422 on `path`, naming them). Other drivers check nothing here.
  */
 export async function checkSharePath(drivers: ShareDriverRegistry, nas: NasRecord, path: string): Promise<void> {
-  const check = await drivers.forType(nas.type).checkPath?.({ type: nas.type, host: nas.host, path, options: new Map(), username: null, password: null });
+  // Only the path is known to matter here: no options, user or password.
+  const check = await drivers.forType(nas.type).checkPath?.(shareLocation(nas, { path, options: null, username: null }, null));
   if (check !== undefined && !check.ok) throw new DomainError('validation', check.message, { details: { path: [{ error: 'invalid', value: path }] } });
 }
 
@@ -116,7 +118,7 @@ export class ShareService {
     authorize(principal, 'nas_shares', 'update');
     const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
     const current = await this.resolve(scope, ref);
-    if (fields.path !== undefined && fields.path !== current.path) await checkSharePath(this.drivers, await this.nasOf(current), fields.path);
+    if (fields.path !== undefined && fields.path !== current.path) await checkSharePath(this.drivers, await this.nas.ofShare(current), fields.path);
     const patch: NasSharePatch = {
       ...fields,
       ...(options === undefined ? {} : { options: options || null }),
@@ -128,12 +130,6 @@ export class ShareService {
     const record = await this.deps.storage.shares.update(current.id, patch);
     if (!record) throw DomainError.notFound('nas_share_id', ref);
     return this.present(record, canSeeSharePassword(principal));
-  }
-
-  private async nasOf(share: NasShareRecord): Promise<NasRecord> {
-    const nas = await this.deps.storage.nas.get(share.nas_id);
-    if (!nas) throw DomainError.notFound('nas_id', share.nas_id);
-    return nas;
   }
 
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {

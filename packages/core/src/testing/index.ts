@@ -15,3 +15,4 @@ export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-en
 export { countingHasher } from './counting-hasher.js';
 export { createTestDatabase, postgresUnreachable, testServerUrl, type TestDatabase } from './postgres-test-database.js';
 export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder.js';
+export { wireCore, type WiredCore } from '../services/create-core.js';

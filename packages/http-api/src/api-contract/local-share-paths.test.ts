@@ -23,7 +23,7 @@ beforeAll(async () => {
   symlinkSync(outsideDir, join(root, 'escape'));
   symlinkSync('projects', join(root, 'inward'));
   t = await createTestApp({ localRoots: [root] });
-  await t.core.engine.start();
+  await t.engine.start();
   local = await addNas(t);
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'projects', 'a.txt'), 'abc');
   writeFileSync(join(root, 'projects', 'sub', 'b.txt'), 'defgh');
   t = await createTestApp({ localRoots: [root] });
-  await t.core.engine.start();
+  await t.engine.start();
   for (const name of ['here', 'there']) {
     await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name, host: 'localhost', type: 'local' } });
   }

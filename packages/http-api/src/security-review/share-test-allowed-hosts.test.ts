@@ -105,7 +105,7 @@ describe('security review 2: share_test_allowed_hosts is obeyed where the connec
     await expectModelError(await updateNas(nas, { host: '127.0.0.1' }), 422, 'host');
     // …and a NAS that got there before the list was narrowed is refused where the job connects.
     await moveWhileAllowed(nas, { host: '127.0.0.1' }, ['10.0.0.0/8']);
-    await t.core.engine.start();
+    await t.engine.start();
     const done = await ended(share, 'test', job);
     expect(done.status).toBe('failed');
     expect(done.message).toBe("host '127.0.0.1' is not among the share_test_allowed_hosts of this server; an admin can add it in the settings");
@@ -121,7 +121,7 @@ describe('security review 2: share_test_allowed_hosts is obeyed where the connec
     const scan = await queue(share, 'scan');
     await expectModelError(await updateNas(nas, { type: 'nfs_v4', host: '127.0.0.1' }), 422, 'host');
     await moveWhileAllowed(nas, { type: 'smb_v3', host: '127.0.0.1' }, ['10.0.0.0/8']);
-    await t.core.engine.start();
+    await t.engine.start();
     for (const [kind, job] of [['test', test], ['scan', scan]] as const) {
       const done = await ended(share, kind, job);
       expect(done.status, kind).toBe('failed');
@@ -137,7 +137,7 @@ describe('security review 2: share_test_allowed_hosts is obeyed where the connec
     const job = await queue(share, 'test');
     await settings(['10.0.0.0/8', '127.0.0.1']);
     await created(await updateNas(nas, { type: 'nfs_v4', host: '127.0.0.1' }));
-    await t.core.engine.start();
+    await t.engine.start();
     const done = await ended(share, 'test', job);
     expect(done.steps?.slice(0, 2).map((step) => `${step.name}:${step.outcome}`)).toEqual(['resolve_host:ok', 'connect:ok']);
     expect(connections).toBe(1);

@@ -53,7 +53,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 export function gracefulShutdown({ server, dms, logger, timeoutMs }: ShutdownOptions): GracefulShutdown {
   let stopping: Promise<void> | undefined;
   let closing: HttpClosing | undefined;
-  const engine = dms.core.engine;
+  const engine = dms.engine;
 
   const run = async () => {
     const started = performance.now();

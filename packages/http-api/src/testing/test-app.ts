@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAesGcmSecretBox, openDms, systemPrincipal, type AccessLimits, type Core, type PasswordHasher, type Scope, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, openDms, systemPrincipal, type AccessLimits, type Core, type Dms, type PasswordHasher, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { openPostgresStorage } from '@dms/core/postgres';
 import { createTestDatabase } from '@dms/core/testing';
@@ -17,6 +17,8 @@ export const adminPassword = 'admin-password-1';
 export interface TestApp {
   app: Hono<AppEnv>;
   core: Core;
+  /** The job workers, not started: a test that runs jobs starts them. */
+  engine: Dms['engine'];
   /** The database as stored (a second connection): for assertions on what is at rest. */
   storage: Storage;
   /** `Basic …` header of the admin user. */
@@ -80,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jobPollMs: 20,
     core: { limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.hasher ? { hasher: options.hasher } : {}) },
   });
-  const { core } = dms;
+  const { core, engine } = dms;
   const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
   const secrets = createAesGcmSecretBox(key);
   const storage = database ? openPostgresStorage({ url: database.url, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
@@ -91,6 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     core,
+    engine,
     storage,
     basic,
     async bearer(...scopes) {
@@ -112,7 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return app.request(path, init);
     },
     async close() {
-      await core.engine.stop();
+      await engine.stop();
       await storage.close();
       await dms.close();
       await database?.drop();

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
-import { jobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
+import { finishedJobStatuses, jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
@@ -101,7 +101,7 @@ export class KyselyJobStore implements JobStore {
         trx
           .selectFrom('jobs')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('status', 'in', ['queued', 'working'])
+          .where('status', 'in', unfinishedJobStatuses)
           .$if(requester !== undefined, (qb) => qb.where('requested_by', '=', requester!));
       const columns = Object.keys(values) as Array<keyof typeof values>;
       return await trx
@@ -119,7 +119,7 @@ export class KyselyJobStore implements JobStore {
   }
 
   async countUnfinished(requestedBy?: string) {
-    let query = this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['queued', 'working']);
+    let query = this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', unfinishedJobStatuses);
     if (requestedBy !== undefined) query = query.where('requested_by', '=', requestedBy);
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
@@ -194,7 +194,7 @@ export class KyselyJobStore implements JobStore {
   async purgeFinished(before: string) {
     const result = await this.db
       .deleteFrom('jobs')
-      .where('status', 'in', ['completed', 'failed'])
+      .where('status', 'in', finishedJobStatuses)
       .where('finished_at', '<', before)
       .executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ActiveJobStatus, JobKind } from '@dms/core';
+import { isJobFinished } from '@dms/core/job-status';
 import { api, describeError } from '../../trpc-client.js';
 import { humanBytes, plural } from '../../ui/format.js';
 import { jobKindLabels, jobStatusLabels, stepLabel } from './labels.js';
@@ -11,7 +12,7 @@ export interface TrackedJob {
   error?: string;
 }
 
-const isFinished = (job: ActiveJobStatus | undefined) => job?.status === 'completed' || job?.status === 'failed';
+const isFinished = (job: ActiveJobStatus | undefined) => job !== undefined && isJobFinished(job);
 
 /**
  * Tests and scans of saved shares, one per share at a time: starts the job, then follows it

@@ -1,0 +1,37 @@
+import { isJobFinished, type ActiveJobStatus } from '../domain/job.js';
+import type { JobSignals } from './job-signals.js';
+
+/**
+ * Longest wait between two reads of a watched job. A change made in this process, or signalled
+ * by a replica over the event bus, wakes the watch at once; this covers a change nobody signals
+ * here (a replica without the bus, a lost signal).
+ */
+export const watchPollMs = 250;
+
+export interface WatchSource {
+  /** The job's status as stored now; throws (404) once it is gone. */
+  read(): Promise<ActiveJobStatus>;
+  signals: Pick<JobSignals, 'nextChange'>;
+  /** Aborted once the service drains for shutdown: this process changes no job any more. */
+  draining: AbortSignal;
+}
+
+/**
+ * Every change of a job, progress included, from `first` (its status now) on: yields `first`,
+ * then each status that differs from the last yielded, after a wake-up on the job's change
+ * signal or `watchPollMs`. Ends after yielding a finished status, when `signal` is aborted,
+ * or when the service drains (a client asks again elsewhere or after the restart). The read
+ * after the last wake-up is yielded if it changed, so a watch ended by its signal misses nothing.
+ */
+export async function* watchJob(jobId: string, first: ActiveJobStatus, source: WatchSource, signal?: AbortSignal): AsyncGenerator<ActiveJobStatus, void> {
+  let status = first;
+  let last: string | undefined;
+  for (;;) {
+    const seen = JSON.stringify(status);
+    if (seen !== last) yield status;
+    last = seen;
+    if (isJobFinished(status) || signal?.aborted || source.draining.aborted) return;
+    await source.signals.nextChange(jobId, watchPollMs, signal, source.draining);
+    status = await source.read();
+  }
+}
