@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { Pager, pageCount } from './pager.js';
+import { useState } from 'react';
+import { Pager } from './pager.js';
+import { usePageInRange } from './use-page-in-range.js';
 
 /** Items per page of the admin lists: few users, keys or rules fit one page; more get pages. */
 export const adminPageSize = 25;
@@ -12,10 +13,7 @@ export function useListPage(sortBy: string) {
 
 /** The pager, once a list has more than one page; back to the last page when a deletion empties this one. */
 export function ListPages({ label, page, count, onPage }: { label: string; page: number; count: number; onPage: (page: number) => void }) {
-  const pages = pageCount(count, adminPageSize);
-  useEffect(() => {
-    if (page > pages) onPage(pages);
-  }, [page, pages, onPage]);
+  usePageInRange(page, count, adminPageSize, onPage);
   if (count <= adminPageSize) return null;
   return <Pager label={label} page={page} perPage={adminPageSize} count={count} onPage={onPage} />;
 }

@@ -1,9 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { api, describeError, type Outputs } from '../../trpc-client.js';
+import { useState } from 'react';
+import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
 import { nasTypeLabels, optionsOf } from './labels.js';
 import { FormActions } from '../../ui/form-actions.js';
+import { useFormSave } from '../../ui/use-form-save.js';
 
 export type NasRow = Outputs['nas']['list']['nas'][number];
 
@@ -14,36 +15,22 @@ const typeOptions = optionsOf(nasTypeLabels);
  * emptied comment or price is cleared (null), as PUT's partial update takes it.
  */
 export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null; onSaved: (nas: NasRow, created: boolean) => void; onCancel: () => void }) {
-  const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
   const [type, setType] = useState<string>(editing?.type ?? typeOptions[0]![0]);
-  const busy = useRef(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy.current) return;
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
+  const { error, onSubmit } = useFormSave(async (form, formElement) => {
     const value = (name: string) => String(form.get(name) ?? '').trim();
     const fields = { name: value('name'), host: value('host'), type: value('type') as NasRow['type'] };
-    busy.current = true;
-    try {
-      const saved = editing
-        ? await api.nas.update.mutate({ nas: editing.id, body: { ...fields, comment: value('comment') || null, price: value('price') || null } })
-        : await api.nas.create.mutate({ ...fields, ...(value('comment') ? { comment: value('comment') } : {}), ...(value('price') ? { price: value('price') } : {}) });
-      setError(null);
-      if (!editing) {
-        formElement.reset();
-        setType(typeOptions[0]![0]);
-      }
-      onSaved(saved, !editing);
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      busy.current = false;
+    const saved = editing
+      ? await api.nas.update.mutate({ nas: editing.id, body: { ...fields, comment: value('comment') || null, price: value('price') || null } })
+      : await api.nas.create.mutate({ ...fields, ...(value('comment') ? { comment: value('comment') } : {}), ...(value('price') ? { price: value('price') } : {}) });
+    if (!editing) {
+      formElement.reset();
+      setType(typeOptions[0]![0]);
     }
-  };
+    onSaved(saved, !editing);
+  });
   const title = editing ? `Edit NAS ${editing.name}` : 'Add a NAS';
   return (
-    <form className="storage-form" aria-labelledby="nas-form-title" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="storage-form" aria-labelledby="nas-form-title" onSubmit={onSubmit} noValidate>
       <h2 id="nas-form-title">{title}</h2>
       <Field form="nas" name="name" label="Name" errors={error?.fields} defaultValue={editing?.name} required autoComplete="off" />
       <SelectField form="nas" name="type" label="Type" errors={error?.fields} options={typeOptions} value={type} onChange={(event) => setType(event.target.value)} />

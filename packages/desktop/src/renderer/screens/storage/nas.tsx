@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, sortParam, type SortOrder } from '../../ui/sortable-header.js';
-import { Pager, pageCount } from '../../ui/pager.js';
+import { Pager } from '../../ui/pager.js';
+import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { NasForm, type NasRow } from './nas-form.js';
 import { nasTypeLabels } from './labels.js';
@@ -24,10 +25,7 @@ export function NasScreen() {
   const form = useRef<HTMLDivElement>(null);
   const count = list.data?.count ?? 0;
 
-  // A deletion can empty the last page: step back to the new last one.
-  useEffect(() => {
-    if (list.data && page > pageCount(count, perPage)) setPage(pageCount(count, perPage));
-  }, [list.data, count, page]);
+  usePageInRange(page, list.data?.count, perPage, setPage);
 
   const edit = (nas: NasRow) => {
     setEditing(nas);

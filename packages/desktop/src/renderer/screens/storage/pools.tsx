@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, sortParam, type SortOrder } from '../../ui/sortable-header.js';
-import { Pager, pageCount } from '../../ui/pager.js';
+import { Pager } from '../../ui/pager.js';
+import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { PoolForm, type PoolRow } from './pool-form.js';
 import { PoolMembers } from './pool-members.js';
@@ -33,9 +34,7 @@ export function PoolsScreen() {
   const nasNames = new Map(nas.data?.nas.map((item) => [item.id, item.name]));
   const poolNames = new Map(allPools.data?.pools.map((pool) => [pool.id, pool.name]));
 
-  useEffect(() => {
-    if (list.data && page > pageCount(count, perPage)) setPage(pageCount(count, perPage));
-  }, [list.data, count, page]);
+  usePageInRange(page, list.data?.count, perPage, setPage);
 
   const reload = () => {
     list.reload();

@@ -1,8 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { api, describeError, type Outputs } from '../../trpc-client.js';
+import { useState } from 'react';
+import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
 import { FormActions } from '../../ui/form-actions.js';
+import { useFormSave } from '../../ui/use-form-save.js';
 
 export type ShareRow = Outputs['shares']['list']['nas_shares'][number];
 
@@ -22,45 +23,31 @@ interface ShareFormProps {
  * the stored one.
  */
 export function ShareForm({ nas, editing, defaultNasId, onSaved, onCancel }: ShareFormProps) {
-  const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
   const [nasId, setNasId] = useState(editing ? String(editing.nas_id) : defaultNasId || String(nas[0]?.id ?? ''));
-  const busy = useRef(false);
   const local = nas.find((item) => String(item.id) === nasId)?.type === 'local';
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy.current) return;
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
+  const { error, onSubmit } = useFormSave(async (form, formElement) => {
     const value = (name: string) => String(form.get(name) ?? '');
     const password = value('password');
-    busy.current = true;
-    try {
-      let saved: ShareRow;
-      if (editing) {
-        const body = { name: value('name').trim(), path: value('path').trim(), options: value('options').trim() || null, username: value('username').trim() || null, ...(password ? { password } : {}) };
-        saved = await api.shares.update.mutate({ share: editing.id, body });
-      } else {
-        const body = {
-          name: value('name').trim(),
-          path: value('path').trim(),
-          ...(value('options').trim() ? { options: value('options').trim() } : {}),
-          ...(value('username').trim() ? { username: value('username').trim() } : {}),
-          ...(password ? { password } : {}),
-        };
-        saved = await api.shares.create.mutate({ nas: nasId, body });
-      }
-      setError(null);
-      if (!editing) formElement.reset();
-      onSaved(saved, !editing);
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      busy.current = false;
+    let saved: ShareRow;
+    if (editing) {
+      const body = { name: value('name').trim(), path: value('path').trim(), options: value('options').trim() || null, username: value('username').trim() || null, ...(password ? { password } : {}) };
+      saved = await api.shares.update.mutate({ share: editing.id, body });
+    } else {
+      const body = {
+        name: value('name').trim(),
+        path: value('path').trim(),
+        ...(value('options').trim() ? { options: value('options').trim() } : {}),
+        ...(value('username').trim() ? { username: value('username').trim() } : {}),
+        ...(password ? { password } : {}),
+      };
+      saved = await api.shares.create.mutate({ nas: nasId, body });
     }
-  };
+    if (!editing) formElement.reset();
+    onSaved(saved, !editing);
+  });
   const nasName = editing ? (nas.find((item) => item.id === editing.nas_id)?.name ?? `NAS #${editing.nas_id}`) : '';
   return (
-    <form className="storage-form share-form" aria-labelledby="share-form-title" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="storage-form share-form" aria-labelledby="share-form-title" onSubmit={onSubmit} noValidate>
       <h2 id="share-form-title">{editing ? `Edit share ${editing.name} on ${nasName}` : 'New share'}</h2>
       {!editing && (
         <SelectField

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
-import { Pager, pageCount } from '../../ui/pager.js';
+import { Pager } from '../../ui/pager.js';
+import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { ShareForm, type ShareRow } from './share-form.js';
 import { ShareTable, shareTitle } from './share-table.js';
@@ -45,9 +46,7 @@ export function SharesScreen() {
   const count = shares.data?.count ?? 0;
   const filtered = filter.name !== '' || filter.nasId !== '';
 
-  useEffect(() => {
-    if (shares.data && page > pageCount(count, perPage)) setPage(pageCount(count, perPage));
-  }, [shares.data, count, page, perPage]);
+  usePageInRange(page, shares.data?.count, perPage, setPage);
 
   const edit = (share: ShareRow) => {
     setEditing(share);

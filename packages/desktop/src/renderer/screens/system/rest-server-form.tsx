@@ -1,6 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { api, describeError } from '../../trpc-client.js';
+import { api } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
+import { useFormSave } from '../../ui/use-form-save.js';
 import type { RestServerStatusView } from './rest-server-summary.js';
 
 /**
@@ -8,31 +8,14 @@ import type { RestServerStatusView } from './rest-server-summary.js';
  * the main process checks the values and answers field errors, shown under their inputs.
  */
 export function RestServerForm({ settings, onSaved }: { settings: RestServerStatusView['settings']; onSaved: (status: RestServerStatusView) => void }) {
-  const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
-  const [saving, setSaving] = useState(false);
-  const busy = useRef(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy.current) return;
-    const form = new FormData(event.currentTarget);
+  const { error, saving, onSubmit } = useFormSave(async (form) => {
     const portText = String(form.get('port') ?? '').trim();
     // An empty or unreadable port is sent as NaN: the main process names the field, no rule is repeated here.
     const body = { enabled: form.get('enabled') === 'on', host: String(form.get('host') ?? '').trim(), port: portText === '' ? Number.NaN : Number(portText) };
-    busy.current = true;
-    setSaving(true);
-    try {
-      const status = await api.restServer.update.mutate(body);
-      setError(null);
-      onSaved(status);
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      busy.current = false;
-      setSaving(false);
-    }
-  };
+    onSaved(await api.restServer.update.mutate(body));
+  });
   return (
-    <form className="settings-form" aria-label="Embedded REST server settings" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="settings-form" aria-label="Embedded REST server settings" onSubmit={onSubmit} noValidate>
       <label className="inline">
         <input type="checkbox" name="enabled" defaultChecked={settings.enabled} />
         Serve the REST API (/api/v2) of this instance
