@@ -5,6 +5,8 @@ export { unfinishedJobStatuses, finishedJobStatuses, jobStatuses, isJobFinished,
 
 export const jobKinds = ['share_test', 'share_scan'] as const;
 export type JobKind = (typeof jobKinds)[number];
+/** A job's kind in the words of its log lines and events ("share test of 'x' failed: …"). */
+export const jobKindWords: Record<JobKind, string> = { share_test: 'share test', share_scan: 'scan' };
 
 export const stepOutcomeSchema = z.object({
   name: z.string(),

@@ -7,7 +7,7 @@ import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js
 import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../ports/secret-box.js';
-import type { FinishedJobStatus, JobKind } from '../domain/job.js';
+import { jobKindWords, type FinishedJobStatus, type JobKind } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../events/catalogue.js';
 import { JobSignals } from './job-signals.js';
 import { runJob, type RunResult } from './job-runner.js';
@@ -387,7 +387,7 @@ export class JobEngine {
       this.reportFailure({ jobId: job.id, kind: job.kind, nasId: job.nas_id, shareId: subject.shareId, shareName: subject.name, message });
     }
     const name = eventNames[job.kind][finished.status];
-    const what = job.kind === 'share_test' ? 'share test' : 'scan';
+    const what = jobKindWords[job.kind];
     events.publish(
       makeEvent(name, finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`, clock(), {
         type: 'nas_share',

@@ -1,5 +1,6 @@
 import type { ScanResult } from '../ports/share-driver.js';
 import type { JobFailure } from './job-engine.js';
+import { jobKindWords } from '../domain/job.js';
 import { formatBytes } from '../format-bytes.js';
 
 const thousands = new Intl.NumberFormat('en-US');
@@ -12,7 +13,7 @@ export function scanSummary(counts: ScanResult): string {
 
 /** A failed job in one log line: "share test of 'x' failed: connection refused by host …". */
 export function describeJobFailure(failure: JobFailure): string {
-  const what = failure.kind === 'share_test' ? 'share test' : 'scan';
+  const what = jobKindWords[failure.kind];
   const of = failure.shareName !== '' ? ` of '${failure.shareName}'` : failure.shareId !== null ? ` of share ${failure.shareId}` : '';
   return `${what}${of} failed: ${failure.message}`;
 }
