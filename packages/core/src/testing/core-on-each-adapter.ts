@@ -1,27 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe } from 'vitest';
-import { openDms } from '../runtime/open-dms.js';
 import type { Core } from '../services/create-core.js';
 import type { Principal } from '../scopes/principal.js';
 import { bearerCredential, passwordCredential } from '../security/credential.js';
-import { createTestDatabase, postgresUnreachable } from './postgres-test-database.js';
-
-export type TestCoreAdapter = 'sqlite' | 'postgres';
+import { postgresUnreachable } from './postgres-test-database.js';
+import { openTestDms, type TestAdapter } from './test-dms.js';
 
 /** The first admin of every test core, as the REST test app has it. */
 export const testAdmin = { username: 'admin', password: 'admin-password-1' } as const;
 
 export interface TestCoreOptions {
   clock?: () => Date;
-  localRoots?: string[];
 }
 
 /** A core opened by openDms as every host opens it, without its job workers (queued jobs stay queued). */
 export interface TestCore {
   core: Core;
-  adapter: TestCoreAdapter;
+  adapter: TestAdapter;
   /** The principal a user name and password stand for now: what a host's Basic credential gives. */
   asUser(username: string, password: string): Promise<Principal>;
   /** The principal a Bearer value stands for now: an API key (its lineage, expiry and owner read at use time) or a JWT. */
@@ -36,31 +30,17 @@ const unreachable = await postgresUnreachable();
 if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
 if (unreachable) console.warn(`[skip] the PostgreSQL half of the core rule suites: ${unreachable}`);
 
-function opener(adapter: TestCoreAdapter): OpenTestCore {
+function opener(adapter: TestAdapter): OpenTestCore {
   return async (options = {}) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dms-core-rules-'));
-    const database = adapter === 'postgres' ? await createTestDatabase() : undefined;
-    const dms = await openDms({
-      role: 'command',
-      createDatabase: true,
-      dataDir,
-      ...(database ? { databaseUrl: database.url } : {}),
-      localRoots: options.localRoots ?? [tmpdir()],
-      trapSender: null,
-      core: options.clock ? { clock: options.clock } : {},
-    });
-    const { core } = dms;
+    const opened = await openTestDms({ adapter, core: options.clock ? { clock: options.clock } : {} });
+    const { core } = opened.dms;
     await core.users.add({ ...testAdmin, admin: true });
     return {
       core,
       adapter,
       asUser: (username, password) => core.auth.authenticate(passwordCredential(username, password)),
       asBearer: (token) => core.auth.authenticate(bearerCredential(token)),
-      async close() {
-        await dms.close();
-        await database?.drop();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
+      close: () => opened.close(),
     };
   };
 }

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAesGcmSecretBox, openDms, systemPrincipal, type AccessLimits, type Core, type Dms, type PasswordHasher, type Scope, type Storage } from '@dms/core';
+import { createAesGcmSecretBox, systemPrincipal, type AccessLimits, type Core, type Dms, type PasswordHasher, type Scope, type Storage } from '@dms/core';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { openPostgresStorage } from '@dms/core/postgres';
-import { createTestDatabase } from '@dms/core/testing';
+import { openTestDms, type TestAdapter } from '@dms/core/testing';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import type { Hono } from 'hono';
 import { createApp } from '../app.js';
@@ -31,7 +30,7 @@ export interface TestApp {
 }
 
 /** The storage adapters every route suite runs on (vitest projects `sqlite` and `postgres`). */
-export type TestAdapter = 'sqlite' | 'postgres';
+export type { TestAdapter };
 
 /** The adapter this run of the suite is on: DMS_TEST_ADAPTER, set by the `postgres` vitest project. */
 export const testAdapter: TestAdapter = process.env['DMS_TEST_ADAPTER'] === 'postgres' ? 'postgres' : 'sqlite';
@@ -63,29 +62,23 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const temporary = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'dms-test-')) : undefined;
-  const dataDir = options.dataDir ?? temporary!;
   const limits = options.limits ?? {
     perCredential: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
     authFailures: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
   };
-  const database = testAdapter === 'postgres' ? await createTestDatabase() : undefined;
   // No trap sender: POST /snmp/traps/{id}/test answers 503, as with the notifier down.
-  const dms = await openDms({
-    role: 'command',
-    createDatabase: true,
-    dataDir,
-    ...(database ? { databaseUrl: database.url } : {}),
-    localRoots: options.localRoots ?? [tmpdir()],
-    trapSender: null,
-    jobPollMs: 20,
+  const opened = await openTestDms({
+    adapter: testAdapter,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.localRoots ? { localRoots: options.localRoots } : {}),
     core: { limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.hasher ? { hasher: options.hasher } : {}) },
   });
+  const { dms, dataDir, databaseUrl } = opened;
   const { core, engine } = dms;
   const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
   const secrets = createAesGcmSecretBox(key);
-  const storage = database ? openPostgresStorage({ url: database.url, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
+  const storage = databaseUrl ? openPostgresStorage({ url: databaseUrl, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
   await core.users.add({ username: adminUsername, password: adminPassword, admin: true });
   const { app } = createApp({ core, logger: createLogger('silent'), ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   const basic = `Basic ${Buffer.from(`${adminUsername}:${adminPassword}`).toString('base64')}`;
@@ -117,9 +110,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await engine.stop();
       await storage.close();
-      await dms.close();
-      await database?.drop();
-      if (temporary) rmSync(temporary, { recursive: true, force: true });
+      await opened.close();
     },
   };
 }
