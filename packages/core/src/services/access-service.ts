@@ -143,12 +143,15 @@ export class AccessService {
       this.show(request, await this.limits.perCredential.consume(`user:${principal.userId}`), what);
       return;
     }
-    const [own, owner] = await Promise.all([
-      this.limits.perCredential.consume(`key:${principal.keyId}`),
-      principal.ownerUserId === null ? undefined : this.limits.perCredential.consume(`user:${principal.ownerUserId}`),
-    ]);
+    const own = await this.limits.perCredential.consume(`key:${principal.keyId}`);
+    if (principal.ownerUserId === null) {
+      this.show(request, own, what);
+      return;
+    }
+    const owner = await this.limits.perCredential.consume(`user:${principal.ownerUserId}`);
     // The budget closer to its end is the one to show.
-    this.show(request, owner && (!owner.allowed || owner.remaining < own.remaining) ? owner : own, owner && !owner.allowed ? "rate limit exceeded for this key's user" : what);
+    if (!owner.allowed) this.show(request, owner, "rate limit exceeded for this key's user");
+    else this.show(request, owner.remaining < own.remaining ? owner : own, what);
   }
 
   /** Reports a decision and throws 429 when it refuses. */

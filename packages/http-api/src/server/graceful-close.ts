@@ -17,33 +17,31 @@ export interface HttpClosing {
 
 interface Tracked {
   draining: boolean;
-  /** Requests whose answer has not been written yet, as of before the drain began. */
-  inFlight: Set<ServerResponse>;
   sockets: Set<Socket>;
+}
+
+/**
+ * The answer a connection is writing now, if any: Node keeps it on the socket while it is
+ * attached (`_httpMessage`, set by assignSocket and cleared by detachSocket). Read only when a
+ * close begins, so that no request pays for tracking what is in flight.
+ */
+function answerInFlight(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
 const tracked = new WeakMap<Server, Tracked>();
 
 /**
- * Keeps what a bounded close needs (issue 21 item 4): the open connections, and the requests
- * in flight, so that once the close begins each answer says `Connection: close`. Installed by
- * listenHttp on every listener; the cost is a set entry per connection and per request.
+ * Keeps what a bounded close needs (issue 21 item 4): the open connections, so that once the
+ * close begins each answer says `Connection: close`. Installed by listenHttp on every listener;
+ * the cost is a set entry per connection, nothing per request.
  */
 export function trackForGracefulClose(server: Server): void {
-  const state: Tracked = { draining: false, inFlight: new Set(), sockets: new Set() };
+  const state: Tracked = { draining: false, sockets: new Set() };
   tracked.set(server, state);
   server.on('connection', (socket: Socket) => {
     state.sockets.add(socket);
     socket.once('close', () => state.sockets.delete(socket));
-  });
-  // First among the request listeners: the app may write its answer before a later one runs.
-  server.prependListener('request', (_request, response: ServerResponse) => {
-    if (state.draining) {
-      response.shouldKeepAlive = false;
-      return;
-    }
-    state.inFlight.add(response);
-    response.once('close', () => state.inFlight.delete(response));
   });
 }
 
@@ -72,11 +70,16 @@ export function closeGracefully(server: Server, forceAfterMs: number): HttpClosi
     // Node closed the idle connections in server.close(); a connection whose answer already
     // promised keep-alive is idle right after that answer, and closed then.
     const closeIdle = () => setImmediate(() => server.closeIdleConnections());
-    for (const response of state.inFlight) {
+    for (const socket of state.sockets) {
+      const response = answerInFlight(socket);
+      if (!response) continue;
       if (response.headersSent) response.once('finish', closeIdle);
       else response.shouldKeepAlive = false;
     }
-    state.inFlight.clear();
+    // First among the request listeners: the app may write its answer before a later one runs.
+    server.prependListener('request', (_request, response: ServerResponse) => {
+      response.shouldKeepAlive = false;
+    });
   }
   const timer = setTimeout(force, Math.max(0, forceAfterMs));
   const done = closed.then(() => {
