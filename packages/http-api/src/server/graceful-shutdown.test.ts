@@ -17,8 +17,8 @@ const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const password = 'shutdown-test-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 const timeoutMs = 2_000;
-/** Beyond the timeout: Node's own exit and the signal's delivery. */
-const exitSlackMs = 500;
+/** Beyond the timeout: Node's own exit and the signal's delivery, on a machine the load of the test itself keeps busy (the old drain took 26 s). */
+const exitSlackMs = 2_000;
 
 interface Dms {
   child: ChildProcess;
@@ -283,7 +283,7 @@ describe('issue 21 item 4: dms serve stops within DMS_SHUTDOWN_TIMEOUT_MS and lo
       }),
     );
     for (const { ms, response } of answers) {
-      expect(ms).toBeLessThan(1_000);
+      expect(ms).toBeLessThan(2_000);
       expect(response.status).toBe(202);
       expect(response.headers['connection']).toBe('close');
     }
