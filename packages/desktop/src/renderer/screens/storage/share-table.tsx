@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import type { JobKind } from '@dms/core';
+import { isJobFinished } from '@dms/core/job-status';
 import { api } from '../../trpc-client.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
@@ -50,7 +51,7 @@ export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, o
         {shares.map((share) => {
           const title = shareTitle(share, nasNames);
           const tracked = jobs[share.id];
-          const running = tracked !== undefined && !tracked.error && tracked.job?.status !== 'completed' && tracked.job?.status !== 'failed';
+          const running = tracked !== undefined && !tracked.error && !(tracked.job && isJobFinished(tracked.job));
           return (
             <Fragment key={share.id}>
               <tr data-editing={editingId === share.id ? 'true' : undefined}>
