@@ -138,7 +138,7 @@ export { scopeProblem, type ScopeProblem } from './scopes/scope-validity.js';
 export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
 
 // Events
-export { eventCatalogue, makeEvent, type DmsEvent, type DmsEventName, type DmsEventResource } from './events/catalogue.js';
+export { eventCatalogue, makeEvent, type DmsEvent, type DmsEventName, type DmsEventResource } from './domain/events.js';
 
 // Ports, for hosts that bring their own adapters
 export type { EventBus } from './ports/event-bus.js';

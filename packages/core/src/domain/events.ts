@@ -1,4 +1,4 @@
-import type { Severity } from '../domain/trap.js';
+import type { Severity } from './trap.js';
 
 /**
  * Every event dms raises, with its severity (1 info … 5 critical) and the number of its

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrapSender, TrapTarget } from '../ports/notifier.js';
-import { makeEvent, type DmsEvent } from './catalogue.js';
+import { makeEvent, type DmsEvent } from '../domain/events.js';
 import { MemoryEventBus } from './memory-event-bus.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from './trap-dispatcher.js';
 

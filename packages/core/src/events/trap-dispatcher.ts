@@ -1,6 +1,6 @@
 import type { EventBus } from '../ports/event-bus.js';
 import type { TrapSender, TrapTarget } from '../ports/notifier.js';
-import type { DmsEvent } from './catalogue.js';
+import type { DmsEvent } from '../domain/events.js';
 
 /** A stored trap as the dispatcher needs it (the storage row, id as a number). */
 export interface TrapDispatchTarget extends TrapTarget {

@@ -7,12 +7,13 @@ import { openSqliteStorage } from '../adapters/sqlite/sqlite-storage.js';
 import { createLocalDriver } from '../adapters/local/local-driver.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
 import { MemoryEventBus } from '../events/memory-event-bus.js';
-import type { DmsEvent } from '../events/catalogue.js';
+import type { DmsEvent } from '../domain/events.js';
 import type { Storage } from '../ports/storage.js';
 import type { JobRecord } from '../ports/job-store.js';
 import { createHostPolicy } from '../security/host-policy.js';
 import { isJobFinished } from '../domain/job.js';
-import { JobEngine, type JobEngineOptions, type JobFailure } from './job-engine.js';
+import { JobEngine, type JobEngineOptions } from './job-engine.js';
+import type { JobFailure } from './job-messages.js';
 
 let dir: string;
 let root: string;

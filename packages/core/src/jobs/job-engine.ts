@@ -8,9 +8,10 @@ import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import { jobKindWords, type FinishedJobStatus, type JobKind } from '../domain/job.js';
-import { makeEvent, type DmsEventName } from '../events/catalogue.js';
+import { makeEvent, type DmsEventName } from '../domain/events.js';
 import { JobSignals } from './job-signals.js';
 import { runJob, type RunResult } from './job-runner.js';
+import type { JobFailure } from './job-messages.js';
 import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
 
@@ -43,17 +44,6 @@ export interface JobEngineOptions {
   onError?: (error: unknown) => void;
   /** Each job that ended failed, interrupted ones included (the service logs them at warn). */
   onJobFailed?: (failure: JobFailure) => void;
-}
-
-/** A failed job, for logs: which job, about what, and the message its requester reads. */
-export interface JobFailure {
-  jobId: string;
-  kind: JobKind;
-  nasId: number | null;
-  shareId: number | null;
-  /** The share's name ('' when unknown: the job was interrupted or its share is gone). */
-  shareName: string;
-  message: string;
 }
 
 type Hooks = 'onError' | 'onJobFailed';

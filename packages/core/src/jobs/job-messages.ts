@@ -1,7 +1,17 @@
 import type { ScanResult } from '../ports/share-driver.js';
-import type { JobFailure } from './job-engine.js';
-import { jobKindWords } from '../domain/job.js';
+import { jobKindWords, type JobKind } from '../domain/job.js';
 import { formatBytes } from '../format-bytes.js';
+
+/** A failed job, for logs: which job, about what, and the message its requester reads. */
+export interface JobFailure {
+  jobId: string;
+  kind: JobKind;
+  nasId: number | null;
+  shareId: number | null;
+  /** The share's name ('' when unknown: the job was interrupted or its share is gone). */
+  shareName: string;
+  message: string;
+}
 
 const thousands = new Intl.NumberFormat('en-US');
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { EventBus } from '../ports/event-bus.js';
-import { makeInternalEvent } from '../events/catalogue.js';
+import { makeInternalEvent } from '../domain/events.js';
 
 /** The in-process event of one job's change: built here only, so no caller spells it. */
 const changedEvent = (jobId: string) => `changed:${jobId}` as const;

@@ -1,4 +1,4 @@
-import type { DmsEvent, InternalEvent } from '../events/catalogue.js';
+import type { DmsEvent, InternalEvent } from '../domain/events.js';
 
 /**
  * Domain events leave the core through this port; the SNMP notifier subscribes to it. A bus

@@ -1,4 +1,4 @@
-import type { DmsEvent } from '../events/catalogue.js';
+import type { DmsEvent } from '../domain/events.js';
 import type { SnmpVersion } from '../domain/trap.js';
 
 export interface TrapTarget {

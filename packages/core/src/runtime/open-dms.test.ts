@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDms, NoDatabaseError, type Dms } from './open-dms.js';
 import { DataDirInUseError } from './data-dir-lock.js';
-import type { DmsEvent } from '../events/catalogue.js';
+import type { DmsEvent } from '../domain/events.js';
 import type { DmsLog } from './log.js';
 
 const recordingLog = () => {

@@ -9,7 +9,7 @@ import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 import { describeJobFailure } from '../jobs/job-messages.js';
 import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { openDms, type Dms } from './open-dms.js';
 

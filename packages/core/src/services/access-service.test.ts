@@ -5,7 +5,7 @@ import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { createMemoryRateLimiter } from '../adapters/memory/index.js';
 import { createAesGcmSecretBox } from '../security/secret-box.js';
 import { systemPrincipal } from '../scopes/principal.js';
-import type { DmsEvent } from '../events/catalogue.js';
+import type { DmsEvent } from '../domain/events.js';
 import type { Storage } from '../ports/storage.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { createCore, type Core } from './create-core.js';

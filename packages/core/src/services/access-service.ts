@@ -3,7 +3,7 @@ import { unauthenticated, type AuthService, type AuthenticateHooks } from './aut
 import type { Principal } from '../scopes/principal.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 import { claimedIdentity, type Credential, type PasswordCredential, type SessionCredential, type UnreadableCredential } from '../security/credential.js';
 
 /** One request as a host sees it, whatever its transport. */

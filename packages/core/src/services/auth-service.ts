@@ -8,7 +8,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
 import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
 import type { SettingsService } from './settings-service.js';
-import { makeInternalEvent } from '../events/catalogue.js';
+import { makeInternalEvent } from '../domain/events.js';
 import type { Credential, PasswordCredential, SessionCredential } from '../security/credential.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;

@@ -8,7 +8,7 @@ import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../do
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { corsRuleListSpec } from '../list-query/list-specs.js';
 import { findByNumericId } from './resolve-ref.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 
 
 /** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */

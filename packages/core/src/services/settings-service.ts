@@ -3,7 +3,7 @@ import type { Principal } from '../scopes/principal.js';
 import { authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { defaultSettings, settingsUpdateSchema, type Settings } from '../domain/settings.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 
 const key = 'server';
 const jwtEpochKey = 'jwt_epoch';

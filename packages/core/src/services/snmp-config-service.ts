@@ -3,7 +3,7 @@ import type { Principal } from '../scopes/principal.js';
 import { authorize, canSeeAgentCommunity } from '../scopes/scope-check.js';
 import { parseInput } from '../errors/zod-details.js';
 import { snmpConfigUpdateSchema, type SnmpConfig, type SnmpConfigView } from '../domain/snmp-config.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 
 export class SnmpConfigService {
   constructor(private readonly deps: CoreDeps) {}

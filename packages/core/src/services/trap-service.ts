@@ -8,7 +8,7 @@ import { checkSeverityBand, parseManager, trapCreateSchema, trapUpdateSchema, ty
 import { trapListSpec } from '../list-query/list-specs.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { findByNumericId } from './resolve-ref.js';
-import { makeEvent } from '../events/catalogue.js';
+import { makeEvent } from '../domain/events.js';
 import type { TrapAllowedHosts, TrapSender } from '../ports/notifier.js';
 import type { HostPolicy } from '../security/host-policy.js';
 

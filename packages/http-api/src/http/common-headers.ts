@@ -2,19 +2,6 @@ import type { Context } from 'hono';
 import type { RateLimitDecision } from '@dms/core';
 import type { AppEnv } from './env.js';
 
-/**
- * What every response to one request carries, gathered by the pipeline steps in fixed
- * fields and turned into header names once, when the response is built. Adding hyphenated
- * properties to a plain object one step at a time cost more than the route itself.
- */
-export interface CommonHeaders {
-  requestId: string;
-  /** The credential's or the address's budget, sent as RateLimit-* headers. */
-  rateLimit: RateLimitDecision | undefined;
-  /** CORS headers for a request that came with an Origin. */
-  cors: Record<string, string> | undefined;
-}
-
 export function startCommonHeaders(c: Context<AppEnv>, requestId: string): void {
   c.set('commonHeaders', { requestId, rateLimit: undefined, cors: undefined });
 }

@@ -1,7 +1,25 @@
-import type { Principal } from '@dms/core';
-import type { LoginRequestFactory } from '../pipeline/access.js';
-import type { CommonHeaders } from './common-headers.js';
+import type { LoginRequest, Principal, RateLimitDecision } from '@dms/core';
 
+/** The login route's request to the access service, built by the authenticate step. */
+export type LoginRequestFactory = (credential: LoginRequest['credential']) => LoginRequest;
+
+/**
+ * What every response to one request carries, gathered by the pipeline steps in fixed
+ * fields and turned into header names once, when the response is built. Adding hyphenated
+ * properties to a plain object one step at a time cost more than the route itself.
+ */
+export interface CommonHeaders {
+  requestId: string;
+  /** The credential's or the address's budget, sent as RateLimit-* headers. */
+  rateLimit: RateLimitDecision | undefined;
+  /** CORS headers for a request that came with an Origin. */
+  cors: Record<string, string> | undefined;
+}
+
+/**
+ * The request's own types live here, below every step that reads or writes them, so the
+ * helpers (common-headers.ts) and the steps (pipeline/) import them without a loop.
+ */
 export interface AppEnv {
   Variables: {
     /** Set by the authenticate step for a request with valid credentials. */

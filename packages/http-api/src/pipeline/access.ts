@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AccessRequest, AccessService, Credential, LoginRequest, RateLimitDecision } from '@dms/core';
+import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core';
 import { requestHeader } from '../http/request-header.js';
 import { setRateLimitHeaders } from '../http/common-headers.js';
 import { credentialFromAuthorization } from '../http/credential-header.js';
@@ -58,4 +58,3 @@ export function authenticate(access: AccessService, publicPaths: ReadonlySet<str
   };
 }
 
-export type LoginRequestFactory = (credential: LoginRequest['credential']) => LoginRequest;

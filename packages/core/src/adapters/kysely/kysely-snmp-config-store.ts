@@ -3,7 +3,7 @@ import type { SnmpConfigStore } from '../../ports/storage.js';
 import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
-import type { SecretColumn } from './kysely-storage.js';
+import type { SecretColumn } from './kysely-secret-column.js';
 import { definedOnly } from './kysely-store-helpers.js';
 
 const columns = ['version', 'community', 'location', 'contact'] as const;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TrapInsert, TrapRecord, TrapStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
-import type { SecretColumn } from './kysely-storage.js';
+import type { SecretColumn } from './kysely-secret-column.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly } from './kysely-store-helpers.js';
 

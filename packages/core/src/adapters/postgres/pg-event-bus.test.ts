@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvent, type DmsEvent, type InternalEvent } from '../../events/catalogue.js';
+import { makeEvent, type DmsEvent, type InternalEvent } from '../../domain/events.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from '../../events/trap-dispatcher.js';
 import { JobSignals } from '../../jobs/job-signals.js';
 import type { TrapSender, TrapTarget } from '../../ports/notifier.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventCatalogue, internalEventCatalogue, type DmsEvent, type DmsEventResource, type InternalEvent } from '../../events/catalogue.js';
+import { eventCatalogue, internalEventCatalogue, type DmsEvent, type DmsEventResource, type InternalEvent } from '../../domain/events.js';
 
 /** NOTIFY refuses a payload of 8000 bytes or more; dms events are a few hundred. */
 export const maxNotifyPayloadBytes = 7999;

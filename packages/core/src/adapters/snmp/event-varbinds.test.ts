@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeEvent } from '../../events/catalogue.js';
+import { makeEvent } from '../../domain/events.js';
 import { eventVarbinds, formatResource, utf8Octets } from './event-varbinds.js';
 
 describe('formatResource', () => {

@@ -1,4 +1,4 @@
-import type { DmsEvent, DmsEventResource } from '../../events/catalogue.js';
+import type { DmsEvent, DmsEventResource } from '../../domain/events.js';
 import { eventObjectOid } from './dms-mib.js';
 import { netSnmp, type NetSnmpVarbind } from './net-snmp.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { severityLevels } from '../../domain/trap.js';
-import { eventCatalogue } from '../../events/catalogue.js';
+import { eventCatalogue } from '../../domain/events.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { agentObjectArcs, agentObjectOid, eventObjectArcs, eventObjectOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';

@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvent, type DmsEvent } from '../../events/catalogue.js';
+import { makeEvent, type DmsEvent } from '../../domain/events.js';
 import type { TrapTarget } from '../../ports/notifier.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpTrapSender } from './snmp-trap-sender.js';

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseManager } from '../../domain/trap.js';
-import { eventCatalogue, type DmsEvent } from '../../events/catalogue.js';
+import { eventCatalogue, type DmsEvent } from '../../domain/events.js';
 import type { TrapAllowedHosts, TrapSender, TrapTarget } from '../../ports/notifier.js';
 import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';

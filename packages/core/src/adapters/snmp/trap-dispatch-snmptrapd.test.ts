@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvent } from '../../events/catalogue.js';
+import { makeEvent } from '../../domain/events.js';
 import { MemoryEventBus } from '../../events/memory-event-bus.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from '../../events/trap-dispatcher.js';
 import { requireTools } from '../../testing/require-tool.js';
