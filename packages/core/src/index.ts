@@ -49,7 +49,7 @@ export {
 } from './errors/domain-error.js';
 export { toDomainError } from './errors/to-domain-error.js';
 export { isStorageUnavailable } from './errors/storage-unavailable.js';
-export { parseInput, zodIssuesToDetails } from './errors/zod-details.js';
+export { parseInput, zodIssuesToDetails } from './validation/zod-details.js';
 
 // Resources: input and output schemas, and their types
 export { nasTypes, type NasType } from './domain/common.js';

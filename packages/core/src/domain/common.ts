@@ -8,11 +8,6 @@ export const idSchema = z.number().int().positive().max(maxId);
 export const noControlChars = /^[^\u0000-\u001f\u007f]*$/;
 export const noControlCharsRule = { message: 'must not contain control characters' };
 
-/** NUL: no stored text holds one, and PostgreSQL refuses it in text parameters (an error, not a miss). */
-export function hasNul(value: string): boolean {
-  return value.includes('\u0000');
-}
-
 export function text(max: number, min = 1) {
   return z.string().min(min).max(max).regex(noControlChars, noControlCharsRule);
 }

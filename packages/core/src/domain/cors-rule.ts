@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileGlob } from './glob-match.js';
-import { strictInput } from '../errors/strict-input.js';
+import { strictInput } from '../validation/strict-input.js';
 
 export const corsMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 

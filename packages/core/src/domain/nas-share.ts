@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText, text } from './common.js';
-import { strictInput, type InputRules } from '../errors/strict-input.js';
+import { strictInput, type InputRules } from '../validation/strict-input.js';
 
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceName, hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
-import { strictInput, type InputRules } from '../errors/strict-input.js';
+import { strictInput, type InputRules } from '../validation/strict-input.js';
 
 export const nasWritableSchema = z.object({
   name: resourceName(255),

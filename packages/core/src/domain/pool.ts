@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText } from './common.js';
-import { strictInput } from '../errors/strict-input.js';
+import { strictInput } from '../validation/strict-input.js';
 
 export const poolTypes = ['active_archive', 'offline_archive', 'data_exchange', 'scratch', 'data_enrichment', 'primary'] as const;
 export const poolContents = ['tape', 'cloud', 'nas'] as const;

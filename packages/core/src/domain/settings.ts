@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { strictInput } from '../errors/strict-input.js';
+import { strictInput } from '../validation/strict-input.js';
 import { authDefaults, jobDefaults } from '../defaults.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */

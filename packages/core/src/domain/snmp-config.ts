@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { communitySchema, snmpVersions } from './trap.js';
 import { noControlChars, noControlCharsRule } from './common.js';
-import { strictInput } from '../errors/strict-input.js';
+import { strictInput } from '../validation/strict-input.js';
 
 const label = z.string().max(255).regex(noControlChars, noControlCharsRule);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { strictInput } from '../errors/strict-input.js';
+import { strictInput } from '../validation/strict-input.js';
 
 export const snmpVersions = ['v1', 'v2c'] as const;
 export type SnmpVersion = (typeof snmpVersions)[number];

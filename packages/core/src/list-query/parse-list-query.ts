@@ -1,7 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
 import { int32Range, type Filter, type FilterOp, type ListQuery, type ListSpec, type RawQuery, type SortKey } from './list-query.js';
-import { closestName } from '../errors/closest-name.js';
-import { hasNul } from '../domain/common.js';
+import { closestName } from '../validation/closest-name.js';
+import { hasNul } from '../validation/strings-with-nul.js';
 import { paginationParameters, parsePagination } from './parse-pagination.js';
 
 export type { RawQuery } from './list-query.js';

@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/api-key.js';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../validation/closest-name.js';
 import { scopeCatalogue } from './scope-catalogue.js';
 
 /** What is wrong with a scope, on which of its two fields, in a sentence that starts with the rule. */

@@ -2,7 +2,7 @@ import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { CorsRuleRecord } from '../ports/storage.js';
 import { authorizeAdmin } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';

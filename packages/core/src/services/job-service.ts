@@ -10,10 +10,10 @@ import { checkSharePath, type ShareService, type ShareScope } from './share-serv
 import type { JobEngine } from '../jobs/job-engine.js';
 import { isJobFinished, type ActiveJobStatus, type JobKind, type JobStatus } from '../domain/job.js';
 import { authorize } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema } from '../domain/nas-share.js';
-import { hasNul } from '../domain/common.js';
+import { hasNul } from '../validation/strings-with-nul.js';
 import { shareLocation } from '../jobs/share-location.js';
 import type { JobShare } from '../jobs/job-payload.js';
 import { watchJob } from '../jobs/watch-job.js';

@@ -2,7 +2,7 @@ import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { NasRecord, NasShareRecord } from '../ports/storage.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasCreateSchema, nasUpdateSchema, type Nas } from '../domain/nas.js';
 import { nasListSpec } from '../list-query/list-specs.js';

@@ -2,7 +2,7 @@ import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { PoolRecord } from '../ports/storage.js';
 import { authorize } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { poolCreateSchema, poolUpdateSchema, type Pool } from '../domain/pool.js';
 import { poolListSpec } from '../list-query/list-specs.js';

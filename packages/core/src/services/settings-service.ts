@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { authorizeAdmin } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { defaultSettings, settingsUpdateSchema, type Settings } from '../domain/settings.js';
 import { makeEvent } from '../domain/events.js';
 

@@ -5,7 +5,7 @@ import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
 import { shareListSpecs } from '../list-query/list-specs.js';

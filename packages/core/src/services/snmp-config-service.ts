@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import { authorize, canSeeAgentCommunity } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { snmpConfigUpdateSchema, type SnmpConfig, type SnmpConfigView } from '../domain/snmp-config.js';
 import { makeEvent } from '../domain/events.js';
 

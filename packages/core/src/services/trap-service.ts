@@ -2,7 +2,7 @@ import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { TrapRecord } from '../ports/storage.js';
 import { authorize } from '../scopes/scope-check.js';
-import { parseInput } from '../errors/zod-details.js';
+import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { checkSeverityBand, parseManager, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
 import { trapListSpec } from '../list-query/list-specs.js';

@@ -1,4 +1,7 @@
-import { hasNul } from '../domain/common.js';
+/** NUL: no stored text holds one, and PostgreSQL refuses it in text parameters (an error, not a miss). */
+export function hasNul(value: string): boolean {
+  return value.includes('\u0000');
+}
 
 /** Past this many, the body is refused for the ones found: a client fixes the first and resends. */
 const listedAtMost = 20;

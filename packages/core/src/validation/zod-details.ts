@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError, describeDetails, type AttributeError, type AttributeErrorType, type ErrorDetails } from './domain-error.js';
+import { DomainError, describeDetails, type AttributeError, type AttributeErrorType, type ErrorDetails } from '../errors/domain-error.js';
 import { describeRule, isBlank } from './issue-messages.js';
 import { detailKey, fieldLabel } from './schema-at-path.js';
 import { inputRulesOf, withoutReadOnly, type InputRules } from './strict-input.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { closestName, editDistance } from './closest-name.js';
-import { isDomainError, type DomainError } from './domain-error.js';
+import { isDomainError, type DomainError } from '../errors/domain-error.js';
 import { strictInput } from './strict-input.js';
 import { parseInput } from './zod-details.js';
 
