@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrapSender, TrapTarget } from '../ports/notifier.js';
 import { makeEvent, type DmsEvent } from '../domain/events.js';
-import { MemoryEventBus } from './memory-event-bus.js';
+import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from './trap-dispatcher.js';
 
 const at = new Date('2025-11-21T00:00:00Z');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createAesGcmSecretBox } from '../security/secret-box.js';
+import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { openJobPayload, sealJobPayload } from './job-payload.js';
 
 const secrets = createAesGcmSecretBox(randomBytes(32));

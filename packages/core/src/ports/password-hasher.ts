@@ -1,5 +1,5 @@
 /**
- * User passwords, never stored in clear. The adapter is argon2id (`security/password-hasher.ts`),
+ * User passwords, never stored in clear. The adapter is argon2id (`adapters/argon2/argon2-password-hasher.ts`),
  * bounded in concurrency by `security/bounded-hasher.ts`.
  */
 export interface PasswordHasher {

@@ -6,7 +6,7 @@ import type { Storage } from '../ports/storage.js';
 import type { TrapSender } from '../ports/notifier.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import { createAesGcmSecretBox } from '../security/secret-box.js';
+import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
 import { makeEvent } from '../domain/events.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '../adapters/sqlite/index.js';
 import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
 import { createMemoryRateLimiter } from '../adapters/memory/index.js';
-import { createAesGcmSecretBox } from '../security/secret-box.js';
+import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import type { DmsEvent } from '../domain/events.js';
 import type { Storage } from '../ports/storage.js';

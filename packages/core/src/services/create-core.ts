@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from './core-deps.js';
-import { MemoryEventBus } from '../events/memory-event-bus.js';
-import { argon2PasswordHasher } from '../security/password-hasher.js';
+import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
+import { argon2PasswordHasher } from '../adapters/argon2/argon2-password-hasher.js';
 import { boundHasher } from '../security/bounded-hasher.js';
 import { NasService } from './nas-service.js';
 import { PoolService } from './pool-service.js';

@@ -1,4 +1,4 @@
-import { argon2PasswordHasher } from '../security/password-hasher.js';
+import { argon2PasswordHasher } from '../adapters/argon2/argon2-password-hasher.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 
 /** The real argon2 hasher, counting its password checks: shows which requests cost one. */

@@ -10,7 +10,7 @@ import { JobSignals } from '../../jobs/job-signals.js';
 import type { TrapSender, TrapTarget } from '../../ports/notifier.js';
 import type { Storage } from '../../ports/storage.js';
 import { systemPrincipal } from '../../scopes/principal.js';
-import { createAesGcmSecretBox } from '../../security/secret-box.js';
+import { createAesGcmSecretBox } from '../aes-gcm/aes-gcm-secret-box.js';
 import { createCore } from '../../services/create-core.js';
 import { countingHasher } from '../../testing/counting-hasher.js';
 import { createShareDriverRegistry } from '../share-drivers/index.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EventBus } from '../../ports/event-bus.js';
 import { makeInternalEvent, type DmsEvent, type InternalEvent } from '../../domain/events.js';
-import { deliver } from '../../events/memory-event-bus.js';
+import { deliver } from '../memory/memory-event-bus.js';
 import { decodeWireMessage, encodeWireMessage, maxNotifyPayloadBytes, type WireMessage } from './pg-event-wire.js';
 
 /*

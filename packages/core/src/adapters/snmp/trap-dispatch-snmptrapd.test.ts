@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEvent } from '../../domain/events.js';
-import { MemoryEventBus } from '../../events/memory-event-bus.js';
+import { MemoryEventBus } from '../memory/memory-event-bus.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from '../../events/trap-dispatcher.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpTrapSender } from './snmp-trap-sender.js';

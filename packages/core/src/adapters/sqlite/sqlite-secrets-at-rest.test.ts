@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStorageContract } from '../../testing/storage-contract.js';
-import { createAesGcmSecretBox } from '../../security/secret-box.js';
+import { createAesGcmSecretBox } from '../aes-gcm/aes-gcm-secret-box.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import { databaseFiles } from './sqlite-file-modes.js';
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DomainError } from '../errors/domain-error.js';
-import type { SecretBox } from '../ports/secret-box.js';
+import { DomainError } from '../../errors/domain-error.js';
+import type { SecretBox } from '../../ports/secret-box.js';
 
 const prefix = 'v1:';
 

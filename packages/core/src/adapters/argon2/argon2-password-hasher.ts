@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 /** argon2id, the library's default algorithm. */
 export const argon2PasswordHasher: PasswordHasher = {

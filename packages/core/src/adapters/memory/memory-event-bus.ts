@@ -1,5 +1,5 @@
-import type { EventBus } from '../ports/event-bus.js';
-import type { DmsEvent, InternalEvent } from '../domain/events.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { DmsEvent, InternalEvent } from '../../domain/events.js';
 
 /** In-process bus: a listener that throws is reported and never breaks the publisher. */
 export class MemoryEventBus implements EventBus {
