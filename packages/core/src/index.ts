@@ -51,36 +51,20 @@ export { toDomainError } from './errors/to-domain-error.js';
 export { isStorageUnavailable } from './errors/storage-unavailable.js';
 export { parseInput, zodIssuesToDetails } from './validation/zod-details.js';
 
-// Resources: input and output schemas, and their types
+// Resources, one module each (domain/<resource>.ts): input schemas, the answer's schema, its
+// collection, its list spec and list query schema, and their types
 export { nasTypes, type NasType } from './domain/common.js';
-export { nasCreateSchema, nasUpdateSchema, nasSchema, type Nas, type NasCreate, type NasUpdate } from './domain/nas.js';
-export { poolTypes, poolContents, poolCreateSchema, poolUpdateSchema, poolSchema, type Pool, type PoolCreate, type PoolUpdate } from './domain/pool.js';
-export {
-  nasShareCreateSchema,
-  nasShareUpdateSchema,
-  nasShareSchema,
-  nasShareCollectionSchema,
-  parseShareOptions,
-  type NasShare,
-  type NasShareCreate,
-  type NasShareUpdate,
-} from './domain/nas-share.js';
-export {
-  snmpVersions,
-  severityLevels,
-  trapCreateSchema,
-  trapUpdateSchema,
-  trapSchema,
-  trapCollectionSchema,
-  type SnmpVersion,
-  type Severity,
-  type Trap,
-  type TrapCreate,
-  type TrapUpdate,
-} from './domain/trap.js';
+export { nasCreateSchema, nasUpdateSchema, nasSchema, nasCollectionSchema, nasListSpec, nasListQuerySchema, type Nas, type NasCreate, type NasUpdate } from './domain/nas.js';
+export { poolTypes, poolContents, poolCreateSchema, poolUpdateSchema, poolSchema, poolCollectionSchema, poolListSpec, poolListQuerySchema, type Pool, type PoolCreate, type PoolUpdate } from './domain/pool.js';
+export { nasShareCreateSchema, nasShareUpdateSchema, nasShareSchema, nasShareCollectionSchema, shareListSpecs, shareListQuerySchemas, parseShareOptions, type NasShare, type NasShareCreate, type NasShareUpdate } from './domain/nas-share.js';
+export { snmpVersions, severityLevels, trapCreateSchema, trapUpdateSchema, trapSchema, trapCollectionSchema, trapListSpec, trapListQuerySchema, type SnmpVersion, type Severity, type Trap, type TrapCreate, type TrapUpdate } from './domain/trap.js';
 export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig, type SnmpConfigUpdate } from './domain/snmp-config.js';
-export { usernameSchema, passwordSchema, type User } from './domain/user.js';
-export { scopeSchema, parseScopeText, formatScope, type Scope } from './domain/api-key.js';
+export { usernameSchema, passwordSchema, userCreateSchema, userUpdateSchema, userSchema, userCollectionSchema, userListSpec, userListQuerySchema, type User } from './domain/user.js';
+export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, apiKeyWithKeySchema, apiKeyCollectionSchema, currentCredentialSchema, apiKeyListSpec, apiKeyListQuerySchema, type ApiKeyView } from './domain/api-key.js';
+export { corsMethods, corsRuleCreateSchema, corsRuleUpdateSchema, corsRuleSchema, corsRuleCollectionSchema, corsRuleListSpec, corsRuleListQuerySchema, compileCorsRules, findCorsRule, type CorsRule, type CorsRuleFinder } from './domain/cors-rule.js';
+export { settingsSchema, settingsUpdateSchema, defaultSettings, type Settings } from './domain/settings.js';
+export { loginRequestSchema, tokenSchema } from './domain/auth.js';
+export { scopeSchema, parseScopeText, formatScope, type Scope } from './scopes/scope.js';
 export {
   jobStatuses,
   finishedJobStatuses,
@@ -94,41 +78,16 @@ export {
   type StepOutcome,
   type ActiveJobStatus,
 } from './domain/job.js';
-export {
-  corsMethods,
-  corsRuleCreateSchema,
-  corsRuleUpdateSchema,
-  corsRuleSchema,
-  compileCorsRules,
-  findCorsRule,
-  type CorsRule,
-  type CorsRuleFinder,
-} from './domain/cors-rule.js';
-export { settingsSchema, settingsUpdateSchema, defaultSettings, type Settings } from './domain/settings.js';
-export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, presentApiKey, type ApiKeyView } from './services/api-key-service.js';
-export { presentUser, userCreateSchema, userUpdateSchema } from './services/user-service.js';
+export { presentApiKey } from './services/api-key-service.js';
+export { presentUser } from './services/user-service.js';
 export { presentTrap } from './services/trap-service.js';
 export { presentJob, maxWaitSeconds, maxRecentJobs } from './services/job-service.js';
 
-// Response and query contracts (the OpenAPI document and the SDK are built from them)
-export { attributeErrorSchema, modelErrorSchema, type ModelError } from './contracts/model-error-schema.js';
-export { collectionSchema, type CollectionShape } from './contracts/collection-schema.js';
-export { nasCollectionSchema, poolCollectionSchema, corsRuleCollectionSchema } from './contracts/resource-collection-schemas.js';
-export { userSchema, userCollectionSchema } from './contracts/user-schemas.js';
-export { loginRequestSchema, tokenSchema } from './contracts/auth-schemas.js';
-export { apiKeyWithKeySchema, apiKeyCollectionSchema, currentCredentialSchema } from './contracts/api-key-schemas.js';
-export {
-  listQuerySchema,
-  shareListQuerySchemas,
-  nasListQuerySchema,
-  poolListQuerySchema,
-  trapListQuerySchema,
-  userListQuerySchema,
-  apiKeyListQuerySchema,
-  corsRuleListQuerySchema,
-} from './contracts/list-query-schemas.js';
+// The shapes every resource shares: the error answer, a collection, a list's query
+export { attributeErrorSchema, modelErrorSchema, type ModelError } from './errors/model-error-schema.js';
+export { collectionSchema, type CollectionShape } from './list-query/collection-schema.js';
+export { listQuerySchema } from './list-query/list-query-schema.js';
 export type { ListSpec, ListQuery, ListPage } from './list-query/list-query.js';
-export { shareListSpecs, nasListSpec, poolListSpec, trapListSpec, userListSpec, apiKeyListSpec, corsRuleListSpec } from './list-query/list-specs.js';
 export type { RawQuery } from './list-query/parse-list-query.js';
 
 // Callers and their rights

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { compileGlob } from './glob-match.js';
 import { strictInput } from '../validation/strict-input.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
 
 export const corsMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -29,6 +33,8 @@ export const corsRuleUpdateSchema = strictInput(corsRuleFields.extend({ path: pa
 export const corsRuleSchema = z
   .object({ id: z.number().int(), origins: z.array(z.string()), path: z.string(), methods: z.array(z.string()) })
   .meta({ id: 'cors_rule' });
+
+export const corsRuleCollectionSchema = collectionSchema('cors_rules', corsRuleSchema).meta({ id: 'cors_rule_collection' });
 
 export type CorsRule = z.output<typeof corsRuleSchema>;
 
@@ -87,3 +93,13 @@ export function compileCorsRules<R extends CorsRuleFields>(rules: readonly R[]):
 export function findCorsRule<R extends CorsRuleFields>(rules: readonly R[], origin: string, path: string, method: string): R | undefined {
   return compileCorsRules(rules)(origin, path, method);
 }
+
+// Lists: the attributes a list sorts and filters on, and the query parameters they give.
+const { integer, string } = listFields;
+
+// origins and methods are JSON lists in one column each: no sort or filter on them.
+export const corsRuleListSpec: ListSpec = {
+  fields: { id: integer, path: string },
+  filterable: ['id', 'path'],
+};
+export const corsRuleListQuerySchema = listQuerySchema(corsRuleListSpec);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText, text } from './common.js';
 import { strictInput, type InputRules } from '../validation/strict-input.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
 
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
@@ -62,3 +65,35 @@ export function parseShareOptions(options: string | null | undefined): Map<strin
   }
   return parsed;
 }
+
+// Lists: the attributes a list sorts and filters on, and the query parameters they give.
+const { integer, nullableInteger, string, nullableString, bigInteger } = listFields;
+
+const shareFields = {
+  id: integer,
+  nas_id: integer,
+  pool_id: nullableInteger,
+  name: string,
+  path: string,
+  options: nullableString,
+  username: nullableString,
+  file_count: bigInteger,
+  file_size_sum: bigInteger,
+};
+
+const commonShareFilters = ['id', 'name', 'path', 'options', 'username'] as const;
+
+/**
+ * Endpoints 1, 8 and 12 of the spec each filter on a different set of attributes: a list
+ * under a NAS does not filter on nas_id, a list under a pool not on pool_id.
+ */
+export const shareListSpecs = {
+  all: { fields: shareFields, filterable: [...commonShareFilters, 'nas_id', 'pool_id'] },
+  nas: { fields: shareFields, filterable: [...commonShareFilters, 'pool_id'] },
+  pool: { fields: shareFields, filterable: [...commonShareFilters, 'nas_id'] },
+} as const satisfies Record<string, ListSpec>;
+export const shareListQuerySchemas = {
+  all: listQuerySchema(shareListSpecs.all),
+  nas: listQuerySchema(shareListSpecs.nas),
+  pool: listQuerySchema(shareListSpecs.pool),
+} as const;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { resourceName, hostPattern, idSchema, nasTypes, optionalText, text } from './common.js';
 import { strictInput, type InputRules } from '../validation/strict-input.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
 
 export const nasWritableSchema = z.object({
   name: resourceName(255),
@@ -29,3 +33,16 @@ export const nasSchema = z.object({
 export type NasCreate = z.output<typeof nasCreateSchema>;
 export type NasUpdate = z.output<typeof nasUpdateSchema>;
 export type Nas = z.output<typeof nasSchema>;
+
+export const nasCollectionSchema = collectionSchema('nas', nasSchema).meta({ id: 'nas_collection' });
+
+// Lists: the attributes a list sorts and filters on, and the query parameters they give.
+const { integer, string, nullableString } = listFields;
+
+// Price is a decimal held as text: it sorts as text, and is not a filter because `>` and `<`
+// would compare it as text too.
+export const nasListSpec: ListSpec = {
+  fields: { id: integer, name: string, host: string, type: string, comment: nullableString, price: nullableString },
+  filterable: ['id', 'name', 'host', 'type', 'comment'],
+};
+export const nasListQuerySchema = listQuerySchema(nasListSpec);

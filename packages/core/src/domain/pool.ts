@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { resourceName, idSchema, optionalText } from './common.js';
 import { strictInput } from '../validation/strict-input.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
 
 export const poolTypes = ['active_archive', 'offline_archive', 'data_exchange', 'scratch', 'data_enrichment', 'primary'] as const;
 export const poolContents = ['tape', 'cloud', 'nas'] as const;
@@ -43,3 +47,14 @@ export const poolSchema = z.object({
 export type PoolCreate = z.output<typeof poolCreateSchema>;
 export type PoolUpdate = z.output<typeof poolUpdateSchema>;
 export type Pool = z.output<typeof poolSchema>;
+
+export const poolCollectionSchema = collectionSchema('pools', poolSchema).meta({ id: 'pool_collection' });
+
+// Lists: the attributes a list sorts and filters on, and the query parameters they give.
+const { integer, nullableInteger, string, nullableString } = listFields;
+
+export const poolListSpec: ListSpec = {
+  fields: { id: integer, name: string, type: string, content: string, comment: nullableString, primary_id: nullableInteger },
+  filterable: ['id', 'name', 'type', 'content', 'comment', 'primary_id'],
+};
+export const poolListQuerySchema = listQuerySchema(poolListSpec);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { strictInput } from '../validation/strict-input.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
 
 export const snmpVersions = ['v1', 'v2c'] as const;
 export type SnmpVersion = (typeof snmpVersions)[number];
@@ -79,3 +82,21 @@ export function parseManager(manager: string): { host: string; port: number } {
   const [host, port] = manager.split(':');
   return { host: host!, port: port ? Number(port) : 162 };
 }
+
+// Lists: the attributes a list sorts and filters on, and the query parameters they give.
+const { integer, string } = listFields;
+
+export const trapListSpec: ListSpec = {
+  fields: {
+    snmp_trap_id: { type: 'integer', column: 'id' },
+    activation: integer,
+    version: string,
+    manager: string,
+    // No community: it is sealed at rest, so it can be neither filtered nor sorted, and a
+    // filter on a secret would be an oracle for it (the list parser refuses the parameter).
+    severity_low: integer,
+    severity_high: integer,
+  },
+  filterable: ['snmp_trap_id', 'activation', 'version', 'manager', 'severity_low', 'severity_high'],
+};
+export const trapListQuerySchema = listQuerySchema(trapListSpec);

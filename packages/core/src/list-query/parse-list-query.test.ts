@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors/domain-error.js';
 import type { ListSpec, RawQuery } from './list-query.js';
-import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from './list-specs.js';
+import { apiKeyListSpec } from '../domain/api-key.js';
+import { corsRuleListSpec } from '../domain/cors-rule.js';
+import { nasListSpec } from '../domain/nas.js';
+import { poolListSpec } from '../domain/pool.js';
+import { shareListSpecs } from '../domain/nas-share.js';
+import { trapListSpec } from '../domain/trap.js';
+import { userListSpec } from '../domain/user.js';
 import { maxFilterTerms, parseListQuery } from './parse-list-query.js';
 import { maxPage } from './parse-pagination.js';
 

@@ -1,6 +1,6 @@
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NasType } from '../domain/common.js';
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from '../scopes/scope.js';
 import type { SnmpConfig } from '../domain/snmp-config.js';
 import type { SnmpVersion } from '../domain/trap.js';
 import type { JobStore } from './job-store.js';

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from './scope.js';
 
 /**
  * Who is calling. Users (Basic or JWT) have full access to resources; admin users also

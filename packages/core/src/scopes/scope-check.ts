@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from './scope.js';
 import { hasAdminRights, type Principal } from './principal.js';
 import { explicitOnlyActions as explicitOnlyList, type ScopeAction, type ScopeController } from './scope-catalogue.js';
 

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from './scope.js';
 import { closestName } from '../validation/closest-name.js';
 import { scopeCatalogue } from './scope-catalogue.js';
 

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, Storage } from '../ports/storage.js';
 import type { ApiKeyPrincipal } from '../scopes/principal.js';
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from '../scopes/scope.js';
 
 /** Keys may create keys up to this depth; deeper chains are refused at creation. */
 export const maxKeyLineageDepth = 8;

@@ -6,7 +6,7 @@ import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { corsRuleCreateSchema, corsRuleUpdateSchema, type CorsRule } from '../domain/cors-rule.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
-import { corsRuleListSpec } from '../list-query/list-specs.js';
+import { corsRuleListSpec } from '../domain/cors-rule.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../domain/events.js';
 

@@ -5,7 +5,7 @@ import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasCreateSchema, nasUpdateSchema, type Nas } from '../domain/nas.js';
-import { nasListSpec } from '../list-query/list-specs.js';
+import { nasListSpec } from '../domain/nas.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
 import type { HostPolicy } from '../security/host-policy.js';

@@ -5,7 +5,7 @@ import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { poolCreateSchema, poolUpdateSchema, type Pool } from '../domain/pool.js';
-import { poolListSpec } from '../list-query/list-specs.js';
+import { poolListSpec } from '../domain/pool.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
 

@@ -8,7 +8,7 @@ import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
-import { shareListSpecs } from '../list-query/list-specs.js';
+import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
 import { shareLocation } from '../jobs/share-location.js';

@@ -5,7 +5,7 @@ import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { checkSeverityBand, parseManager, trapCreateSchema, trapUpdateSchema, type Trap } from '../domain/trap.js';
-import { trapListSpec } from '../list-query/list-specs.js';
+import { trapListSpec } from '../domain/trap.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../domain/events.js';

@@ -1,27 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { User } from '../domain/user.js';
 import type { UserRecord } from '../ports/storage.js';
-import { passwordSchema, usernameSchema } from '../domain/user.js';
 import { parseInput } from '../validation/zod-details.js';
-import { strictInput } from '../validation/strict-input.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { authorizeAdmin, isAllowed } from '../scopes/scope-check.js';
 import type { ScopeAction } from '../scopes/scope-catalogue.js';
-import { userListSpec } from '../list-query/list-specs.js';
+import { userCreateSchema, userListSpec, userUpdateSchema } from '../domain/user.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
-
-export const userCreateSchema = strictInput(
-  z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) }),
-  { readOnly: ['id', 'created_at'] },
-);
-// A user is not renamed: on update its username is read-only, like its id.
-export const userUpdateSchema = strictInput(z.object({ password: passwordSchema, admin: z.boolean() }).partial(), {
-  readOnly: ['id', 'username', 'created_at'],
-});
 
 export function presentUser({ password_hash: _hidden, ...user }: UserRecord): User {
   return user;

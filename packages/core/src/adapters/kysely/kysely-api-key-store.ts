@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { Scope } from '../../domain/api-key.js';
+import type { Scope } from '../../scopes/scope.js';
 import type { ApiKeyTable, Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
 import type { PreparedReads } from './kysely-prepared.js';

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
-import {
-  apiKeyListQuerySchema,
-  corsRuleListQuerySchema,
-  nasListQuerySchema,
-  poolListQuerySchema,
-  shareListQuerySchemas,
-  trapListQuerySchema,
-  userListQuerySchema,
-} from './list-query-schemas.js';
+import { apiKeyListSpec } from '../domain/api-key.js';
+import { corsRuleListSpec } from '../domain/cors-rule.js';
+import { nasListSpec } from '../domain/nas.js';
+import { poolListSpec } from '../domain/pool.js';
+import { shareListSpecs } from '../domain/nas-share.js';
+import { trapListSpec } from '../domain/trap.js';
+import { userListSpec } from '../domain/user.js';
+import { apiKeyListQuerySchema } from '../domain/api-key.js';
+import { corsRuleListQuerySchema } from '../domain/cors-rule.js';
+import { nasListQuerySchema } from '../domain/nas.js';
+import { poolListQuerySchema } from '../domain/pool.js';
+import { shareListQuerySchemas } from '../domain/nas-share.js';
+import { trapListQuerySchema } from '../domain/trap.js';
+import { userListQuerySchema } from '../domain/user.js';
 
 const cases = [
   ['shares', shareListSpecs.all, shareListQuerySchemas.all],

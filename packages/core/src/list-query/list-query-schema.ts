@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { ListSpec } from '../list-query/list-query.js';
+import type { ListSpec } from './list-query.js';
 import { listDefaults } from '../defaults.js';
-import { apiKeyListSpec, corsRuleListSpec, nasListSpec, poolListSpec, shareListSpecs, trapListSpec, userListSpec } from '../list-query/list-specs.js';
-import { acceptedQueryParameters } from '../list-query/parse-list-query.js';
-import { maxPage } from '../list-query/parse-pagination.js';
+import { acceptedQueryParameters } from './parse-list-query.js';
+import { maxPage } from './parse-pagination.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
 
@@ -29,15 +28,3 @@ export function listQuerySchema(spec: Pick<ListSpec, 'fields' | 'filterable'>) {
   // The parser's own list of accepted names, in the order of its messages.
   return z.object(Object.fromEntries(acceptedQueryParameters(spec).map((name) => [name, fixed[name] ?? filter])));
 }
-
-export const shareListQuerySchemas = {
-  all: listQuerySchema(shareListSpecs.all),
-  nas: listQuerySchema(shareListSpecs.nas),
-  pool: listQuerySchema(shareListSpecs.pool),
-} as const;
-export const nasListQuerySchema = listQuerySchema(nasListSpec);
-export const poolListQuerySchema = listQuerySchema(poolListSpec);
-export const trapListQuerySchema = listQuerySchema(trapListSpec);
-export const userListQuerySchema = listQuerySchema(userListSpec);
-export const apiKeyListQuerySchema = listQuerySchema(apiKeyListSpec);
-export const corsRuleListQuerySchema = listQuerySchema(corsRuleListSpec);

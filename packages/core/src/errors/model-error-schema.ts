@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErrorDetails } from '../errors/domain-error.js';
+import type { ErrorDetails } from './domain-error.js';
 
 /**
  * The body of every error answer, whatever the host: the REST server renders a DomainError

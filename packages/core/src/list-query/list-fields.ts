@@ -1,0 +1,17 @@
+import { safeIntegerRange, type ListField } from './list-query.js';
+
+const integer: ListField = { type: 'integer' };
+const nullableInteger: ListField = { type: 'integer', nullable: true };
+const string: ListField = { type: 'string' };
+const nullableString: ListField = { type: 'string', nullable: true };
+const boolean: ListField = { type: 'boolean' };
+/** A `bigint` column (PostgreSQL): counters that pass 2^31. */
+const bigInteger: ListField = { type: 'integer', range: safeIntegerRange };
+// Timestamps are ISO-8601 text written in UTC by the core, so comparing them as text compares
+// them in time (`created_at=>2030-01-01`). An API key's expires_at is kept as its client wrote
+// it: in UTC (`Z`) it compares the same way.
+const timestamp = string;
+const nullableTimestamp = nullableString;
+
+/** The field types a resource's ListSpec is written in (domain/<resource>.ts). */
+export const listFields = { integer, nullableInteger, string, nullableString, boolean, bigInteger, timestamp, nullableTimestamp } as const;
