@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { resourceName, idSchema, optionalText, text } from './common.js';
 import { strictInput, type InputRules } from '../validation/strict-input.js';
 import type { ListSpec } from '../list-query/list-query.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
 import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 
@@ -46,10 +47,7 @@ export const nasShareSchema = z.object({
   file_size_sum: z.number().int(),
 }).meta({ id: 'nas_share' });
 
-export const nasShareCollectionSchema = z.object({
-  count: z.number().int(),
-  nas_shares: z.array(nasShareSchema),
-}).meta({ id: 'nas_share_collection' });
+export const nasShareCollectionSchema = collectionSchema('nas_shares', nasShareSchema).meta({ id: 'nas_share_collection' });
 
 export type NasShareCreate = z.output<typeof nasShareCreateSchema>;
 export type NasShareUpdate = z.output<typeof nasShareUpdateSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { strictInput } from '../validation/strict-input.js';
 import type { ListSpec } from '../list-query/list-query.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
 import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 
@@ -64,7 +65,7 @@ export const trapSchema = z.object({
   severity_low: z.number().int(),
   severity_high: z.number().int(),
 }).meta({ id: 'trap' });
-export const trapCollectionSchema = z.object({ count: z.number().int(), traps: z.array(trapSchema) }).meta({ id: 'trap_collection' });
+export const trapCollectionSchema = collectionSchema('traps', trapSchema).meta({ id: 'trap_collection' });
 
 export type TrapCreate = z.output<typeof trapCreateSchema>;
 export type TrapUpdate = z.output<typeof trapUpdateSchema>;
