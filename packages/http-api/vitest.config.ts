@@ -8,11 +8,9 @@ import { postgresUnreachable } from '@dms/core/testing';
  */
 const routeSuites = [
   'src/routes/**/*.test.ts',
-  'src/api-contract/**/*.test.ts',
-  'src/security-review/**/*.test.ts',
+  'src/api-conventions/**/*.test.ts',
+  'src/security/**/*.test.ts',
   'src/scope-matrix.test.ts',
-  'src/security-cors-headers.test.ts',
-  'src/security-hardening.test.ts',
   'src/app.test.ts',
   'src/bad-input.test.ts',
   'src/http/json-body.test.ts',

@@ -91,7 +91,7 @@ describe('openApiDocument()', () => {
     }
   });
 
-  // What a handler can answer is probed in api-contract/documented-statuses.test.ts; these are
+  // What a handler can answer is probed in api-conventions/documented-statuses.test.ts; these are
   // the statuses an operation's shape alone implies, so that no contract has to remember them.
   it('finding 21.8: documents the statuses an operation\'s shape implies (413 unless GET, 404 with a path parameter, 422 with a body)', () => {
     for (const { key, op } of operationsOf(openApiDocument())) {

@@ -87,7 +87,7 @@ export const commonErrors: readonly ErrorStatus[] = [400, 401, 403, 414, 429, 50
  * the body limit answers 413 before the credential is checked, for every method but GET (a
  * DELETE or a bodiless PUT sent with a body too); a path parameter names a record that may not
  * exist (404); a body is validated by the core (422). The probe test
- * (api-contract/documented-statuses.test.ts) checks these against what handlers answer.
+ * (api-conventions/documented-statuses.test.ts) checks these against what handlers answer.
  */
 export function impliedErrors(input: Pick<ContractInput, 'method' | 'path' | 'body'>): ErrorStatus[] {
   return [

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './testing/test-app.js';
-import { maxPathBytes } from './pipeline/pipeline.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { maxPathBytes } from '../pipeline/pipeline.js';
 
 /**
  * Findings of the adversarial security review: CORS pattern matching before authentication,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './testing/test-app.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 
 const basicOf = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
