@@ -15,6 +15,7 @@ import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
+import { replicaCoordination, type RateLimitStore } from './replicas.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 import { serverDefaults, snmpDefaults } from '../defaults.js';
 
@@ -59,7 +60,7 @@ export interface OpenDmsOptions {
    * Rate limits per credential and per address: `memory` (this process; the default) or
    * `postgres` (shared by the replicas of one database, DMS_RATE_LIMIT_STORE).
    */
-  rateLimits?: { store: 'memory' | 'postgres'; requestsPerMinute?: number };
+  rateLimits?: RateLimitStore;
   /** Replaces the SNMP trap sender (tests); null: no sender, so test traps answer 503. */
   trapSender?: TrapSender | null;
   /** How often an idle worker looks for jobs queued elsewhere (jobDefaults.pollMs); tests shorten it. */
@@ -154,28 +155,6 @@ async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof c
 }
 
 /**
- * What replicas on one PostgreSQL database share beyond the storage: events over LISTEN/NOTIFY
- * (configuration changes, credential changes, job signals reach every replica), and with
- * `rateLimits.store` 'postgres' the rate-limit budgets.
- */
-async function replicaCoordination(
-  options: OpenDmsOptions,
-  url: string,
-  log: DmsLog,
-  cleanups: Array<() => Promise<void> | void>,
-): Promise<Pick<CoreOptions, 'events' | 'limits'>> {
-  const postgres = await import('../adapters/postgres/index.js');
-  const events = await postgres.PgEventBus.open({ connection: url, onError: (error) => log.warn({ err: error }, 'replica event channel') });
-  cleanups.push(() => events.close());
-  if (options.rateLimits?.store !== 'postgres') return { events };
-  const pool = postgres.createResilientPool({ connectionString: url, max: 2 });
-  cleanups.push(() => pool.end());
-  const { requestsPerMinute } = options.rateLimits;
-  const limits = await postgres.createPostgresAccessLimits({ pool, ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }) });
-  return { events, limits };
-}
-
-/**
  * Opens and runs the whole service over one data dir: every host (REST server, CLI, desktop
  * app, tests) starts here, so no host repeats a step. The lock comes before anything writes,
  * so a second service on the same data dir changes nothing (its jobs, traps, files).
@@ -211,7 +190,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     cleanups.push(() => storage.close());
     await storage.migrate();
 
-    const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options, options.databaseUrl, log, cleanups);
+    const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options.databaseUrl, options.rateLimits, log, cleanups);
     const memoryLimits = options.rateLimits?.store === 'memory' ? { limits: createMemoryAccessLimits({ ...(options.rateLimits.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.rateLimits.requestsPerMinute }) }) } : {};
 
     const trapSender =
