@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { DomainError, authorizeAdmin, serverDefaults, type Core, type SnmpAgentState } from '@dms/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
-import { RouteTable } from './http/route-table.js';
+import { RouteTable } from './routes/route-table.js';
 import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
 import { requestIdOf } from './http/common-headers.js';

@@ -1,5 +1,5 @@
 export { createApp, apiBase, type AppOptions, type DmsApp } from './app.js';
-export { statusByCode } from './http/error-table.js';
+export { statusByCode } from './contracts/error-table.js';
 export type { ModelError } from '@dms/core';
 export { createLogger } from './http/logger.js';
 export { readConfig, type ServerConfig } from './server/config.js';

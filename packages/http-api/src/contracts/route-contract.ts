@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { ScopeAction, ScopeController } from '@dms/core';
 import { operationIds, type OperationId, type OperationKey } from './operation-ids.js';
-import type { ErrorStatus as TableStatus } from '../http/error-table.js';
+import type { ErrorStatus as TableStatus } from './error-table.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 export type Tag = 'nas_shares' | 'nas' | 'pools' | 'snmp' | 'admin';
 export type SuccessStatus = 200 | 201 | 202 | 204;
 /**
- * A status of the one table from domain error codes (http/error-table.ts), so a code the table
+ * A status of the one table from domain error codes (contracts/error-table.ts), so a code the table
  * gains can be documented; but 405, which only a path answers that has no operation for the method.
  */
 export type ErrorStatus = Exclude<TableStatus, 405>;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError, toDomainError as coreToDomainError, type ModelError } from '@dms/core';
-import { statusByCode } from './error-table.js';
+import { statusByCode } from '../contracts/error-table.js';
 import type { AppEnv } from './env.js';
 import { responseHeaders } from './common-headers.js';
 import { isClientAbort } from './json-body.js';

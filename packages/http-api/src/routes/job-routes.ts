@@ -2,7 +2,7 @@ import { respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import { isJobFinished, type ActiveJobStatus, type Core, type JobKind } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
-import type { OperationHandlers } from '../http/route-table.js';
+import type { OperationHandlers } from './route-table.js';
 import { readJsonBody } from '../http/json-body.js';
 
 /** 202 while a job is queued or working, 200 once it completed or failed. */

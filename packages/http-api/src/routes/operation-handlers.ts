@@ -1,5 +1,5 @@
 import type { Core } from '@dms/core';
-import type { OperationHandlers } from '../http/route-table.js';
+import type { OperationHandlers } from './route-table.js';
 import { shareJobHandlers } from './job-routes.js';
 import { shareHandlers } from './share-routes.js';
 import { resourceHandlers } from './resource-routes.js';

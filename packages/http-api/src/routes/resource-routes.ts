@@ -1,6 +1,6 @@
 import { respondJson } from '../http/respond.js';
 import type { Core } from '@dms/core';
-import type { OperationHandlers } from '../http/route-table.js';
+import type { OperationHandlers } from './route-table.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';
 
 /** Handlers of contracts/nas-contracts.ts, pool-contracts.ts and snmp-contracts.ts. */

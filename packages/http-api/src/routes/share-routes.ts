@@ -2,7 +2,7 @@ import { respondEmpty, respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import type { Core, ShareScope } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
-import type { OperationHandlers } from '../http/route-table.js';
+import type { OperationHandlers } from './route-table.js';
 import type { RouteHandler } from '../pipeline/step.js';
 import { readJsonBody } from '../http/json-body.js';
 import { rawQuery } from '../http/raw-query.js';

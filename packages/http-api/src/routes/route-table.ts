@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from './env.js';
+import type { AppEnv } from '../http/env.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { RouteHandler } from '../pipeline/step.js';
 import type { Method, RouteContract } from '../contracts/route-contract.js';
