@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import { canSeeAgentCommunity, canSeeSharePassword, type Core, type Principal } from '@dms/core';
+import { canSeeAgentCommunity, canSeeSharePassword, type Principal } from '@dms/core';
+import { type Core } from '@dms/core/runtime';
 import type { AppCaller } from '../src/main/router/index.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from './test-desktop.js';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDms, type Dms } from '@dms/core';
+import { openDms, type Dms } from '@dms/core/runtime';
 import { createAppCaller, type AppCaller } from '../src/main/router/index.js';
 import { DesktopSession } from '../src/main/session.js';
 import type { DesktopContext } from '../src/main/context.js';

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { DomainError, authorizeAdmin, serverDefaults, type Core, type SnmpAgentState } from '@dms/core';
+import { DomainError, authorizeAdmin, serverDefaults } from '@dms/core';
+import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './routes/route-table.js';

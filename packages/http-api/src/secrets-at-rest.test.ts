@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAesGcmSecretBox, systemPrincipal, type Core, type Storage } from '@dms/core';
+import { systemPrincipal } from '@dms/core';
+import { createAesGcmSecretBox, type Core, type Storage } from '@dms/core/runtime';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createShareDriverRegistry } from '@dms/core/drivers';
 import { createApp } from './app.js';
@@ -13,7 +14,7 @@ import { createTestApp, type TestApp } from './testing/test-app.js';
 import { readJson } from './testing/fixtures.js';
 import { wireCore, type WiredCore } from '@dms/core/testing';
 import { readConfig } from './server/config.js';
-import type { Dms } from '@dms/core';
+import type { Dms } from '@dms/core/runtime';
 import { openForCommand } from './server/open.js';
 
 /**

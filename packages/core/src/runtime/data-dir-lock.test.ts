@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirInUseError, lockDataDir } from './data-dir-lock.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { DataDirInUseError } from './data-dir-in-use-error.js';
 
 describe('data dir lock', () => {
   const dirs: string[] = [];

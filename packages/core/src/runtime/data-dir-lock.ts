@@ -1,20 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { DataDirInUseError } from './data-dir-in-use-error.js';
 
 /** Held by the one running service of a data dir; released when it closes or its process dies. */
 export interface DataDirLock {
   release(): void;
-}
-
-export class DataDirInUseError extends Error {
-  override readonly name = 'DataDirInUseError';
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number | undefined,
-  ) {
-    super(`data dir ${dataDir} is in use by ${pid === undefined ? 'another process' : `process ${pid}`}; stop it, or set DMS_DATA_DIR to another directory`);
-  }
 }
 
 function readPid(file: string): number | undefined {

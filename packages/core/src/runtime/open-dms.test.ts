@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDms, NoDatabaseError, type Dms } from './open-dms.js';
-import { DataDirInUseError } from './data-dir-lock.js';
+import { DataDirInUseError } from './data-dir-in-use-error.js';
 import type { DmsEvent } from '../domain/events.js';
 import type { DmsLog } from './log.js';
 

@@ -1,4 +1,4 @@
-import type { Core, SnmpAgentState } from '@dms/core';
+import type { Core, SnmpAgentState } from '@dms/core/runtime';
 import type { DesktopSession } from './session.js';
 import type { RestServerController } from './rest-server-controller.js';
 

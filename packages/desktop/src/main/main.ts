@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createIPCHandler, ELECTRON_TRPC_CHANNEL } from 'trpc-electron/main';
-import { DataDirInUseError, openDms, type Dms } from '@dms/core';
+import { DataDirInUseError, openDms, type Dms } from '@dms/core/runtime';
 import { createLogger } from '@dms/http-api';
 import { appRouter } from './router/index.js';
 import { DesktopSession } from './session.js';

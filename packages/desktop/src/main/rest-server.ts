@@ -1,7 +1,8 @@
 import { Server } from 'node:http';
 import type { ServerType } from '@hono/node-server';
 import { apiBase, closeGracefully, createApp, createLogger, listenHttp, listeningUrl, type DmsApp } from '@dms/http-api';
-import { DomainError, type Core, type SnmpAgentState } from '@dms/core';
+import { DomainError } from '@dms/core';
+import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import { defaultDesktopSettings, parseRestServerSettings, readDesktopSettings, writeDesktopSettings, type RestServerSettings } from './desktop-settings.js';
 import type { RestServerController, RestServerState, RestServerStatus } from './rest-server-controller.js';
 

@@ -1,4 +1,4 @@
-import type { SessionCredential } from '@dms/core';
+import type { SessionCredential } from '@dms/core/runtime';
 
 /**
  * The signed-in desktop user, held in the main process only: the renderer never sees a

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { passwordCredential } from '@dms/core';
+import { passwordCredential } from '@dms/core/runtime';
 import { runCli } from './commands.js';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataDirInUseError, NoDatabaseError, formatScope, isDomainError, listDefaults, parseScopeText, scopeProblem, systemPrincipal, type Dms, type Scope } from '@dms/core';
+import { formatScope, isDomainError, listDefaults, parseScopeText, scopeProblem, systemPrincipal, type Scope } from '@dms/core';
+import { DataDirInUseError, NoDatabaseError, type Dms } from '@dms/core/runtime';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';
 import { StartupError, startServer } from '../server/serve.js';

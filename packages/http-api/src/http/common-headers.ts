@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { RateLimitDecision } from '@dms/core';
+import type { RateLimitDecision } from '@dms/core/runtime';
 import type { AppEnv } from './env.js';
 
 export function startCommonHeaders(c: Context<AppEnv>, requestId: string): void {

@@ -1,4 +1,4 @@
-import { bearerCredential, passwordCredential, type Credential } from '@dms/core';
+import { bearerCredential, passwordCredential, type Credential } from '@dms/core/runtime';
 
 /** Longest Authorization header read: a Basic pair at its bounds or a token fits with room to spare. */
 const maxAuthorizationLength = 8192;

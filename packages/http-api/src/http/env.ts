@@ -1,4 +1,5 @@
-import type { LoginRequest, Principal, RateLimitDecision } from '@dms/core';
+import type { Principal } from '@dms/core';
+import type { LoginRequest, RateLimitDecision } from '@dms/core/runtime';
 
 /** The login route's request to the access service, built by the authenticate step. */
 export type LoginRequestFactory = (credential: LoginRequest['credential']) => LoginRequest;

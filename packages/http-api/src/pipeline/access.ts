@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core';
+import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core/runtime';
 import { requestHeader } from '../http/request-header.js';
 import { setRateLimitHeaders } from '../http/common-headers.js';
 import { credentialFromAuthorization } from '../http/credential-header.js';

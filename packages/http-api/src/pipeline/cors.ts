@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { compileCorsRules, type CorsRule, type CorsRuleFinder, type EventBus } from '@dms/core';
+import { compileCorsRules, type CorsRule, type CorsRuleFinder } from '@dms/core';
+import { type EventBus } from '@dms/core/runtime';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import { respondEmpty } from '../http/respond.js';

@@ -1,5 +1,6 @@
 import { respondJson } from '../http/respond.js';
-import { loginRequestSchema, parseInput, passwordCredential, type Core } from '@dms/core';
+import { loginRequestSchema, parseInput } from '@dms/core';
+import { passwordCredential, type Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
 import { readJsonBody } from '../http/json-body.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';

@@ -1,6 +1,7 @@
 import { respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
-import { isJobFinished, type ActiveJobStatus, type Core, type JobKind } from '@dms/core';
+import { isJobFinished, type ActiveJobStatus, type JobKind } from '@dms/core';
+import { type Core } from '@dms/core/runtime';
 import type { AppEnv } from '../http/env.js';
 import type { OperationHandlers } from './route-table.js';
 import { readJsonBody } from '../http/json-body.js';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { respond, respondJson } from '../http/respond.js';
-import { DomainError, type Core, type SnmpAgentState } from '@dms/core';
+import { DomainError } from '@dms/core';
+import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import type { RouteTable } from './route-table.js';
 import type { AppEnv } from '../http/env.js';
 import { responseHeaders } from '../http/common-headers.js';

@@ -1,4 +1,4 @@
-import type { Core } from '@dms/core';
+import type { Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
 import { shareJobHandlers } from './job-routes.js';
 import { shareHandlers } from './share-routes.js';

@@ -1,5 +1,5 @@
 import { respondJson } from '../http/respond.js';
-import type { Core } from '@dms/core';
+import type { Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';
 

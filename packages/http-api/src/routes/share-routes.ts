@@ -1,6 +1,6 @@
 import { respondEmpty, respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
-import type { Core, ShareScope } from '@dms/core';
+import type { Core, ShareScope } from '@dms/core/runtime';
 import type { AppEnv } from '../http/env.js';
 import type { OperationHandlers } from './route-table.js';
 import type { RouteHandler } from '../pipeline/step.js';

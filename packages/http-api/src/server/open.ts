@@ -1,4 +1,4 @@
-import { openDms, type Dms, type OpenDmsOptions } from '@dms/core';
+import { openDms, type Dms, type OpenDmsOptions } from '@dms/core/runtime';
 import type { ServerConfig } from './config.js';
 
 /** The operator contract's environment (DESIGN §4) as openDms options: the one mapping of both. */

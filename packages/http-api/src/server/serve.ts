@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { ServerType } from '@hono/node-server';
 import { listenHttp, listeningUrl } from './listen.js';
 export { StartupError } from './listen.js';
-import { openDms, type Dms } from '@dms/core';
+import { openDms, type Dms } from '@dms/core/runtime';
 import { createApp, apiBase } from '../app.js';
 import { createLogger } from '../http/logger.js';
 import type { ServerConfig } from './config.js';

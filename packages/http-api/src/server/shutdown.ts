@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Dms } from '@dms/core';
+import type { Dms } from '@dms/core/runtime';
 import type { createLogger } from '../http/logger.js';
 import { closeGracefully, type HttpCloseOutcome, type HttpClosing } from './graceful-close.js';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAesGcmSecretBox, systemPrincipal, type AccessLimits, type Core, type Dms, type PasswordHasher, type Scope, type Storage } from '@dms/core';
+import { systemPrincipal, type Scope } from '@dms/core';
+import { createAesGcmSecretBox, type AccessLimits, type Core, type Dms, type PasswordHasher, type Storage } from '@dms/core/runtime';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { openPostgresStorage } from '@dms/core/postgres';
 import { openTestDms, type TestAdapter } from '@dms/core/testing';

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { openDms, systemPrincipal, type AccessLimits } from '@dms/core';
+import { systemPrincipal } from '@dms/core';
+import { openDms, type AccessLimits } from '@dms/core/runtime';
 import { createMemoryAccessLimits } from '@dms/core/memory';
 import { createApp, createLogger } from '@dms/http-api';
 

@@ -1,4 +1,4 @@
-import { passwordCredential } from '@dms/core';
+import { passwordCredential } from '@dms/core/runtime';
 import { z } from 'zod';
 import { desktopAddress, publicProcedure, router } from '../trpc.js';
 

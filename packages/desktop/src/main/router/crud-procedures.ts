@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Core, Principal, RawQuery } from '@dms/core';
+import type { Principal, RawQuery } from '@dms/core';
+import type { Core } from '@dms/core/runtime';
 import { userProcedure } from '../trpc.js';
 import { listQuery, ref } from './inputs.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RawQuery, ShareScope } from '@dms/core';
+import type { RawQuery } from '@dms/core';
+import type { ShareScope } from '@dms/core/runtime';
 
 /**
  * Input parsers that only give the client its types: the core validates every body itself

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobTarget } from '@dms/core';
+import type { JobTarget } from '@dms/core/runtime';
 import { asTrpcError, router, userProcedure } from '../trpc.js';
 import { ref, shareScope } from './inputs.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isAllowed, maxRecentJobs, type Core, type Principal, type RecentJob } from '@dms/core';
+import { isAllowed, type Principal } from '@dms/core';
+import { maxRecentJobs, type Core, type RecentJob } from '@dms/core/runtime';
 import { router, userProcedure } from '../trpc.js';
 
 // One item per page: only `count` (the total before pagination) is wanted.

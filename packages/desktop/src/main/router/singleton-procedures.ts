@@ -1,4 +1,5 @@
-import type { Core, Principal } from '@dms/core';
+import type { Principal } from '@dms/core';
+import type { Core } from '@dms/core/runtime';
 import { userProcedure } from '../trpc.js';
 
 /** A core service holding one configuration object: http-api's singletonHandlers serve the same two calls. */

@@ -1,0 +1,33 @@
+// @dms/core/runtime: the running service, for hosts that run it (REST server, CLI, desktop main
+// process, tests). The pure contract (schemas, errors, scopes, defaults, formatting) is on
+// @dms/core; this entry is the only one that reaches Node built-ins and, lazily, the heavy
+// adapters (argon2, net-snmp, better-sqlite3, pg, the share drivers are loaded when a role
+// first needs them, not when this entry is imported).
+
+// Opening and running the service over a data dir
+export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './open-dms.js';
+export { DataDirInUseError } from './data-dir-in-use-error.js';
+export type { SnmpAgentState } from './snmp-services.js';
+
+// The services over one storage, for hosts and tests that bring their own adapters
+export { createCore, type Core } from '../services/create-core.js';
+export type { AccessService, AccessRequest, LoginRequest } from '../services/access-service.js';
+// ShareCollection: no host names it, but the desktop's tRPC router types are inferred through it
+// and a declaration file can name a type only through an export.
+export type { ShareScope, ShareCollection } from '../services/share-service.js';
+export { maxRecentJobs, type JobTarget, type RecentJob } from '../services/job-service.js';
+
+// What a host hands the access service: a credential read at its edge
+export {
+  passwordCredential,
+  bearerCredential,
+  type Credential,
+  type SessionCredential,
+} from '../security/credential.js';
+
+// Ports a host implements or passes in, and the secret box it seals with
+export type { EventBus } from '../ports/event-bus.js';
+export type { RateLimitDecision, AccessLimits } from '../ports/rate-limiter.js';
+export type { PasswordHasher } from '../ports/password-hasher.js';
+export type { Storage } from '../ports/storage.js';
+export { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
