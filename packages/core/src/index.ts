@@ -1,5 +1,5 @@
 // @dms/core: the pure contract every host shares, the desktop renderer included. Nothing here
-// loads a Node built-in or a heavy adapter (index-purity.test.ts keeps it so): the running
+// loads a Node built-in or a heavy adapter (entry-purity.test.ts keeps it so): the running
 // service is on @dms/core/runtime, adapters on their own subpaths (/sqlite, /postgres, /memory,
 // /drivers, /snmp), test fixtures on /testing. A name is listed here because a host uses it;
 // everything else stays inside the core.

@@ -7,12 +7,10 @@ import type { TrapSender } from '../ports/notifier.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
-import { createShareDriverRegistry } from '../adapters/share-drivers/index.js';
-import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
 import { makeEvent } from '../domain/events.js';
 import { describeJobFailure } from '../jobs/job-messages.js';
 import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
-import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import type { DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
 import { replicaCoordination, type RateLimitStore } from './replicas.js';
@@ -179,6 +177,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       // One service per SQLite file; replicas on PostgreSQL share the database (and may share the dir).
       if (sqlite) {
+        // Loaded here, not at the top: the lock is a SQLite database of its own (better-sqlite3).
+        const { lockDataDir } = await import('./data-dir-lock.js');
         const lock: DataDirLock = lockDataDir(dataDir);
         cleanups.push(() => lock.release());
       }
@@ -193,9 +193,12 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options.databaseUrl, options.rateLimits, log, cleanups);
     const memoryLimits = options.rateLimits?.store === 'memory' ? { limits: createMemoryAccessLimits({ ...(options.rateLimits.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.rateLimits.requestsPerMinute }) }) } : {};
 
+    // The heavy adapters are loaded when a data dir is opened, not with @dms/core/runtime:
+    // net-snmp only when no sender is given, the share drivers (and what they spawn) here.
     const trapSender =
-      options.trapSender === null ? undefined : (options.trapSender ?? new NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
+      options.trapSender === null ? undefined : (options.trapSender ?? new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
+    const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
     const { core, engine } = wireCore({
       ...memoryLimits,
       ...coordination,

@@ -3,7 +3,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
 import type { TrapAllowedHosts, TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
-import { NetSnmpAgent } from '../adapters/snmp/snmp-agent.js';
+import type { NetSnmpAgent } from '../adapters/snmp/snmp-agent.js';
 import type { DmsLog } from './log.js';
 
 export type SnmpAgentState = { state: 'off' } | { state: 'listening'; port: number } | { state: 'failed'; port: number; reason: string };
@@ -56,6 +56,8 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
   let unsubscribe = () => {};
   if (options.agent) {
     const { host, port } = options.agent;
+    // Loaded here, not at the top: net-snmp only for a service that runs the agent.
+    const { NetSnmpAgent } = await import('../adapters/snmp/snmp-agent.js');
     const candidate = new NetSnmpAgent({ enterpriseOid: options.enterpriseOid });
     try {
       await candidate.start({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from './core-deps.js';
 import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
-import { argon2PasswordHasher } from '../adapters/argon2/argon2-password-hasher.js';
+import { lazyArgon2PasswordHasher } from '../adapters/argon2/lazy-argon2-password-hasher.js';
 import { boundHasher } from '../security/bounded-hasher.js';
 import { NasService } from './nas-service.js';
 import { PoolService } from './pool-service.js';
@@ -81,7 +81,7 @@ export function createCore(options: CoreOptions): Core {
 export function wireCore(options: CoreOptions): WiredCore {
   const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, ...given } = options;
   const deps: CoreDeps = {
-    hasher: boundHasher(argon2PasswordHasher),
+    hasher: boundHasher(lazyArgon2PasswordHasher),
     events: new MemoryEventBus(),
     clock: () => new Date(),
     newId: randomUUID,
