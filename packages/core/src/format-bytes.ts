@@ -1,6 +1,6 @@
 /*
  * The one byte formatter: scan messages of the core and the desktop console's tables show the
- * same text. Pure (no Node built-ins), so the renderer bundles it through `@dms/core/format`.
+ * same text. Pure (no Node built-ins), so the renderer bundles it from `@dms/core`.
  */
 
 const byteUnits = ['kB', 'MB', 'GB', 'TB', 'PB', 'EB'] as const;

@@ -1,7 +1,8 @@
 /**
  * A job's statuses, and which of them are final: declared once here, read by the engine, the
  * storage adapters, the job service and both hosts. Pure (no zod, no Node built-ins), so the
- * desktop renderer bundles it through `@dms/core/job-status`.
+ * desktop renderer bundles it from `@dms/core` (the package marks these modules side-effect free,
+ * so the renderer's bundle takes only what it uses).
  */
 
 /** A job waits in the queue, then runs: it has not finished yet. */

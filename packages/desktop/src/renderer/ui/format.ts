@@ -1,5 +1,5 @@
 // One byte formatter for the core's scan messages and the console (decimal units, one decimal).
-export { formatBytes as humanBytes } from '@dms/core/format';
+export { formatBytes as humanBytes } from '@dms/core';
 
 /** A count with its noun, singular when there is one. */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ActiveJobStatus, JobKind } from '@dms/core';
-import { isJobFinished } from '@dms/core/job-status';
+import { isJobFinished } from '@dms/core';
 import { api, describeError } from '../../trpc-client.js';
 import { humanBytes, plural } from '../../ui/format.js';
 import { jobKindLabels, jobStatusLabels, stepLabel } from './labels.js';

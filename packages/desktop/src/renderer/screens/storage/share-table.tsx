@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import type { JobKind } from '@dms/core';
-import { isJobFinished } from '@dms/core/job-status';
+import { isJobFinished } from '@dms/core';
 import { api } from '../../trpc-client.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
