@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { openDms } from '@dms/core';
+import { openDms } from '@dms/core/runtime';
 import { chromium } from 'playwright-core';
 import { DesktopSession } from '../dist/main/session.js';
 import { createAppCaller } from '../dist/main/router/index.js';

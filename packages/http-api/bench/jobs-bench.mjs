@@ -40,7 +40,7 @@ export async function testJobLatency({ base, auth, nasId, path, count, warmup = 
  * on the PostgreSQL database `databaseUrl` (its jobs table empty; pool as the server's, 10).
  */
 export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000, databaseUrl }) {
-  const { createCore, createAesGcmSecretBox } = await import('@dms/core');
+  const { wireCore, createAesGcmSecretBox } = await import('@dms/core/runtime');
   const { createShareDriverRegistry } = await import('@dms/core/drivers');
   const root = join(dir, 'roots');
   mkdirSync(join(root, 'd'), { recursive: true });
@@ -48,15 +48,15 @@ export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000, d
     ? (await import('@dms/core/postgres')).openPostgresStorage({ url: databaseUrl })
     : (await import('@dms/core/sqlite')).openSqliteStorage({ file: join(dir, 'jobs.sqlite') });
   await storage.migrate();
-  const core = createCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [root] }) });
+  const { engine } = wireCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [root] }) });
   try {
     const payload = { kind: 'share_test', label: 'x', location: { type: 'local', host: 'localhost', path: 'd', options: null, username: null, password: null } };
     const enqueueStarted = performance.now();
-    for (let i = 0; i < jobs; i++) await core.engine.enqueue('share_test', payload, { nasId: 1, shareId: null, total: 2 });
+    for (let i = 0; i < jobs; i++) await engine.enqueue('share_test', payload, { nasId: 1, shareId: null, total: 2 });
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
 
     const started = performance.now();
-    await core.engine.start();
+    await engine.start();
     let counts;
     for (;;) {
       counts = await storage.jobs.countByStatus();
@@ -67,7 +67,7 @@ export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000, d
     const seconds = (performance.now() - started) / 1000;
     return { perSecond: jobs / seconds, seconds, enqueuePerSecond: jobs / enqueueSeconds, completed: counts.completed, failed: counts.failed };
   } finally {
-    await core.engine.stop();
+    await engine.stop();
     await storage.close();
   }
 }

@@ -9,8 +9,9 @@ export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './open-
 export { DataDirInUseError } from './data-dir-in-use-error.js';
 export type { SnmpAgentState } from './snmp-services.js';
 
-// The services over one storage, for hosts and tests that bring their own adapters
-export { createCore, type Core } from '../services/create-core.js';
+// The services over one storage, for hosts and tests that bring their own adapters; wireCore
+// also hands back the job engine, for a host that runs it itself (the bench's engine run).
+export { createCore, wireCore, type Core, type WiredCore } from '../services/create-core.js';
 export type { AccessService, AccessRequest, LoginRequest } from '../services/access-service.js';
 // ShareCollection: no host names it, but the desktop's tRPC router types are inferred through it
 // and a declaration file can name a type only through an export.
