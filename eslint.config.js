@@ -24,7 +24,7 @@ const coreInternals = `^@dms/core/(?!(?:${anyOf(coreSubpaths)})$)`;
 const intoAnotherPackage = `^(?:\\./)?(?:\\.\\./)+(?:packages/)?(?:${anyOf(packageFolders)})(?:/|$)|(?:^|/)packages/(?:${anyOf(packageFolders)})(?:/|$)`;
 
 const hostBoundaryMessage =
-  "A host reaches the core through its declared subpaths only (@dms/core, @dms/core/<subpath> from packages/core/package.json \"exports\"); export what you need there instead of importing core internals.";
+  'A host reaches the core through its declared subpaths only (@dms/core, @dms/core/<subpath> from packages/core/package.json "exports"); export what you need there instead of importing core internals.';
 
 /**
  * The same regex on `import()` and on `typeof import('…')`, which no-restricted-imports does not
@@ -54,7 +54,10 @@ export default defineConfig([
         {
           patterns: [
             { regex: coreInternals, message: hostBoundaryMessage },
-            { regex: intoAnotherPackage, message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.' },
+            {
+              regex: intoAnotherPackage,
+              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
+            },
           ],
         },
       ],

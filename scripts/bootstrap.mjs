@@ -5,8 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 
 const marker = 'node_modules/.package-lock.json';
 const lock = 'package-lock.json';
-const stale =
-  !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
 if (stale) {
   // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
   // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.

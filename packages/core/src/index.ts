@@ -19,12 +19,48 @@ export { parseInput } from './validation/zod-details.js';
 export { type NasType } from './domain/common.js';
 export { nasCreateSchema, nasUpdateSchema, nasSchema, nasCollectionSchema, nasListQuerySchema, type Nas } from './domain/nas.js';
 export { poolCreateSchema, poolUpdateSchema, poolSchema, poolCollectionSchema, poolListQuerySchema, type Pool } from './domain/pool.js';
-export { nasShareCreateSchema, nasShareUpdateSchema, nasShareSchema, nasShareCollectionSchema, shareListQuerySchemas, type NasShare } from './domain/nas-share.js';
-export { severityLevels, trapCreateSchema, trapUpdateSchema, trapSchema, trapCollectionSchema, trapListQuerySchema, type SnmpVersion, type Severity, type Trap } from './domain/trap.js';
+export {
+  nasShareCreateSchema,
+  nasShareUpdateSchema,
+  nasShareSchema,
+  nasShareCollectionSchema,
+  shareListQuerySchemas,
+  type NasShare,
+} from './domain/nas-share.js';
+export {
+  severityLevels,
+  trapCreateSchema,
+  trapUpdateSchema,
+  trapSchema,
+  trapCollectionSchema,
+  trapListQuerySchema,
+  type SnmpVersion,
+  type Severity,
+  type Trap,
+} from './domain/trap.js';
 export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig } from './domain/snmp-config.js';
 export { userCreateSchema, userUpdateSchema, userSchema, userCollectionSchema, userListQuerySchema, type User } from './domain/user.js';
-export { apiKeyCreateSchema, apiKeyUpdateSchema, apiKeySchema, apiKeyWithKeySchema, apiKeyCollectionSchema, currentCredentialSchema, apiKeyListQuerySchema, type ApiKeyView } from './domain/api-key.js';
-export { corsMethods, corsRuleCreateSchema, corsRuleUpdateSchema, corsRuleSchema, corsRuleCollectionSchema, corsRuleListQuerySchema, compileCorsRules, type CorsRule, type CorsRuleFinder } from './domain/cors-rule.js';
+export {
+  apiKeyCreateSchema,
+  apiKeyUpdateSchema,
+  apiKeySchema,
+  apiKeyWithKeySchema,
+  apiKeyCollectionSchema,
+  currentCredentialSchema,
+  apiKeyListQuerySchema,
+  type ApiKeyView,
+} from './domain/api-key.js';
+export {
+  corsMethods,
+  corsRuleCreateSchema,
+  corsRuleUpdateSchema,
+  corsRuleSchema,
+  corsRuleCollectionSchema,
+  corsRuleListQuerySchema,
+  compileCorsRules,
+  type CorsRule,
+  type CorsRuleFinder,
+} from './domain/cors-rule.js';
 export { settingsSchema, settingsUpdateSchema } from './domain/settings.js';
 export { loginRequestSchema, tokenSchema } from './domain/auth.js';
 

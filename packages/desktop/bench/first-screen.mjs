@@ -20,7 +20,16 @@ import { serveConsole } from '../dist/test-host/serve-console.js';
 const runs = 7;
 const rendererDir = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 const assetsDir = join(rendererDir, 'assets');
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -104,7 +113,12 @@ try {
   }
   const bytes = bundleBytes();
   const rows = [
-    ['desktop.first_screen_ms', median(firstScreen).toFixed(1), 'ms', `median of ${runs}, navigation start through sign-in to the Overview with its counts and recent jobs (seeded: 1 NAS, 3 shares, 1 finished job)`],
+    [
+      'desktop.first_screen_ms',
+      median(firstScreen).toFixed(1),
+      'ms',
+      `median of ${runs}, navigation start through sign-in to the Overview with its counts and recent jobs (seeded: 1 NAS, 3 shares, 1 finished job)`,
+    ],
     ['desktop.sign_in_form_ms', median(signInForm).toFixed(1), 'ms', `median of ${runs}, navigation start to the sign-in form`],
     ['desktop.signed_in_screen_ms', median(signedIn).toFixed(1), 'ms', 'sign-in click to the Overview with data (includes argon2id)'],
     ['desktop.bundle_bytes', String(bytes.raw), 'B', 'renderer assets'],

@@ -7,7 +7,12 @@ export async function buildRenderer(outDir: string): Promise<void> {
   const nodeEnv = process.env['NODE_ENV'];
   process.env['NODE_ENV'] = 'production';
   try {
-    await build({ configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn', mode: 'production', build: { outDir, emptyOutDir: true } });
+    await build({
+      configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
+      logLevel: 'warn',
+      mode: 'production',
+      build: { outDir, emptyOutDir: true },
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env['NODE_ENV'];
     else process.env['NODE_ENV'] = nodeEnv;

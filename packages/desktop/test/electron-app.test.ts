@@ -6,11 +6,7 @@ import { electronBinary, noElectronBinaryReason } from './electron-binary.js';
 
 const binary = electronBinary();
 const builtMain = new URL('../dist/main/main.js', import.meta.url).pathname;
-const skipReason = !binary
-  ? noElectronBinaryReason
-  : !existsSync(builtMain)
-    ? 'no build of the main process (run npm run build)'
-    : undefined;
+const skipReason = !binary ? noElectronBinaryReason : !existsSync(builtMain) ? 'no build of the main process (run npm run build)' : undefined;
 if (skipReason) console.log(`[desktop] skipping the Electron app test: ${skipReason}`);
 
 describe.skipIf(skipReason !== undefined)('the Electron app', () => {

@@ -66,7 +66,16 @@ describe('finding 20.15: Electron fuses (electron-builder.yml electronFuses)', (
       // Electron's defaults: RunAsNode, NODE_OPTIONS, --inspect and file: privileges on; the rest off.
       const defaults = '10110001';
       const file = join(dir, 'electron');
-      writeFileSync(file, Buffer.concat([Buffer.from('\0ELF…'), Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, defaults.length]), Buffer.from(defaults), Buffer.from('…')]));
+      writeFileSync(
+        file,
+        Buffer.concat([
+          Buffer.from('\0ELF…'),
+          Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'),
+          Buffer.from([1, defaults.length]),
+          Buffer.from(defaults),
+          Buffer.from('…'),
+        ]),
+      );
       await flipFuses(file, flipConfig());
       const wire = await getCurrentFuseWire(file);
       for (const [key, index, state] of expectedWire()) expect(wire[index], key).toBe(state);

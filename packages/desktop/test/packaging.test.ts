@@ -28,7 +28,13 @@ const builderConfig = z.object({
 });
 const config = builderConfig.parse(parse(readFileSync(join(packageDir, 'electron-builder.yml'), 'utf8')));
 const manifest = z
-  .object({ main: z.string(), productName: z.string(), scripts: z.record(z.string(), z.string()), dependencies: z.record(z.string(), z.string()), devDependencies: z.record(z.string(), z.string()) })
+  .object({
+    main: z.string(),
+    productName: z.string(),
+    scripts: z.record(z.string(), z.string()),
+    dependencies: z.record(z.string(), z.string()),
+    devDependencies: z.record(z.string(), z.string()),
+  })
   .parse(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')));
 
 const includes = config.files.filter((pattern) => !pattern.startsWith('!'));
@@ -90,7 +96,10 @@ describe('the build that electron-builder packs', () => {
   let built: string[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(packageDir, 'tsconfig.build.json'), '--outDir', dist], { cwd: packageDir, stdio: 'pipe' });
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(packageDir, 'tsconfig.build.json'), '--outDir', dist], {
+      cwd: packageDir,
+      stdio: 'pipe',
+    });
     await buildRenderer(join(dist, 'renderer'));
     built = filesUnder(outDir);
   }, 180_000);
@@ -98,7 +107,10 @@ describe('the build that electron-builder packs', () => {
 
   it('holds a file for every files pattern', () => {
     for (const pattern of includes.filter((p) => p !== 'package.json')) {
-      expect(built.some((path) => minimatch(path, pattern)), pattern).toBe(true);
+      expect(
+        built.some((path) => minimatch(path, pattern)),
+        pattern,
+      ).toBe(true);
     }
   });
 

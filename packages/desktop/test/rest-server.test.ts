@@ -55,7 +55,12 @@ async function occupiedPort(): Promise<{ port: number; server: Server }> {
 
 describe('the embedded REST server through the router', () => {
   it('is off by default, with the default address', async () => {
-    expect(await admin.restServer.status()).toEqual({ state: 'stopped', url: null, lastError: null, settings: { enabled: false, host: '127.0.0.1', port: 8080 } });
+    expect(await admin.restServer.status()).toEqual({
+      state: 'stopped',
+      url: null,
+      lastError: null,
+      settings: { enabled: false, host: '127.0.0.1', port: 8080 },
+    });
   });
 
   it('serves the console’s own data over /api/v2 once enabled, and refuses connections once disabled', async () => {
@@ -145,7 +150,10 @@ describe('a host without an embedded REST server', () => {
     try {
       const caller = bare.caller();
       await caller.auth.signIn({ username: 'admin', password: adminPassword });
-      expect(await failure(caller.restServer.status())).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/no embedded REST server/) });
+      expect(await failure(caller.restServer.status())).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: expect.stringMatching(/no embedded REST server/),
+      });
       expect((await failure(caller.restServer.update(loopback))).code).toBe('SERVICE_UNAVAILABLE');
     } finally {
       await bare.close();

@@ -128,7 +128,10 @@ describe('apiKeys.scopeCatalogue', () => {
 
   it('names scopes the core accepts, wildcards included, and the core refuses a malformed one with its field', async () => {
     const { controllers } = await admin.apiKeys.scopeCatalogue();
-    const everyScope = [{ controller: '*', action: '*' }, ...controllers.flatMap(({ controller, actions }) => [{ controller, action: '*' }, ...actions.map((action) => ({ controller, action }))])];
+    const everyScope = [
+      { controller: '*', action: '*' },
+      ...controllers.flatMap(({ controller, actions }) => [{ controller, action: '*' }, ...actions.map((action) => ({ controller, action }))]),
+    ];
     const key = await admin.apiKeys.create({ name: 'everything', api_key_scopes: everyScope });
     expect(key.api_key_scopes).toHaveLength(everyScope.length);
     expect(await failure(admin.apiKeys.create({ name: 'bad', api_key_scopes: [{ controller: 'Nas', action: 'index' }] }))).toMatchObject({
@@ -142,7 +145,10 @@ describe('apiKeys.scopeCatalogue', () => {
 describe('what the admin screens show from the core', () => {
   it('refuses the last admin its demotion and deletion with the core message', async () => {
     expect(await failure(admin.users.delete({ user: 'admin' }))).toMatchObject({ code: 'CONFLICT', message: 'cannot delete admin: it is the last admin' });
-    expect(await failure(admin.users.update({ user: 'admin', body: { admin: false } }))).toMatchObject({ code: 'CONFLICT', message: 'cannot demote admin: it is the last admin' });
+    expect(await failure(admin.users.update({ user: 'admin', body: { admin: false } }))).toMatchObject({
+      code: 'CONFLICT',
+      message: 'cannot demote admin: it is the last admin',
+    });
   });
 
   it('refuses a non-admin the users, CORS rules and settings (FORBIDDEN), but lists its own API keys', async () => {

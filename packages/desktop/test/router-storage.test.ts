@@ -27,7 +27,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function finished(caller: AppCaller, started: ActiveJobStatus, target: { nas: string } | { share: number; kind: 'share_test' | 'share_scan' }): Promise<ActiveJobStatus> {
+async function finished(
+  caller: AppCaller,
+  started: ActiveJobStatus,
+  target: { nas: string } | { share: number; kind: 'share_test' | 'share_scan' },
+): Promise<ActiveJobStatus> {
   let last = started;
   for await (const job of await caller.jobs.progress({ jobId: started.job_id, ...target })) last = job;
   return last;
@@ -83,7 +87,9 @@ describe('overview.recentJobs', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const operatorScan = await finished(operator, await operator.shares.scan({ share: gone.id }), { share: gone.id, kind: 'share_scan' });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const operatorUnsaved = await finished(operator, await operator.shares.testUnsaved({ nas: 'filer', body: { name: 'draft', path: 'projects' } }), { nas: 'filer' });
+    const operatorUnsaved = await finished(operator, await operator.shares.testUnsaved({ nas: 'filer', body: { name: 'draft', path: 'projects' } }), {
+      nas: 'filer',
+    });
     await admin.shares.delete({ share: gone.id });
 
     const all = await admin.overview.recentJobs({ limit: 10 });
@@ -98,6 +104,11 @@ describe('overview.recentJobs', () => {
 
     expect((await admin.overview.recentJobs({ limit: 2 })).map((job) => job.job_id)).toEqual([operatorUnsaved.job_id, operatorScan.job_id]);
     expect((await operator.overview.recentJobs()).map((job) => job.job_id)).toEqual([operatorUnsaved.job_id, operatorScan.job_id]);
-    expect(await t.caller().overview.recentJobs().catch((caught: unknown) => (caught as TRPCError).code)).toBe('UNAUTHORIZED');
+    expect(
+      await t
+        .caller()
+        .overview.recentJobs()
+        .catch((caught: unknown) => (caught as TRPCError).code),
+    ).toBe('UNAUTHORIZED');
   });
 });

@@ -42,7 +42,10 @@ describe('auth', () => {
   });
 
   it('refuses a wrong password through the core (UNAUTHORIZED, domain code unauthenticated)', async () => {
-    expect(await failure(t.caller().auth.signIn({ username: 'admin', password: 'wrong' }))).toMatchObject({ code: 'UNAUTHORIZED', domainCode: 'unauthenticated' });
+    expect(await failure(t.caller().auth.signIn({ username: 'admin', password: 'wrong' }))).toMatchObject({
+      code: 'UNAUTHORIZED',
+      domainCode: 'unauthenticated',
+    });
   });
 
   it('holds the signed-in user per session and forgets it on sign-out', async () => {
@@ -140,7 +143,10 @@ describe('jobs', () => {
   it('refuses a progress subscription before sign-in, and an unknown job (NOT_FOUND)', async () => {
     expect((await failure(t.caller().jobs.progress({ jobId: 'x', nas: 'filer' }))).code).toBe('UNAUTHORIZED');
     // The first read is before streaming: the subscription itself is refused.
-    expect(await failure(admin.jobs.progress({ jobId: '00000000-0000-0000-0000-000000000000', nas: 'filer' }))).toMatchObject({ code: 'NOT_FOUND', domainCode: 'not_found' });
+    expect(await failure(admin.jobs.progress({ jobId: '00000000-0000-0000-0000-000000000000', nas: 'filer' }))).toMatchObject({
+      code: 'NOT_FOUND',
+      domainCode: 'not_found',
+    });
   });
 
   it('tests and scans a saved share, read back by share and kind', async () => {
@@ -164,7 +170,10 @@ describe('SNMP', () => {
     expect(await admin.traps.show({ trap: trap.snmp_trap_id })).toEqual(trap);
     expect(await admin.traps.update({ trap: trap.snmp_trap_id, body: { severity_low: 3 } })).toMatchObject({ severity_low: 3 });
     expect(await admin.traps.test({ trap: trap.snmp_trap_id })).toMatchObject({ snmp_trap_id: trap.snmp_trap_id });
-    expect(await failure(admin.traps.update({ trap: trap.snmp_trap_id, body: { severity_low: 5, severity_high: 1 } }))).toMatchObject({ code: 'BAD_REQUEST', domainCode: 'validation' });
+    expect(await failure(admin.traps.update({ trap: trap.snmp_trap_id, body: { severity_low: 5, severity_high: 1 } }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      domainCode: 'validation',
+    });
     await admin.traps.delete({ trap: trap.snmp_trap_id });
 
     expect(await admin.snmpConfig.update({ location: 'rack 4' })).toMatchObject({ location: 'rack 4' });
@@ -211,7 +220,10 @@ describe('administration', () => {
   it('shows and updates the settings', async () => {
     expect(await admin.settings.show()).toMatchObject({ jwt_enabled: false });
     expect(await admin.settings.update({ jwt_enabled: true })).toMatchObject({ jwt_enabled: true });
-    expect(await failure(admin.settings.update({ jwt_ttl_seconds: 1 }))).toMatchObject({ code: 'BAD_REQUEST', details: { jwt_ttl_seconds: expect.any(Array) } });
+    expect(await failure(admin.settings.update({ jwt_ttl_seconds: 1 }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: { jwt_ttl_seconds: expect.any(Array) },
+    });
   });
 });
 

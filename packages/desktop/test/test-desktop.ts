@@ -54,7 +54,12 @@ export async function openTestDesktop(options: TestDesktopOptions = {}): Promise
     restServer,
     settingsFile,
     caller: () => {
-      const context: DesktopContext = { core: dms.core, snmpAgent: () => dms.snmpAgent(), session: new DesktopSession(), ...(restServer ? { restServer } : {}) };
+      const context: DesktopContext = {
+        core: dms.core,
+        snmpAgent: () => dms.snmpAgent(),
+        session: new DesktopSession(),
+        ...(restServer ? { restServer } : {}),
+      };
       return createAppCaller(context);
     },
     close: async () => {

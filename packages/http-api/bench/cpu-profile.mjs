@@ -19,7 +19,12 @@ export function summarizeProfile(file, top = 25) {
     const short = url.replace(/^file:\/\/\/work\/main\//, '').replace(/^.*node_modules\//, 'nm/');
     const key = `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
     fn.set(key, (fn.get(key) ?? 0) + us);
-    const pkg = short.startsWith('nm/') ? short.split('/').slice(0, short.startsWith('nm/@') ? 3 : 2).join('/') : short || `(${functionName})`;
+    const pkg = short.startsWith('nm/')
+      ? short
+          .split('/')
+          .slice(0, short.startsWith('nm/@') ? 3 : 2)
+          .join('/')
+      : short || `(${functionName})`;
     files.set(pkg, (files.get(pkg) ?? 0) + us);
   }
   // Inclusive: every distinct frame on a sample's stack gets the sample's time once.
@@ -37,6 +42,11 @@ export function summarizeProfile(file, top = 25) {
       inclusive.set(key, (inclusive.get(key) ?? 0) + us);
     }
   }
-  const show = (map) => [...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+  const show = (map) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join('\n');
   return `total sampled ${(total / 1e6).toFixed(2)} s\n-- self time by function --\n${show(fn)}\n-- self time by file/package --\n${show(files)}\n-- inclusive time by function (dms code and middleware) --\n${show(new Map([...inclusive].filter(([k]) => /packages\/|hono|kysely|better-sqlite3|pino|prom-client|rate-limiter/.test(k))), 45)}`;
 }

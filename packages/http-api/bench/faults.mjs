@@ -33,7 +33,11 @@ async function lockedDatabase({ record, notes, log }) {
   const dataDir = makeTempDir('dms-bench-faults-');
   const server = await startServer({ dataDir, adminPassword: password, label: 'faults' });
   try {
-    const created = await request(`${server.base}/nas`, { method: 'POST', headers: { authorization: auth }, body: { name: 'faults-nas', host: 'filer.example.com', type: 'smb_v3' } });
+    const created = await request(`${server.base}/nas`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: { name: 'faults-nas', host: 'filer.example.com', type: 'smb_v3' },
+    });
     if (created.status !== 201) throw new Error(`POST /nas answered ${created.status}: ${created.body}`);
     const readUrl = `${server.base}/nas/${created.json().id}`;
     // The credential checked once before: the lock window measures storage, not argon2.
@@ -42,7 +46,11 @@ async function lockedDatabase({ record, notes, log }) {
     const holder = await holdLock(join(dataDir, 'dms.sqlite'), holdMs);
     const lockedAt = performance.now();
     const writeStarted = performance.now();
-    const write = request(`${server.base}/nas`, { method: 'POST', headers: { authorization: auth }, body: { name: 'during-lock', host: 'filer.example.com', type: 'smb_v3' } }).then((response) => ({
+    const write = request(`${server.base}/nas`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: { name: 'during-lock', host: 'filer.example.com', type: 'smb_v3' },
+    }).then((response) => ({
       status: response.status,
       retryAfter: response.headers['retry-after'],
       ms: performance.now() - writeStarted,
@@ -66,7 +74,11 @@ async function lockedDatabase({ record, notes, log }) {
     const releasedAt = performance.now();
     let recovered;
     for (;;) {
-      const after = await request(`${server.base}/nas`, { method: 'POST', headers: { authorization: auth }, body: { name: `after-lock-${Math.random()}`, host: 'filer.example.com', type: 'smb_v3' } });
+      const after = await request(`${server.base}/nas`, {
+        method: 'POST',
+        headers: { authorization: auth },
+        body: { name: `after-lock-${Math.random()}`, host: 'filer.example.com', type: 'smb_v3' },
+      });
       if (after.status === 201) {
         recovered = performance.now() - releasedAt;
         break;
@@ -79,7 +91,9 @@ async function lockedDatabase({ record, notes, log }) {
     record('faults.sqlite_lock.read_p99_ms', percentile(reads, 99), 'ms');
     record('faults.sqlite_lock.write_503_ms', refused.status === 503 ? refused.ms : Number.NaN, 'ms');
     record('faults.sqlite_lock.recovery_ms', recovered, 'ms');
-    log(`locked database: healthz p99 ${percentile(health, 99).toFixed(1)} ms over ${health.length}, read p99 ${percentile(reads, 99).toFixed(1)} ms, write ${refused.status} after ${refused.ms.toFixed(0)} ms`);
+    log(
+      `locked database: healthz p99 ${percentile(health, 99).toFixed(1)} ms over ${health.length}, read p99 ${percentile(reads, 99).toFixed(1)} ms, write ${refused.status} after ${refused.ms.toFixed(0)} ms`,
+    );
     notes.push(
       `faults.sqlite_lock: another process (better-sqlite3) held BEGIN EXCLUSIVE on dms.sqlite for ${holdMs / 1000} s; meanwhile ${health.length} sequential GET /healthz and ${reads.length} GET /nas/{id} (${failures} not 200), ` +
         `max ${health.at(-1).toFixed(1)} and ${reads.at(-1).toFixed(1)} ms; one POST /nas answered ${refused.status} (Retry-After ${refused.retryAfter ?? 'none'}) after ${refused.ms.toFixed(0)} ms; the first write after the lock went landed ${recovered.toFixed(0)} ms later`,
@@ -161,7 +175,9 @@ async function integrityCheckCost({ record, notes, log }) {
     const median = [...runs].sort((a, b) => a - b)[1];
     record('faults.quick_check_100k_ms', median, 'ms');
     log(`quick_check on 100,000 shares (${(bytes / 1e6).toFixed(1)} MB): ${median.toFixed(0)} ms`);
-    notes.push(`faults.quick_check_100k_ms: PRAGMA quick_check (run at every start) on the seeded 100,000-share database, ${(bytes / 1e6).toFixed(1)} MB, median of 3 (page cache warm)`);
+    notes.push(
+      `faults.quick_check_100k_ms: PRAGMA quick_check (run at every start) on the seeded 100,000-share database, ${(bytes / 1e6).toFixed(1)} MB, median of 3 (page cache warm)`,
+    );
   } finally {
     removeTempDir(dataDir);
   }

@@ -35,7 +35,8 @@ function postgresReader() {
 const onPostgres = /^postgres(ql)?:\/\//.test(file);
 const reader = onPostgres ? postgresReader() : sqliteReader();
 
-const answer = (c, row) => (row ? new Response(JSON.stringify(row), { headers: { 'Content-Type': 'application/json' } }) : c.json({ errors: ['not found'] }, 404));
+const answer = (c, row) =>
+  row ? new Response(JSON.stringify(row), { headers: { 'Content-Type': 'application/json' } }) : c.json({ errors: ['not found'] }, 404);
 
 const app = new Hono();
 // SQLite answers synchronously (no promise per request); PostgreSQL cannot.

@@ -64,13 +64,15 @@ export async function checkShowBodies({ base, key, showIds, bodies, sample = 50 
     const id = showIds[Math.floor((i * showIds.length) / sample)];
     const res = await request(`${base}/nas_shares/${id}`, { headers: { authorization: `Bearer ${key}` } });
     if (res.status !== 200) throw new Error(`GET /nas_shares/${id} answered ${res.status}: ${res.body}`);
-    if (res.body !== bodies.get(id)) throw new Error(`GET /nas_shares/${id} body differs from the baseline body:\n server:   ${res.body}\n baseline: ${bodies.get(id)}`);
+    if (res.body !== bodies.get(id))
+      throw new Error(`GET /nas_shares/${id} body differs from the baseline body:\n server:   ${res.body}\n baseline: ${bodies.get(id)}`);
     contentType = res.headers['content-type'];
   }
   return contentType;
 }
 
-export const listPath = (total) => `/api/v2/nas_shares?name=${encodeURIComponent('~share-%')}&sort_by=${encodeURIComponent('name:desc|id')}&offset=${Math.floor(total / 2)}&limit=20`;
+export const listPath = (total) =>
+  `/api/v2/nas_shares?name=${encodeURIComponent('~share-%')}&sort_by=${encodeURIComponent('name:desc|id')}&offset=${Math.floor(total / 2)}&limit=20`;
 
 /** The list query must match every seeded share and return the expected page. */
 export async function checkList({ origin, key, total }) {

@@ -50,7 +50,11 @@ export async function engineThroughput({ dir, jobs = 2000, timeoutMs = 60_000, d
   await storage.migrate();
   const { engine } = wireCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [root] }) });
   try {
-    const payload = { kind: 'share_test', label: 'x', location: { type: 'local', host: 'localhost', path: 'd', options: null, username: null, password: null } };
+    const payload = {
+      kind: 'share_test',
+      label: 'x',
+      location: { type: 'local', host: 'localhost', path: 'd', options: null, username: null, password: null },
+    };
     const enqueueStarted = performance.now();
     for (let i = 0; i < jobs; i++) await engine.enqueue('share_test', payload, { nasId: 1, shareId: null, total: 2 });
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;

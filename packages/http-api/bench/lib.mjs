@@ -57,10 +57,12 @@ export function spawnChild(command, args, options = {}) {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   child.stderrTail = () => stderr;
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-    children.delete(child);
-    resolve({ code, signal });
-  }));
+  child.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   return child;
 }
 
@@ -248,7 +250,12 @@ export function processesNamed(comm) {
     if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // ppid [1]; utime [11], stime [12]; cutime [13], cstime [14]: exited children it waited for.
-    found.push({ pid: Number(entry), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, children: (Number(fields[13]) + Number(fields[14])) / 100 });
+    found.push({
+      pid: Number(entry),
+      ppid: Number(fields[1]),
+      cpu: (Number(fields[11]) + Number(fields[12])) / 100,
+      children: (Number(fields[13]) + Number(fields[14])) / 100,
+    });
   }
   return found;
 }

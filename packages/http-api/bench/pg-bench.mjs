@@ -178,7 +178,9 @@ async function explainList(client, total) {
     version: `select version::text as version from list_versions where table_name = 'nas_shares'`,
   };
   const out = {};
-  const { rows: [first] } = await client.query(`select name, id from nas_shares where ${where} order by ${order} limit 1 offset ${Math.floor(total / 2)}`);
+  const {
+    rows: [first],
+  } = await client.query(`select name, id from nas_shares where ${where} order by ${order} limit 1 offset ${Math.floor(total / 2)}`);
   for (const [name, text] of Object.entries(statements)) {
     const values = name === 'seek' ? [first.name, first.id] : [];
     await client.query(`explain analyze ${text}`, values); // warm
@@ -236,7 +238,11 @@ function timeQueries() {
       return original.call(this, config, values === done ? timed : values, callback === done ? timed : callback);
     }
     const result = original.call(this, config, values, callback);
-    if (result && typeof result.then === 'function') void result.then(() => add(key, started), () => {});
+    if (result && typeof result.then === 'function')
+      void result.then(
+        () => add(key, started),
+        () => {},
+      );
     return result;
   };
   return {
@@ -310,7 +316,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     );
     await sqliteFloor.stop();
     await pgFloor.stop();
-    log(`pg: show ${round(show.rps)} req/s (${show.all}), hono floor (SQLite) ${round(floor.rps)} (${floor.all}), hono floor (PostgreSQL) ${round(floorPg.rps)} (${floorPg.all})`);
+    log(
+      `pg: show ${round(show.rps)} req/s (${show.all}), hono floor (SQLite) ${round(floor.rps)} (${floor.all}), hono floor (PostgreSQL) ${round(floorPg.rps)} (${floorPg.all})`,
+    );
     record('pg.show.rps', show.rps, 'req/s');
     record('pg.show.p99_ms', show.p99, 'ms');
     record('pg.show.cpu_us_per_req', show.cpuUsPerReq, 'us');
@@ -329,7 +337,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       `pg.show (where the time goes): each request is one PostgreSQL round trip, and the database shares the ${config.cpus} CPUs: even the Hono floor on PostgreSQL reaches only ${round(floorPg.rps / floor.rps, 2)} of the same floor on SQLite. The server spends ${round(show.cpuUsPerReq)} us CPU a request on PostgreSQL${sqlite.showCpuUsPerReq ? ` vs. ${round(sqlite.showCpuUsPerReq)} us on SQLite` : ''} (the difference is the pg client: a writev and a socket read per query beside the HTTP ones, protocol encoding, result parsing, pool bookkeeping, more garbage; see \`node bench/profile.mjs show 6 --db postgres\` against the same without --db), and the backends ${round(show.otherCpuUsPerReq)} us (floor: ${round(floorPg.otherCpuUsPerReq)} us) on the same cores. Against the PostgreSQL floor the server keeps ${round(show.rps / floorPg.rps, 2)}. Done for this: hot one-row reads (share by id, key by hash) are named prepared statements on PostgreSQL (no parse and plan per call, no Kysely executor): about −35% backend and −15% server CPU a request, measured A/B when it was made (docs/decisions.md)`,
     );
     if (show.non2xx || show.errors || floor.non2xx || floor.errors || floorPg.non2xx || floorPg.errors) {
-      notes.push(`pg.show: non-2xx ${show.non2xx}, errors ${show.errors}; SQLite floor non-2xx ${floor.non2xx}, errors ${floor.errors}; PostgreSQL floor non-2xx ${floorPg.non2xx}, errors ${floorPg.errors}`);
+      notes.push(
+        `pg.show: non-2xx ${show.non2xx}, errors ${show.errors}; SQLite floor non-2xx ${floor.non2xx}, errors ${floor.errors}; PostgreSQL floor non-2xx ${floorPg.non2xx}, errors ${floorPg.errors}`,
+      );
     }
 
     // --- List: 1 and 4 connections, then the plans, then the same with an index whose null order matches. ---
@@ -342,9 +352,14 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     record('pg.list.p99_ms_c1', list.p99, 'ms');
     record('pg.list.p50_ms_c1', list.p50, 'ms');
     record('pg.list.rps_c1', list.rps, 'req/s');
-    notes.push(`pg.list: the same list request; pg.list.p99_ms and p50_ms at ${config.list4.connections} connections for ${config.list4.duration} s, *_c1 at ${config.list.connections} connection for ${config.list.duration} s`);
-    if (list.non2xx || list.errors || list4.non2xx || list4.errors) notes.push(`pg.list: non-2xx ${list.non2xx + list4.non2xx}, errors ${list.errors + list4.errors}`);
-    log(`pg: list p99 ${list4.p99} ms (p50 ${list4.p50}) at ${config.list4.connections} connections; ${list.p99} ms (p50 ${list.p50}, ${round(list.rps)} req/s) at 1`);
+    notes.push(
+      `pg.list: the same list request; pg.list.p99_ms and p50_ms at ${config.list4.connections} connections for ${config.list4.duration} s, *_c1 at ${config.list.connections} connection for ${config.list.duration} s`,
+    );
+    if (list.non2xx || list.errors || list4.non2xx || list4.errors)
+      notes.push(`pg.list: non-2xx ${list.non2xx + list4.non2xx}, errors ${list.errors + list4.errors}`);
+    log(
+      `pg: list p99 ${list4.p99} ms (p50 ${list4.p50}) at ${config.list4.connections} connections; ${list.p99} ms (p50 ${list.p50}, ${round(list.rps)} req/s) at 1`,
+    );
     const explainClient = new pg.Client({ connectionString: database.url });
     await explainClient.connect();
     try {
@@ -355,7 +370,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       notes.push(
         `pg.list (where the time goes; EXPLAIN ANALYZE of what the request runs): the first time, the page walks ${Math.floor(config.shares / 2)} index entries to its offset, ${round(plans.page.ms)} ms [${plans.page.nodes}], and the count reads every match, ${round(plans.count.ms)} ms [${plans.count.nodes}]; from then on, until a share is written on any replica, the count is remembered and the page seeks from its first row, remembered as an anchor (kysely-list-cache.ts), ${round(plans.seek.ms, 3)} ms [${plans.seek.nodes}], beside the share list version read, ${round(plans.version.ms, 3)} ms [${plans.version.nodes}]. A client paging on seeks from the last page's row the same way. Nothing writes during this run, so this measures a list between writes; after a write the first request of each filter pays both walks again`,
       );
-      log(`pg: list plans: page ${round(plans.page.ms)} ms walked, ${round(plans.seek.ms, 3)} ms sought; count ${round(plans.count.ms)} ms (after a write); version ${round(plans.version.ms, 3)} ms`);
+      log(
+        `pg: list plans: page ${round(plans.page.ms)} ms walked, ${round(plans.seek.ms, 3)} ms sought; count ${round(plans.count.ms)} ms (after a write); version ${round(plans.version.ms, 3)} ms`,
+      );
     } finally {
       await explainClient.end();
     }
@@ -370,13 +387,17 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     const runs = { one: [], two: [] };
     const { connections, duration, warmup, rounds } = config.replicas;
     const wrk = findWrk();
-    const loadTool = wrk ? `wrk (${wrk}), one process per replica` : 'autocannon in bench/load-process.mjs, a node process of its own (install wrk for a lighter load: apt-get install wrk)';
+    const loadTool = wrk
+      ? `wrk (${wrk}), one process per replica`
+      : 'autocannon in bench/load-process.mjs, a node process of its own (install wrk for a lighter load: apt-get install wrk)';
     log(`pg: two replicas vs. one, load from ${loadTool}`);
     for (let pass = 0; pass < rounds; pass++) {
       for (const mode of ['one', 'two']) {
         const origins = (mode === 'one' ? [serverA] : replicas).map((replica) => replica.origin);
         const spec = { origins, connections, duration, warmup, headers: bearer, pathsFile };
-        runs[mode].push(wrk ? await wrkRun({ wrk, dir, spec, paths: showPaths, replicas, postgresCpu }) : await autocannonRun({ specFile, spec, replicas, postgresCpu }));
+        runs[mode].push(
+          wrk ? await wrkRun({ wrk, dir, spec, paths: showPaths, replicas, postgresCpu }) : await autocannonRun({ specFile, spec, replicas, postgresCpu }),
+        );
       }
     }
     await serverA.stop();
@@ -415,7 +436,8 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       record(`pg.two_replicas.${mode}.cpu_s.postgres_all`, s.cpu.all, 's');
     }
     const usPerReq = (seconds, s) => (seconds * 1e6) / Math.max(1, s.total);
-    const perRequest = (s) => `replica A ${round(usPerReq(s.cpu.replicaA, s))} + B ${round(usPerReq(s.cpu.replicaB, s))}, load ${round(usPerReq(s.cpu.load, s))}, pg backends ${round(usPerReq(s.cpu.backends, s))} us/req`;
+    const perRequest = (s) =>
+      `replica A ${round(usPerReq(s.cpu.replicaA, s))} + B ${round(usPerReq(s.cpu.replicaB, s))}, load ${round(usPerReq(s.cpu.load, s))}, pg backends ${round(usPerReq(s.cpu.backends, s))} us/req`;
     const busy = (s) => s.cpu.replicaA + s.cpu.replicaB + s.cpu.load + s.cpu.all;
     notes.push(
       `pg.two_replicas: two \`dms serve\` (own data dirs, one DMS_DATABASE_URL and DMS_SECRET_KEY, rate limits per process) vs. one, GET show cycling over the show set, ${connections} connections in all (split ${Math.ceil(connections / 2)}+${Math.floor(connections / 2)} over the two) from ${loadTool}; ${rounds} round(s) of one then two, each ${warmup} s warm-up + ${duration} s measured; medians (req/s by round: one ${one.all}; two ${two.all}); p99 ${one.p99} ms vs. ${two.p99} ms`,
@@ -424,12 +446,15 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       `pg.two_replicas.*.cpu_s: CPU seconds (user+system) in one measured ${duration} s run, mean over the rounds: replicas from /proc/<pid>/stat; load = the load generator's user+system CPU (wrk: its shell's cutime+cstime; autocannon: process.cpuUsage() inside the load process); pg_backends = the backends connected to ${database.name} (pids from pg_stat_activity, /proc/<pid>/stat, each at its last reading); postgres_all = every process named postgres (incl. WAL writer, checkpointer, other databases' backends) plus the postmaster's cutime+cstime for backends that exited. One replica: ${perRequest(one)}, ${round(busy(one) / duration, 2)} of ${config.cpus} CPUs busy with these processes; two: ${perRequest(two)}, ${round(busy(two) / duration, 2)} CPUs`,
     );
     // Whatever the number of replicas, req/s cannot pass CPUs / (CPU per request of everything).
-    const ceiling = (s) => config.cpus / ((busy(s) / Math.max(1, s.total)) || Infinity);
+    const ceiling = (s) => config.cpus / (busy(s) / Math.max(1, s.total) || Infinity);
     notes.push(
       `pg.two_replicas (where the time goes): everything runs on the same ${config.cpus} CPUs: a request costs ${round((busy(one) * 1e6) / one.total)} us of CPU in all with one replica and ${round((busy(two) * 1e6) / two.total)} us with two, so no number of replicas passes ~${round(ceiling(one))} resp. ~${round(ceiling(two))} req/s here (a ratio of at most ~${round(ceiling(two) / one.rps, 2)} over one replica's ${round(one.rps)}): with one replica its single thread is already beside a PostgreSQL and a load generator that need CPUs of their own, and a second replica adds a process to share the same cores, not cores. Replicas scale with hosts (or cores) to run on; the load average (other work on this machine) takes its share too`,
     );
-    if (one.non2xx || one.errors || two.non2xx || two.errors) notes.push(`pg.two_replicas: non-2xx ${one.non2xx + two.non2xx}, errors ${one.errors + two.errors}`);
-    log(`pg: one replica ${round(one.rps)} req/s (${one.all}), two ${round(two.rps)} (${two.all}); CPU s one: A ${round(one.cpu.replicaA)}, load ${round(one.cpu.load)}, pg ${round(one.cpu.backends)}/${round(one.cpu.all)}; two: A ${round(two.cpu.replicaA)}, B ${round(two.cpu.replicaB)}, load ${round(two.cpu.load)}, pg ${round(two.cpu.backends)}/${round(two.cpu.all)}`);
+    if (one.non2xx || one.errors || two.non2xx || two.errors)
+      notes.push(`pg.two_replicas: non-2xx ${one.non2xx + two.non2xx}, errors ${one.errors + two.errors}`);
+    log(
+      `pg: one replica ${round(one.rps)} req/s (${one.all}), two ${round(two.rps)} (${two.all}); CPU s one: A ${round(one.cpu.replicaA)}, load ${round(one.cpu.load)}, pg ${round(one.cpu.backends)}/${round(one.cpu.all)}; two: A ${round(two.cpu.replicaA)}, B ${round(two.cpu.replicaB)}, load ${round(two.cpu.load)}, pg ${round(two.cpu.backends)}/${round(two.cpu.all)}`,
+    );
 
     // --- Engine throughput in-process on PostgreSQL storage (the jobs table is empty). ---
     const queries = timeQueries();
@@ -453,7 +478,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     const pgSeconds = (await backendsSeconds()) - pgBefore;
     record('pg.jobs.per_s', engine.perSecond, 'jobs/s');
     record('pg.jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
-    notes.push(`pg.jobs.per_s: as jobs.per_s on PostgreSQL storage (pool of 10): ${config.engineJobs} enqueued, then the engine (concurrency 4) until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
+    notes.push(
+      `pg.jobs.per_s: as jobs.per_s on PostgreSQL storage (pool of 10): ${config.engineJobs} enqueued, then the engine (concurrency 4) until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`,
+    );
     const perJob = [...queries.times]
       .filter(([, entry]) => entry.count >= config.engineJobs * 0.9)
       .sort((a, b) => b[1].ms - a[1].ms)

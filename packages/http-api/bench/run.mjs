@@ -117,8 +117,14 @@ function report() {
 
 async function main() {
   assertBuilt();
-  notes.push(`load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  notes.push(`${availableParallelism()} CPUs, Node ${process.version}; autocannon runs in the bench process and shares the CPUs with the server under test (and with the baseline)${withPostgres ? '; in the pg.* runs PostgreSQL (same machine) shares them too, and pg.two_replicas runs its load in a process of its own' : ''}`);
+  notes.push(
+    `load average at start ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  notes.push(
+    `${availableParallelism()} CPUs, Node ${process.version}; autocannon runs in the bench process and shares the CPUs with the server under test (and with the baseline)${withPostgres ? '; in the pg.* runs PostgreSQL (same machine) shares them too, and pg.two_replicas runs its load in a process of its own' : ''}`,
+  );
 
   // --- Data: 1 NAS + 100,000 shares seeded before start; a 200,000-file tree. ---
   const dataDir = makeTempDir('dms-bench-');
@@ -186,11 +192,19 @@ async function main() {
   record('show.hono_floor_rps', floorRuns.rps, 'req/s');
   record('show.hono_floor_ratio', floorRuns.rps / base.rps, 'ratio');
   record('show.ratio_vs_hono_floor', show.rps / floorRuns.rps, 'ratio');
-  notes.push(`show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`);
-  notes.push('show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine');
-  notes.push('show.hono_floor_*: bench/hono-floor-server.mjs, a Hono app on @hono/node-server answering the same JSON from the same SQLite file with one prepared read and nothing else (no authentication, rate limit, request id, ETag, metrics); the best show.ratio a Hono app reading SQLite gets on this machine');
+  notes.push(
+    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
+  );
+  notes.push(
+    'show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine',
+  );
+  notes.push(
+    'show.hono_floor_*: bench/hono-floor-server.mjs, a Hono app on @hono/node-server answering the same JSON from the same SQLite file with one prepared read and nothing else (no authentication, rate limit, request id, ETag, metrics); the best show.ratio a Hono app reading SQLite gets on this machine',
+  );
   if (show.non2xx || show.errors || base.non2xx || base.errors || floorRuns.non2xx || floorRuns.errors) {
-    notes.push(`show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}`);
+    notes.push(
+      `show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}`,
+    );
   }
 
   await checkList({ origin: server.origin, key, total: config.shares });
@@ -201,23 +215,36 @@ async function main() {
   record('list.p50_ms', list.p50, 'ms');
   record('list.rps', list.rps, 'req/s');
   record('list.p99_ms_c4', list4.p99, 'ms');
-  notes.push(`list: GET ${decodeURIComponent(listPath(config.shares))} (matches all ${config.shares}); list.p99_ms at ${config.list.connections} connection for ${config.list.duration} s (query cost), list.p99_ms_c4 at ${config.list4.connections} connections for ${config.list4.duration} s (includes queueing)`);
-  if (list.non2xx || list.errors || list4.non2xx || list4.errors) notes.push(`list: non-2xx ${list.non2xx + list4.non2xx}, errors ${list.errors + list4.errors}`);
+  notes.push(
+    `list: GET ${decodeURIComponent(listPath(config.shares))} (matches all ${config.shares}); list.p99_ms at ${config.list.connections} connection for ${config.list.duration} s (query cost), list.p99_ms_c4 at ${config.list4.connections} connections for ${config.list4.duration} s (includes queueing)`,
+  );
+  if (list.non2xx || list.errors || list4.non2xx || list4.errors)
+    notes.push(`list: non-2xx ${list.non2xx + list4.non2xx}, errors ${list.errors + list4.errors}`);
   log(`list: p99 ${list.p99} ms, p50 ${list.p50} ms, ${round(list.rps)} req/s; at 4 connections p99 ${list4.p99} ms`);
 
   // --- Jobs: a share test on a local share, through the API. ---
-  const nasRes = await request(`${server.base}/nas`, { method: 'POST', headers: { authorization: basic }, body: { name: 'local-bench', host: 'localhost', type: 'local' } });
+  const nasRes = await request(`${server.base}/nas`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: { name: 'local-bench', host: 'localhost', type: 'local' },
+  });
   if (nasRes.status !== 201) throw new Error(`POST /nas answered ${nasRes.status}: ${nasRes.body}`);
   const localNasId = nasRes.json().id;
   const testJob = await testJobLatency({ base: server.base, auth: basic, nasId: localNasId, path: 'testdir', count: config.testJobs });
   record('test_job.median_ms', testJob.median, 'ms');
   record('test_job.p95_ms', testJob.p95, 'ms');
-  notes.push(`test_job: ${config.testJobs} sequential PUT …/-/test + GET …?wait=5 (after 10 warm-up), Basic admin (cached), ${round(testJob.getsPerJob)} GETs per job${testJob.failures.length ? `; ${testJob.failures.length} FAILED: ${testJob.failures[0]}` : ''}`);
+  notes.push(
+    `test_job: ${config.testJobs} sequential PUT …/-/test + GET …?wait=5 (after 10 warm-up), Basic admin (cached), ${round(testJob.getsPerJob)} GETs per job${testJob.failures.length ? `; ${testJob.failures.length} FAILED: ${testJob.failures[0]}` : ''}`,
+  );
   rssCheckpoint('after test jobs');
   log(`test_job: median ${round(testJob.median)} ms, p95 ${round(testJob.p95)} ms, max ${round(testJob.max)} ms`);
 
   // --- Scan: du -sb vs. the API's scan job on the same tree, both warm. ---
-  const shareRes = await request(`${server.base}/nas/${localNasId}/nas_shares`, { method: 'POST', headers: { authorization: basic }, body: { name: 'bench-tree', path: treeDir } });
+  const shareRes = await request(`${server.base}/nas/${localNasId}/nas_shares`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: { name: 'bench-tree', path: treeDir },
+  });
   if (shareRes.status !== 201) throw new Error(`POST /nas/${localNasId}/nas_shares answered ${shareRes.status}: ${shareRes.body}`);
   const treeShareId = shareRes.json().id;
   // Both warm: one du and one scan first, then du and scan alternated 3 times (so a change
@@ -241,7 +268,9 @@ async function main() {
   record('scan.seconds', scanMedian, 's');
   record('scan.first_seconds', scanFirst.seconds, 's');
   record('scan.ratio_vs_du', scanMedian / duMedian, 'ratio');
-  notes.push(`scan: ${tree.count} files in ${config.tree.dirs} dirs${treeBase.startsWith('/dev/shm') ? ' on tmpfs (/dev/shm)' : ''}; warm du -sb vs. API scan (PUT …/scan + GET …?wait=30, file_count and file_size_sum checked), alternated 3 times, medians (du ${duRuns.map((x) => round(x, 3)).join('/')} s, scan ${scanRuns.map((x) => round(x, 3)).join('/')} s)`);
+  notes.push(
+    `scan: ${tree.count} files in ${config.tree.dirs} dirs${treeBase.startsWith('/dev/shm') ? ' on tmpfs (/dev/shm)' : ''}; warm du -sb vs. API scan (PUT …/scan + GET …?wait=30, file_count and file_size_sum checked), alternated 3 times, medians (du ${duRuns.map((x) => round(x, 3)).join('/')} s, scan ${scanRuns.map((x) => round(x, 3)).join('/')} s)`,
+  );
   log(`scan: ${round(scanMedian, 3)} s (first ${round(scanFirst.seconds, 3)} s), du -sb ${round(duMedian, 3)} s`);
 
   rssCheckpoint('after scans');
@@ -254,12 +283,21 @@ async function main() {
   // --- The same show run at the default DMS_LOG_LEVEL=info (access log to /dev/null). ---
   const infoServer = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
   const showInfo = await throughput({ origin: infoServer.origin, paths: showPaths, headers: bearer, ...config.showInfoLog });
-  const listInfo = await throughput({ origin: infoServer.origin, paths: [listPath(config.shares)], headers: bearer, connections: config.list.connections, duration: quick ? 2 : 4, warmup: 1 });
+  const listInfo = await throughput({
+    origin: infoServer.origin,
+    paths: [listPath(config.shares)],
+    headers: bearer,
+    connections: config.list.connections,
+    duration: quick ? 2 : 4,
+    warmup: 1,
+  });
   await infoServer.stop();
   record('show.rps_info_log', showInfo.rps, 'req/s');
   record('show.ratio_info_log', showInfo.rps / base.rps, 'ratio');
   record('list.p99_ms_info_log', listInfo.p99, 'ms');
-  notes.push(`log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows rerun at the default info (one access-log line per request, stdout to /dev/null), show for ${config.showInfoLog.duration} s, list for ${quick ? 2 : 4} s`);
+  notes.push(
+    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows rerun at the default info (one access-log line per request, stdout to /dev/null), show for ${config.showInfoLog.duration} s, list for ${quick ? 2 : 4} s`,
+  );
   log(`show at info: ${round(showInfo.rps)} req/s; list p99 at info ${listInfo.p99} ms`);
 
   // --- Engine throughput in-process. ---
@@ -267,7 +305,9 @@ async function main() {
   const engine = await engineThroughput({ dir: engineDir, jobs: config.engineJobs });
   record('jobs.per_s', engine.perSecond, 'jobs/s');
   record('jobs.enqueue_per_s', engine.enqueuePerSecond, 'jobs/s');
-  notes.push(`jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`);
+  notes.push(
+    `jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`,
+  );
   log(`engine: ${round(engine.perSecond)} jobs/s`);
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
@@ -283,7 +323,11 @@ async function main() {
     const sqlite = { showCpuUsPerReq: show.cpuUsPerReq, jobsPerSecond: engine.perSecond };
     await postgresBench({ serverUrl: args.pgUrl, config: pgConfig, quick, sqliteFloorFile: seeded.file, sqlite, adminPassword, record, notes, log });
   }
-  notes.push(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other work on the machine skews req/s and latencies)`);
+  notes.push(
+    `load average at end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (other work on the machine skews req/s and latencies)`,
+  );
 }
 
 let finished = false;

@@ -15,7 +15,14 @@ export const shareName = (i) => `share-${String(i).padStart(6, '0')}`;
 function shareValues(i) {
   const name = shareName(i);
   const fileCount = (i * 7919) % 100_000;
-  return { name, path: `/export/vol${i % 16}/${name}`, options: i % 3 === 0 ? 'ro,vers=3' : null, username: i % 2 ? `user${i % 50}` : null, fileCount, fileSizeSum: fileCount * 4096 + i };
+  return {
+    name,
+    path: `/export/vol${i % 16}/${name}`,
+    options: i % 3 === 0 ? 'ro,vers=3' : null,
+    username: i % 2 ? `user${i % 50}` : null,
+    fileCount,
+    fileSizeSum: fileCount * 4096 + i,
+  };
 }
 
 /** The show set: every 10th share, in a fixed shuffled order. */
@@ -26,7 +33,17 @@ function showSet(ids, shares, showCount) {
 
 /** Key order as the API answers (storage column order, password_enc removed). */
 const showBody = (row) =>
-  JSON.stringify({ id: row.id, nas_id: row.nas_id, pool_id: row.pool_id, name: row.name, path: row.path, options: row.options, username: row.username, file_count: row.file_count, file_size_sum: row.file_size_sum });
+  JSON.stringify({
+    id: row.id,
+    nas_id: row.nas_id,
+    pool_id: row.pool_id,
+    name: row.name,
+    path: row.path,
+    options: row.options,
+    username: row.username,
+    file_count: row.file_count,
+    file_size_sum: row.file_size_sum,
+  });
 
 /** Deterministic pseudo-random order (LCG), so every run shows the same ids. */
 function shuffled(values) {
@@ -55,7 +72,9 @@ export async function seed(dataDir, { shares = 100_000, showCount = 10_000 } = {
   db.pragma('synchronous = NORMAL');
   const at = new Date().toISOString();
   const nasId = Number(
-    db.prepare('insert into nas (name, host, type, comment, price, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)').run('nas-bench', 'filer.example.com', 'smb_v3', 'seeded by bench', null, at, at).lastInsertRowid,
+    db
+      .prepare('insert into nas (name, host, type, comment, price, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)')
+      .run('nas-bench', 'filer.example.com', 'smb_v3', 'seeded by bench', null, at, at).lastInsertRowid,
   );
   const insert = db.prepare(
     'insert into nas_shares (nas_id, name, path, options, username, password_enc, file_count, file_size_sum, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -100,14 +119,10 @@ export async function seedPostgres(url, { shares = 100_000, showCount = 10_000 }
   try {
     const at = new Date().toISOString();
     await client.query('begin');
-    const nas = await client.query('insert into nas (name, host, type, comment, price, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6) returning id', [
-      'nas-bench',
-      'filer.example.com',
-      'smb_v3',
-      'seeded by bench',
-      null,
-      at,
-    ]);
+    const nas = await client.query(
+      'insert into nas (name, host, type, comment, price, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6) returning id',
+      ['nas-bench', 'filer.example.com', 'smb_v3', 'seeded by bench', null, at],
+    );
     const nasId = nas.rows[0].id;
     const ids = [];
     const batch = 20_000;
@@ -133,7 +148,10 @@ export async function seedPostgres(url, { shares = 100_000, showCount = 10_000 }
     await client.query('vacuum analyze nas_shares');
 
     const showIds = showSet(ids, shares, showCount);
-    const rows = await client.query('select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum from nas_shares where id = any($1::int[])', [showIds]);
+    const rows = await client.query(
+      'select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum from nas_shares where id = any($1::int[])',
+      [showIds],
+    );
     const byId = new Map(rows.rows.map((row) => [row.id, row]));
     const bodies = new Map(showIds.map((id) => [id, showBody(byId.get(id))]));
     return { nasId, showIds, bodies };

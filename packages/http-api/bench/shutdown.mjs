@@ -80,7 +80,10 @@ export async function shutdownBench({ record, notes, log }) {
     const specFile = join(dataDir, 'load.json');
     const acknowledgedFile = join(dataDir, 'acknowledged.json');
     const longPollUrl = `${server.base}/nas/slow/nas_shares/-/test?job_id=${waiting}&wait=30`;
-    writeFileSync(specFile, JSON.stringify({ origin: server.origin, auth, connections, longPollUrls: Array(longPolls).fill(longPollUrl), acknowledgedFile, loadedAfter }));
+    writeFileSync(
+      specFile,
+      JSON.stringify({ origin: server.origin, auth, connections, longPollUrls: Array(longPolls).fill(longPollUrl), acknowledgedFile, loadedAfter }),
+    );
     load = spawnChild(process.execPath, [join(benchDir, 'shutdown-load.mjs'), specFile], { ipc: true });
     const messages = [];
     const next = (phase) =>
@@ -148,7 +151,9 @@ export async function shutdownBench({ record, notes, log }) {
         `${lost} acknowledged creates missing after the restart; jobs after the restart: ${jobs.map((job) => `${job.status}${job.message ? ` (${job.message})` : ''}`).join(', ')}. ` +
         'The exit time is the job grace: a job still running is aborted at the timeout less 1 s and put back in the queue; without one the exit follows the last request.',
     );
-    log(`shutdown: exit ${exit ? exit.code : 'killed'} after ${(exitMs / 1000).toFixed(2)} s, ${summary.after.acknowledged} acknowledged after the signal, ${lost} lost`);
+    log(
+      `shutdown: exit ${exit ? exit.code : 'killed'} after ${(exitMs / 1000).toFixed(2)} s, ${summary.after.acknowledged} acknowledged after the signal, ${lost} lost`,
+    );
   } finally {
     if (load) await stopChild(load, 1000);
     if (server) await stopChild(server.child, 5000);

@@ -21,7 +21,9 @@ function writeScript(dir, paths, headers) {
     file,
     `local paths = {${paths.map(quoted).join(',')}}
 local i = math.random(#paths)
-${Object.entries(headers).map(([name, value]) => `wrk.headers[${quoted(name)}] = ${quoted(value)}`).join('\n')}
+${Object.entries(headers)
+  .map(([name, value]) => `wrk.headers[${quoted(name)}] = ${quoted(value)}`)
+  .join('\n')}
 request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end
 `,
   );
@@ -55,7 +57,11 @@ function parseReport(out) {
 }
 
 function runWrk(wrk, { origin, connections, seconds, script }) {
-  const child = spawnChild('sh', ['-c', `"$0" "$@"; echo "CPUSTAT $(cat /proc/$$/stat)"`, wrk, '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, origin], { stdout: 'pipe' });
+  const child = spawnChild(
+    'sh',
+    ['-c', `"$0" "$@"; echo "CPUSTAT $(cat /proc/$$/stat)"`, wrk, '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, origin],
+    { stdout: 'pipe' },
+  );
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk.toString()));
   return child.exited.then(({ code, signal }) => {

@@ -72,7 +72,11 @@ describe('404 Not Found', () => {
   });
 
   it('answers 404 naming v2 for another API version, with or without a credential', async () => {
-    for (const [path, version] of [['/api/v1/nas_shares', 'v1'], ['/api/v3/snmp/traps', 'v3'], ['/api/v1', 'v1']] as const) {
+    for (const [path, version] of [
+      ['/api/v1/nas_shares', 'v1'],
+      ['/api/v3/snmp/traps', 'v3'],
+      ['/api/v1', 'v1'],
+    ] as const) {
       for (const auth of [undefined, t.basic]) {
         const res = await t.call('GET', path, auth === undefined ? {} : { auth });
         const body = await expectModelError(res, 404, 'api_version', 'not_found');

@@ -67,18 +67,31 @@ export function createApp(options: AppOptions): DmsApp {
     return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
   });
 
-  app.notFound(pipeline.wrapUnmatched((c) => {
-    const path = c.req.path;
-    const allowed = path.startsWith(`${apiBase}/`) ? routes.allowedMethods(path) : undefined;
-    if (allowed) {
-      return errorResponse(c, new DomainError('method_not_allowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { details: { method: [{ error: 'invalid', value: c.req.method }] } }), { Allow: allowed.join(', ') });
-    }
-    const version = /^\/api\/(v[^/]*)/.exec(path)?.[1];
-    if (version !== undefined && version !== 'v2') {
-      return errorResponse(c, new DomainError('not_found', `API version ${version} is not supported; the supported version is v2 (${apiBase})`, { details: { api_version: [{ error: 'not_found', value: version }] } }));
-    }
-    return errorResponse(c, new DomainError('not_found', `no resource at ${path}`, { details: { path: [{ error: 'not_found', value: path }] } }));
-  }));
+  app.notFound(
+    pipeline.wrapUnmatched((c) => {
+      const path = c.req.path;
+      const allowed = path.startsWith(`${apiBase}/`) ? routes.allowedMethods(path) : undefined;
+      if (allowed) {
+        return errorResponse(
+          c,
+          new DomainError('method_not_allowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, {
+            details: { method: [{ error: 'invalid', value: c.req.method }] },
+          }),
+          { Allow: allowed.join(', ') },
+        );
+      }
+      const version = /^\/api\/(v[^/]*)/.exec(path)?.[1];
+      if (version !== undefined && version !== 'v2') {
+        return errorResponse(
+          c,
+          new DomainError('not_found', `API version ${version} is not supported; the supported version is v2 (${apiBase})`, {
+            details: { api_version: [{ error: 'not_found', value: version }] },
+          }),
+        );
+      }
+      return errorResponse(c, new DomainError('not_found', `no resource at ${path}`, { details: { path: [{ error: 'not_found', value: path }] } }));
+    }),
+  );
 
   // The pipeline answers every error itself; this is the last resort should one escape it.
   app.onError((error, c) => {

@@ -60,20 +60,45 @@ describe('wrong types', () => {
 
 describe('overlong strings', () => {
   it('a 256-character share name is 422 too_long with count 255', async () => {
-    const body = await expectModelError(await t.call('POST', sharesPath(), { auth: t.basic, body: { name: 'n'.repeat(256), path: '/x' } }), 422, 'name', 'too_long');
+    const body = await expectModelError(
+      await t.call('POST', sharesPath(), { auth: t.basic, body: { name: 'n'.repeat(256), path: '/x' } }),
+      422,
+      'name',
+      'too_long',
+    );
     expect(body.details['name']).toEqual([{ error: 'too_long', count: 255 }]);
   });
 
   it('a 4097-character path is 422 too_long with count 4096', async () => {
-    const body = await expectModelError(await t.call('POST', sharesPath(), { auth: t.basic, body: { name: 'long-path', path: '/'.repeat(4097) } }), 422, 'path', 'too_long');
+    const body = await expectModelError(
+      await t.call('POST', sharesPath(), { auth: t.basic, body: { name: 'long-path', path: '/'.repeat(4097) } }),
+      422,
+      'path',
+      'too_long',
+    );
     expect(body.details['path']).toEqual([{ error: 'too_long', count: 4096 }]);
   });
 
   it('overlong NAS, pool and trap fields are 422 too_long', async () => {
-    await expectModelError(await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: 'x'.repeat(256), host: 'h', type: 'local' } }), 422, 'name', 'too_long');
+    await expectModelError(
+      await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: 'x'.repeat(256), host: 'h', type: 'local' } }),
+      422,
+      'name',
+      'too_long',
+    );
     await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'x'.repeat(256) } }), 422, 'name', 'too_long');
-    await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'p', comment: 'c'.repeat(1025) } }), 422, 'comment', 'too_long');
-    await expectModelError(await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', community: 'c'.repeat(256) } }), 422, 'community', 'too_long');
+    await expectModelError(
+      await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'p', comment: 'c'.repeat(1025) } }),
+      422,
+      'comment',
+      'too_long',
+    );
+    await expectModelError(
+      await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', community: 'c'.repeat(256) } }),
+      422,
+      'community',
+      'too_long',
+    );
   });
 
   it('a path parameter of 8,000 characters is 404, and a path over 8 KiB is 414, not 5xx', async () => {
@@ -106,7 +131,9 @@ describe('unicode', () => {
     expect(filtered.nas_shares.map((s) => s.id)).toEqual([share.id]);
     // composed and decomposed forms are different names: no silent normalisation
     if (name.normalize('NFC') !== name) {
-      const composed = await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/nas_shares?name=${encodeURIComponent(name.normalize('NFC'))}`, { auth: t.basic }));
+      const composed = await readJson<ShareCollectionBody>(
+        await t.call('GET', `/api/v2/nas_shares?name=${encodeURIComponent(name.normalize('NFC'))}`, { auth: t.basic }),
+      );
       expect(composed.count).toBe(0);
     }
   });
@@ -144,10 +171,25 @@ describe('control characters', () => {
   });
 
   it('rejects control characters in NAS, pool, trap and configuration fields', async () => {
-    await expectModelError(await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: 'n', host: 'h', type: 'local', comment: 'x\u0000' } }), 422, 'comment', 'invalid');
+    await expectModelError(
+      await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: 'n', host: 'h', type: 'local', comment: 'x\u0000' } }),
+      422,
+      'comment',
+      'invalid',
+    );
     await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'p\u0008' } }), 422, 'name', 'invalid');
-    await expectModelError(await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', community: 'pub\u0007' } }), 422, 'community', 'invalid');
-    await expectModelError(await t.call('PUT', '/api/v2/snmp/server_configuration', { auth: t.basic, body: { location: 'l\u001f' } }), 422, 'location', 'invalid');
+    await expectModelError(
+      await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', community: 'pub\u0007' } }),
+      422,
+      'community',
+      'invalid',
+    );
+    await expectModelError(
+      await t.call('PUT', '/api/v2/snmp/server_configuration', { auth: t.basic, body: { location: 'l\u001f' } }),
+      422,
+      'location',
+      'invalid',
+    );
   });
 });
 
@@ -175,7 +217,7 @@ describe('injection-shaped values are plain values', () => {
     for (const share of baseline) expect((await t.call('GET', `/api/v2/nas_shares/${share.id}`, { auth: t.basic })).status).toBe(200);
   });
 
-  it("a LIKE pattern with SQL in it matches only names that contain that text", async () => {
+  it('a LIKE pattern with SQL in it matches only names that contain that text', async () => {
     const res = await t.call('GET', `/api/v2/nas_shares?name=${encodeURIComponent("~%' or 1=1 --")}`, { auth: t.basic });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ count: 0, nas_shares: [] });
@@ -246,13 +288,29 @@ describe('huge numbers', () => {
   });
 
   it('huge ids in paths are 404 and in bodies are 422', async () => {
-    for (const path of ['/api/v2/nas_shares/99999999999999999999', '/api/v2/nas_shares/9007199254740993', '/api/v2/snmp/traps/99999999999999999999', '/api/v2/nas/1e400', '/api/v2/pools/99999999999999999999/nas_shares']) {
+    for (const path of [
+      '/api/v2/nas_shares/99999999999999999999',
+      '/api/v2/nas_shares/9007199254740993',
+      '/api/v2/snmp/traps/99999999999999999999',
+      '/api/v2/nas/1e400',
+      '/api/v2/pools/99999999999999999999/nas_shares',
+    ]) {
       await expectModelError(await t.call('GET', path, { auth: t.basic }), 404);
     }
     const pool = await readJson<{ id: number }>(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: unique('huge-pool') } }));
     await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: '{"nas_share_ids":[1e400]}' }), 422, 'nas_share_ids.0');
-    await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [99999999999999999999] } }), 422, 'nas_share_ids.0', 'less_than_or_equal_to');
-    await expectModelError(await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', severity_low: Number.MAX_SAFE_INTEGER } }), 422, 'severity_low', 'less_than_or_equal_to');
+    await expectModelError(
+      await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [99999999999999999999] } }),
+      422,
+      'nas_share_ids.0',
+      'less_than_or_equal_to',
+    );
+    await expectModelError(
+      await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'h', severity_low: Number.MAX_SAFE_INTEGER } }),
+      422,
+      'severity_low',
+      'less_than_or_equal_to',
+    );
   });
 });
 
@@ -272,7 +330,13 @@ describe('generated input never gives a 5xx (fast-check)', () => {
   );
   const trapLike = fc.record(
     {
-      manager: fc.oneof(anyString, fc.domain(), fc.ipV4(), fc.ipV6().map((ip) => `[${ip}]`), fc.jsonValue()),
+      manager: fc.oneof(
+        anyString,
+        fc.domain(),
+        fc.ipV4(),
+        fc.ipV6().map((ip) => `[${ip}]`),
+        fc.jsonValue(),
+      ),
       activation: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()),
       version: fc.oneof(fc.constantFrom('v1', 'v2c', 'v3', ''), fc.jsonValue()),
       community: fc.oneof(anyString, fc.jsonValue()),
@@ -325,20 +389,42 @@ describe('generated input never gives a 5xx (fast-check)', () => {
   });
 
   const paramName = fc.oneof(
-    fc.constantFrom('limit', 'offset', 'page', 'per_page', 'sort_by', 'id', 'name', 'path', 'options', 'username', 'nas_id', 'pool_id', 'password', 'file_count', '__proto__', 'constructor', ''),
+    fc.constantFrom(
+      'limit',
+      'offset',
+      'page',
+      'per_page',
+      'sort_by',
+      'id',
+      'name',
+      'path',
+      'options',
+      'username',
+      'nas_id',
+      'pool_id',
+      'password',
+      'file_count',
+      '__proto__',
+      'constructor',
+      '',
+    ),
     fc.string({ maxLength: 12 }),
   );
   const operator = fc.constantFrom('', '=', '!=', '>', '>=', '<', '<=', '><', '!><', '~', '!~');
   const paramValue = fc.oneof(
     fc.tuple(operator, fc.oneof(fc.integer().map(String), fc.bigInt().map(String), fc.double().map(String), fc.constant('null'))).map(([op, v]) => op + v),
-    fc.tuple(operator, fc.array(fc.oneof(fc.integer({ min: -5, max: 50 }).map(String), fc.string({ maxLength: 5 })), { maxLength: 5 })).map(([op, vs]) => op + vs.join('|')),
+    fc
+      .tuple(operator, fc.array(fc.oneof(fc.integer({ min: -5, max: 50 }).map(String), fc.string({ maxLength: 5 })), { maxLength: 5 }))
+      .map(([op, vs]) => op + vs.join('|')),
     fc.tuple(fc.constantFrom('name', 'id', 'path', 'pool_id', 'password', 'nope'), fc.constantFrom('', ':asc', ':desc', ':up')).map(([f, d]) => f + d),
     fc.string({ unit: 'grapheme', maxLength: 20 }),
   );
   const encodedPair = fc.tuple(paramName, paramValue).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
   /** Raw, unencoded text: stray %, &, =, + and whatever else a client might send. */
   const rawFragment = fc.string({ unit: fc.constantFrom(...[...'%&=+|~!<>:;,./?#[]@$\'"()*_- aZ09\u00e9\u{1F600}']), maxLength: 30 });
-  const queryString = fc.array(fc.oneof({ weight: 3, arbitrary: encodedPair }, { weight: 1, arbitrary: rawFragment }), { maxLength: 6 }).map((parts) => parts.join('&'));
+  const queryString = fc
+    .array(fc.oneof({ weight: 3, arbitrary: encodedPair }, { weight: 1, arbitrary: rawFragment }), { maxLength: 6 })
+    .map((parts) => parts.join('&'));
 
   it('GET /nas_shares with arbitrary query strings answers only 200 or 400', async () => {
     await fc.assert(
@@ -356,21 +442,36 @@ describe('generated input never gives a 5xx (fast-check)', () => {
 
   it('the other lists answer arbitrary query strings with only 200 or 400 (404 for unknown NAS or pool)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(`/api/v2/nas/${encodeURIComponent('bad-input-nas')}/nas_shares`, '/api/v2/pools/1/nas_shares', '/api/v2/snmp/traps', '/api/v2/nas', '/api/v2/pools'), queryString, async (path, query) => {
-        const res = await t.call('GET', `${path}?${query}`, { auth: t.basic });
-        expect([200, 400, 404], `${res.status} for ${path}?${query}`).toContain(res.status);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(
+          `/api/v2/nas/${encodeURIComponent('bad-input-nas')}/nas_shares`,
+          '/api/v2/pools/1/nas_shares',
+          '/api/v2/snmp/traps',
+          '/api/v2/nas',
+          '/api/v2/pools',
+        ),
+        queryString,
+        async (path, query) => {
+          const res = await t.call('GET', `${path}?${query}`, { auth: t.basic });
+          expect([200, 400, 404], `${res.status} for ${path}?${query}`).toContain(res.status);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('arbitrary path segments never give a 5xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/v2/nas_shares/', '/api/v2/nas/', '/api/v2/snmp/traps/', '/api/v2/pools/'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.constantFrom('GET', 'PUT'), async (prefix, segment, method) => {
-        const res = await t.call(method, prefix + encodeURIComponent(segment), { auth: t.basic, ...(method === 'PUT' ? { body: { comment: 'c' } } : {}) });
-        expect(res.status, `${method} ${prefix}${segment}`).toBeGreaterThanOrEqual(200);
-        expect(res.status, `${method} ${prefix}${segment}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/api/v2/nas_shares/', '/api/v2/nas/', '/api/v2/snmp/traps/', '/api/v2/pools/'),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+        fc.constantFrom('GET', 'PUT'),
+        async (prefix, segment, method) => {
+          const res = await t.call(method, prefix + encodeURIComponent(segment), { auth: t.basic, ...(method === 'PUT' ? { body: { comment: 'c' } } : {}) });
+          expect(res.status, `${method} ${prefix}${segment}`).toBeGreaterThanOrEqual(200);
+          expect(res.status, `${method} ${prefix}${segment}`).toBeLessThan(500);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -62,7 +62,12 @@ beforeAll(async () => {
   storage = openSqliteStorage({ file: ':memory:', secrets });
   await storage.migrate();
   const big = createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
-  core = createCore({ storage, secrets, drivers: createShareDriverRegistry({ localRoots: [] }), limits: { perCredential: big, perAddress: big, authFailures: big } });
+  core = createCore({
+    storage,
+    secrets,
+    drivers: createShareDriverRegistry({ localRoots: [] }),
+    limits: { perCredential: big, perAddress: big, authFailures: big },
+  });
   bearer = `Bearer ${(await core.apiKeys.create(systemPrincipal, { name: 'abort', api_key_scopes: [{ controller: '*', action: '*' }] })).key}`;
   const logger = createLogger('info', {
     write: (text: string) => {
@@ -113,7 +118,10 @@ describe('finding 10: a client abort is not a storage outage', () => {
     const line = await logged;
     expect(line).toMatchObject({ msg: 'request', path, status: 499 });
     expect(line.level).toBeLessThanOrEqual(40);
-    expect(lines.filter((entry) => entry.level >= 50), 'no error line').toEqual([]);
+    expect(
+      lines.filter((entry) => entry.level >= 50),
+      'no error line',
+    ).toEqual([]);
     const after = await requestCounts();
     expect((after['499'] ?? 0) - (before['499'] ?? 0)).toBe(1);
     expect(Object.keys(after).filter((status) => status.startsWith('5'))).toEqual([]);

@@ -73,10 +73,14 @@ describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dms-cors-browser-'));
-    server = await startServer(
-      readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'cors-browser-password', DMS_LOG_LEVEL: 'silent' }),
-    );
-    const key = await admin('POST', '/api_keys', { name: 'browser', api_key_scopes: [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas', action: 'index' }] });
+    server = await startServer(readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'cors-browser-password', DMS_LOG_LEVEL: 'silent' }));
+    const key = await admin('POST', '/api_keys', {
+      name: 'browser',
+      api_key_scopes: [
+        { controller: 'nas_shares', action: 'index' },
+        { controller: 'nas', action: 'index' },
+      ],
+    });
     expect(key.status).toBe(201);
     apiKey = key.body['key'] as string;
 
@@ -91,7 +95,16 @@ describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
 
     browser = await chromium.launch({
       executablePath: tools.paths[chromiumPath]!,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {

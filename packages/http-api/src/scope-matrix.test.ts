@@ -139,42 +139,150 @@ const probe = () => ({ name: unique('probe'), path: shareDir });
 /** The one table: every endpoint that needs a credential (spec endpoints 1–22, DESIGN §5). */
 const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
-  { method: 'POST', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/create', body: () => ({ name: unique('new'), path: 'new', password: 'pw-new' }), status: 201 },
-  { method: 'GET', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
-  { method: 'DELETE', documented: '/nas/{nas_id}/nas_shares/{nas_share_id}', path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
+  {
+    method: 'POST',
+    documented: '/nas/{nas_id}/nas_shares',
+    path: (f) => `/nas/${f.nas.id}/nas_shares`,
+    scope: 'nas_shares/create',
+    body: () => ({ name: unique('new'), path: 'new', password: 'pw-new' }),
+    status: 201,
+  },
+  {
+    method: 'GET',
+    documented: '/nas/{nas_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/nas/{nas_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/update',
+    body: () => ({ path: 'updated' }),
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    documented: '/nas/{nas_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/nas/${f.nas.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/destroy',
+    status: 204,
+  },
   { method: 'GET', documented: '/nas_shares', path: () => '/nas_shares', scope: 'nas_shares/index', status: 200 },
   { method: 'GET', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
+  {
+    method: 'PUT',
+    documented: '/nas_shares/{nas_share_id}',
+    path: (f) => `/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/update',
+    body: () => ({ path: 'updated' }),
+    status: 200,
+  },
   { method: 'DELETE', documented: '/nas_shares/{nas_share_id}', path: (f) => `/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
   { method: 'GET', documented: '/pools/{pool_id}/nas_shares', path: (f) => `/pools/${f.pool.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
-  { method: 'GET', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/show', status: 200 },
-  { method: 'PUT', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/update', body: () => ({ path: 'updated' }), status: 200 },
-  { method: 'DELETE', documented: '/pools/{pool_id}/nas_shares/{nas_share_id}', path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`, scope: 'nas_shares/destroy', status: 204 },
+  {
+    method: 'GET',
+    documented: '/pools/{pool_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/pools/{pool_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/update',
+    body: () => ({ path: 'updated' }),
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    documented: '/pools/{pool_id}/nas_shares/{nas_share_id}',
+    path: (f) => `/pools/${f.pool.id}/nas_shares/${f.share.id}`,
+    scope: 'nas_shares/destroy',
+    status: 204,
+  },
   { method: 'GET', documented: '/snmp/traps', path: () => '/snmp/traps', scope: 'traps/index', status: 200 },
   { method: 'POST', documented: '/snmp/traps', path: () => '/snmp/traps', scope: 'traps/create', body: () => ({ manager: '198.51.100.7' }), status: 201 },
   { method: 'GET', documented: '/snmp/traps/{snmp_trap_id}', path: (f) => `/snmp/traps/${f.trap.snmp_trap_id}`, scope: 'traps/show', status: 200 },
-  { method: 'PUT', documented: '/snmp/traps/{snmp_trap_id}', path: (f) => `/snmp/traps/${f.trap.snmp_trap_id}`, scope: 'traps/update', body: () => ({ community: 'changed' }), status: 200 },
+  {
+    method: 'PUT',
+    documented: '/snmp/traps/{snmp_trap_id}',
+    path: (f) => `/snmp/traps/${f.trap.snmp_trap_id}`,
+    scope: 'traps/update',
+    body: () => ({ community: 'changed' }),
+    status: 200,
+  },
   { method: 'DELETE', documented: '/snmp/traps/{snmp_trap_id}', path: (f) => `/snmp/traps/${f.trap.snmp_trap_id}`, scope: 'traps/destroy', status: 204 },
   { method: 'GET', documented: '/snmp/server_configuration', path: () => '/snmp/server_configuration', scope: 'server_configuration/show', status: 200 },
-  { method: 'PUT', documented: '/snmp/server_configuration', path: () => '/snmp/server_configuration', scope: 'server_configuration/update', body: () => ({ location: unique('room') }), status: 200 },
+  {
+    method: 'PUT',
+    documented: '/snmp/server_configuration',
+    path: () => '/snmp/server_configuration',
+    scope: 'server_configuration/update',
+    body: () => ({ location: unique('room') }),
+    status: 200,
+  },
   { method: 'GET', documented: '/nas', path: () => '/nas', scope: 'nas/index', status: 200 },
-  { method: 'POST', documented: '/nas', path: () => '/nas', scope: 'nas/create', body: () => ({ name: unique('new-nas'), host: 'h.example', type: 'nfs_v4' }), status: 201 },
+  {
+    method: 'POST',
+    documented: '/nas',
+    path: () => '/nas',
+    scope: 'nas/create',
+    body: () => ({ name: unique('new-nas'), host: 'h.example', type: 'nfs_v4' }),
+    status: 201,
+  },
   { method: 'GET', documented: '/nas/{nas_id}', path: (f) => `/nas/${f.nas.id}`, scope: 'nas/show', status: 200 },
   { method: 'PUT', documented: '/nas/{nas_id}', path: (f) => `/nas/${f.nas.id}`, scope: 'nas/update', body: () => ({ comment: 'updated' }), status: 200 },
   { method: 'DELETE', documented: '/nas/{nas_id}', path: (f) => `/nas/${f.emptyNas.id}`, scope: 'nas/destroy', status: 204 },
   { method: 'GET', documented: '/pools', path: () => '/pools', scope: 'pools/index', status: 200 },
   { method: 'POST', documented: '/pools', path: () => '/pools', scope: 'pools/create', body: () => ({ name: unique('new-pool') }), status: 201 },
   { method: 'GET', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/show', status: 200 },
-  { method: 'PUT', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/update', body: (f) => ({ comment: 'updated', nas_share_ids: [f.share.id] }), status: 200 },
+  {
+    method: 'PUT',
+    documented: '/pools/{pool_id}',
+    path: (f) => `/pools/${f.pool.id}`,
+    scope: 'pools/update',
+    body: (f) => ({ comment: 'updated', nas_share_ids: [f.share.id] }),
+    status: 200,
+  },
   { method: 'DELETE', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/destroy', status: 204 },
   // Share tests and scans: jobs over the local share, which really run (spec endpoints 3 and 4).
-  { method: 'PUT', documented: '/nas/{nas_id}/nas_shares/-/test', path: (f) => `/nas/${f.nas.id}/nas_shares/-/test`, scope: 'nas_shares/test', body: probe, status: 202 },
-  { method: 'GET', documented: '/nas/{nas_id}/nas_shares/-/test', prepare: (f) => finishedJob(`/nas/${f.nas.id}/nas_shares/-/test`, probe()), path: (f) => `/nas/${f.nas.id}/nas_shares/-/test?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/test', status: 'job' },
+  {
+    method: 'PUT',
+    documented: '/nas/{nas_id}/nas_shares/-/test',
+    path: (f) => `/nas/${f.nas.id}/nas_shares/-/test`,
+    scope: 'nas_shares/test',
+    body: probe,
+    status: 202,
+  },
+  {
+    method: 'GET',
+    documented: '/nas/{nas_id}/nas_shares/-/test',
+    prepare: (f) => finishedJob(`/nas/${f.nas.id}/nas_shares/-/test`, probe()),
+    path: (f) => `/nas/${f.nas.id}/nas_shares/-/test?job_id=${need(f.jobId, 'job')}`,
+    scope: 'nas_shares/test',
+    status: 'job',
+  },
   { method: 'PUT', documented: '/nas_shares/{nas_share_id}/test', path: (f) => `/nas_shares/${f.share.id}/test`, scope: 'nas_shares/test', status: 202 },
-  { method: 'GET', documented: '/nas_shares/{nas_share_id}/test', prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/test`), path: (f) => `/nas_shares/${f.share.id}/test?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/test', status: 'job' },
+  {
+    method: 'GET',
+    documented: '/nas_shares/{nas_share_id}/test',
+    prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/test`),
+    path: (f) => `/nas_shares/${f.share.id}/test?job_id=${need(f.jobId, 'job')}`,
+    scope: 'nas_shares/test',
+    status: 'job',
+  },
   { method: 'PUT', documented: '/nas_shares/{nas_share_id}/scan', path: (f) => `/nas_shares/${f.share.id}/scan`, scope: 'nas_shares/scan', status: 202 },
-  { method: 'GET', documented: '/nas_shares/{nas_share_id}/scan', prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/scan`), path: (f) => `/nas_shares/${f.share.id}/scan?job_id=${need(f.jobId, 'job')}`, scope: 'nas_shares/scan', status: 'job' },
+  {
+    method: 'GET',
+    documented: '/nas_shares/{nas_share_id}/scan',
+    prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/scan`),
+    path: (f) => `/nas_shares/${f.share.id}/scan?job_id=${need(f.jobId, 'job')}`,
+    scope: 'nas_shares/scan',
+    status: 'job',
+  },
   // createTestApp wires no trap sender (createCore without `trapSender`), so a caller who passes
   // authentication and the scope check gets 503 "the SNMP notifier is not running": the
   // allowed callers expect exactly 503, which still proves that 401 and 403 come first.
@@ -184,20 +292,103 @@ const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/api_keys/current', path: () => '/api_keys/current', scope: null, status: 200 },
   { method: 'GET', documented: '/api_keys', path: () => '/api_keys', scope: 'api_keys/index', status: 200 },
   // Grants only api_keys / create, which every allowed caller holds.
-  { method: 'POST', documented: '/api_keys', path: () => '/api_keys', scope: 'api_keys/create', body: () => ({ name: unique('granted'), api_key_scopes: [{ controller: 'api_keys', action: 'create' }] }), status: 201 },
-  { method: 'GET', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/show'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/show', status: 200 },
-  { method: 'PUT', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/update'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/update', body: () => ({ name: unique('renamed') }), status: 200 },
-  { method: 'DELETE', documented: '/api_keys/{api_key_id}', prepare: withKeyHolding('api_keys/destroy'), path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`, scope: 'api_keys/destroy', status: 204 },
+  {
+    method: 'POST',
+    documented: '/api_keys',
+    path: () => '/api_keys',
+    scope: 'api_keys/create',
+    body: () => ({ name: unique('granted'), api_key_scopes: [{ controller: 'api_keys', action: 'create' }] }),
+    status: 201,
+  },
+  {
+    method: 'GET',
+    documented: '/api_keys/{api_key_id}',
+    prepare: withKeyHolding('api_keys/show'),
+    path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`,
+    scope: 'api_keys/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/api_keys/{api_key_id}',
+    prepare: withKeyHolding('api_keys/update'),
+    path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`,
+    scope: 'api_keys/update',
+    body: () => ({ name: unique('renamed') }),
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    documented: '/api_keys/{api_key_id}',
+    prepare: withKeyHolding('api_keys/destroy'),
+    path: (f) => `/api_keys/${need(f.apiKey, 'API key').id}`,
+    scope: 'api_keys/destroy',
+    status: 204,
+  },
   { method: 'GET', documented: '/users', path: () => '/users', scope: 'users/index', status: 200 },
-  { method: 'POST', documented: '/users', path: () => '/users', scope: 'users/create', body: () => ({ username: unique('new-user'), password: 'new-user-password' }), status: 201, keyNeedsAllScopes: true },
+  {
+    method: 'POST',
+    documented: '/users',
+    path: () => '/users',
+    scope: 'users/create',
+    body: () => ({ username: unique('new-user'), password: 'new-user-password' }),
+    status: 201,
+    keyNeedsAllScopes: true,
+  },
   { method: 'GET', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/show', status: 200 },
-  { method: 'PUT', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/update', body: () => ({ admin: true }), status: 200, keyNeedsAllScopes: true },
-  { method: 'DELETE', documented: '/users/{user_id}', prepare: withUser, path: (f) => `/users/${need(f.user, 'user').id}`, scope: 'users/destroy', status: 204, keyNeedsAllScopes: true },
+  {
+    method: 'PUT',
+    documented: '/users/{user_id}',
+    prepare: withUser,
+    path: (f) => `/users/${need(f.user, 'user').id}`,
+    scope: 'users/update',
+    body: () => ({ admin: true }),
+    status: 200,
+    keyNeedsAllScopes: true,
+  },
+  {
+    method: 'DELETE',
+    documented: '/users/{user_id}',
+    prepare: withUser,
+    path: (f) => `/users/${need(f.user, 'user').id}`,
+    scope: 'users/destroy',
+    status: 204,
+    keyNeedsAllScopes: true,
+  },
   { method: 'GET', documented: '/cors_rules', path: () => '/cors_rules', scope: 'cors_rules/index', status: 200 },
-  { method: 'POST', documented: '/cors_rules', path: () => '/cors_rules', scope: 'cors_rules/create', body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }), status: 201 },
-  { method: 'GET', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/show', status: 200 },
-  { method: 'PUT', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/update', body: () => ({ origins: [`https://${unique('app')}.example.com`] }), status: 200 },
-  { method: 'DELETE', documented: '/cors_rules/{cors_rule_id}', prepare: withCorsRule, path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`, scope: 'cors_rules/destroy', status: 204 },
+  {
+    method: 'POST',
+    documented: '/cors_rules',
+    path: () => '/cors_rules',
+    scope: 'cors_rules/create',
+    body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }),
+    status: 201,
+  },
+  {
+    method: 'GET',
+    documented: '/cors_rules/{cors_rule_id}',
+    prepare: withCorsRule,
+    path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`,
+    scope: 'cors_rules/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/cors_rules/{cors_rule_id}',
+    prepare: withCorsRule,
+    path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`,
+    scope: 'cors_rules/update',
+    body: () => ({ origins: [`https://${unique('app')}.example.com`] }),
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    documented: '/cors_rules/{cors_rule_id}',
+    prepare: withCorsRule,
+    path: (f) => `/cors_rules/${need(f.corsRule, 'CORS rule').id}`,
+    scope: 'cors_rules/destroy',
+    status: 204,
+  },
   // Same credentials, failure count and rate limits as /api/v2, but Prometheus text.
   { method: 'GET', documented: '/metrics', outsideApi: true, path: () => '/metrics', scope: 'metrics/index', status: 200, text: true },
 ];
@@ -301,13 +492,20 @@ describe('the table covers every documented operation', () => {
   it('lists each operation of openapi.json once, with the scope the document names; only public ones are left out', async () => {
     type Operation = { description?: string; security?: unknown[] };
     const doc = await readJson<{ paths: Record<string, Record<string, Operation>> }>(await t.call('GET', '/api/v2/openapi.json'));
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method} ${path}`, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ key: `${method} ${path}`, op })),
+    );
     const publicOperations = operations.filter(({ op }) => op.security?.length === 0).map(({ key }) => key);
     expect(publicOperations).toEqual(['post /auth/login']);
     const documented = endpoints.filter((e) => !e.outsideApi);
     const inTable = documented.map((e) => `${e.method.toLowerCase()} ${e.documented}`);
     expect(new Set(inTable).size).toBe(inTable.length);
-    expect(operations.map(({ key }) => key).filter((key) => !publicOperations.includes(key)).sort()).toEqual([...inTable].sort());
+    expect(
+      operations
+        .map(({ key }) => key)
+        .filter((key) => !publicOperations.includes(key))
+        .sort(),
+    ).toEqual([...inTable].sort());
     for (const e of documented) {
       const op = doc.paths[e.documented]![e.method.toLowerCase()]!;
       // `Scope: \`nas_shares / index (password with …)\``: the first `controller / action` counts.
@@ -350,7 +548,10 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
       await unchanged();
     });
 
-    for (const [name, held] of [[`exactly ${scope}`, scope], [`${controller}/*`, `${controller}/*`]] as const) {
+    for (const [name, held] of [
+      [`exactly ${scope}`, scope],
+      [`${controller}/*`, `${controller}/*`],
+    ] as const) {
       if (e.keyNeedsAllScopes) {
         it(`key with ${name} → 403 naming * / * (only a */* key or a user may), nothing changed`, async () => {
           const { res, unchanged } = await attempt(e, () => t.bearer(held));
@@ -390,12 +591,15 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
 });
 
 describe('public endpoints need no credential', () => {
-  it.each(['/api/v2', '/api/v2/openapi.json', '/api/v2/docs', '/healthz', '/readyz'])('GET %s → 200 without, with a bad and with a good credential', async (path) => {
-    for (const auth of [undefined, 'Bearer dms_neverIssued', t.basic]) {
-      const res = await t.call('GET', path, auth === undefined ? {} : { auth });
-      expect(res.status, `${path} ${auth ?? 'none'}`).toBe(200);
-    }
-  });
+  it.each(['/api/v2', '/api/v2/openapi.json', '/api/v2/docs', '/healthz', '/readyz'])(
+    'GET %s → 200 without, with a bad and with a good credential',
+    async (path) => {
+      for (const auth of [undefined, 'Bearer dms_neverIssued', t.basic]) {
+        const res = await t.call('GET', path, auth === undefined ? {} : { auth });
+        expect(res.status, `${path} ${auth ?? 'none'}`).toBe(200);
+      }
+    },
+  );
 
   it('POST /api/v2/auth/login (the one public operation of openapi.json) needs none: JWT mode is off, so 403 naming jwt_enabled, never 401', async () => {
     const res = await t.call('POST', '/api/v2/auth/login', { body: { username: adminUsername, password: adminPassword } });
@@ -464,7 +668,10 @@ describe('share password visibility (DESIGN §5.5)', () => {
   it('create and update answers carry the password only for a caller who may see it', async () => {
     const f = await seed();
     const writer = await t.bearer('nas_shares/create', 'nas_shares/update');
-    const created = await t.call('POST', `/api/v2/nas/${f.nas.id}/nas_shares`, { auth: writer, body: { name: unique('w'), path: 'w', password: 'pw-written' } });
+    const created = await t.call('POST', `/api/v2/nas/${f.nas.id}/nas_shares`, {
+      auth: writer,
+      body: { name: unique('w'), path: 'w', password: 'pw-written' },
+    });
     expect(created.status).toBe(201);
     expect(await readJson<NasShare>(created)).not.toHaveProperty('password');
     const updated = await t.call('PUT', `/api/v2/nas_shares/${f.share.id}`, { auth: writer, body: { password: 'pw-rewritten' } });

@@ -40,7 +40,12 @@ function databaseBytes(file: string): Buffer {
 
 /** The secret in every encoding a careless implementation could have stored it in. */
 function expectAbsent(haystack: Buffer, secret: string, where: string): void {
-  for (const needle of [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(Buffer.from(secret).toString('base64').slice(0, 16)), Buffer.from(Buffer.from(secret).toString('hex'))]) {
+  for (const needle of [
+    Buffer.from(secret, 'utf8'),
+    Buffer.from(secret, 'utf16le'),
+    Buffer.from(Buffer.from(secret).toString('base64').slice(0, 16)),
+    Buffer.from(Buffer.from(secret).toString('hex')),
+  ]) {
     expect(haystack.includes(needle), `${where} holds ${secret} as ${needle.toString('latin1')}`).toBe(false);
   }
 }
@@ -76,7 +81,10 @@ describe('secrets in the SQLite file', () => {
     const share = await readJson<{ id: number; password: string }>(created);
     expect(share.password).toBe(sharePassword);
 
-    const started = await t.call('PUT', '/api/v2/nas/vault/nas_shares/-/test', { auth: t.basic, body: { name: 'probe', path: '.', username: 'svc', password: testPassword } });
+    const started = await t.call('PUT', '/api/v2/nas/vault/nas_shares/-/test', {
+      auth: t.basic,
+      body: { name: 'probe', path: '.', username: 'svc', password: testPassword },
+    });
     expect(started.status).toBe(202);
     const { job_id: jobId } = await readJson<{ job_id: string }>(started);
     const job = await waitForJob(t, t.basic, 'vault', jobId);
@@ -88,13 +96,17 @@ describe('secrets in the SQLite file', () => {
     // A test of the saved share and a password change write the secret paths once more.
     const saved = await t.call('PUT', `/api/v2/nas_shares/${share.id}/test`, { auth: t.basic });
     expect(saved.status).toBe(202);
-    const savedJob = await t.call('GET', `/api/v2/nas_shares/${share.id}/test?job_id=${(await readJson<{ job_id: string }>(saved)).job_id}&wait=10`, { auth: t.basic });
+    const savedJob = await t.call('GET', `/api/v2/nas_shares/${share.id}/test?job_id=${(await readJson<{ job_id: string }>(saved)).job_id}&wait=10`, {
+      auth: t.basic,
+    });
     expect(savedJob.status).toBe(200);
     expect(await savedJob.text()).not.toContain(sharePassword);
     expect((await t.call('PUT', `/api/v2/nas/vault/nas_shares/${share.id}`, { auth: t.basic, body: { password: changedPassword } })).status).toBe(200);
     const user = await t.call('POST', '/api/v2/users', { auth: t.basic, body: { username: 'keeper', password: userPassword } });
     expect(user.status).toBe(201);
-    const key = await readJson<{ key: string }>(await t.call('POST', '/api/v2/api_keys', { auth: t.basic, body: { name: 'k', api_key_scopes: [{ controller: 'nas', action: 'index' }] } }));
+    const key = await readJson<{ key: string }>(
+      await t.call('POST', '/api/v2/api_keys', { auth: t.basic, body: { name: 'k', api_key_scopes: [{ controller: 'nas', action: 'index' }] } }),
+    );
     expect((await t.call('GET', '/api/v2/nas', { auth: `Bearer ${key.key}` })).status).toBe(200);
 
     // Still readable through the API: the bytes below are the real, current database.
@@ -157,13 +169,33 @@ describe('secrets in the log', () => {
     const { key } = await core.apiKeys.create(systemPrincipal, { name: 'logged', api_key_scopes: [{ controller: '*', action: '*' }] });
     const bearer = `Bearer ${key}`;
     const wrongBasic = `Basic ${Buffer.from('admin:Wr0ng-Pa55-unique').toString('base64')}`;
-    const secrets = [adminPassword, sharePassword, testPassword, changedPassword, userPassword, 'Wr0ng-Pa55-unique', key, basic, bearer, wrongBasic, basic.slice(6), wrongBasic.slice(6), trapCommunity, changedTrapCommunity, agentCommunity];
+    const secrets = [
+      adminPassword,
+      sharePassword,
+      testPassword,
+      changedPassword,
+      userPassword,
+      'Wr0ng-Pa55-unique',
+      key,
+      basic,
+      bearer,
+      wrongBasic,
+      basic.slice(6),
+      wrongBasic.slice(6),
+      trapCommunity,
+      changedTrapCommunity,
+      agentCommunity,
+    ];
 
     expect((await call('POST', '/api/v2/nas', { auth: basic, body: { name: 'logged', host: 'localhost', type: 'local' } })).status).toBe(201);
-    const share = await readJson<{ id: number }>(await call('POST', '/api/v2/nas/logged/nas_shares', { auth: bearer, body: { name: 's', path: '.', username: 'svc', password: sharePassword } }));
+    const share = await readJson<{ id: number }>(
+      await call('POST', '/api/v2/nas/logged/nas_shares', { auth: bearer, body: { name: 's', path: '.', username: 'svc', password: sharePassword } }),
+    );
     expect((await call('GET', `/api/v2/nas_shares/${share.id}`, { auth: basic })).status).toBe(200);
     expect((await call('PUT', `/api/v2/nas_shares/${share.id}`, { auth: basic, body: { password: changedPassword } })).status).toBe(200);
-    const started = await readJson<{ job_id: string }>(await call('PUT', '/api/v2/nas/logged/nas_shares/-/test', { auth: basic, body: { name: 't', path: 'missing', password: testPassword } }));
+    const started = await readJson<{ job_id: string }>(
+      await call('PUT', '/api/v2/nas/logged/nas_shares/-/test', { auth: basic, body: { name: 't', path: 'missing', password: testPassword } }),
+    );
     const job = await waitForJob({ call }, basic, 'logged', started.job_id);
     expect(job['status']).toBe('failed');
     expect((await call('POST', '/api/v2/users', { auth: basic, body: { username: 'logged-user', password: userPassword } })).status).toBe(201);
@@ -174,7 +206,9 @@ describe('secrets in the log', () => {
     expect((await call('POST', '/api/v2/nas/logged/nas_shares', { auth: basic, body: { name: 'y', path: 'p', password: 12345 } })).status).toBe(422);
     expect((await call('GET', '/api/v2/nowhere', { auth: bearer })).status).toBe(404);
     // SNMP communities: written, changed, read back, refused as a filter, and rejected in a body.
-    const trap = await readJson<{ snmp_trap_id: string }>(await call('POST', '/api/v2/snmp/traps', { auth: basic, body: { manager: 'nms.example', community: trapCommunity } }));
+    const trap = await readJson<{ snmp_trap_id: string }>(
+      await call('POST', '/api/v2/snmp/traps', { auth: basic, body: { manager: 'nms.example', community: trapCommunity } }),
+    );
     expect((await call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: basic, body: { community: changedTrapCommunity } })).status).toBe(200);
     expect((await call('GET', '/api/v2/snmp/traps', { auth: basic })).status).toBe(200);
     expect((await call('GET', `/api/v2/snmp/traps?community=${changedTrapCommunity}`, { auth: basic })).status).toBe(400);
@@ -217,7 +251,10 @@ describe('finding 11: never logs an SNMP community', () => {
   it('redacts a community wherever a caller puts it in a log object', () => {
     const lines: string[] = [];
     const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
-    logger.warn({ community: trapCommunity, trap: { id: 1, manager: 'nms', community: changedTrapCommunity }, config: { community: agentCommunity } }, 'SNMP trap not sent');
+    logger.warn(
+      { community: trapCommunity, trap: { id: 1, manager: 'nms', community: changedTrapCommunity }, config: { community: agentCommunity } },
+      'SNMP trap not sent',
+    );
     expect(lines).toHaveLength(1);
     for (const secret of [trapCommunity, changedTrapCommunity, agentCommunity]) expect(lines[0]).not.toContain(secret);
     expect(lines[0]).toContain('"manager":"nms"');
@@ -240,9 +277,19 @@ describe('finding 11: SNMP communities sealed and files private in the data dir'
     const log = { info: () => {}, error: () => {}, warn: (_fields: object, message: string) => void warnings.push(message) };
     const dms = await openForCommand(readConfig({ DMS_DATA_DIR: dataDir }), { createDatabase: true, log });
     // The dispatcher's view: the raw store, opened as the runtime opens it (with its SecretBox).
-    const storage = openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets: createAesGcmSecretBox(Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex')) });
+    const storage = openSqliteStorage({
+      file: join(dataDir, 'dms.sqlite'),
+      secrets: createAesGcmSecretBox(Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex')),
+    });
     const closeDms = dms.close;
-    const runtime = { ...dms, storage, close: async () => { await storage.close(); await closeDms(); } };
+    const runtime = {
+      ...dms,
+      storage,
+      close: async () => {
+        await storage.close();
+        await closeDms();
+      },
+    };
     await runtime.core.users.ensureAdmin(password);
     const { app } = createApp({ core: runtime.core, logger: createLogger('silent') });
     const call: TestApp['call'] = async (method, path, { body } = {}) =>
@@ -271,7 +318,12 @@ describe('finding 11: SNMP communities sealed and files private in the data dir'
       const listed = await readJson<{ traps: Array<{ community: string }> }>(await call('GET', '/api/v2/snmp/traps'));
       expect(listed.traps.map((t) => t.community)).toEqual([trapCommunity, changedTrapCommunity]);
       expect((await readJson<{ community: string }>(await call('GET', `/api/v2/snmp/traps/${trap.snmp_trap_id}`))).community).toBe(trapCommunity);
-      expect(await readJson<Record<string, string>>(await call('GET', '/api/v2/snmp/server_configuration'))).toEqual({ version: 'v2c', community: agentCommunity, location: 'rack 9', contact: '' });
+      expect(await readJson<Record<string, string>>(await call('GET', '/api/v2/snmp/server_configuration'))).toEqual({
+        version: 'v2c',
+        community: agentCommunity,
+        location: 'rack 9',
+        contact: '',
+      });
       // …and so does the trap dispatcher, which reads the store directly.
       expect((await runtime.storage.traps.listActive()).map((t) => t.community)).toEqual([trapCommunity, changedTrapCommunity]);
       // The community can be neither a filter nor a sort key: a sealed column, and a filter on a secret is an oracle.

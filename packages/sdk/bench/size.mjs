@@ -33,7 +33,9 @@ const within = results.min_gzip_bytes <= budgetBytes;
 if (process.argv.includes('--check')) {
   console.log(JSON.stringify(results));
 } else {
-  console.log(`@dms/sdk: ${(results.min_gzip_bytes / 1024).toFixed(2)} kB min+gz (${results.min_gzip_bytes} bytes; minified ${results.minified_bytes}); budget ${budgetBytes / 1024} kB: ${within ? 'within' : 'OVER'}`);
+  console.log(
+    `@dms/sdk: ${(results.min_gzip_bytes / 1024).toFixed(2)} kB min+gz (${results.min_gzip_bytes} bytes; minified ${results.minified_bytes}); budget ${budgetBytes / 1024} kB: ${within ? 'within' : 'OVER'}`,
+  );
   writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 }
 if (!within) process.exitCode = 1;

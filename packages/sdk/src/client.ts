@@ -118,7 +118,8 @@ export function createClient(options: ClientOptions): DmsClient {
     snmp: {
       traps: {
         ...traps,
-        test: (ref, callOptions = {}) => call('POST', '/snmp/traps/{snmp_trap_id}/test', { path: { snmp_trap_id: String(ref) }, signal: callOptions.signal }) as Promise<T.Trap>,
+        test: (ref, callOptions = {}) =>
+          call('POST', '/snmp/traps/{snmp_trap_id}/test', { path: { snmp_trap_id: String(ref) }, signal: callOptions.signal }) as Promise<T.Trap>,
       },
       serverConfiguration: singleton(call, '/snmp/server_configuration'),
     },
@@ -127,7 +128,8 @@ export function createClient(options: ClientOptions): DmsClient {
     corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
     settings: singleton(call, '/settings'),
     auth: {
-      login: (username, password, callOptions = {}) => call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
+      login: (username, password, callOptions = {}) =>
+        call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
     },
     raw,
   };

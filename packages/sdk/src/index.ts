@@ -1,6 +1,30 @@
 export { createClient, login, type Auth, type ClientOptions, type DmsClient, type Singleton } from './client.js';
-export { DmsApiError, DmsJobFailedError, DmsRedirectError, isDmsApiError, type DmsApiErrorInit, type DmsErrorKind, type DmsRedirectErrorInit } from './errors.js';
-export { eq, ne, gt, gte, lt, lte, inList, notInList, like, notLike, isNull, FilterExpression, type Filter, type FilterScalar, type FilterValue } from './filters.js';
+export {
+  DmsApiError,
+  DmsJobFailedError,
+  DmsRedirectError,
+  isDmsApiError,
+  type DmsApiErrorInit,
+  type DmsErrorKind,
+  type DmsRedirectErrorInit,
+} from './errors.js';
+export {
+  eq,
+  ne,
+  gt,
+  gte,
+  lt,
+  lte,
+  inList,
+  notInList,
+  like,
+  notLike,
+  isNull,
+  FilterExpression,
+  type Filter,
+  type FilterScalar,
+  type FilterValue,
+} from './filters.js';
 export type { JobHandle, WaitOptions } from './jobs.js';
 export type { RetryOptions } from './transport.js';
 export type { CrudResource, ListOptions, SortKey } from './resources/crud.js';

@@ -108,7 +108,13 @@ async function send(fetcher: typeof fetch, url: string, attempt: Attempt): Promi
     if (!next) return { response, url: target };
     await response.body?.cancel().catch(() => undefined);
     if (next.origin !== origin || hop >= maxRedirects) {
-      throw new DmsRedirectError({ status: response.status, method, url: target, location: next.href, reason: next.origin !== origin ? 'other_origin' : 'too_many' });
+      throw new DmsRedirectError({
+        status: response.status,
+        method,
+        url: target,
+        location: next.href,
+        reason: next.origin !== origin ? 'other_origin' : 'too_many',
+      });
     }
     // As fetch does: a 303 (and a 301 or 302 after a POST) is fetched again with GET and no body.
     if ((response.status === 303 && method !== 'GET' && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -153,7 +159,8 @@ export function createTransport(options: TransportOptions): (request: Request) =
         continue;
       }
       release();
-      const delay = attempt < retries && transientStatuses.has(response.status) ? retryDelay(response, options.retry as Required<RetryOptions>, attempt) : undefined;
+      const delay =
+        attempt < retries && transientStatuses.has(response.status) ? retryDelay(response, options.retry as Required<RetryOptions>, attempt) : undefined;
       if (delay !== undefined) {
         await sleep(delay, userSignal);
         continue;

@@ -78,7 +78,9 @@ describe('429: retried after Retry-After, on a server with a tight rate limit', 
   beforeAll(async () => {
     // Three requests a second per credential: the fourth is 429 with Retry-After: 1.
     const generous = () => createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 });
-    server = await startDms({ limits: { perCredential: createMemoryRateLimiter({ limit: 3, windowSeconds: 1 }), perAddress: generous(), authFailures: generous() } });
+    server = await startDms({
+      limits: { perCredential: createMemoryRateLimiter({ limit: 3, windowSeconds: 1 }), perAddress: generous(), authFailures: generous() },
+    });
     // A key without an owner user: a user's key would share its owner's budget (finding 20.8).
     const key = await server.systemKey('limited');
     client = createClient({ baseUrl: server.url, auth: { apiKey: key }, fetch: responses.fetch, retry: { retries: 3, minDelayMs: 50 } });
@@ -186,7 +188,14 @@ describe('DmsApiError', () => {
     expect(error).toBeInstanceOf(DmsApiError);
     expect(error).toBeInstanceOf(Error);
     expect(isDmsApiError(error)).toBe(true);
-    expect(error).toMatchObject({ name: 'DmsApiError', status: 429, kind: 'rate_limited', requestId: 'req-1', retryAfter: 7, messages: ['rate limit exceeded'] });
+    expect(error).toMatchObject({
+      name: 'DmsApiError',
+      status: 429,
+      kind: 'rate_limited',
+      requestId: 'req-1',
+      retryAfter: 7,
+      messages: ['rate limit exceeded'],
+    });
     expect(error.details['rate_limit']).toEqual([{ error: 'invalid', count: 3 }]);
   });
 
@@ -211,7 +220,14 @@ describe('DmsApiError', () => {
 
 describe('DmsJobFailedError', () => {
   it('carries the failed job, its message and its steps', () => {
-    const job = { job_id: 'j1', status: 'failed' as const, progress: 1, total: 2, message: 'path not found', steps: [{ name: 'open_path', outcome: 'failed' as const, duration_ms: 1 }] };
+    const job = {
+      job_id: 'j1',
+      status: 'failed' as const,
+      progress: 1,
+      total: 2,
+      message: 'path not found',
+      steps: [{ name: 'open_path', outcome: 'failed' as const, duration_ms: 1 }],
+    };
     const error = new DmsJobFailedError(job);
     expect(error).toMatchObject({ name: 'DmsJobFailedError', jobId: 'j1', job, steps: job.steps, message: 'job j1 failed: path not found' });
   });

@@ -74,7 +74,7 @@ describe('the API description the SDK is generated from', () => {
     expect(problems).toEqual([]);
   });
 
-  it("gives every operation an @dms/sdk code sample that type-checks against the SDK", () => {
+  it('gives every operation an @dms/sdk code sample that type-checks against the SDK', () => {
     const dir = join(packageDir, 'test-results/code-samples');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -99,7 +99,9 @@ describe('the API description the SDK is generated from', () => {
       moduleDetection: ts.ModuleDetectionKind.Force,
     });
     const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+      const where = diagnostic.file
+        ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+        : '';
       return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });
     expect(problems).toEqual([]);

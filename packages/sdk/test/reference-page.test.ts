@@ -7,7 +7,16 @@ import { startDms, type DmsServer } from './support/dms-server.js';
 
 const results = fileURLToPath(new URL('../test-results/', import.meta.url));
 // The machine's Chromium, driven by playwright-core (no browser download).
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let server: DmsServer;
 let browser: Browser;

@@ -86,7 +86,8 @@ describe('nasShares', () => {
     const [alpha, beta, gamma] = [await make('f-alpha', 'bob'), await make('f-beta'), await make('f-gamma', 'eve')] as [NasShare, NasShare, NasShare];
     const pool = await t.dms.pools.create({ name: 'pool-filters' });
     await t.dms.pools.setShares(pool.id, [gamma.id]);
-    const names = async (filter: Parameters<typeof t.dms.nasShares.list>[0]) => (await t.dms.nasShares.list({ ...filter, sortBy: 'id' })).nas_shares.map((share) => share.name);
+    const names = async (filter: Parameters<typeof t.dms.nasShares.list>[0]) =>
+      (await t.dms.nasShares.list({ ...filter, sortBy: 'id' })).nas_shares.map((share) => share.name);
     const mine = { nas_id: nas.id };
 
     expect(await names({ filter: { ...mine, name: like('f-%a') } })).toEqual(['f-alpha', 'f-beta', 'f-gamma']);
@@ -160,7 +161,10 @@ describe('snmp', () => {
 
   it('reads and updates the SNMP server configuration', async () => {
     expect(await t.dms.snmp.serverConfiguration.get()).toMatchObject({ version: 'v2c' });
-    expect(await t.dms.snmp.serverConfiguration.update({ location: 'rack 4', contact: 'ops@example.com' })).toMatchObject({ location: 'rack 4', contact: 'ops@example.com' });
+    expect(await t.dms.snmp.serverConfiguration.update({ location: 'rack 4', contact: 'ops@example.com' })).toMatchObject({
+      location: 'rack 4',
+      contact: 'ops@example.com',
+    });
     expect(await t.dms.snmp.serverConfiguration.get()).toMatchObject({ location: 'rack 4' });
   });
 });

@@ -10,7 +10,9 @@ describe('types generated from the API description', () => {
     expectTypeOf(dms.nasShares.get).returns.resolves.toHaveProperty('file_count').toEqualTypeOf<number>();
     expectTypeOf<NasShare['file_size_sum']>().toEqualTypeOf<number>();
     expectTypeOf<NasShare['pool_id']>().toEqualTypeOf<number | null>();
-    expectTypeOf(dms.nas.get).returns.resolves.toHaveProperty('type').toEqualTypeOf<'smb_v1' | 'smb_v2_1' | 'smb_v3' | 'nfs_v3' | 'nfs_v4' | 'storenext_v5' | 'local'>();
+    expectTypeOf(dms.nas.get)
+      .returns.resolves.toHaveProperty('type')
+      .toEqualTypeOf<'smb_v1' | 'smb_v2_1' | 'smb_v3' | 'nfs_v3' | 'nfs_v4' | 'storenext_v5' | 'local'>();
   });
 
   it('create refuses an unknown field at compile time', () => {

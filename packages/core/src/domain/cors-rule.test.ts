@@ -12,7 +12,18 @@ describe('findCorsRule', () => {
   });
 
   it('Finding 13: a * rule allows only serialised origins', () => {
-    const refused = ['', '*', 'file://', 'https://a.example/', 'https://a.example/path', 'https://a.example, https://b.example', 'https://u@a.example', 'a.example', 'https://a.example:99999999', 'https://a.example:'];
+    const refused = [
+      '',
+      '*',
+      'file://',
+      'https://a.example/',
+      'https://a.example/path',
+      'https://a.example, https://b.example',
+      'https://u@a.example',
+      'a.example',
+      'https://a.example:99999999',
+      'https://a.example:',
+    ];
     for (const origin of refused) expect(findCorsRule([anyOrigin], origin, '/', 'GET'), origin).toBeUndefined();
   });
 
@@ -29,13 +40,29 @@ describe('findCorsRule', () => {
 
 describe('isSerialisedOrigin', () => {
   it('takes what browsers send', () => {
-    for (const origin of ['https://a.example', 'http://localhost:5173', 'http://[::1]:8080', 'http://192.168.1.10', 'https://xn--bcher-kva.example', 'capacitor://localhost']) {
+    for (const origin of [
+      'https://a.example',
+      'http://localhost:5173',
+      'http://[::1]:8080',
+      'http://192.168.1.10',
+      'https://xn--bcher-kva.example',
+      'capacitor://localhost',
+    ]) {
       expect(isSerialisedOrigin(origin), origin).toBe(true);
     }
   });
 
   it('refuses null and what is not an origin', () => {
-    for (const origin of ['null', 'file://', 'https://', 'https://a.example/', 'https://a.example?x', 'https://a.example#x', ' https://a.example', 'https://a b.example']) {
+    for (const origin of [
+      'null',
+      'file://',
+      'https://',
+      'https://a.example/',
+      'https://a.example?x',
+      'https://a.example#x',
+      ' https://a.example',
+      'https://a b.example',
+    ]) {
       expect(isSerialisedOrigin(origin), origin).toBe(false);
     }
   });

@@ -19,7 +19,11 @@ const originEntry = z
   .refine((entry) => entry.toLowerCase() !== 'null', { message: 'must not be null: sandboxed frames and file: pages all send that origin' });
 
 /** `*` or an absolute path with `*` wildcards, e.g. `/api/v2/nas_shares*`. */
-const pathPattern = z.string().min(1).max(1024).regex(/^(?:\*|\/[^\s]*)$/, { message: 'must be * or a path starting with /' });
+const pathPattern = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^(?:\*|\/[^\s]*)$/, { message: 'must be * or a path starting with /' });
 
 const corsRuleFields = z.object({
   origins: z.array(originEntry).min(1).max(100),
@@ -83,8 +87,7 @@ export function compileCorsRules<R extends CorsRuleFields>(rules: readonly R[]):
     // Parsed at most once, and only when a rule names a DNS name.
     const hostname = () => (parsedHostname ??= { value: hostnameOf(origin) }).value;
     return compiled.find(
-      ({ rule, methods, pathMatches }) =>
-        methods.has(upperMethod) && pathMatches(path) && rule.origins.some((entry) => originMatches(entry, origin, hostname)),
+      ({ rule, methods, pathMatches }) => methods.has(upperMethod) && pathMatches(path) && rule.origins.some((entry) => originMatches(entry, origin, hostname)),
     )?.rule;
   };
 }

@@ -57,23 +57,13 @@ export interface InternalEvent {
   origin?: EventOrigin;
 }
 
-export function makeEvent(
-  name: DmsEventName,
-  message: string,
-  at: Date,
-  resource?: DmsEventResource,
-): DmsEvent {
+export function makeEvent(name: DmsEventName, message: string, at: Date, resource?: DmsEventResource): DmsEvent {
   const event: DmsEvent = { name, severity: eventCatalogue[name].severity, message, at };
   if (resource) event.resource = resource;
   return event;
 }
 
-export function makeInternalEvent(
-  name: InternalEventName,
-  message: string,
-  at: Date,
-  resource?: DmsEventResource,
-): InternalEvent {
+export function makeInternalEvent(name: InternalEventName, message: string, at: Date, resource?: DmsEventResource): InternalEvent {
   const event: InternalEvent = { name, severity: internalEventCatalogue[name].severity, message, at };
   if (resource) event.resource = resource;
   return event;

@@ -17,14 +17,16 @@ export const stepOutcomeSchema = z.object({
 export type StepOutcome = z.output<typeof stepOutcomeSchema>;
 
 /** active_job_status of the spec plus `message`, `steps` and, for scans, the counts. */
-export const activeJobStatusSchema = z.object({
-  job_id: z.string(),
-  status: z.enum(jobStatuses),
-  progress: z.number().int(),
-  total: z.number().int(),
-  message: z.string().nullable().optional(),
-  steps: z.array(stepOutcomeSchema).optional(),
-  file_count: z.number().int().optional(),
-  file_size_sum: z.number().int().optional(),
-}).meta({ id: 'active_job_status' });
+export const activeJobStatusSchema = z
+  .object({
+    job_id: z.string(),
+    status: z.enum(jobStatuses),
+    progress: z.number().int(),
+    total: z.number().int(),
+    message: z.string().nullable().optional(),
+    steps: z.array(stepOutcomeSchema).optional(),
+    file_count: z.number().int().optional(),
+    file_size_sum: z.number().int().optional(),
+  })
+  .meta({ id: 'active_job_status' });
 export type ActiveJobStatus = z.output<typeof activeJobStatusSchema>;

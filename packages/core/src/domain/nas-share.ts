@@ -12,12 +12,7 @@ const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u0
 export const nasShareWritableSchema = z.object({
   name: resourceName(255),
   path: text(4096),
-  options: z
-    .string()
-    .max(1024)
-    .regex(optionsPattern, { message: 'must be comma-separated key or key=value options' })
-    .nullable()
-    .optional(),
+  options: z.string().max(1024).regex(optionsPattern, { message: 'must be comma-separated key or key=value options' }).nullable().optional(),
   username: optionalText(255),
   password: optionalText(255),
 });
@@ -34,18 +29,20 @@ const shareInputRules: InputRules = {
 export const nasShareCreateSchema = strictInput(nasShareWritableSchema, { ...shareInputRules, id: 'nas_share_input' });
 export const nasShareUpdateSchema = strictInput(nasShareWritableSchema.partial(), shareInputRules);
 
-export const nasShareSchema = z.object({
-  id: idSchema,
-  nas_id: idSchema,
-  pool_id: idSchema.nullable(),
-  name: z.string(),
-  path: z.string(),
-  options: z.string().nullable(),
-  username: z.string().nullable(),
-  password: z.string().nullable().optional(),
-  file_count: z.number().int(),
-  file_size_sum: z.number().int(),
-}).meta({ id: 'nas_share' });
+export const nasShareSchema = z
+  .object({
+    id: idSchema,
+    nas_id: idSchema,
+    pool_id: idSchema.nullable(),
+    name: z.string(),
+    path: z.string(),
+    options: z.string().nullable(),
+    username: z.string().nullable(),
+    password: z.string().nullable().optional(),
+    file_count: z.number().int(),
+    file_size_sum: z.number().int(),
+  })
+  .meta({ id: 'nas_share' });
 
 export const nasShareCollectionSchema = collectionSchema('nas_shares', nasShareSchema).meta({ id: 'nas_share_collection' });
 

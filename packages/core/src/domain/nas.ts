@@ -21,14 +21,16 @@ const nasInputRules: InputRules = { readOnly: ['id'] };
 export const nasCreateSchema = strictInput(nasWritableSchema, nasInputRules);
 export const nasUpdateSchema = strictInput(nasWritableSchema.partial(), nasInputRules);
 
-export const nasSchema = z.object({
-  id: idSchema,
-  name: z.string(),
-  host: z.string(),
-  type: z.enum(nasTypes),
-  comment: z.string().nullable(),
-  price: z.string().nullable(),
-}).meta({ id: 'nas' });
+export const nasSchema = z
+  .object({
+    id: idSchema,
+    name: z.string(),
+    host: z.string(),
+    type: z.enum(nasTypes),
+    comment: z.string().nullable(),
+    price: z.string().nullable(),
+  })
+  .meta({ id: 'nas' });
 
 export type NasCreate = z.output<typeof nasCreateSchema>;
 export type NasUpdate = z.output<typeof nasUpdateSchema>;

@@ -34,15 +34,17 @@ export const poolUpdateSchema = strictInput(
   { readOnly: poolReadOnly },
 );
 
-export const poolSchema = z.object({
-  id: idSchema,
-  name: z.string(),
-  comment: z.string().nullable(),
-  type: z.enum(poolTypes),
-  content: z.enum(poolContents),
-  primary_id: idSchema.nullable(),
-  nas_share_ids: z.array(idSchema),
-}).meta({ id: 'pool' });
+export const poolSchema = z
+  .object({
+    id: idSchema,
+    name: z.string(),
+    comment: z.string().nullable(),
+    type: z.enum(poolTypes),
+    content: z.enum(poolContents),
+    primary_id: idSchema.nullable(),
+    nas_share_ids: z.array(idSchema),
+  })
+  .meta({ id: 'pool' });
 
 export type PoolCreate = z.output<typeof poolCreateSchema>;
 export type PoolUpdate = z.output<typeof poolUpdateSchema>;

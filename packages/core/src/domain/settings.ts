@@ -23,7 +23,11 @@ export const settingsUpdateSchema = strictInput(
   z
     .object({
       jwt_enabled: z.boolean(),
-      jwt_ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600),
+      jwt_ttl_seconds: z
+        .number()
+        .int()
+        .min(60)
+        .max(30 * 24 * 3600),
       /** Unfinished (queued or working) jobs one user, with all its keys, may have (429 beyond). */
       job_queue_max_per_principal: z.number().int().min(1).max(10_000),
       /** Unfinished jobs of the whole service (503 beyond). */

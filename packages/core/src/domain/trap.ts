@@ -26,12 +26,15 @@ export const managerSchema = z
   .string()
   .min(1)
   .max(261)
-  .refine((value) => {
-    const match = managerPattern.exec(value);
-    if (!match) return false;
-    const port = match[1] === undefined ? 162 : Number(match[1]);
-    return port >= 1 && port <= 65535;
-  }, { message: 'must be host, IPv4 or [IPv6] with an optional :port' });
+  .refine(
+    (value) => {
+      const match = managerPattern.exec(value);
+      if (!match) return false;
+      const port = match[1] === undefined ? 162 : Number(match[1]);
+      return port >= 1 && port <= 65535;
+    },
+    { message: 'must be host, IPv4 or [IPv6] with an optional :port' },
+  );
 
 const trapFields = {
   activation: z.union([z.literal(0), z.literal(1)]),
@@ -56,15 +59,17 @@ export const trapCreateSchema = strictInput(
 );
 export const trapUpdateSchema = strictInput(z.object(trapFields).partial(), trapReadOnly);
 
-export const trapSchema = z.object({
-  snmp_trap_id: z.string().regex(/^\d+$/),
-  activation: z.number().int(),
-  version: z.enum(snmpVersions),
-  manager: z.string(),
-  community: z.string(),
-  severity_low: z.number().int(),
-  severity_high: z.number().int(),
-}).meta({ id: 'trap' });
+export const trapSchema = z
+  .object({
+    snmp_trap_id: z.string().regex(/^\d+$/),
+    activation: z.number().int(),
+    version: z.enum(snmpVersions),
+    manager: z.string(),
+    community: z.string(),
+    severity_low: z.number().int(),
+    severity_high: z.number().int(),
+  })
+  .meta({ id: 'trap' });
 export const trapCollectionSchema = collectionSchema('traps', trapSchema).meta({ id: 'trap_collection' });
 
 export type TrapCreate = z.output<typeof trapCreateSchema>;

@@ -22,10 +22,9 @@ export interface User {
 }
 
 // Input: what a client may send on create and update.
-export const userCreateSchema = strictInput(
-  z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) }),
-  { readOnly: ['id', 'created_at'] },
-);
+export const userCreateSchema = strictInput(z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) }), {
+  readOnly: ['id', 'created_at'],
+});
 // A user is not renamed: on update its username is read-only, like its id.
 export const userUpdateSchema = strictInput(z.object({ password: passwordSchema, admin: z.boolean() }).partial(), {
   readOnly: ['id', 'username', 'created_at'],

@@ -102,7 +102,5 @@ const phrases: Record<AttributeErrorType, (e: AttributeError) => string> = {
 };
 
 export function describeDetails(details: ErrorDetails): string[] {
-  return Object.entries(details).flatMap(([attribute, errors]) =>
-    errors.map((e) => `${attribute} ${phrases[e.error](e)}`),
-  );
+  return Object.entries(details).flatMap(([attribute, errors]) => errors.map((e) => `${attribute} ${phrases[e.error](e)}`));
 }

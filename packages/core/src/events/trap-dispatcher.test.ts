@@ -61,9 +61,7 @@ describe('startTrapDispatcher', () => {
     bus.publish(warning);
     bus.publish(error);
     await stop();
-    expect(sentTo(sender)).toEqual(
-      ['1:info event', '1:warning event', '1:error event', '2:info event', '3:warning event', '3:error event'].sort(),
-    );
+    expect(sentTo(sender)).toEqual(['1:info event', '1:warning event', '1:error event', '2:info event', '3:warning event', '3:error event'].sort());
   });
 
   it('sends nothing for an event another replica published: its trap went out there', async () => {

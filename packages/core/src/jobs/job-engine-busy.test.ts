@@ -58,7 +58,11 @@ describe.skipIf(!tools.ok)('job engine while another process holds the SQLite wr
     });
     await engine.start({ recoverEveryWorking: true });
     cleanups.push(() => engine.stop());
-    const job = await engine.enqueue('share_test', { label: 'probe', location: { type: 'local', host: 'localhost', path: '/x', options: null, username: null, password: null } }, { nasId: null, shareId: null, total: 1 });
+    const job = await engine.enqueue(
+      'share_test',
+      { label: 'probe', location: { type: 'local', host: 'localhost', path: '/x', options: null, username: null, password: null } },
+      { nasId: null, shareId: null, total: 1 },
+    );
     await running;
 
     const holder = await holdSqliteWriteLock(tools.paths['sqlite3']!, file, { releaseAfterMs: 1200 });

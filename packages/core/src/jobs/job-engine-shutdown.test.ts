@@ -72,7 +72,11 @@ describe('job engine shutdown (issue 21 item 4)', () => {
       return created;
     };
     const enqueue = (into: JobEngine, path: string) =>
-      into.enqueue('share_test', { label: path, location: { type: 'local', host: 'localhost', path, options: null, username: null, password: null } }, { nasId: null, shareId: null, total: 1 });
+      into.enqueue(
+        'share_test',
+        { label: path, location: { type: 'local', host: 'localhost', path, options: null, username: null, password: null } },
+        { nasId: null, shareId: null, total: 1 },
+      );
     const job = async (id: string) => (await storage.jobs.get(id)) as JobRecord;
     return { storage, gates, engine, enqueue, job };
   }

@@ -96,8 +96,17 @@ describe('job engine', () => {
     const job = await jobs.enqueue('share_test', unsaved('projects', 'pa55-word-xyz'), { nasId: 1, shareId: null, total: 2 });
     expect(job.status).toBe('queued');
     const done = await until(job.id, finished);
-    expect(done).toMatchObject({ status: 'completed', progress: 2, total: 2, message: `opened ${join(root, 'projects')}, 2 entries listed`, payload_enc: null });
-    expect(done.steps.map((s) => [s.name, s.outcome])).toEqual([['open_path', 'ok'], ['list', 'ok']]);
+    expect(done).toMatchObject({
+      status: 'completed',
+      progress: 2,
+      total: 2,
+      message: `opened ${join(root, 'projects')}, 2 entries listed`,
+      payload_enc: null,
+    });
+    expect(done.steps.map((s) => [s.name, s.outcome])).toEqual([
+      ['open_path', 'ok'],
+      ['list', 'ok'],
+    ]);
     expect(events.map((e) => e.name)).toEqual(['share_test_completed']);
     for (const part of [file, `${file}-wal`]) {
       expect(readFileSync(part).includes('pa55-word-xyz'), part).toBe(false);

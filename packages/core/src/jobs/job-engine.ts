@@ -379,11 +379,16 @@ export class JobEngine {
     const name = eventNames[job.kind][finished.status];
     const what = jobKindWords[job.kind];
     events.publish(
-      makeEvent(name, finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`, clock(), {
-        type: 'nas_share',
-        ...(subject.shareId === null ? {} : { id: subject.shareId }),
-        name: subject.name,
-      }),
+      makeEvent(
+        name,
+        finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`,
+        clock(),
+        {
+          type: 'nas_share',
+          ...(subject.shareId === null ? {} : { id: subject.shareId }),
+          name: subject.name,
+        },
+      ),
     );
   }
 }

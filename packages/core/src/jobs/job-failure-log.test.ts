@@ -26,7 +26,15 @@ describe('failed jobs in the log (openDms wiring)', () => {
   beforeAll(async () => {
     base = mkdtempSync(join(tmpdir(), 'dms-job-log-'));
     mkdirSync(join(base, 'shares', 'projects'), { recursive: true });
-    dms = await openDms({ dataDir: join(base, 'data'), role: 'command', createDatabase: true, localRoots: [join(base, 'shares')], trapSender: null, jobPollMs: 20, log });
+    dms = await openDms({
+      dataDir: join(base, 'data'),
+      role: 'command',
+      createDatabase: true,
+      localRoots: [join(base, 'shares')],
+      trapSender: null,
+      jobPollMs: 20,
+      log,
+    });
     await dms.engine.start();
   });
   afterAll(async () => {

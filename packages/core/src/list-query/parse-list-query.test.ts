@@ -88,7 +88,9 @@ describe('parseListQuery parameter names', () => {
       attribute: 'nmae',
       message: "unknown query parameter 'nmae'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment; did you mean 'name'?",
     });
-    expect(refusal('colour=blue').message).toBe("unknown query parameter 'colour'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment");
+    expect(refusal('colour=blue').message).toBe(
+      "unknown query parameter 'colour'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment",
+    );
     expect(refusal('limt=5').message).toMatch(/did you mean 'limit'\?$/);
     expect(refusal('perpage=5').message).toMatch(/did you mean 'per_page'\?$/);
     expect(refusal('Host=a').message).toMatch(/did you mean 'host'\?$/);
@@ -97,7 +99,9 @@ describe('parseListQuery parameter names', () => {
   });
 
   it('refuses an attribute the list does not filter on, naming the filters', () => {
-    expect(refusal('file_count=0', shareListSpecs.all).message).toBe("cannot filter on 'file_count'; filterable: id, name, path, options, username, nas_id, pool_id");
+    expect(refusal('file_count=0', shareListSpecs.all).message).toBe(
+      "cannot filter on 'file_count'; filterable: id, name, path, options, username, nas_id, pool_id",
+    );
     expect(refusal('nas_id=1', shareListSpecs.nas).message).toBe("cannot filter on 'nas_id'; filterable: id, name, path, options, username, pool_id");
   });
 
@@ -112,8 +116,12 @@ describe('parseListQuery parameter names', () => {
   });
 
   it(`keeps the caps: ${maxFilterTerms} repeats of a name, ${maxFilterTerms} filter terms`, () => {
-    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, () => 'bogus=1').join('&')).message).toBe(`bogus may be repeated at most ${maxFilterTerms} times`);
-    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, (_, i) => (i % 2 ? 'id=>0' : 'name=a')).join('&')).message).toBe(`a list takes at most ${maxFilterTerms} filter terms`);
+    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, () => 'bogus=1').join('&')).message).toBe(
+      `bogus may be repeated at most ${maxFilterTerms} times`,
+    );
+    expect(refusal(Array.from({ length: maxFilterTerms + 1 }, (_, i) => (i % 2 ? 'id=>0' : 'name=a')).join('&')).message).toBe(
+      `a list takes at most ${maxFilterTerms} filter terms`,
+    );
   });
 });
 
@@ -143,7 +151,9 @@ describe('parseListQuery sort_by and filters', () => {
     // bigint columns take what a JavaScript number holds exactly.
     const shares: ListSpec = { ...shareListSpecs.all, filterable: ['file_size_sum'] };
     expect(parseListQuery(query('file_size_sum=>5000000000'), shares).filters).toEqual([{ field: 'file_size_sum', op: 'gt', values: [5_000_000_000] }]);
-    expect(refusal(`file_size_sum=>${Number.MAX_SAFE_INTEGER + 2}`, shares).message).toBe(`file_size_sum filter value '${Number.MAX_SAFE_INTEGER + 2}' must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+    expect(refusal(`file_size_sum=>${Number.MAX_SAFE_INTEGER + 2}`, shares).message).toBe(
+      `file_size_sum filter value '${Number.MAX_SAFE_INTEGER + 2}' must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+    );
   });
 
   it('finding 20.9: refuses NUL in any parameter name or value', () => {

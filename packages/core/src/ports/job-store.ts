@@ -23,7 +23,8 @@ export interface JobRecord {
   finished_at: string | null;
 }
 
-export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> & Partial<Pick<JobRecord, 'requested_by'>>;
+export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> &
+  Partial<Pick<JobRecord, 'requested_by'>>;
 
 /** Most unfinished (queued or working) jobs allowed, for the job's requester and overall. */
 export interface QueueBounds {

@@ -6,13 +6,7 @@ import type { StepOutcome } from '../domain/job.js';
  * credentials and to walk it for file_count / file_size_sum. One adapter folder per
  * protocol family under src/adapters/. A driver never writes on the share.
  */
-export type DriverStepName =
-  | 'resolve_host'
-  | 'connect'
-  | 'negotiate_protocol'
-  | 'authenticate'
-  | 'open_path'
-  | 'list';
+export type DriverStepName = 'resolve_host' | 'connect' | 'negotiate_protocol' | 'authenticate' | 'open_path' | 'list';
 
 export interface ShareLocation {
   type: NasType;

@@ -36,7 +36,10 @@ describe('data dir lock', () => {
 
   it('is released by the kernel when its holder is killed', async () => {
     const dir = newDir();
-    const holder = fork(new URL('../testing/hold-data-dir-lock.ts', import.meta.url).pathname, [dir], { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const holder = fork(new URL('../testing/hold-data-dir-lock.ts', import.meta.url).pathname, [dir], {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<unknown>((resolve) => holder.once('message', resolve));
     expect(ready).toBe('locked');
     expect(() => lockDataDir(dir)).toThrow(`in use by process ${holder.pid}`);

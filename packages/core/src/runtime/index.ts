@@ -19,12 +19,7 @@ export type { ShareScope, ShareCollection } from '../services/share-service.js';
 export { maxRecentJobs, type JobTarget, type RecentJob } from '../services/job-service.js';
 
 // What a host hands the access service: a credential read at its edge
-export {
-  passwordCredential,
-  bearerCredential,
-  type Credential,
-  type SessionCredential,
-} from '../security/credential.js';
+export { passwordCredential, bearerCredential, type Credential, type SessionCredential } from '../security/credential.js';
 
 // Ports a host implements or passes in, and the secret box it seals with
 export type { EventBus } from '../ports/event-bus.js';

@@ -130,7 +130,9 @@ function isPostgresUrl(url: string): boolean {
 async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof createAesGcmSecretBox>, log: DmsLog): Promise<Storage> {
   if (options.databaseUrl !== undefined) {
     if (!isPostgresUrl(options.databaseUrl)) {
-      throw new Error(`DMS_DATABASE_URL '${options.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}' is not supported: use postgres://… or leave it unset for SQLite`);
+      throw new Error(
+        `DMS_DATABASE_URL '${options.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}' is not supported: use postgres://… or leave it unset for SQLite`,
+      );
     }
     // Loaded here, not at the top: a host on SQLite never loads pg, nor the reverse.
     const { openPostgresStorage } = await import('../adapters/postgres/index.js');
@@ -191,12 +193,24 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     await storage.migrate();
 
     const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options.databaseUrl, options.rateLimits, log, cleanups);
-    const memoryLimits = options.rateLimits?.store === 'memory' ? { limits: createMemoryAccessLimits({ ...(options.rateLimits.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.rateLimits.requestsPerMinute }) }) } : {};
+    const memoryLimits =
+      options.rateLimits?.store === 'memory'
+        ? {
+            limits: createMemoryAccessLimits({
+              ...(options.rateLimits.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.rateLimits.requestsPerMinute }),
+            }),
+          }
+        : {};
 
     // The heavy adapters are loaded when a data dir is opened, not with @dms/core/runtime:
     // net-snmp only when no sender is given, the share drivers (and what they spawn) here.
     const trapSender =
-      options.trapSender === null ? undefined : (options.trapSender ?? new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({ ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}) }));
+      options.trapSender === null
+        ? undefined
+        : (options.trapSender ??
+          new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({
+            ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}),
+          }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
     const { core, engine } = wireCore({
@@ -223,7 +237,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     const { events } = core;
     // Every failed job at warn with its id, so the answer a user got can be found in the log.
     engine.setFailureHandler((failure) =>
-      log.warn({ job_id: failure.jobId, kind: failure.kind, nas_id: failure.nasId, share_id: failure.shareId }, describeJobFailure(failure))
+      log.warn({ job_id: failure.jobId, kind: failure.kind, nas_id: failure.nasId, share_id: failure.shareId }, describeJobFailure(failure)),
     );
 
     let firstAdmin: Dms['firstAdmin'] = { created: false };

@@ -27,7 +27,7 @@ export interface SnmpServicesOptions {
 }
 
 function reasonOf(error: unknown): string {
-  const code = (error as { code?: string }).code ?? ((error as { cause?: { code?: string } }).cause?.code);
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'EADDRINUSE') return 'the port is in use by another program';
   if (code === 'EACCES') return 'no permission to bind the port (ports below 1024 need root or CAP_NET_BIND_SERVICE)';
   return error instanceof Error ? error.message : String(error);

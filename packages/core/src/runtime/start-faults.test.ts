@@ -93,30 +93,45 @@ describe('issue 21: start-up faults', () => {
   // name flushed with its directory. strace shows it on a real process.
   // Missing strace skips with its reason here and fails under CI=true, where .ci/run installs it.
   const strace = requireTools(['strace'], 'apt-get install strace').paths['strace'];
-  it.skipIf(!strace)('item 21.3: the key is flushed before it is linked to its name, and the data dir flushed after (strace of a real process)', async (context) => {
-    const dataDir = newDataDir();
-    const script = `import { loadSecretKey } from ${JSON.stringify(new URL('./secret-key.ts', import.meta.url).pathname)}; loadSecretKey(undefined, ${JSON.stringify(dataDir)});`;
-    let trace: string;
-    try {
-      const output = join(dataDir, '..', 'strace.out');
-      await run(strace!, ['-f', '-e', 'trace=openat,fsync,link,linkat,rename,renameat,renameat2', '-o', output, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script]);
-      trace = readFileSync(output, 'utf8');
-    } catch (error) {
-      console.warn(`[skip] item 21.3 strace: cannot trace here (${(error as Error).message.split('\n')[0]})`);
-      context.skip();
-      return;
-    }
-    const lines = trace.split('\n');
-    const openTemp = lines.findIndex((line) => /openat\(.*\.secret\.key\.\d+\..*O_CREAT/.test(line));
-    const tempFd = lines[openTemp]?.match(/= (\d+)$/)?.[1];
-    const link = lines.findIndex((line) => /link(at)?\(.*\.secret\.key\..*secret\.key"/.test(line));
-    const fsyncTemp = lines.findIndex((line, i) => i > openTemp && line.includes(`fsync(${tempFd})`));
-    const openDir = lines.findIndex((line, i) => i > link && line.includes(`"${dataDir}"`) && line.includes('O_RDONLY'));
-    const dirFd = lines[openDir]?.match(/= (\d+)$/)?.[1];
-    const fsyncDir = lines.findIndex((line, i) => i > openDir && line.includes(`fsync(${dirFd})`));
-    expect(openTemp, trace).toBeGreaterThanOrEqual(0);
-    expect(fsyncTemp, 'the key file is flushed').toBeGreaterThan(openTemp);
-    expect(link, 'then linked to its name').toBeGreaterThan(fsyncTemp);
-    expect(fsyncDir, 'then the directory is flushed').toBeGreaterThan(link);
-  });
+  it.skipIf(!strace)(
+    'item 21.3: the key is flushed before it is linked to its name, and the data dir flushed after (strace of a real process)',
+    async (context) => {
+      const dataDir = newDataDir();
+      const script = `import { loadSecretKey } from ${JSON.stringify(new URL('./secret-key.ts', import.meta.url).pathname)}; loadSecretKey(undefined, ${JSON.stringify(dataDir)});`;
+      let trace: string;
+      try {
+        const output = join(dataDir, '..', 'strace.out');
+        await run(strace!, [
+          '-f',
+          '-e',
+          'trace=openat,fsync,link,linkat,rename,renameat,renameat2',
+          '-o',
+          output,
+          process.execPath,
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          script,
+        ]);
+        trace = readFileSync(output, 'utf8');
+      } catch (error) {
+        console.warn(`[skip] item 21.3 strace: cannot trace here (${(error as Error).message.split('\n')[0]})`);
+        context.skip();
+        return;
+      }
+      const lines = trace.split('\n');
+      const openTemp = lines.findIndex((line) => /openat\(.*\.secret\.key\.\d+\..*O_CREAT/.test(line));
+      const tempFd = lines[openTemp]?.match(/= (\d+)$/)?.[1];
+      const link = lines.findIndex((line) => /link(at)?\(.*\.secret\.key\..*secret\.key"/.test(line));
+      const fsyncTemp = lines.findIndex((line, i) => i > openTemp && line.includes(`fsync(${tempFd})`));
+      const openDir = lines.findIndex((line, i) => i > link && line.includes(`"${dataDir}"`) && line.includes('O_RDONLY'));
+      const dirFd = lines[openDir]?.match(/= (\d+)$/)?.[1];
+      const fsyncDir = lines.findIndex((line, i) => i > openDir && line.includes(`fsync(${dirFd})`));
+      expect(openTemp, trace).toBeGreaterThanOrEqual(0);
+      expect(fsyncTemp, 'the key file is flushed').toBeGreaterThan(openTemp);
+      expect(link, 'then linked to its name').toBeGreaterThan(fsyncTemp);
+      expect(fsyncDir, 'then the directory is flushed').toBeGreaterThan(link);
+    },
+  );
 });

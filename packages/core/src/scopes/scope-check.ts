@@ -38,10 +38,7 @@ export function authorize<C extends ScopeController>(principal: Principal, contr
 export function authorizeAdmin<C extends ScopeController>(principal: Principal, controller: C, action: ScopeAction<C>, what: string): void {
   authorize(principal, controller, action);
   if (hasAdminRights(principal)) return;
-  const message =
-    principal.kind === 'user'
-      ? `only an admin user may ${what}`
-      : `only a key created by an admin user may ${what}`;
+  const message = principal.kind === 'user' ? `only an admin user may ${what}` : `only a key created by an admin user may ${what}`;
   throw new DomainError('forbidden', message, { details: { admin: [{ error: 'forbidden' }] } });
 }
 

@@ -13,7 +13,8 @@ describe('scopeProblem (security round 2, finding 7)', () => {
   it('names the field, what is allowed and the closest name', () => {
     expect(scopeProblem({ controller: 'nas_share', action: 'index' })).toEqual({
       field: 'controller',
-      message: "must be * or one of nas, pools, nas_shares, traps, server_configuration, api_keys, users, cors_rules, settings, metrics; did you mean 'nas_shares'?",
+      message:
+        "must be * or one of nas, pools, nas_shares, traps, server_configuration, api_keys, users, cors_rules, settings, metrics; did you mean 'nas_shares'?",
     });
     expect(scopeProblem({ controller: 'nas_shares', action: 'indx' })).toEqual({
       field: 'action',
@@ -22,6 +23,8 @@ describe('scopeProblem (security round 2, finding 7)', () => {
     expect(scopeProblem({ controller: 'metrics', action: 'show' })).toEqual({ field: 'action', message: 'must be * or an action of metrics: index' });
     expect(scopeProblem({ controller: 'traps', action: 'get_password' })?.field).toBe('action');
     expect(scopeProblem({ controller: 'bogus', action: 'bogus' })?.message).not.toContain('did you mean');
-    expect(scopeProblem({ controller: '*', action: 'get_pasword' })?.message).toMatch(/^must be \* or an action of some controller: .*; did you mean 'get_password'\?$/);
+    expect(scopeProblem({ controller: '*', action: 'get_pasword' })?.message).toMatch(
+      /^must be \* or an action of some controller: .*; did you mean 'get_password'\?$/,
+    );
   });
 });

@@ -30,7 +30,8 @@ export async function verifyUserToken(key: Uint8Array, token: string, now: Date)
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
     const userId = Number(payload.sub);
     const epoch = payload['ep'] ?? '';
-    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string' || typeof epoch !== 'string') return undefined;
+    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string' || typeof epoch !== 'string')
+      return undefined;
     return { userId, username: payload['username'], credentialVersion: payload['cv'], epoch };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;

@@ -128,7 +128,8 @@ describe('AccessService over SQLite', () => {
   it('ten failed logins lock the claimed user out of login and Basic from that address', async () => {
     const { core, events } = await setUp();
     await core.settings.update(systemPrincipal, { jwt_enabled: true });
-    const login = (username: string, password: string, address = attacker) => core.access.login({ address, credential: passwordCredential(username, password) });
+    const login = (username: string, password: string, address = attacker) =>
+      core.access.login({ address, credential: passwordCredential(username, password) });
     for (let i = 0; i < 10; i++) expect(await codeOf(login('alice', `wrong-${i}`))).toBe('unauthenticated');
     expect(events.filter((event) => event.name === 'auth_failures_repeated')).toHaveLength(1);
 
@@ -159,7 +160,7 @@ describe('AccessService over SQLite', () => {
     expect(failures).toBe(1);
   });
 
-  it('finding 20.8: a key\'s requests are charged to its owner as well, so minting keys does not multiply the budget', async () => {
+  it("finding 20.8: a key's requests are charged to its owner as well, so minting keys does not multiply the budget", async () => {
     const { core } = await setUp({ perCredential: createMemoryRateLimiter({ limit: 6, windowSeconds: 60 }) });
     const alice = await core.access.authenticateRequest({ address: neighbour, credential: basicOf('alice', 'alice-password-1') });
     const keys = await Promise.all(
@@ -167,7 +168,8 @@ describe('AccessService over SQLite', () => {
     );
     // Alice's own request spent 1 of 6; three keys with 2 requests each would spend 6 more.
     const outcomes: string[] = [];
-    for (const key of keys) for (let i = 0; i < 2; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: neighbour, credential: bearer(key) })));
+    for (const key of keys)
+      for (let i = 0; i < 2; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: neighbour, credential: bearer(key) })));
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
     const refused = await core.access.authenticateRequest({ address: neighbour, credential: bearer(keys[0]!) }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining("key's user") });
@@ -200,7 +202,12 @@ describe('AccessService over SQLite', () => {
 
   it('finding 20.2: a credential no user can have is refused before any lookup or password check', async () => {
     const { core, hasher } = await setUp();
-    for (const credential of [passwordCredential('ali\u0000ce', 'alice-password-1'), passwordCredential('a'.repeat(300), 'x'), bearer('dms_\u0000'), bearer('x'.repeat(5000))]) {
+    for (const credential of [
+      passwordCredential('ali\u0000ce', 'alice-password-1'),
+      passwordCredential('a'.repeat(300), 'x'),
+      bearer('dms_\u0000'),
+      bearer('x'.repeat(5000)),
+    ]) {
       expect(credential.kind).toBe('unreadable');
       expect(await codeOf(core.access.authenticateRequest({ address: attacker, credential }))).toBe('unauthenticated');
     }
@@ -216,7 +223,9 @@ describe('AccessService over SQLite', () => {
     expect(outcomes).toEqual(Array<string>(100).fill('ok'));
     expect(hasher.verifications - before).toBe(1);
     // A wrong password is shared too, and every request still counts as a failure.
-    const wrong = await Promise.all(Array.from({ length: 5 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('bob', 'not-it') }))));
+    const wrong = await Promise.all(
+      Array.from({ length: 5 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('bob', 'not-it') }))),
+    );
     expect(wrong).toEqual(Array<string>(5).fill('unauthenticated'));
     expect(hasher.verifications - before).toBe(2);
   });

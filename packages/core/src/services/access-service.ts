@@ -89,7 +89,8 @@ export class AccessService {
    */
   async login(request: LoginRequest): Promise<{ token: string; expires_at: string }> {
     const { credential } = request;
-    const attempt = (hooks: AuthenticateHooks) => (credential.kind === 'password' ? this.auth.login(credential, hooks) : Promise.reject(unauthenticated(credential.reason)));
+    const attempt = (hooks: AuthenticateHooks) =>
+      credential.kind === 'password' ? this.auth.login(credential, hooks) : Promise.reject(unauthenticated(credential.reason));
     return this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
   }
 

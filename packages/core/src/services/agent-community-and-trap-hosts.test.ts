@@ -27,7 +27,8 @@ describeOnEachAdapter('the SNMP agent community and trap managers', (open) => {
 
   const config = (principal: Principal) => t.core.snmpConfig.show(principal);
   /** A key the system makes (CLI, console): an admin's key. */
-  const adminKey = async (...scopes: Scope[]) => t.asBearer((await t.core.apiKeys.create(systemPrincipal, { name: 'test key', api_key_scopes: scopesOf(scopes) })).key);
+  const adminKey = async (...scopes: Scope[]) =>
+    t.asBearer((await t.core.apiKeys.create(systemPrincipal, { name: 'test key', api_key_scopes: scopesOf(scopes) })).key);
   /** A key the non-admin user makes for themselves, with these scopes. */
   const userKey = async (...scopes: Scope[]) => t.asBearer((await t.core.apiKeys.create(await user(), { name: 'mine', api_key_scopes: scopesOf(scopes) })).key);
 

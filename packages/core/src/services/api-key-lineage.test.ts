@@ -43,7 +43,7 @@ describeOnEachAdapter('key lineage', (open) => {
     expect((await core.users.show(await admin(), 'bob')).admin).toBe(false);
   });
 
-  it('finding 1: non-admins cannot add CORS rules, read users or settings, nor see or revoke other users\' keys', async () => {
+  it("finding 1: non-admins cannot add CORS rules, read users or settings, nor see or revoke other users' keys", async () => {
     const { core } = t;
     const adminKey = await createKey(await admin(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     expect(await outcomeOf(core.corsRules.create(await bob(), { origins: ['https://evil.example'], methods: ['GET'] }))).toBe('forbidden');
@@ -73,7 +73,12 @@ describeOnEachAdapter('key lineage', (open) => {
 
   it('finding 1: a key created by a key is bounded by its creator at use time', async () => {
     const { core } = t;
-    const parent = await createKey(await admin(), { api_key_scopes: [{ controller: 'nas', action: '*' }, { controller: 'api_keys', action: '*' }] });
+    const parent = await createKey(await admin(), {
+      api_key_scopes: [
+        { controller: 'nas', action: '*' },
+        { controller: 'api_keys', action: '*' },
+      ],
+    });
     const child = await createKey(await parent.as(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     expect(await outcomeOf(core.nas.list(await child.as(), {}))).toBe('ok');
     // Narrowing the parent narrows the child too.
@@ -84,10 +89,18 @@ describeOnEachAdapter('key lineage', (open) => {
   it('finding 6: a child key expires no later than its creator and dies when its creator is revoked', async () => {
     const { core } = t;
     const parentExpiry = new Date(start + 3600_000).toISOString();
-    const parent = await createKey(await admin(), { api_key_scopes: [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: 'create' }], expires_at: parentExpiry });
+    const parent = await createKey(await admin(), {
+      api_key_scopes: [
+        { controller: 'nas', action: 'index' },
+        { controller: 'api_keys', action: 'create' },
+      ],
+      expires_at: parentExpiry,
+    });
     const inherited = await createKey(await parent.as(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     expect(inherited.expires_at).toBe(parentExpiry);
-    const later = await refusalOf(core.apiKeys.create(await parent.as(), { name: 'later', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: '9999-01-01T00:00:00Z' }));
+    const later = await refusalOf(
+      core.apiKeys.create(await parent.as(), { name: 'later', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: '9999-01-01T00:00:00Z' }),
+    );
     expect(later.code).toBe('validation');
     expect(later.details).toHaveProperty('expires_at');
     expect(await outcomeOf(core.nas.list(await inherited.as(), {}))).toBe('ok');
@@ -96,8 +109,14 @@ describeOnEachAdapter('key lineage', (open) => {
     expect(await outcomeOf(core.apiKeys.show(await admin(), String(inherited.id)))).toBe('not_found');
   });
 
-  it('finding 6: a child key stops with its creator\'s expiry even if its own was set later by an admin', async () => {
-    const parent = await createKey(await admin(), { api_key_scopes: [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: 'create' }], expires_at: new Date(start + 60_000).toISOString() });
+  it("finding 6: a child key stops with its creator's expiry even if its own was set later by an admin", async () => {
+    const parent = await createKey(await admin(), {
+      api_key_scopes: [
+        { controller: 'nas', action: 'index' },
+        { controller: 'api_keys', action: 'create' },
+      ],
+      expires_at: new Date(start + 60_000).toISOString(),
+    });
     const child = await createKey(await parent.as(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     await t.core.apiKeys.update(await admin(), String(child.id), { expires_at: null });
     now = start + 61_000;
@@ -108,7 +127,10 @@ describeOnEachAdapter('key lineage', (open) => {
   it('finding 20.6: an expiring key cannot hand its scopes to a sibling that outlives it', async () => {
     const { core } = t;
     const expiry = new Date(start + 3600_000).toISOString();
-    const scopesOfA = [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }];
+    const scopesOfA = [
+      { controller: 'nas', action: 'index' },
+      { controller: 'api_keys', action: '*' },
+    ];
     const a = await createKey(await bob(), { api_key_scopes: scopesOfA, expires_at: expiry });
     const b = await createKey(await bob(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     expect(b.expires_at).toBeNull();
@@ -132,11 +154,20 @@ describeOnEachAdapter('key lineage', (open) => {
     expect(await outcomeOf(b.as())).toBe('unauthenticated');
   });
 
-  it('finding 20.6: an expiring key may change a key that already ends no later than itself, through its own or its lineage\'s expiry', async () => {
+  it("finding 20.6: an expiring key may change a key that already ends no later than itself, through its own or its lineage's expiry", async () => {
     const { core } = t;
     const expiry = new Date(start + 3600_000).toISOString();
-    const a = await createKey(await bob(), { api_key_scopes: [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }], expires_at: expiry });
-    const sooner = await createKey(await bob(), { api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: new Date(start + 60_000).toISOString() });
+    const a = await createKey(await bob(), {
+      api_key_scopes: [
+        { controller: 'nas', action: 'index' },
+        { controller: 'api_keys', action: '*' },
+      ],
+      expires_at: expiry,
+    });
+    const sooner = await createKey(await bob(), {
+      api_key_scopes: [{ controller: 'nas', action: 'index' }],
+      expires_at: new Date(start + 60_000).toISOString(),
+    });
     expect(await outcomeOf(core.apiKeys.update(await a.as(), String(sooner.id), { name: 'renamed' }))).toBe('ok');
     // A child of A has A's expiry; an admin cleared the child's own, but A above it still bounds it.
     const child = await createKey(await a.as(), { api_key_scopes: [{ controller: 'nas', action: 'index' }] });

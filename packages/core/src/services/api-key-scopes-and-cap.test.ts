@@ -28,7 +28,10 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
   const invalid = async (call: Promise<unknown>, attribute: string) => {
     const error = await refusalOf(call);
     expect(error.code).toBe('validation');
-    expect(error.details[attribute]?.map((detail) => detail.error), JSON.stringify(error.details)).toContain('invalid');
+    expect(
+      error.details[attribute]?.map((detail) => detail.error),
+      JSON.stringify(error.details),
+    ).toContain('invalid');
     return error.messages;
   };
 
@@ -37,18 +40,34 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
     const byController = await invalid(createKey(admin, [{ controller: 'nas_share', action: 'index' }]), 'api_key_scopes.0.controller');
     expect(byController).toEqual([`api_key_scopes[0].controller must be * or one of ${controllers}; did you mean 'nas_shares'?`]);
 
-    const byAction = await invalid(createKey(admin, [{ controller: 'nas', action: 'index' }, { controller: 'nas_shares', action: 'indx' }]), 'api_key_scopes.1.action');
-    expect(byAction).toEqual(["api_key_scopes[1].action must be * or an action of nas_shares: index, show, create, update, destroy, test, scan, get_password; did you mean 'index'?"]);
+    const byAction = await invalid(
+      createKey(admin, [
+        { controller: 'nas', action: 'index' },
+        { controller: 'nas_shares', action: 'indx' },
+      ]),
+      'api_key_scopes.1.action',
+    );
+    expect(byAction).toEqual([
+      "api_key_scopes[1].action must be * or an action of nas_shares: index, show, create, update, destroy, test, scan, get_password; did you mean 'index'?",
+    ]);
 
     // get_password is an action of nas_shares only; a `*` controller takes any catalogue action.
     await invalid(createKey(admin, [{ controller: 'traps', action: 'get_password' }]), 'api_key_scopes.0.action');
     const anyController = await invalid(createKey(admin, [{ controller: '*', action: 'frobnicate' }]), 'api_key_scopes.0.action');
-    expect(anyController[0]).toMatch(/^api_key_scopes\[0\]\.action must be \* or an action of some controller: index, show, create, update, destroy, test, scan, get_password/);
+    expect(anyController[0]).toMatch(
+      /^api_key_scopes\[0\]\.action must be \* or an action of some controller: index, show, create, update, destroy, test, scan, get_password/,
+    );
 
     // The same on update, and through a key; nothing was stored.
     expect((await t.core.apiKeys.list(admin, {})).count).toBe(0);
-    const { id, key } = await createKey(admin, [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }]);
-    const updated = await invalid(t.core.apiKeys.update(await t.asBearer(key), String(id), { api_key_scopes: [{ controller: 'nas', action: 'shwo' }] }), 'api_key_scopes.0.action');
+    const { id, key } = await createKey(admin, [
+      { controller: 'nas', action: 'index' },
+      { controller: 'api_keys', action: '*' },
+    ]);
+    const updated = await invalid(
+      t.core.apiKeys.update(await t.asBearer(key), String(id), { api_key_scopes: [{ controller: 'nas', action: 'shwo' }] }),
+      'api_key_scopes.0.action',
+    );
     expect(updated[0]).toMatch(/^api_key_scopes\[0\]\.action must be \* or an action of nas: .*; did you mean 'show'\?$/);
   });
 
@@ -63,7 +82,7 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
     expect((await createKey(admin, valid)).api_key_scopes).toEqual(valid);
   });
 
-  it('finding 20.8: a user holds at most api_keys_max_per_user keys, its keys\' keys included: beyond, 409 naming the setting', async () => {
+  it("finding 20.8: a user holds at most api_keys_max_per_user keys, its keys' keys included: beyond, 409 naming the setting", async () => {
     const { core } = t;
     expect((await core.settings.show(admin)).api_keys_max_per_user).toBe(100);
     const zero = await refusalOf(core.settings.update(admin, { api_keys_max_per_user: 0 }));
@@ -71,7 +90,10 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
     expect(zero.details).toHaveProperty('api_keys_max_per_user');
     expect(await outcomeOf(core.settings.update(admin, { api_keys_max_per_user: 3 }))).toBe('ok');
 
-    const scopes = [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: 'create' }];
+    const scopes = [
+      { controller: 'nas', action: 'index' },
+      { controller: 'api_keys', action: 'create' },
+    ];
     const parent = await t.asBearer((await createKey(await bob(), scopes)).key);
     expect(await outcomeOf(createKey(parent, [{ controller: 'nas', action: 'index' }]))).toBe('ok');
     expect(await outcomeOf(createKey(await bob(), scopes))).toBe('ok');

@@ -66,9 +66,13 @@ function assertOutlivesNothing(principal: Principal, target: ApiKeyRecord, effec
   if (effectiveExpiry !== null && effectiveExpiry <= principal.expiresAt) return;
   const latest = new Date(principal.expiresAt).toISOString();
   const lasts = effectiveExpiry === null ? 'never expires' : `expires at ${new Date(effectiveExpiry).toISOString()}`;
-  throw new DomainError('validation', `API key ${target.id} ${lasts}, later than the calling key (${latest}): a key may only change keys that end no later than itself; send expires_at of ${latest} or earlier with the change`, {
-    details: { expires_at: [{ error: 'less_than_or_equal_to', value: latest }] },
-  });
+  throw new DomainError(
+    'validation',
+    `API key ${target.id} ${lasts}, later than the calling key (${latest}): a key may only change keys that end no later than itself; send expires_at of ${latest} or earlier with the change`,
+    {
+      details: { expires_at: [{ error: 'less_than_or_equal_to', value: latest }] },
+    },
+  );
 }
 
 /**
@@ -77,9 +81,13 @@ function assertOutlivesNothing(principal: Principal, target: ApiKeyRecord, effec
  */
 function keyCapReached(principal: Principal, cap: number): DomainError {
   const whose = principal.kind === 'user' ? `user ${principal.username}` : 'the user this key belongs to';
-  return new DomainError('conflict', `${whose} already holds ${cap} API keys (keys made by its keys included), the most the setting api_keys_max_per_user allows: revoke one, or ask an admin to raise the setting`, {
-    details: { api_keys_max_per_user: [{ error: 'less_than_or_equal_to', count: cap }] },
-  });
+  return new DomainError(
+    'conflict',
+    `${whose} already holds ${cap} API keys (keys made by its keys included), the most the setting api_keys_max_per_user allows: revoke one, or ask an admin to raise the setting`,
+    {
+      details: { api_keys_max_per_user: [{ error: 'less_than_or_equal_to', count: cap }] },
+    },
+  );
 }
 
 export class ApiKeyService {
@@ -109,7 +117,8 @@ export class ApiKeyService {
     const now = this.deps.clock();
     assertLaterThanNow(input.expires_at, now);
     // A child of an expiring key that names no expiry takes its creator's.
-    const inherited = principal.kind === 'api_key' && principal.expiresAt !== null && input.expires_at == null ? new Date(principal.expiresAt).toISOString() : input.expires_at;
+    const inherited =
+      principal.kind === 'api_key' && principal.expiresAt !== null && input.expires_at == null ? new Date(principal.expiresAt).toISOString() : input.expires_at;
     const token = generateApiKeyToken();
     const owner = ownerUserIdOf(principal);
     const cap = (await this.settings.current()).api_keys_max_per_user;
@@ -158,7 +167,11 @@ export class ApiKeyService {
       // A key whose lineage or owner is gone cannot be used at all: nothing to outlive.
       if (after) assertOutlivesNothing(principal, current, after.expiresAt);
     }
-    const updated = await this.deps.storage.apiKeys.update(current.id, { ...rest, ...(scopes ? { scopes } : {}), ...(expiry === undefined ? {} : { expires_at: expiry }) });
+    const updated = await this.deps.storage.apiKeys.update(current.id, {
+      ...rest,
+      ...(scopes ? { scopes } : {}),
+      ...(expiry === undefined ? {} : { expires_at: expiry }),
+    });
     this.onCredentialsChanged();
     if (!updated) throw DomainError.notFound('api_key_id', ref);
     return presentApiKey(updated);
@@ -175,7 +188,15 @@ export class ApiKeyService {
 
   /** GET /api_keys/current: what the caller's own credential may do (no scope needed). */
   async current(principal: Principal): Promise<{ kind: Principal['kind']; name: string; api_key_scopes: Scope[]; id?: number }> {
-    if (principal.kind === 'user') return { kind: 'user', name: principal.username, api_key_scopes: [{ controller: '*', action: '*' }, { controller: '*', action: 'get_password' }] };
+    if (principal.kind === 'user')
+      return {
+        kind: 'user',
+        name: principal.username,
+        api_key_scopes: [
+          { controller: '*', action: '*' },
+          { controller: '*', action: 'get_password' },
+        ],
+      };
     return { kind: 'api_key', id: principal.keyId, name: principal.name, api_key_scopes: [...principal.scopes] };
   }
 }

@@ -89,7 +89,12 @@ export class AuthService {
     }
     await hooks.beforePasswordCheck?.();
     const user = await this.verifyPassword(credential, hooks.address);
-    const claims = { userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash), epoch: await this.settings.jwtEpoch() };
+    const claims = {
+      userId: user.id,
+      username: user.username,
+      credentialVersion: credentialVersion(user.password_hash),
+      epoch: await this.settings.jwtEpoch(),
+    };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
     return { token, expires_at: expiresAt.toISOString() };
   }

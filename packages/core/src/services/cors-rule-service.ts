@@ -10,7 +10,6 @@ import { corsRuleListSpec } from '../domain/cors-rule.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../domain/events.js';
 
-
 /** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */
 export class CorsRuleService {
   constructor(private readonly deps: CoreDeps) {}

@@ -86,7 +86,14 @@ export class JobService {
     const bounded = Math.min(Math.max(Math.trunc(limit), 1), maxRecentJobs);
     const seesAll = principal.kind === 'user' && principal.admin;
     const jobs = await this.deps.storage.jobs.recent(bounded, seesAll ? undefined : requesterOf(principal));
-    return jobs.map((job) => ({ ...presentJob(job), kind: job.kind, nas_id: job.nas_id, share_id: job.share_id, created_at: job.created_at, finished_at: job.finished_at }));
+    return jobs.map((job) => ({
+      ...presentJob(job),
+      kind: job.kind,
+      nas_id: job.nas_id,
+      share_id: job.share_id,
+      created_at: job.created_at,
+      finished_at: job.finished_at,
+    }));
   }
 
   /** Job requests refused by the queue bounds since start, by bound. */
@@ -137,7 +144,14 @@ export class JobService {
    * driver runs for `location`; the runner reports progress against it. A scan's is 0 until it
    * has counted.
    */
-  private async queue(principal: Principal, kind: JobKind, nas: NasRecord, shareId: number | null, target: JobShare, location?: ShareLocation): Promise<ActiveJobStatus> {
+  private async queue(
+    principal: Principal,
+    kind: JobKind,
+    nas: NasRecord,
+    shareId: number | null,
+    target: JobShare,
+    location?: ShareLocation,
+  ): Promise<ActiveJobStatus> {
     const total = kind === 'share_test' && location ? this.drivers.forType(nas.type).testSteps(location).length : 0;
     const bounds = await this.admit(principal, nas);
     return presentJob(await this.engine.enqueue(kind, target, { nasId: nas.id, shareId, total }, bounds));

@@ -30,7 +30,10 @@ describeOnEachAdapter('names and JWT periods', (open) => {
   it('finding 14: all-digit names and names with bidi controls are refused for shares, NAS, pools and users, saying why', async () => {
     const nas = await addNas();
     for (const [what, give, field] of namers(nas.id)) {
-      for (const [name, why] of [['5', 'all digits'], ['invoice\u202Efdp.exe', 'bidirectional']] as const) {
+      for (const [name, why] of [
+        ['5', 'all digits'],
+        ['invoice\u202Efdp.exe', 'bidirectional'],
+      ] as const) {
         const error = await refusalOf(give(name));
         expect(error.code, `${what} ${JSON.stringify(name)}`).toBe('validation');
         expect(error.details).toHaveProperty(field);
@@ -52,7 +55,8 @@ describeOnEachAdapter('names and JWT periods', (open) => {
         expect(error.code, `${what} ${JSON.stringify(name)}`).toBe('validation');
         expect(error.details).toHaveProperty(field);
         // User names take ASCII letters, digits and . _ @ - only, which refuses these already.
-        if (field === 'name') expect(error.messages, `${what} ${JSON.stringify(name)}`).toEqual(['name must not be all digits (an all-digit name would read as an id in paths)']);
+        if (field === 'name')
+          expect(error.messages, `${what} ${JSON.stringify(name)}`).toEqual(['name must not be all digits (an all-digit name would read as an id in paths)']);
       }
     }
     // Digits among letters stay fine, with or without a format character.

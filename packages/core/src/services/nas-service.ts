@@ -32,7 +32,12 @@ export class NasService {
   /** Finds a NAS by id or name for a path parameter; 404 `nas_id` when absent. */
   resolve(ref: string): Promise<NasRecord> {
     const { nas } = this.deps.storage;
-    return resolveRef(ref, 'nas_id', (id) => nas.get(id), (name) => nas.findByName(name));
+    return resolveRef(
+      ref,
+      'nas_id',
+      (id) => nas.get(id),
+      (name) => nas.findByName(name),
+    );
   }
 
   /** The NAS a share belongs to; 404 `nas_id` should it be gone. */

@@ -14,7 +14,12 @@ export class PoolService {
 
   resolve(ref: string): Promise<PoolRecord> {
     const { pools } = this.deps.storage;
-    return resolveRef(ref, 'pool_id', (id) => pools.get(id), (name) => pools.findByName(name));
+    return resolveRef(
+      ref,
+      'pool_id',
+      (id) => pools.get(id),
+      (name) => pools.findByName(name),
+    );
   }
 
   private async withMembers(records: PoolRecord[]): Promise<Pool[]> {
@@ -47,10 +52,9 @@ export class PoolService {
     const current = await this.resolve(ref);
     const content = fields.content ?? current.content;
     if (memberIds !== undefined && memberIds.length > 0 && content !== 'nas') {
-      throw DomainError.invalid(
-        { nas_share_ids: [{ error: 'invalid' }] },
-        [`pool ${current.name} holds ${content}, only a pool whose content is nas takes shares`],
-      );
+      throw DomainError.invalid({ nas_share_ids: [{ error: 'invalid' }] }, [
+        `pool ${current.name} holds ${content}, only a pool whose content is nas takes shares`,
+      ]);
     }
     if (fields.content !== undefined && fields.content !== 'nas' && memberIds === undefined) {
       const members = (await this.deps.storage.pools.memberIds([current.id])).get(current.id) ?? [];

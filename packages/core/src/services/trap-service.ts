@@ -62,11 +62,9 @@ export class TrapService {
   async #checkManager(manager: string): Promise<void> {
     const { host } = parseManager(manager);
     if (await (await this.hostPolicy()).allows(host)) return;
-    throw new DomainError(
-      'validation',
-      `manager host ${host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`,
-      { details: { manager: [{ error: 'forbidden', value: manager }] } },
-    );
+    throw new DomainError('validation', `manager host ${host} is not among the share_test_allowed_hosts of this server; an admin can add it in the settings`, {
+      details: { manager: [{ error: 'forbidden', value: manager }] },
+    });
   }
 
   async get(ref: string): Promise<TrapRecord> {

@@ -37,7 +37,12 @@ export class UserService {
 
   private resolve(ref: string): Promise<UserRecord> {
     const { users } = this.deps.storage;
-    return resolveRef(ref, 'user_id', (id) => users.get(id), (name) => users.findByUsername(name));
+    return resolveRef(
+      ref,
+      'user_id',
+      (id) => users.get(id),
+      (name) => users.findByUsername(name),
+    );
   }
 
   /** In-process creation (CLI, first start): no principal. */

@@ -45,25 +45,16 @@ export function canConnect(port: number): Promise<boolean> {
 }
 
 /** Waits until `port` accepts connections; fails early, with the log, if the daemon died. */
-export async function waitForPort(
-  port: number,
-  child: ChildProcess,
-  logFile: string,
-  timeoutMs = 20_000
-): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, logFile: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `${String(child.spawnfile)} exited (${String(child.exitCode ?? child.signalCode)}):\n${await logTail(logFile)}`
-      );
+      throw new Error(`${String(child.spawnfile)} exited (${String(child.exitCode ?? child.signalCode)}):\n${await logTail(logFile)}`);
     }
     if (await canConnect(port)) return;
     await sleep(100);
   }
-  throw new Error(
-    `${String(child.spawnfile)} did not listen on port ${port} within ${timeoutMs} ms:\n${await logTail(logFile)}`
-  );
+  throw new Error(`${String(child.spawnfile)} did not listen on port ${port} within ${timeoutMs} ms:\n${await logTail(logFile)}`);
 }
 
 export async function logTail(file: string, lines = 30): Promise<string> {

@@ -3,15 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCheck } from './require-tool.js';
-import {
-  canConnect,
-  freePort,
-  killOnExit,
-  logTail,
-  requireRootTools,
-  stopProcess,
-  waitForPort,
-} from './fixture-support.js';
+import { canConnect, freePort, killOnExit, logTail, requireRootTools, stopProcess, waitForPort } from './fixture-support.js';
 
 /**
  * Test fixture: NFS-Ganesha (userspace NFS server, VFS backend) on 127.0.0.1 and a free
@@ -97,7 +89,7 @@ EXPORT {
   Transports = TCP;
   FSAL { Name = VFS; }
 }
-`
+`,
   );
   const stopRpcbind = v3 ? await ensureRpcbind(dir) : async () => {};
   const child = spawn('ganesha.nfsd', ['-F', '-f', configFile, '-L', logFile, '-p', join(dir, 'ganesha.pid')], {

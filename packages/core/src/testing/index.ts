@@ -2,13 +2,7 @@ export { runStorageContract, type StorageFactory } from './storage-contract.js';
 export { requireTools, findTool, type ToolCheck } from './require-tool.js';
 export { freePort } from './fixture-support.js';
 export { recordingRun, shareLocation, type RecordedStep, type RecordingRun } from './recording-run.js';
-export {
-  startSambaServer,
-  sambaCheck,
-  type SambaServer,
-  type SambaServerOptions,
-  type SambaUser,
-} from './samba-server.js';
+export { startSambaServer, sambaCheck, type SambaServer, type SambaServerOptions, type SambaUser } from './samba-server.js';
 export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServerOptions } from './ganesha-server.js';
 export { SnmptrapdPeer, type ReceivedTrap } from './snmptrapd-peer.js';
 export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-env.js';

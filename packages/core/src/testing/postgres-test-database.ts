@@ -44,7 +44,8 @@ export async function createTestDatabase(serverUrl = testServerUrl): Promise<Tes
   const url = withDatabase(serverUrl, name);
   return {
     url,
-    query: <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) => onServer(url, async (client) => (await client.query<Row>(text, values)).rows),
+    query: <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+      onServer(url, async (client) => (await client.query<Row>(text, values)).rows),
     drop: () => onServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }

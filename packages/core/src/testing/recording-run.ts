@@ -11,9 +11,7 @@ export interface RecordingRun extends ScanRun {
 }
 
 /** A DriverRun/ScanRun that keeps what a driver reported, for tests of drivers and jobs. */
-export function recordingRun(
-  options: { timeoutMs?: number; onProgress?: (p: ScanProgress) => void } = {}
-): RecordingRun {
+export function recordingRun(options: { timeoutMs?: number; onProgress?: (p: ScanProgress) => void } = {}): RecordingRun {
   const controller = new AbortController();
   const steps: RecordedStep[] = [];
   const progress: ScanProgress[] = [];
@@ -34,7 +32,7 @@ export function recordingRun(
 /** A ShareLocation with defaults, for tests. */
 export function shareLocation(
   type: NasType,
-  fields: Partial<Omit<ShareLocation, 'type' | 'options'>> & { options?: Record<string, string | true> } = {}
+  fields: Partial<Omit<ShareLocation, 'type' | 'options'>> & { options?: Record<string, string | true> } = {},
 ): ShareLocation {
   return {
     type,

@@ -16,10 +16,12 @@ export function findTool(name: string, extraDirs: string[] = ['/usr/sbin', '/sbi
     }
   }
   try {
-    return execFileSync('sh', ['-c', `command -v ${name}`], {
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${process.env['PATH'] ?? ''}:${extraDirs.join(':')}` },
-    }).trim() || undefined;
+    return (
+      execFileSync('sh', ['-c', `command -v ${name}`], {
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${process.env['PATH'] ?? ''}:${extraDirs.join(':')}` },
+      }).trim() || undefined
+    );
   } catch {
     return undefined;
   }

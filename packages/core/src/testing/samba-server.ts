@@ -3,14 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCheck } from './require-tool.js';
-import {
-  freePort,
-  killOnExit,
-  logTail,
-  requireRootTools,
-  stopProcess,
-  waitForPort,
-} from './fixture-support.js';
+import { freePort, killOnExit, logTail, requireRootTools, stopProcess, waitForPort } from './fixture-support.js';
 
 /**
  * Test fixture: a private smbd on 127.0.0.1 and a free high port, every state directory in a
@@ -107,12 +100,7 @@ export async function startSambaServer(options: SambaServerOptions): Promise<Sam
     '  printcap name = /dev/null',
     '  disable spoolss = yes',
   ];
-  const shares = Object.entries(options.shares).flatMap(([name, path]) => [
-    `[${name}]`,
-    `  path = ${path}`,
-    '  read only = yes',
-    '  force user = root',
-  ]);
+  const shares = Object.entries(options.shares).flatMap(([name, path]) => [`[${name}]`, `  path = ${path}`, '  read only = yes', '  force user = root']);
   writeFileSync(configFile, `${[...global, ...shares].join('\n')}\n`);
 
   for (const user of options.users) {

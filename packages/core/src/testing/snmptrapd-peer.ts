@@ -40,18 +40,10 @@ export class SnmptrapdPeer {
     const tools = createSnmpToolEnv();
     this.#tools = tools;
     const conf = join(tools.dir, 'snmptrapd.conf');
-    writeFileSync(
-      conf,
-      ['disableAuthorization no', ...options.communities.map((c) => `authCommunity log ${c}`), ''].join('\n'),
-    );
+    writeFileSync(conf, ['disableAuthorization no', ...options.communities.map((c) => `authCommunity log ${c}`), ''].join('\n'));
     const child = spawn(
       options.snmptrapd,
-      [
-        '-f', '-Lo', '-n', '-C', '-c', conf,
-        '-M', mibSearchPath(), '-m', 'DMS-MIB',
-        '-F', 'TRAP|%s|%P|%N|%w|%q|%v|END\n',
-        options.listen.join(','),
-      ],
+      ['-f', '-Lo', '-n', '-C', '-c', conf, '-M', mibSearchPath(), '-m', 'DMS-MIB', '-F', 'TRAP|%s|%P|%N|%w|%q|%v|END\n', options.listen.join(',')],
       { env: tools.env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.#process = child;

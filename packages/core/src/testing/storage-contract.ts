@@ -18,7 +18,12 @@ async function rejectsWith(promise: Promise<unknown>, code: string, detailType?:
   expect(isDomainError(error), `expected DomainError(${code}), got ${String(error)}`).toBe(true);
   if (!isDomainError(error)) return;
   expect(error.code).toBe(code);
-  if (detailType) expect(Object.values(error.details).flat().map((d) => d.error)).toContain(detailType);
+  if (detailType)
+    expect(
+      Object.values(error.details)
+        .flat()
+        .map((d) => d.error),
+    ).toContain(detailType);
 }
 
 /**
@@ -102,11 +107,20 @@ export function runStorageContract(name: string, open: StorageFactory): void {
           }
           return 0;
         };
-        return { ids: all.sort(compare).slice(offset, offset + limit).map((row) => row.id), count: all.length };
+        return {
+          ids: all
+            .sort(compare)
+            .slice(offset, offset + limit)
+            .map((row) => row.id),
+          count: all.length,
+        };
       };
       const orders: Array<ListQuery['sort']> = [
         [{ field: 'name', direction: 'desc', nullable: false }],
-        [{ field: 'path', direction: 'asc', nullable: false }, { field: 'name', direction: 'desc', nullable: false }],
+        [
+          { field: 'path', direction: 'asc', nullable: false },
+          { field: 'name', direction: 'desc', nullable: false },
+        ],
         [{ field: 'path', direction: 'desc', nullable: false }],
       ];
       const check = async () => {
@@ -134,7 +148,10 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         [],
         [{ field: 'name', direction: 'desc', nullable: false }],
         [{ field: 'name', direction: 'asc', nullable: false }],
-        [{ field: 'path', direction: 'asc', nullable: false }, { field: 'name', direction: 'desc', nullable: false }],
+        [
+          { field: 'path', direction: 'asc', nullable: false },
+          { field: 'name', direction: 'desc', nullable: false },
+        ],
         [{ field: 'path', direction: 'desc', nullable: false }],
         [{ field: 'id', direction: 'desc', nullable: false }],
       ];
@@ -147,7 +164,14 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         // Several pages in a row (the next one seeks from the last one's row), at times several lists between writes.
         {
           weight: 4,
-          arbitrary: fc.record({ kind: fc.constant('list' as const), order: fc.nat({ max: orders.length - 1 }), prefix: fc.nat({ max: prefixes.length - 1 }), offset: fc.nat({ max: 20 }), limit: fc.integer({ min: 1, max: 6 }), pages: fc.integer({ min: 1, max: 4 }) }),
+          arbitrary: fc.record({
+            kind: fc.constant('list' as const),
+            order: fc.nat({ max: orders.length - 1 }),
+            prefix: fc.nat({ max: prefixes.length - 1 }),
+            offset: fc.nat({ max: 20 }),
+            limit: fc.integer({ min: 1, max: 6 }),
+            pages: fc.integer({ min: 1, max: 4 }),
+          }),
         },
       );
       let serial = 0;
@@ -189,7 +213,11 @@ export function runStorageContract(name: string, open: StorageFactory): void {
               for (let page = 0; page < step.pages; page++) {
                 const offset = step.offset + page * step.limit;
                 const got = await storage.shares.list(query({ sort, filters, offset, limit: step.limit }));
-                expect({ offset, ids: got.items.map((row) => row.id), count: got.count }).toEqual({ offset, ids: rows.slice(offset, offset + step.limit).map((row) => row.id), count: rows.length });
+                expect({ offset, ids: got.items.map((row) => row.id), count: got.count }).toEqual({
+                  offset,
+                  ids: rows.slice(offset, offset + step.limit).map((row) => row.id),
+                  count: rows.length,
+                });
               }
             }
           }
@@ -232,7 +260,12 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       const isNull = await storage.shares.list(query({ filters: [{ field: 'options', op: 'eq', values: [null] }] }));
       expect(isNull.count).toBe(9);
       const both = await storage.shares.list(
-        query({ filters: [{ field: 'id', op: 'gt', values: [2] }, { field: 'id', op: 'lt', values: [5] }] }),
+        query({
+          filters: [
+            { field: 'id', op: 'gt', values: [2] },
+            { field: 'id', op: 'lt', values: [5] },
+          ],
+        }),
       );
       expect(names(both)).toEqual(['s3', 's4']);
       const injection = await storage.shares.list(query({ filters: [{ field: 'name', op: 'eq', values: ["s1' or '1'='1"] }] }));
@@ -288,7 +321,9 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.apiKeys.findByHash('abc')).toEqual(key);
       await storage.apiKeys.touch(key.id, '2026-01-02T00:00:00.000Z');
       expect((await storage.apiKeys.get(key.id))?.last_used_at).toBe('2026-01-02T00:00:00.000Z');
-      expect((await storage.apiKeys.update(key.id, { scopes: [{ controller: '*', action: 'index' }] }))?.scopes).toEqual([{ controller: '*', action: 'index' }]);
+      expect((await storage.apiKeys.update(key.id, { scopes: [{ controller: '*', action: 'index' }] }))?.scopes).toEqual([
+        { controller: '*', action: 'index' },
+      ]);
       expect(await storage.apiKeys.delete(key.id)).toBe(true);
       expect(await storage.apiKeys.findByHash('abc')).toBeUndefined();
       await storage.settings.set('jwt', { enabled: true });
@@ -313,8 +348,15 @@ export function runStorageContract(name: string, open: StorageFactory): void {
 
     it('key cap: concurrent creates of one owner never pass the cap; other owners and system keys are not counted (security round 2, 8)', async () => {
       const [ann, bob] = await Promise.all(['cap-ann', 'cap-bob'].map((username) => storage.users.create({ username, password_hash: 'h', admin: false })));
-      const base = { key_last4: 'wxyz', scopes: [{ controller: '*', action: 'index' }], created_at: '2026-01-01T00:00:00.000Z', expires_at: null, parent_key_id: null };
-      const attempt = (owner: number | null, i: number) => storage.apiKeys.createWithinOwnerCap({ ...base, name: `k${i}`, key_hash: `cap-${owner}-${i}`, owner_user_id: owner }, 3);
+      const base = {
+        key_last4: 'wxyz',
+        scopes: [{ controller: '*', action: 'index' }],
+        created_at: '2026-01-01T00:00:00.000Z',
+        expires_at: null,
+        parent_key_id: null,
+      };
+      const attempt = (owner: number | null, i: number) =>
+        storage.apiKeys.createWithinOwnerCap({ ...base, name: `k${i}`, key_hash: `cap-${owner}-${i}`, owner_user_id: owner }, 3);
       const made = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(ann!.id, i)));
       expect(made.filter((key) => key !== undefined)).toHaveLength(3);
       expect((await storage.apiKeys.list(query({ filters: [{ field: 'owner_user_id', op: 'eq', values: [ann!.id] }] }))).count).toBe(3);
@@ -342,7 +384,12 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.get('job-0')).toMatchObject({ status: 'working', progress: 1, steps: [{ name: 'connect' }], heartbeat_at: at(12) });
       await storage.jobs.progress('job-0', 'someone-else', { progress: 3, total: 3, steps: [] }, at(13));
       expect((await storage.jobs.get('job-0'))?.progress).toBe(1);
-      const done = await storage.jobs.finish('job-0', first.worker_id!, { status: 'completed', message: null, progress: 3, total: 3, steps: [], result: { file_count: 2 } }, at(14));
+      const done = await storage.jobs.finish(
+        'job-0',
+        first.worker_id!,
+        { status: 'completed', message: null, progress: 3, total: 3, steps: [], result: { file_count: 2 } },
+        at(14),
+      );
       expect(done).toMatchObject({ status: 'completed', payload_enc: null, finished_at: at(14), result: { file_count: 2 } });
 
       const stale = await storage.jobs.failStale(at(13), 'interrupted', at(20));
@@ -358,7 +405,14 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       for (let i = 0; i < 8; i++) {
         await storage.jobs.enqueue({ id: `chain-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:secret', created_at: at(i) });
       }
-      const outcome = (i: number) => ({ status: 'completed' as const, message: `done ${i}`, progress: 1, total: 1, steps: [{ name: 'list', outcome: 'ok' as const, duration_ms: i }], result: null });
+      const outcome = (i: number) => ({
+        status: 'completed' as const,
+        message: `done ${i}`,
+        progress: 1,
+        total: 1,
+        steps: [{ name: 'list', outcome: 'ok' as const, duration_ms: i }],
+        result: null,
+      });
       // Three workers chain through the queue at once, each finishing what it holds and taking the next.
       const ran: string[] = [];
       await Promise.all(
@@ -373,7 +427,12 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       );
       expect(ran.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `chain-${i}`));
       expect(await storage.jobs.countByStatus()).toEqual({ queued: 0, working: 0, completed: 8, failed: 0 });
-      expect(await storage.jobs.get('chain-7')).toMatchObject({ status: 'completed', payload_enc: null, finished_at: at(20), steps: [{ name: 'list', outcome: 'ok' }] });
+      expect(await storage.jobs.get('chain-7')).toMatchObject({
+        status: 'completed',
+        payload_enc: null,
+        finished_at: at(20),
+        steps: [{ name: 'list', outcome: 'ok' }],
+      });
 
       // A job failed as stale meanwhile is not finished by its old worker, whose next claim still works.
       await storage.jobs.enqueue({ id: 'held', kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(30) });
@@ -391,17 +450,31 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       await storage.jobs.enqueue({ id: 'back-0', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: 'v1:kept', created_at: at(0) });
       await storage.jobs.enqueue({ id: 'back-1', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: 'v1:kept', created_at: at(1) });
       expect((await storage.jobs.claim('leaving', at(10)))?.id).toBe('back-0');
-      await storage.jobs.progress('back-0', 'leaving', { progress: 7, total: 0, steps: [{ name: 'list', outcome: 'ok', duration_ms: 1 }], result: { file_count: 7 } }, at(11));
+      await storage.jobs.progress(
+        'back-0',
+        'leaving',
+        { progress: 7, total: 0, steps: [{ name: 'list', outcome: 'ok', duration_ms: 1 }], result: { file_count: 7 } },
+        at(11),
+      );
       expect(await storage.jobs.requeue('back-0', 'someone-else')).toBeUndefined();
       expect(await storage.jobs.get('back-0')).toMatchObject({ status: 'working', worker_id: 'leaving' });
       expect(await storage.jobs.requeue('back-0', 'leaving')).toMatchObject({
-        status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, steps: [], result: null, message: null, payload_enc: 'v1:kept', finished_at: null,
+        status: 'queued',
+        worker_id: null,
+        started_at: null,
+        heartbeat_at: null,
+        progress: 0,
+        steps: [],
+        result: null,
+        message: null,
+        payload_enc: 'v1:kept',
+        finished_at: null,
       });
       // Its progress is not saved by the worker that let it go; it is claimed again before later jobs.
       await storage.jobs.progress('back-0', 'leaving', { progress: 9, total: 0, steps: [] }, at(12));
       expect((await storage.jobs.get('back-0'))?.progress).toBe(0);
       expect(await storage.jobs.requeue('back-0', 'leaving')).toBeUndefined();
-      expect((await storage.jobs.claim('next', at(20)))).toMatchObject({ id: 'back-0', worker_id: 'next', status: 'working' });
+      expect(await storage.jobs.claim('next', at(20))).toMatchObject({ id: 'back-0', worker_id: 'next', status: 'working' });
       await storage.jobs.finish('back-0', 'next', { status: 'completed', message: null, progress: 0, total: 0, steps: [] }, at(21));
       expect(await storage.jobs.requeue('back-0', 'next')).toBeUndefined();
       expect(await storage.jobs.get('back-0')).toMatchObject({ status: 'completed' });
@@ -409,7 +482,16 @@ export function runStorageContract(name: string, open: StorageFactory): void {
 
     it('job bounds: enqueues within the bounds only, and claims the requester with the fewest working jobs first', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s)).toISOString();
-      const job = (i: number, requested_by: string) => ({ id: `bound-${i}`, kind: 'share_test' as const, nas_id: 1, share_id: null, total: 1, payload_enc: 'v1:x', created_at: at(i), requested_by });
+      const job = (i: number, requested_by: string) => ({
+        id: `bound-${i}`,
+        kind: 'share_test' as const,
+        nas_id: 1,
+        share_id: null,
+        total: 1,
+        payload_enc: 'v1:x',
+        created_at: at(i),
+        requested_by,
+      });
       const bounds = { perRequester: 3, total: 4 };
       const outcomes = await Promise.all([0, 1, 2, 3, 4].map((i) => storage.jobs.enqueue(job(i, 'user:a'), bounds)));
       expect(outcomes.filter((queued) => queued !== undefined)).toHaveLength(3);
@@ -425,7 +507,16 @@ export function runStorageContract(name: string, open: StorageFactory): void {
 
     it('recent jobs: newest first, bounded, of one requester or of all', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 3, 0, 0, s)).toISOString();
-      const job = (i: number, requested_by: string) => ({ id: `recent-${i}`, kind: 'share_scan' as const, nas_id: 1, share_id: null, total: 1, payload_enc: null, created_at: at(i), requested_by });
+      const job = (i: number, requested_by: string) => ({
+        id: `recent-${i}`,
+        kind: 'share_scan' as const,
+        nas_id: 1,
+        share_id: null,
+        total: 1,
+        payload_enc: null,
+        created_at: at(i),
+        requested_by,
+      });
       for (const [i, requester] of ['user:a', 'user:b', 'user:a', 'user:b'].entries()) await storage.jobs.enqueue(job(i, requester));
       expect((await storage.jobs.recent(3)).map((recent) => recent.id)).toEqual(['recent-3', 'recent-2', 'recent-1']);
       expect((await storage.jobs.recent(10, 'user:a')).map((recent) => recent.id)).toEqual(['recent-2', 'recent-0']);
@@ -452,7 +543,12 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         await storage.jobs.claim('dead-worker', at(i));
       }
       const sweeps = await Promise.all([0, 1, 2, 3].map(() => storage.jobs.failStale(at(30), 'interrupted', at(40))));
-      expect(sweeps.flat().map((job) => job.id).sort()).toEqual(['stale-0', 'stale-1', 'stale-2']);
+      expect(
+        sweeps
+          .flat()
+          .map((job) => job.id)
+          .sort(),
+      ).toEqual(['stale-0', 'stale-1', 'stale-2']);
     });
 
     it('race: demoting the last two admins at once refuses one, and one admin stays', async () => {
@@ -470,7 +566,11 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       await Promise.all(['a', 'b', 'c', 'd'].map(add));
       expect(await storage.settings.get('race')).toEqual({ a: true, b: true, c: true, d: true });
       expect(await storage.settings.get('race_d')).toBe(1);
-      await Promise.all([storage.snmpConfig.update({ location: 'rack 9' }), storage.snmpConfig.update({ contact: 'ops' }), storage.snmpConfig.update({ community: 'c2' })]);
+      await Promise.all([
+        storage.snmpConfig.update({ location: 'rack 9' }),
+        storage.snmpConfig.update({ contact: 'ops' }),
+        storage.snmpConfig.update({ community: 'c2' }),
+      ]);
       expect(await storage.snmpConfig.get()).toEqual({ version: 'v2c', community: 'c2', location: 'rack 9', contact: 'ops' });
     });
 
@@ -482,11 +582,17 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect((await storage.shares.get(big.id))?.file_size_sum).toBe(Number.MAX_SAFE_INTEGER);
       const names = ['b', 'B', 'a', 'Z', '_', 'é', 'A b', 'a-b', 'ab'];
       for (const name of names) await storage.nas.create({ name, host: 'h', type: 'local', comment: name === 'b' ? 'x' : null, price: null });
-      const byName = await storage.nas.list(query({ sort: [{ field: 'name', direction: 'asc', nullable: false }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const byName = await storage.nas.list(
+        query({ sort: [{ field: 'name', direction: 'asc', nullable: false }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }),
+      );
       expect(byName.items.map((item) => item.name)).toEqual([...names].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
-      const commentAsc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'asc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const commentAsc = await storage.nas.list(
+        query({ sort: [{ field: 'comment', direction: 'asc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }),
+      );
       expect(commentAsc.items.at(-1)?.name).toBe('b');
-      const commentDesc = await storage.nas.list(query({ sort: [{ field: 'comment', direction: 'desc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }));
+      const commentDesc = await storage.nas.list(
+        query({ sort: [{ field: 'comment', direction: 'desc', nullable: true }], filters: [{ field: 'host', op: 'eq', values: ['h'] }] }),
+      );
       expect(commentDesc.items[0]?.name).toBe('b');
       const like = await storage.nas.list(query({ filters: [{ field: 'name', op: 'like', values: ['a%'] }] }));
       expect(like.items.map((item) => item.name).sort()).toEqual(['a', 'a-b', 'ab']);

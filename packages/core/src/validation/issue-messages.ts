@@ -116,7 +116,9 @@ function unionRule(issue: z.core.$ZodIssueInvalidUnion): string {
   const branches = issue.errors.map((branch) => (branch.length === 1 ? branch[0] : undefined));
   const literals = branches.flatMap((branch) => (branch?.code === 'invalid_value' && branch.path.length === 0 ? branch.values : []));
   if (literals.length > 0 && literals.length >= branches.length) return `must be one of ${literals.map(String).join(', ')}`;
-  const types = branches.flatMap((branch) => (branch?.code === 'invalid_type' && branch.path.length === 0 ? [typeNames[branch.expected] ?? branch.expected] : []));
+  const types = branches.flatMap((branch) =>
+    branch?.code === 'invalid_type' && branch.path.length === 0 ? [typeNames[branch.expected] ?? branch.expected] : [],
+  );
   if (types.length > 0 && types.length === branches.length) return `must be ${types.join(' or ')}`;
   return 'is invalid';
 }

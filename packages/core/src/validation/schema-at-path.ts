@@ -38,9 +38,7 @@ export function fieldsAt(root: z.ZodType, path: Path): string[] {
 /** A path as the API writes it in messages: `api_key_scopes[0].controller`. */
 export function fieldLabel(path: Path): string {
   if (path.length === 0) return 'body';
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`))
-    .join('');
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`)).join('');
 }
 
 /** A path as `details` keys it (unchanged since v2.0: clients match on it): `nas_share_ids.0`. */

@@ -24,7 +24,11 @@ const device = strictInput(
     price: z.string().nullable().optional(),
     tags: z.array(z.number().int()).min(1).max(3).optional(),
     owner: z.object({ controller: z.string(), action: z.string() }).strict().optional(),
-    code: z.string().min(1).regex(/^[a-z]+$/, { message: 'must be lower-case letters' }).optional(),
+    code: z
+      .string()
+      .min(1)
+      .regex(/^[a-z]+$/, { message: 'must be lower-case letters' })
+      .optional(),
   }),
   { readOnly: ['id', 'shelf_id'], setElsewhere: { shelf_id: 'is set through PUT /shelves/{id}', serial: 'is set by the factory' } },
 );
@@ -59,10 +63,20 @@ describe('parseInput with a strict body', () => {
     ['a near typo', { nmae: 'x' }, 'nmae', "unknown field 'nmae'; did you mean 'name'?"],
     ['a far one', { colour: 'red' }, 'colour', "unknown field 'colour'; known fields: name, kind, level, count, price, tags, owner, code"],
     ['a field set elsewhere', { serial: 'x' }, 'serial', 'serial is set by the factory'],
-    ['a typo of a read-only field set elsewhere', { shelf: 1 }, 'shelf', "unknown field 'shelf'; did you mean 'shelf_id'? (shelf_id is set through PUT /shelves/{id})"],
+    [
+      'a typo of a read-only field set elsewhere',
+      { shelf: 1 },
+      'shelf',
+      "unknown field 'shelf'; did you mean 'shelf_id'? (shelf_id is set through PUT /shelves/{id})",
+    ],
     ['a nested typo', { owner: { controller: 'x', action: 'y', acton: 'z' } }, 'owner.acton', "unknown field 'owner.acton'; did you mean 'owner.action'?"],
     ['a control character in a key', { 'a\u0007': 1 }, 'a\u0007', "unknown field 'a\\u0007'; known fields: name, kind, level, count, price, tags, owner, code"],
-    ['__proto__', JSON.parse('{"__proto__": 1}') as Record<string, unknown>, '__proto__', "unknown field '__proto__'; known fields: name, kind, level, count, price, tags, owner, code"],
+    [
+      '__proto__',
+      JSON.parse('{"__proto__": 1}') as Record<string, unknown>,
+      '__proto__',
+      "unknown field '__proto__'; known fields: name, kind, level, count, price, tags, owner, code",
+    ],
   ])('refuses %s with 422 unknown and says what was meant', (_label, extra, key, message) => {
     const error = refusal(device, { ...valid, ...extra });
     expect(error.code).toBe('validation');

@@ -14,13 +14,11 @@ function toAttributeError(issue: Issue): AttributeError {
       return { error: isBlank(issue) ? 'blank' : 'invalid' };
     case 'too_small':
       if (isBlank(issue)) return { error: 'blank' };
-      if (issue.origin === 'string' || issue.origin === 'array')
-        return { error: 'too_short', count: Number(issue.minimum) };
+      if (issue.origin === 'string' || issue.origin === 'array') return { error: 'too_short', count: Number(issue.minimum) };
       // `.positive()` is an exclusive bound (> 0): on whole numbers that is >= 1.
       return { error: 'greater_than_or_equal_to', count: Number(issue.minimum) + (issue.inclusive === false ? 1 : 0) };
     case 'too_big':
-      if (issue.origin === 'string' || issue.origin === 'array')
-        return { error: 'too_long', count: Number(issue.maximum) };
+      if (issue.origin === 'string' || issue.origin === 'array') return { error: 'too_long', count: Number(issue.maximum) };
       return { error: 'less_than_or_equal_to', count: Number(issue.maximum) };
     case 'unrecognized_keys':
       return { error: 'unknown' };
@@ -100,7 +98,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   // NUL, which no stored text holds and PostgreSQL refuses in a parameter (a 500, not a 422).
   const withNul = stringsWithNul(fields);
   if (withNul.length > 0) {
-    const problems = withNul.map((path) => ({ key: detailKey(path), error: { error: 'invalid' as const }, message: `${fieldLabel(path)} must not contain NUL characters (\\u0000)` }));
+    const problems = withNul.map((path) => ({
+      key: detailKey(path),
+      error: { error: 'invalid' as const },
+      message: `${fieldLabel(path)} must not contain NUL characters (\\u0000)`,
+    }));
     throw DomainError.invalid(detailsOf(problems), messagesOf(problems));
   }
   const result = schema.safeParse(fields, { reportInput: true });

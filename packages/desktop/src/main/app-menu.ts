@@ -14,7 +14,9 @@ export interface AppMenuOptions {
  * window-options.ts) closes the same door for anything else that would open them.
  */
 export function appMenuTemplate({ devTools, platform }: AppMenuOptions): MenuItemConstructorOptions[] {
-  const developer: MenuItemConstructorOptions[] = devTools ? [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] : [];
+  const developer: MenuItemConstructorOptions[] = devTools
+    ? [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }]
+    : [];
   return [
     // macOS puts About, Hide and Quit under the app's name; elsewhere File holds Quit.
     ...(platform === 'darwin' ? [{ role: 'appMenu' } as const] : []),

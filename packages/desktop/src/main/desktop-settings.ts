@@ -59,7 +59,11 @@ export async function readDesktopSettings(file: string): Promise<LoadedDesktopSe
     return { settings: defaultDesktopSettings, problem: `${file} is not valid JSON; the defaults are used until the settings are saved again` };
   }
   const parsed = desktopSettingsSchema.safeParse(json);
-  if (!parsed.success) return { settings: defaultDesktopSettings, problem: `${file} does not hold valid settings (${z.prettifyError(parsed.error).replaceAll('\n', ' ')}); the defaults are used until the settings are saved again` };
+  if (!parsed.success)
+    return {
+      settings: defaultDesktopSettings,
+      problem: `${file} does not hold valid settings (${z.prettifyError(parsed.error).replaceAll('\n', ' ')}); the defaults are used until the settings are saved again`,
+    };
   return { settings: parsed.data };
 }
 

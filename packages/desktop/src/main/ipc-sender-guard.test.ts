@@ -15,7 +15,8 @@ function setUp(options: { channels?: string[] } = {}) {
   ipcMain.on('trpc-electron', (_event: FakeEvent, message: unknown) => earlier.push(message));
   installWithSenderGuard<FakeEvent>(ipcMain, {
     install: () => {
-      for (const channel of options.channels ?? ['trpc-electron']) ipcMain.on(channel, (_event: FakeEvent, message: unknown) => handled.push({ channel, message }));
+      for (const channel of options.channels ?? ['trpc-electron'])
+        ipcMain.on(channel, (_event: FakeEvent, message: unknown) => handled.push({ channel, message }));
     },
     refuse: (event) => (event.trusted ? undefined : 'a subframe'),
     onDrop: (channel, reason) => dropped.push({ channel, reason }),

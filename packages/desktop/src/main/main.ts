@@ -85,7 +85,11 @@ async function start(): Promise<void> {
   }
 
   // Off unless the user turned it on; a failure to listen is shown on the Settings screen, never fatal.
-  const restServer = new EmbeddedRestServer({ core: dms.core, snmpAgent: () => dms.snmpAgent(), settingsFile: join(app.getPath('userData'), 'desktop-settings.json') });
+  const restServer = new EmbeddedRestServer({
+    core: dms.core,
+    snmpAgent: () => dms.snmpAgent(),
+    settingsFile: join(app.getPath('userData'), 'desktop-settings.json'),
+  });
   await restServer.start();
 
   // One desktop user per app: every window shares the main process's session.
@@ -95,7 +99,12 @@ async function start(): Promise<void> {
   // trpc-electron answers a message from any frame of any web contents: each one is checked
   // first, and only the console's own main frame on app://console reaches a procedure.
   installWithSenderGuard<Electron.IpcMainEvent>(ipcMain, {
-    install: () => createIPCHandler({ router: appRouter, windows: [window], createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }) }),
+    install: () =>
+      createIPCHandler({
+        router: appRouter,
+        windows: [window],
+        createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }),
+      }),
     refuse: (event) => untrustedSenderReason(event, window),
     onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: senderUrlForLog(event) }, 'IPC message from an untrusted sender dropped'),
     expectedChannels: [ELECTRON_TRPC_CHANNEL],

@@ -11,8 +11,7 @@ export interface DomainErrorData {
 }
 
 // By name, not instanceof: the error may come from another realm (DESIGN: errors across IPC).
-const isDomainLike = (value: unknown): value is DomainError =>
-  value instanceof Error && value.name === 'DomainError' && 'code' in value;
+const isDomainLike = (value: unknown): value is DomainError => value instanceof Error && value.name === 'DomainError' && 'code' in value;
 
 /**
  * Any failure of a procedure as the TRPCError a client sees: a DomainError through the table,

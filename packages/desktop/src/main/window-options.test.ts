@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, windowOptions } from './window-options.js';
 import { navigationPolicy, securityHeaders } from './navigation-policy.js';
 
-const directives = new Map(contentSecurityPolicy.split('; ').map((directive) => {
-  const [name = '', ...values] = directive.split(' ');
-  return [name, values] as const;
-}));
+const directives = new Map(
+  contentSecurityPolicy.split('; ').map((directive) => {
+    const [name = '', ...values] = directive.split(' ');
+    return [name, values] as const;
+  }),
+);
 
 describe('window options', () => {
   it('isolates and sandboxes the renderer, with no Node anywhere', () => {

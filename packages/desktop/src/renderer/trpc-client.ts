@@ -23,17 +23,19 @@ export function onSessionEnded(listener: (message: string) => void): () => void 
 }
 
 /** Watches every answer for the UNAUTHORIZED that means the session was ended under the console. */
-const sessionLink: TRPCLink<AppRouter> = () => ({ next, op }) =>
-  observable((observer) =>
-    next(op).subscribe({
-      next: (value) => observer.next(value),
-      error: (error) => {
-        if (error.data?.code === 'UNAUTHORIZED' && !op.path.startsWith('auth.')) for (const listener of sessionEndedListeners) listener(error.message);
-        observer.error(error);
-      },
-      complete: () => observer.complete(),
-    }),
-  );
+const sessionLink: TRPCLink<AppRouter> =
+  () =>
+  ({ next, op }) =>
+    observable((observer) =>
+      next(op).subscribe({
+        next: (value) => observer.next(value),
+        error: (error) => {
+          if (error.data?.code === 'UNAUTHORIZED' && !op.path.startsWith('auth.')) for (const listener of sessionEndedListeners) listener(error.message);
+          observer.error(error);
+        },
+        complete: () => observer.complete(),
+      }),
+    );
 
 export const api = createTRPCClient<AppRouter>({ links: [sessionLink, consoleLink()] });
 

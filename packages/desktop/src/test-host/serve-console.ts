@@ -46,16 +46,17 @@ export async function serveConsole(staticDir: string, context: DesktopContext): 
       res.writeHead(200, { ...securityHeaders(testHostPolicy), 'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream' });
       res.end(content);
     };
-    reply().catch(() => res.headersSent ? res.end() : res.writeHead(500).end());
+    reply().catch(() => (res.headersSent ? res.end() : res.writeHead(500).end()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
     server,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,7 +10,16 @@ import { buildRenderer } from '../build-renderer.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from '../test-desktop.js';
 
 export const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const resultsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
 /** Why the browser tests cannot run here, or undefined; on CI a missing Chromium is a failure, not a skip. */
@@ -42,7 +51,12 @@ export async function openConsole(): Promise<ConsoleHarness> {
   await buildRenderer(outDir);
   // With the app's embedded REST server (off until enabled on the Settings screen).
   const desktop = await openTestDesktop({ restServer: true });
-  const host = await serveConsole(outDir, { core: desktop.dms.core, snmpAgent: () => desktop.dms.snmpAgent(), session: new DesktopSession(), restServer: desktop.restServer });
+  const host = await serveConsole(outDir, {
+    core: desktop.dms.core,
+    snmpAgent: () => desktop.dms.snmpAgent(),
+    session: new DesktopSession(),
+    restServer: desktop.restServer,
+  });
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -77,7 +91,8 @@ export async function openConsole(): Promise<ConsoleHarness> {
         await page.emulateMedia({ colorScheme: scheme });
         await page.screenshot({ path: join(resultsDir, `${name}-${scheme}.png`), fullPage: true });
         const violations = await page.evaluate(async () => {
-          const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } }).axe;
+          const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } })
+            .axe;
           const result = await axe.run();
           return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.length }));
         });

@@ -43,7 +43,10 @@ describe.skipIf(skipReason !== undefined)('Settings in headless Chromium', () =>
     await section.getByRole('button', { name: 'Save' }).click();
 
     const url = `http://127.0.0.1:${port}/api/v2`;
-    await section.getByRole('status').filter({ hasText: `Running at ${url}` }).waitFor();
+    await section
+      .getByRole('status')
+      .filter({ hasText: `Running at ${url}` })
+      .waitFor();
     await expect.poll(() => section.getByRole('button', { name: 'Copy REST server URL' }).isVisible()).toBe(true);
 
     const response = await fetch(`${url}/nas`, { headers: { authorization: basicAdmin } });

@@ -224,7 +224,9 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     await hot.getByRole('checkbox', { name: /^projects on filer/ }).check();
     await c.page.getByRole('button', { name: 'Save shares' }).click();
     await c.page.getByRole('status').filter({ hasText: 'Saved: pool hot holds 1 share.' }).waitFor();
-    await row(c.page.getByRole('table', { name: 'Pools' }), 'hot').getByRole('cell', { name: '1', exact: true }).waitFor();
+    await row(c.page.getByRole('table', { name: 'Pools' }), 'hot')
+      .getByRole('cell', { name: '1', exact: true })
+      .waitFor();
 
     await c.page.getByRole('button', { name: 'Choose the shares of pool cold' }).click();
     const cold = c.page.getByRole('group', { name: /^Shares of pool cold/ });
@@ -234,7 +236,9 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     const share = await caller.shares.show({ share: 'projects', scope: { nas: 'filer' } });
     const conflict = c.page.getByRole('alert').filter({ hasText: `nas_share_ids ${share.id} already belong to another pool` });
     await conflict.waitFor();
-    expect(await conflict.textContent()).toBe(`nas_share_ids ${share.id} already belong to another pool. projects (#${share.id}) is in pool hot: take it out of that pool first.`);
+    expect(await conflict.textContent()).toBe(
+      `nas_share_ids ${share.id} already belong to another pool. projects (#${share.id}) is in pool hot: take it out of that pool first.`,
+    );
     expect((await caller.pools.show({ pool: 'cold' })).nas_share_ids).toEqual([]);
     expect(await c.capture('pools')).toEqual([]);
 

@@ -46,8 +46,18 @@ const getBulk = 0xa5;
 const get = 0xa0;
 const hostileDatagrams = [
   message(getBulk, 1, ['1.3.6.1.2.1.1'], 0, 2 ** 31 - 1),
-  message(getBulk, 2, Array.from({ length: 60 }, () => '1.3.6.1.2.1.1.1.0'), 2 ** 31 - 1, 2 ** 31 - 1),
-  message(get, 3, Array.from({ length: 100 }, () => '1.3.6.1.2.1.1.7.0')),
+  message(
+    getBulk,
+    2,
+    Array.from({ length: 60 }, () => '1.3.6.1.2.1.1.1.0'),
+    2 ** 31 - 1,
+    2 ** 31 - 1,
+  ),
+  message(
+    get,
+    3,
+    Array.from({ length: 100 }, () => '1.3.6.1.2.1.1.7.0'),
+  ),
   message(get, 4, [`1.3.6.1.2.1.1.${Array.from({ length: 121 }, () => '1').join('.')}`]),
 ];
 
@@ -131,7 +141,9 @@ export async function attack(target) {
   }
 
   const { sent, seconds, answers, largest } = await burst(target.snmpPort);
-  notes.push(`${sent} hostile datagrams in ${seconds.toFixed(1)} s (GetBulk 2^31-1, 60 repeaters, Get of 100, 128-arc OID): ${answers} answered (largest ${largest} octets), the rest dropped unread (the work budget of the agent, or a full socket buffer)`);
+  notes.push(
+    `${sent} hostile datagrams in ${seconds.toFixed(1)} s (GetBulk 2^31-1, 60 repeaters, Get of 100, 128-arc OID): ${answers} answered (largest ${largest} octets), the rest dropped unread (the work budget of the agent, or a full socket buffer)`,
+  );
 
   if (tool) {
     // The agent's budget refills within a second of the burst: the manager is answered again.

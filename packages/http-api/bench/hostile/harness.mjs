@@ -158,8 +158,12 @@ export async function hostileBench({ record, notes, log, targets }) {
       record(`hostile.${input}.loop_delay_max_ms`, result.loopDelayMaxMs, 'ms');
       record(`hostile.${input}.rss_growth_mb`, result.rssGrowthMb, 'MB');
       record(`hostile.${input}.healthz_max_ms`, result.healthzMaxMs, 'ms');
-      notes.push(`hostile.${input}: ${result.note ?? 'sent'}; ${result.seconds.toFixed(1)} s; /healthz probed every 50 ms beside it, slowest ${Math.round(result.healthzMaxMs)} ms, ${result.healthzFailures} failed`);
-      log(`hostile ${input}: loop delay max ${result.loopDelayMaxMs.toFixed(1)} ms, RSS +${result.rssGrowthMb.toFixed(1)} MB, /healthz max ${Math.round(result.healthzMaxMs)} ms`);
+      notes.push(
+        `hostile.${input}: ${result.note ?? 'sent'}; ${result.seconds.toFixed(1)} s; /healthz probed every 50 ms beside it, slowest ${Math.round(result.healthzMaxMs)} ms, ${result.healthzFailures} failed`,
+      );
+      log(
+        `hostile ${input}: loop delay max ${result.loopDelayMaxMs.toFixed(1)} ms, RSS +${result.rssGrowthMb.toFixed(1)} MB, /healthz max ${Math.round(result.healthzMaxMs)} ms`,
+      );
     } catch (error) {
       notes.push(`hostile.${input}: ERROR ${error instanceof Error ? error.message : String(error)}`);
       log(`hostile ${input}: error ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

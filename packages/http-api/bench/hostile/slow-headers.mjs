@@ -106,7 +106,9 @@ export async function attack(target) {
   const heldSeconds = held.map((c) => (c.closedAt - c.openedAt) / 1000);
   const answered408 = held.filter((c) => c.answer.startsWith('HTTP/1.1 408')).length;
   const range = heldSeconds.length ? `${Math.min(...heldSeconds).toFixed(1)}–${Math.max(...heldSeconds).toFixed(1)} s` : 'none';
-  target.log(`${opened.length} opened in ${(connectedMs / 1000).toFixed(1)} s, ${refusedAtOnce} refused at once, ${held.length} held (${range}), ${leftOpen} still open at ${deadlineMs / 1000} s`);
+  target.log(
+    `${opened.length} opened in ${(connectedMs / 1000).toFixed(1)} s, ${refusedAtOnce} refused at once, ${held.length} held (${range}), ${leftOpen} still open at ${deadlineMs / 1000} s`,
+  );
   return (
     `${opened.length} slow-header connections from ${attackerAddress} (a header byte every ${dribbleEveryMs / 1000} s, fd budget ${count}): ` +
     `${refusedAtOnce} closed at accept, ${held.length} held for ${range} until the server closed them (${answered408} with a 408), ${leftOpen} still open after ${deadlineMs / 1000} s (closed by the bench); ` +

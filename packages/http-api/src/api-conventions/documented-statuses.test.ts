@@ -6,7 +6,25 @@ import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
 import { maxPathBytes } from '../pipeline/pipeline.js';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
-import { addApiKey, addCorsRule, addNas, addPool, addShare, addTrap, addUser, joinPool, readJson, unique, type ApiKeyView, type CorsRule, type Nas, type NasShare, type Pool, type Trap, type User } from '../testing/fixtures.js';
+import {
+  addApiKey,
+  addCorsRule,
+  addNas,
+  addPool,
+  addShare,
+  addTrap,
+  addUser,
+  joinPool,
+  readJson,
+  unique,
+  type ApiKeyView,
+  type CorsRule,
+  type Nas,
+  type NasShare,
+  type Pool,
+  type Trap,
+  type User,
+} from '../testing/fixtures.js';
 
 /**
  * Finding 21.8: the document omitted the 422 that share test and scan answer for a host outside
@@ -60,7 +78,7 @@ interface Probe {
   refusals?(f: Fixture): Refusal[];
 }
 
-const need = <T,>(value: T | undefined, what: string): T => {
+const need = <T>(value: T | undefined, what: string): T => {
   if (value === undefined) throw new Error(`this row's fixture has no ${what}: give it a prepare`);
   return value;
 };
@@ -70,11 +88,13 @@ const withCorsRule = async (t: TestApp): Promise<Partial<Fixture>> => ({ corsRul
 const withApiKey = async (t: TestApp): Promise<Partial<Fixture>> => ({ apiKey: await addApiKey(t, ['pools/index']) });
 
 /** Queues a job through REST (the engine is not started, so it stays queued) and keeps its id. */
-const withJob = (path: (f: Fixture) => string, body?: unknown) => async (t: TestApp, f: Fixture): Promise<Partial<Fixture>> => {
-  const res = await t.call('PUT', `/api/v2${path(f)}`, { auth: t.basic, ...(body === undefined ? {} : { body }) });
-  expect(res.status, await res.clone().text()).toBe(202);
-  return { jobId: (await readJson<{ job_id: string }>(res)).job_id };
-};
+const withJob =
+  (path: (f: Fixture) => string, body?: unknown) =>
+  async (t: TestApp, f: Fixture): Promise<Partial<Fixture>> => {
+    const res = await t.call('PUT', `/api/v2${path(f)}`, { auth: t.basic, ...(body === undefined ? {} : { body }) });
+    expect(res.status, await res.clone().text()).toBe(202);
+    return { jobId: (await readJson<{ job_id: string }>(res)).job_id };
+  };
 
 const unsavedShare = () => ({ name: unique('probe'), path: '/export/probe' });
 const nasRef = (f: Fixture) => ({ nas_id: f.nas.id });
@@ -94,7 +114,12 @@ let ttl = 600;
 /** Every operation, by operation id: how to make its valid request and reach its own refusals. */
 const probes: Record<OperationId, Probe> = {
   testUnsavedNasShare: { params: nasRef, body: unsavedShare },
-  showUnsavedNasShareTest: { params: nasRef, query: jobQuery, prepare: withJob((f) => `/nas/${f.nas.id}/nas_shares/-/test`, unsavedShare()), refusals: jobRefusals },
+  showUnsavedNasShareTest: {
+    params: nasRef,
+    query: jobQuery,
+    prepare: withJob((f) => `/nas/${f.nas.id}/nas_shares/-/test`, unsavedShare()),
+    refusals: jobRefusals,
+  },
   testNasShare: { params: shareRef },
   showNasShareTest: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/test`), refusals: jobRefusals },
   scanNasShare: { params: shareRef },
@@ -102,7 +127,11 @@ const probes: Record<OperationId, Probe> = {
   listNasSharesByNas: { params: nasRef, query: () => 'name=~share%25&sort_by=name:desc' },
   createNasShare: { params: nasRef, body: () => ({ name: unique('new'), path: '/export/new', password: 'pw-new' }) },
   showNasShareByNas: { params: shareUnderNas },
-  updateNasShareByNas: { params: shareUnderNas, body: shareUpdate, refusals: (f) => [{ why: 'share of another NAS', params: { nas_id: f.emptyNas.id, nas_share_id: f.share.id }, body: shareUpdate() }] },
+  updateNasShareByNas: {
+    params: shareUnderNas,
+    body: shareUpdate,
+    refusals: (f) => [{ why: 'share of another NAS', params: { nas_id: f.emptyNas.id, nas_share_id: f.share.id }, body: shareUpdate() }],
+  },
   deleteNasShareByNas: { params: shareUnderNas },
   listNasShares: { query: () => 'limit=5' },
   showNasShare: { params: shareRef },
@@ -115,7 +144,11 @@ const probes: Record<OperationId, Probe> = {
   listNas: { query: () => 'page=1&per_page=5' },
   createNas: { body: () => ({ name: unique('new-nas'), host: '198.51.100.30', type: 'nfs_v4' }) },
   showNas: { params: nasRef },
-  updateNas: { params: nasRef, body: () => ({ comment: 'moved', host: '198.51.100.31' }), refusals: (f) => [{ why: 'name of another NAS', body: { name: f.emptyNas.name } }] },
+  updateNas: {
+    params: nasRef,
+    body: () => ({ comment: 'moved', host: '198.51.100.31' }),
+    refusals: (f) => [{ why: 'name of another NAS', body: { name: f.emptyNas.name } }],
+  },
   deleteNas: { params: (f) => ({ nas_id: f.emptyNas.id }), refusals: (f) => [{ why: 'a NAS that still has shares', params: { nas_id: f.nas.id } }] },
   listPools: {},
   createPool: { body: () => ({ name: unique('new-pool') }) },
@@ -125,7 +158,11 @@ const probes: Record<OperationId, Probe> = {
   listSnmpTraps: {},
   createSnmpTrap: { body: () => ({ manager: '198.51.100.7' }) },
   showSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
-  updateSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }), body: () => ({ community: 'changed' }), refusals: () => [{ why: 'severity band upside down', body: { severity_low: 5, severity_high: 1 } }] },
+  updateSnmpTrap: {
+    params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }),
+    body: () => ({ community: 'changed' }),
+    refusals: () => [{ why: 'severity band upside down', body: { severity_low: 5, severity_high: 1 } }],
+  },
   deleteSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
   // createTestApp runs no trap sender: this answers 503, as with the notifier down.
   testSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
@@ -142,7 +179,10 @@ const probes: Record<OperationId, Probe> = {
   },
   showCurrentApiKey: {},
   showSettings: {},
-  updateSettings: { body: () => ({ jwt_ttl_seconds: (ttl += 1) }), refusals: () => [{ why: 'a host entry that is no host', body: { share_test_allowed_hosts: ['not a host/99'] } }] },
+  updateSettings: {
+    body: () => ({ jwt_ttl_seconds: (ttl += 1) }),
+    refusals: () => [{ why: 'a host entry that is no host', body: { share_test_allowed_hosts: ['not a host/99'] } }],
+  },
   listApiKeys: {},
   createApiKey: { body: () => ({ name: unique('granted'), api_key_scopes: [{ controller: 'pools', action: 'index' }] }) },
   showApiKey: { params: (f) => ({ api_key_id: need(f.apiKey, 'API key').id }), prepare: withApiKey },
@@ -152,12 +192,25 @@ const probes: Record<OperationId, Probe> = {
   createUser: { body: () => ({ username: unique('new-user'), password: 'new-user-password' }) },
   showUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser },
   // Not `admin: true`: a second admin would let the refusals of the last admin through.
-  updateUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser, body: () => ({ admin: false }), refusals: () => [{ why: 'demoting the last admin', params: { user_id: adminUsername }, body: { admin: false } }] },
-  deleteUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser, refusals: () => [{ why: 'deleting the last admin', params: { user_id: adminUsername } }] },
+  updateUser: {
+    params: (f) => ({ user_id: need(f.user, 'user').id }),
+    prepare: withUser,
+    body: () => ({ admin: false }),
+    refusals: () => [{ why: 'demoting the last admin', params: { user_id: adminUsername }, body: { admin: false } }],
+  },
+  deleteUser: {
+    params: (f) => ({ user_id: need(f.user, 'user').id }),
+    prepare: withUser,
+    refusals: () => [{ why: 'deleting the last admin', params: { user_id: adminUsername } }],
+  },
   listCorsRules: {},
   createCorsRule: { body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }) },
   showCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },
-  updateCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule, body: () => ({ origins: [`https://${unique('app')}.example.com`] }) },
+  updateCorsRule: {
+    params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }),
+    prepare: withCorsRule,
+    body: () => ({ origins: [`https://${unique('app')}.example.com`] }),
+  },
   deleteCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },
 };
 
@@ -208,7 +261,11 @@ class Prober {
     private readonly seen: Sent[],
   ) {}
 
-  async send(why: string, request: { params?: Record<string, string | number>; query?: string; body?: unknown; auth?: string; headers?: Record<string, string> }, expected?: number): Promise<void> {
+  async send(
+    why: string,
+    request: { params?: Record<string, string | number>; query?: string; body?: unknown; auth?: string; headers?: Record<string, string> },
+    expected?: number,
+  ): Promise<void> {
     const { contract, t } = this;
     const query = request.query ? `?${request.query}` : '';
     const res = await t.call(contract.method.toUpperCase(), pathOf(contract, request.params ?? {}) + query, {
@@ -221,7 +278,13 @@ class Prober {
 }
 
 /** The requests every operation's contract implies, and its valid request with its replay. */
-async function probeAll(t: TestApp, contract: RouteContract, f: Fixture, keys: { lacking: (scope: `${string}/${string}`) => Promise<string> }, seen: Sent[]): Promise<void> {
+async function probeAll(
+  t: TestApp,
+  contract: RouteContract,
+  f: Fixture,
+  keys: { lacking: (scope: `${string}/${string}`) => Promise<string> },
+  seen: Sent[],
+): Promise<void> {
   const probe = probes[contract.operationId];
   const p = new Prober(t, contract, seen);
   const params = probe.params?.(f) ?? {};
@@ -230,15 +293,26 @@ async function probeAll(t: TestApp, contract: RouteContract, f: Fixture, keys: {
   const valid = { params, query, body, auth: t.basic };
   // First, while nothing the valid request (or a probe that passes as one) changes is in their way.
   for (const refusal of probe.refusals?.(f) ?? []) {
-    await p.send(refusal.why, { ...valid, ...(refusal.params ? { params: { ...params, ...refusal.params } } : {}), ...(refusal.query === undefined ? {} : { query: refusal.query }), ...(refusal.body === undefined ? {} : { body: refusal.body }) });
+    await p.send(refusal.why, {
+      ...valid,
+      ...(refusal.params ? { params: { ...params, ...refusal.params } } : {}),
+      ...(refusal.query === undefined ? {} : { query: refusal.query }),
+      ...(refusal.body === undefined ? {} : { body: refusal.body }),
+    });
   }
   if (!contract.public) {
     await p.send('no credential', { ...valid, auth: undefined }, 401);
     await p.send('unknown API key', { ...valid, auth: 'Bearer dms_neverIssuedKey00000000000000000000000000000' }, 401);
-    if (contract.scope) await p.send(`a key without ${contract.scope.controller} / ${contract.scope.action}`, { ...valid, auth: await keys.lacking(scopeItLacks(contract)) }, 403);
+    if (contract.scope)
+      await p.send(
+        `a key without ${contract.scope.controller} / ${contract.scope.action}`,
+        { ...valid, auth: await keys.lacking(scopeItLacks(contract)) },
+        403,
+      );
   }
   for (const name of contract.pathParams) await p.send(`unknown ${name}`, { ...valid, params: { ...params, [name]: unknownRef } }, 404);
-  if (contract.pathParams.length > 0) await p.send('a path over the length limit', { ...valid, params: { ...params, [contract.pathParams[0]!]: 'n'.repeat(maxPathBytes) } }, 414);
+  if (contract.pathParams.length > 0)
+    await p.send('a path over the length limit', { ...valid, params: { ...params, [contract.pathParams[0]!]: 'n'.repeat(maxPathBytes) } }, 414);
   for (const name of Object.keys(contract.query?.shape ?? {})) {
     const others = query.split('&').filter((pair) => pair !== '' && !pair.startsWith(`${name}=`));
     await p.send(`NUL in query parameter ${name}`, { ...valid, query: [...others, `${name}=%00`].join('&') }, 400);
@@ -252,7 +326,17 @@ async function probeAll(t: TestApp, contract: RouteContract, f: Fixture, keys: {
     await p.send('an object in every field', { ...valid, body: Object.fromEntries(Object.keys(body as object).map((key) => [key, { zz: 1 }])) }, 422);
     // Observed only: a login body is not strict about its fields.
     await p.send('an unknown field', { ...valid, body: { ...(body as object), zz_not_a_field: 1 } });
-    await p.send('a NUL in a string', { ...valid, body: { ...(body as object), ...Object.fromEntries(Object.entries(body as object).filter(([, v]) => typeof v === 'string').map(([k]) => [k, 'a\u0000b'])) } });
+    await p.send('a NUL in a string', {
+      ...valid,
+      body: {
+        ...(body as object),
+        ...Object.fromEntries(
+          Object.entries(body as object)
+            .filter(([, v]) => typeof v === 'string')
+            .map(([k]) => [k, 'a\u0000b']),
+        ),
+      },
+    });
   }
   await p.send('the valid request', valid);
   await p.send('the valid request again', valid);
@@ -263,7 +347,10 @@ function undocumented(observations: Observations): string[] {
   for (const contract of routeContracts) {
     const allowed = documented(contract);
     for (const sent of observations.get(contract.operationId) ?? []) {
-      if (!allowed.has(sent.status)) problems.push(`${contract.operationId} (${contract.method.toUpperCase()} ${contract.path}): ${sent.why} → ${sent.status}, documented ${[...allowed].sort().join(', ')}: ${sent.text}`);
+      if (!allowed.has(sent.status))
+        problems.push(
+          `${contract.operationId} (${contract.method.toUpperCase()} ${contract.path}): ${sent.why} → ${sent.status}, documented ${[...allowed].sort().join(', ')}: ${sent.text}`,
+        );
     }
   }
   return problems;
@@ -272,7 +359,9 @@ function undocumented(observations: Observations): string[] {
 function missed(observations: Observations): string[] {
   const problems: string[] = [];
   for (const [operationId, seen] of observations) {
-    for (const sent of seen) if (sent.expected !== undefined && sent.status !== sent.expected) problems.push(`${operationId}: ${sent.why} → ${sent.status}, made to reach ${sent.expected}: ${sent.text}`);
+    for (const sent of seen)
+      if (sent.expected !== undefined && sent.status !== sent.expected)
+        problems.push(`${operationId}: ${sent.why} → ${sent.status}, made to reach ${sent.expected}: ${sent.text}`);
   }
   return problems;
 }
@@ -340,12 +429,20 @@ describe('finding 21.8: every operation answers only statuses its contract docum
         const f = need(fixtures.get(contract.operationId), 'fixture');
         const probe = probes[contract.operationId];
         const p = new Prober(t, contract, seen);
-        await p.send('the valid request, host outside share_test_allowed_hosts', { params: probe.params?.(f) ?? {}, query: probe.query?.(f) ?? '', body: probe.body?.(f), auth: t.basic });
+        await p.send('the valid request, host outside share_test_allowed_hosts', {
+          params: probe.params?.(f) ?? {},
+          query: probe.query?.(f) ?? '',
+          body: probe.body?.(f),
+          auth: t.basic,
+        });
       }
       expect(undocumented(observations)).toEqual([]);
       // Not vacuous: the refusal the finding is about is what these answer here.
       for (const operationId of ['testUnsavedNasShare', 'testNasShare', 'scanNasShare', 'createNas', 'updateNas'] as const) {
-        expect(observations.get(operationId)?.map((sent) => sent.status), operationId).toEqual([422]);
+        expect(
+          observations.get(operationId)?.map((sent) => sent.status),
+          operationId,
+        ).toEqual([422]);
       }
     });
   });
@@ -356,7 +453,9 @@ describe('finding 21.8: every operation answers only statuses its contract docum
     const observations: Observations = new Map();
     beforeAll(async () => {
       const one = () => createMemoryRateLimiter({ limit: 1, windowSeconds: 60 });
-      t = await createTestApp({ limits: { perCredential: one(), perAddress: one(), authFailures: createMemoryRateLimiter({ limit: 1000, windowSeconds: 60 }) } });
+      t = await createTestApp({
+        limits: { perCredential: one(), perAddress: one(), authFailures: createMemoryRateLimiter({ limit: 1000, windowSeconds: 60 }) },
+      });
       // Spends the admin's budget and, by its one password check, the address's.
       expect((await t.call('GET', '/api/v2/api_keys/current', { auth: t.basic })).status).toBe(200);
     });

@@ -159,7 +159,9 @@ beforeAll(async () => {
   for (let i = 0; i < perSeries; i += 1) {
     // Not `local`: a local share's path must lie under the test's local roots.
     const type = i % 2 === 0 ? 'nfs_v4' : 'smb_v3';
-    nas.push(await addNas(t, { name: `list-nas-${String(i).padStart(2, '0')}`, host: hosts[i % 3]!, type, ...(i % 4 === 0 ? {} : { comment: `floor ${i % 3}` }) }));
+    nas.push(
+      await addNas(t, { name: `list-nas-${String(i).padStart(2, '0')}`, host: hosts[i % 3]!, type, ...(i % 4 === 0 ? {} : { comment: `floor ${i % 3}` }) }),
+    );
   }
   holder = nas[0]!;
   const held = [];
@@ -174,7 +176,11 @@ beforeAll(async () => {
   members = await addPool(t, { name: 'list-pool-members', content: 'nas', type: 'primary' });
   for (let i = 1; i < perSeries; i += 1) await addPool(t, { name: `list-pool-${i}`, type: types[i % 4]!, content: contents[i % 3]! });
   // 22 shares of the holder NAS and the 3 of the other one: 25 members from two NAS.
-  await joinPool(t, members, [...held.slice(3), ...elsewhere].map((share) => share.id));
+  await joinPool(
+    t,
+    members,
+    [...held.slice(3), ...elsewhere].map((share) => share.id),
+  );
 
   for (let i = 0; i < perSeries; i += 1) {
     await addTrap(t, { manager: `192.0.2.${i % 7}`, version: i % 2 === 0 ? 'v2c' : 'v1', severity_low: (i % 5) + 1, severity_high: 5 });

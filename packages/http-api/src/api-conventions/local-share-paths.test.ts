@@ -31,13 +31,11 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const outsideMessage = (shown: string) =>
-  `path '${shown}' is outside the local share roots (${root}); set DMS_LOCAL_ROOTS to allow another root`;
+const outsideMessage = (shown: string) => `path '${shown}' is outside the local share roots (${root}); set DMS_LOCAL_ROOTS to allow another root`;
 const create = (path: string, nas: Pick<Nas, 'id'> = local) =>
   t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: t.basic, body: { name: unique('s'), path } });
 const update = (share: Pick<NasShare, 'id'>, body: unknown) => t.call('PUT', `/api/v2/nas_shares/${share.id}`, { auth: t.basic, body });
-const testUnsaved = (path: string) =>
-  t.call('PUT', `/api/v2/nas/${local.id}/nas_shares/-/test`, { auth: t.basic, body: { name: 'probe', path } });
+const testUnsaved = (path: string) => t.call('PUT', `/api/v2/nas/${local.id}/nas_shares/-/test`, { auth: t.basic, body: { name: 'probe', path } });
 
 /** Follows a job until it ended (a long-poll answers at each change of status). */
 async function ended(jobId: string): Promise<unknown> {

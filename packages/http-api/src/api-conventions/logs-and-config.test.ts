@@ -43,7 +43,9 @@ describe('logs for people', () => {
   });
 
   it('DMS_LOG_LEVEL and DMS_LOG_FORMAT are checked at start, naming the allowed values', () => {
-    expect(() => readConfig({ DMS_LOG_LEVEL: 'verbose' })).toThrow("DMS_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'");
+    expect(() => readConfig({ DMS_LOG_LEVEL: 'verbose' })).toThrow(
+      "DMS_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'",
+    );
     expect(() => readConfig({ DMS_LOG_FORMAT: 'xml' })).toThrow("DMS_LOG_FORMAT must be one of json, pretty, got 'xml'");
     expect(readConfig({ DMS_LOG_LEVEL: 'debug', DMS_LOG_FORMAT: 'pretty' })).toMatchObject({ logLevel: 'debug', logFormat: 'pretty' });
     expect(readConfig({})).toMatchObject({ logLevel: 'info', logFormat: 'json' });

@@ -439,12 +439,23 @@ describe('GET body PUT back (fast-check)', () => {
 
   it('a trap', async () => {
     const band = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
-    const manager = fc.oneof(fc.ipV4(), fc.domain(), fc.tuple(fc.ipV4(), fc.integer({ min: 1, max: 65535 })).map(([ip, port]) => `${ip}:${port}`));
+    const manager = fc.oneof(
+      fc.ipV4(),
+      fc.domain(),
+      fc.tuple(fc.ipV4(), fc.integer({ min: 1, max: 65535 })).map(([ip, port]) => `${ip}:${port}`),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(0, 1), fc.constantFrom('v1', 'v2c'), manager, printable, band, async (activation, version, manager, community, [low, high]) => {
-        const created = await addTrap(t, { activation, version, manager, community, severity_low: low, severity_high: high });
-        await roundTrip(api(`/snmp/traps/${created.snmp_trap_id}`));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(0, 1),
+        fc.constantFrom('v1', 'v2c'),
+        manager,
+        printable,
+        band,
+        async (activation, version, manager, community, [low, high]) => {
+          const created = await addTrap(t, { activation, version, manager, community, severity_low: low, severity_high: high });
+          await roundTrip(api(`/snmp/traps/${created.snmp_trap_id}`));
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -460,7 +471,10 @@ describe('GET body PUT back (fast-check)', () => {
   });
 
   it('a CORS rule', async () => {
-    const origins = fc.uniqueArray(fc.constantFrom('*', 'https://app.example.com', 'http://localhost:5173', 'example.org', '[::1]'), { minLength: 1, maxLength: 5 });
+    const origins = fc.uniqueArray(fc.constantFrom('*', 'https://app.example.com', 'http://localhost:5173', 'example.org', '[::1]'), {
+      minLength: 1,
+      maxLength: 5,
+    });
     const path = fc.constantFrom('*', '/api/v2/*', '/api/v2/nas_shares*', '/api/v2/snmp/traps');
     const methods = fc.uniqueArray(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), { minLength: 1, maxLength: 4 });
     await fc.assert(

@@ -39,7 +39,13 @@ describe('dms CLI', () => {
     const runtime = await openForCommand(readConfig());
     try {
       const principal = await runtime.core.auth.authenticate({ kind: 'bearer', token: key });
-      expect(principal).toMatchObject({ kind: 'api_key', scopes: [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }] });
+      expect(principal).toMatchObject({
+        kind: 'api_key',
+        scopes: [
+          { controller: 'nas_shares', action: 'index' },
+          { controller: 'nas_shares', action: 'show' },
+        ],
+      });
     } finally {
       await runtime.close();
     }

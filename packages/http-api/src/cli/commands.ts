@@ -47,7 +47,10 @@ async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDataba
 async function apikey(args: string[], out: Output): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, scope: { type: 'string', multiple: true }, 'expires-at': { type: 'string' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: 'string' }, scope: { type: 'string', multiple: true }, 'expires-at': { type: 'string' } },
+    });
     const scopes: Scope[] = [];
     for (const text of values.scope ?? []) {
       const scope = parseScopeText(text);
@@ -99,7 +102,12 @@ async function cors(args: string[], out: Output): Promise<number> {
       methods: { type: 'string', multiple: true },
     },
   });
-  const list = (...given: Array<string[] | undefined>) => given.flatMap((values) => values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  const list = (...given: Array<string[] | undefined>) =>
+    given
+      .flatMap((values) => values ?? [])
+      .flatMap((value) => value.split(','))
+      .map((value) => value.trim())
+      .filter(Boolean);
   const [sub, id] = positionals;
   if (sub === 'add') {
     const rule = await withDms((rt) =>
@@ -165,7 +173,8 @@ async function user(args: string[], out: Output): Promise<number> {
 async function check(out: Output): Promise<number> {
   const config = readConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
-  if (config.databaseUrl !== undefined) throw new CliError('dms check reads the SQLite database of the data dir; on PostgreSQL use its own tools (amcheck, pg_dump)');
+  if (config.databaseUrl !== undefined)
+    throw new CliError('dms check reads the SQLite database of the data dir; on PostgreSQL use its own tools (amcheck, pg_dump)');
   const file = join(config.dataDir, 'dms.sqlite');
   if (!existsSync(file)) throw new CliError(`no dms database at ${file}`);
   // Loaded here: only this command needs the SQLite adapter's checks.
@@ -238,8 +247,7 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
   } catch (error) {
     if (error instanceof CliError || error instanceof StartupError || error instanceof DataDirInUseError || error instanceof NoDatabaseError) {
       process.stderr.write(`dms: ${error.message}\n`);
-    }
-    else if (isDomainError(error)) process.stderr.write(`dms: ${error.messages.join('; ')}\n`);
+    } else if (isDomainError(error)) process.stderr.write(`dms: ${error.messages.join('; ')}\n`);
     else process.stderr.write(`dms: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }

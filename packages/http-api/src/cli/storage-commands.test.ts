@@ -29,10 +29,14 @@ describe('dms check and dms migrate --init', () => {
     expect((await cli('migrate')).code).toBe(0);
     const file = join(dir, 'dms.sqlite');
     const raw = new BetterSqlite3(file);
-    raw.exec("insert into nas (name, host, type, created_at, updated_at) with recursive n(value) as (select 1 union all select value + 1 from n where value < 2000) select 'nas-' || value, 'h', 'local', 'now', 'now' from n");
+    raw.exec(
+      "insert into nas (name, host, type, created_at, updated_at) with recursive n(value) as (select 1 union all select value + 1 from n where value < 2000) select 'nas-' || value, 'h', 'local', 'now', 'now' from n",
+    );
     raw.pragma('wal_checkpoint(TRUNCATE)');
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
-    const pages = (raw.prepare("select pageno from dbstat where name = 'nas' and pagetype = 'leaf' order by pageno").all() as Array<{ pageno: number }>).map((row) => row.pageno);
+    const pages = (raw.prepare("select pageno from dbstat where name = 'nas' and pagetype = 'leaf' order by pageno").all() as Array<{ pageno: number }>).map(
+      (row) => row.pageno,
+    );
     raw.close();
     expect(await cli('check')).toEqual({ code: 0, lines: [`${file}: ok`] });
 

@@ -55,7 +55,13 @@ export const adminContracts: readonly RouteContract[] = [
     noun: 'API key',
     query: apiKeyListQuerySchema,
     schemas: { item: apiKeySchema, created: apiKeyWithKeySchema, collection: apiKeyCollectionSchema, create: apiKeyCreateSchema, update: apiKeyUpdateSchema },
-    examples: { item: apiKeyExample, created: apiKeyWithKeyExample, collection: collectionExample('api_keys', apiKeyExample), create: apiKeyCreateExample, update: apiKeyUpdateExample },
+    examples: {
+      item: apiKeyExample,
+      created: apiKeyWithKeyExample,
+      collection: collectionExample('api_keys', apiKeyExample),
+      create: apiKeyCreateExample,
+      update: apiKeyUpdateExample,
+    },
     notes: {
       list: 'Non-admins see their own keys only.',
       create: 'The answer holds `key`, the key itself, this once only. A key never grants more than its creator may do.',
@@ -71,7 +77,12 @@ export const adminContracts: readonly RouteContract[] = [
     schemas: { item: userSchema, collection: userCollectionSchema, create: userCreateSchema, update: userUpdateSchema },
     destroyErrors: [409],
     examples: { item: userExample, collection: collectionExample('users', userExample), create: userCreateExample, update: userUpdateExample },
-    notes: { list: 'Admin only.', create: 'Admin only.', update: 'Admin only. A new password ends the user\'s JWTs.', destroy: 'Admin only; deleting the user revokes its keys.' },
+    notes: {
+      list: 'Admin only.',
+      create: 'Admin only.',
+      update: "Admin only. A new password ends the user's JWTs.",
+      destroy: 'Admin only; deleting the user revokes its keys.',
+    },
   }),
   ...crudContracts({
     path: '/cors_rules',
@@ -86,7 +97,12 @@ export const adminContracts: readonly RouteContract[] = [
       create: corsRuleCreateSchema,
       update: corsRuleUpdateSchema,
     },
-    examples: { item: corsRuleExample, collection: collectionExample('cors_rules', corsRuleExample), create: corsRuleCreateExample, update: corsRuleUpdateExample },
+    examples: {
+      item: corsRuleExample,
+      collection: collectionExample('cors_rules', corsRuleExample),
+      create: corsRuleCreateExample,
+      update: corsRuleUpdateExample,
+    },
     notes: { create: 'Admin only. `path` is a glob over request paths; the `null` origin is never allowed.' },
   }),
 ];

@@ -9,7 +9,8 @@ export const authContracts: readonly RouteContract[] = [
     path: '/auth/login',
     tag: 'admin',
     summary: 'Log in with a user’s credentials and get a JWT (JWT mode only)',
-    description: 'Needs no credential. Answers a token to send as `Authorization: Bearer <token>`; bad credentials are 401, and JWT mode off is 403. Repeated failures for one user are 429.',
+    description:
+      'Needs no credential. Answers a token to send as `Authorization: Bearer <token>`; bad credentials are 401, and JWT mode off is 403. Repeated failures for one user are 429.',
     public: true,
     body: loginRequestSchema,
     bodyExample: loginExample,

@@ -56,7 +56,10 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       path,
       tag,
       summary: `Create ${withArticle(noun)}`,
-      description: describe(`Creates ${withArticle(noun)} and answers it. An unknown field is 422 (it names the closest known one); a taken unique name is 409.`, notes.create),
+      description: describe(
+        `Creates ${withArticle(noun)} and answers it. An unknown field is 422 (it names the closest known one); a taken unique name is 409.`,
+        notes.create,
+      ),
       scope: { controller, action: 'create' },
       body: schemas.create,
       bodyExample: examples.create,

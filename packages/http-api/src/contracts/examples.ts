@@ -41,7 +41,15 @@ export const jobCompletedExample = {
   ],
 };
 
-export const trapExample = { snmp_trap_id: '3', activation: 1, version: 'v2c', manager: 'nms.example.com:162', community: 'public', severity_low: 3, severity_high: 5 };
+export const trapExample = {
+  snmp_trap_id: '3',
+  activation: 1,
+  version: 'v2c',
+  manager: 'nms.example.com:162',
+  community: 'public',
+  severity_low: 3,
+  severity_high: 5,
+};
 export const trapCreateExample = { manager: 'nms.example.com:162', severity_low: 3 };
 export const trapUpdateExample = { activation: 0 };
 
@@ -58,8 +66,19 @@ export const settingsExample = {
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 
-const scopes = [{ controller: 'nas_shares', action: 'index' }, { controller: 'nas_shares', action: 'show' }];
-export const apiKeyExample = { id: 4, name: 'backup', masked_key: '****9f2c', api_key_scopes: scopes, created_at: '2025-01-15T09:30:00.000Z', expires_at: null, last_used_at: null };
+const scopes = [
+  { controller: 'nas_shares', action: 'index' },
+  { controller: 'nas_shares', action: 'show' },
+];
+export const apiKeyExample = {
+  id: 4,
+  name: 'backup',
+  masked_key: '****9f2c',
+  api_key_scopes: scopes,
+  created_at: '2025-01-15T09:30:00.000Z',
+  expires_at: null,
+  last_used_at: null,
+};
 export const apiKeyWithKeyExample = { ...apiKeyExample, key: 'dms_4Qm8r1Xk0vYt7nB2cL9pZs3eH6wJ9f2c' };
 export const apiKeyCreateExample = { name: 'backup', api_key_scopes: scopes };
 export const apiKeyUpdateExample = { expires_at: '2027-01-01T00:00:00.000Z' };

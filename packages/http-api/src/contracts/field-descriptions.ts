@@ -74,7 +74,10 @@ export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>
     messages: { description: 'The same in English sentences.' },
   },
   attribute_error: {
-    error: { description: '`blank`, `invalid`, `taken`, `too_short`, `too_long`, `greater_than_or_equal_to`, `less_than_or_equal_to`, `not_found`, `frozen`, `forbidden` or `unknown`.' },
+    error: {
+      description:
+        '`blank`, `invalid`, `taken`, `too_short`, `too_long`, `greater_than_or_equal_to`, `less_than_or_equal_to`, `not_found`, `frozen`, `forbidden` or `unknown`.',
+    },
     count: { description: 'The limit that applies (a length, a bound).' },
     value: { description: 'The value refused.' },
   },

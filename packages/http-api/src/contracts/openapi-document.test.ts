@@ -68,7 +68,10 @@ describe('openApiDocument()', () => {
   it('describes every 4xx and 5xx with model_error', () => {
     for (const { key, op } of operationsOf(openApiDocument())) {
       const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
-      expect(errors.map(([status]) => status), key).toEqual(expect.arrayContaining(['400', '401', '403', '414', '429', '500', '503']));
+      expect(
+        errors.map(([status]) => status),
+        key,
+      ).toEqual(expect.arrayContaining(['400', '401', '403', '414', '429', '500', '503']));
       for (const [status, response] of errors) {
         expect(response.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe('#/components/schemas/model_error');
       }
@@ -93,7 +96,7 @@ describe('openApiDocument()', () => {
 
   // What a handler can answer is probed in api-conventions/documented-statuses.test.ts; these are
   // the statuses an operation's shape alone implies, so that no contract has to remember them.
-  it('finding 21.8: documents the statuses an operation\'s shape implies (413 unless GET, 404 with a path parameter, 422 with a body)', () => {
+  it("finding 21.8: documents the statuses an operation's shape implies (413 unless GET, 404 with a path parameter, 422 with a body)", () => {
     for (const { key, op } of operationsOf(openApiDocument())) {
       const statuses = Object.keys(op.responses);
       if (!key.startsWith('get ')) expect(statuses, key).toContain('413');
@@ -104,7 +107,13 @@ describe('openApiDocument()', () => {
 
   it('finding 21.8: documents the 422 of share test and scan for a host outside share_test_allowed_hosts, and says so', () => {
     const operations = new Map(operationsOf(openApiDocument()).map(({ key, op }) => [key, op]));
-    for (const key of ['put /nas/{nas_id}/nas_shares/-/test', 'put /nas_shares/{nas_share_id}/test', 'put /nas_shares/{nas_share_id}/scan', 'post /nas', 'put /nas/{nas_id}']) {
+    for (const key of [
+      'put /nas/{nas_id}/nas_shares/-/test',
+      'put /nas_shares/{nas_share_id}/test',
+      'put /nas_shares/{nas_share_id}/scan',
+      'post /nas',
+      'put /nas/{nas_id}',
+    ]) {
       const op = operations.get(key);
       expect(Object.keys(op?.responses ?? {}), key).toContain('422');
       expect(op?.description, key).toContain('share_test_allowed_hosts');

@@ -37,7 +37,7 @@ const errorExamples: Record<ErrorStatus, { details: Record<string, unknown[]>; m
   409: { details: { name: [{ error: 'taken', value: 'projects' }] }, messages: ['name "projects" is already taken'] },
   413: { details: { body: [{ error: 'too_long', count: 1048576 }] }, messages: ['request body is larger than 1048576 bytes'] },
   414: { details: { path: [{ error: 'too_long', count: 8192 }] }, messages: ['request path is longer than 8192 bytes'] },
-  422: { details: { path: [{ error: 'blank' }] }, messages: ['path can\'t be blank'] },
+  422: { details: { path: [{ error: 'blank' }] }, messages: ["path can't be blank"] },
   429: { details: { rate_limit: [{ error: 'invalid', count: 600 }] }, messages: ['rate limit exceeded; retry after 12 s'] },
   500: { details: {}, messages: ['internal server error'] },
   503: { details: {}, messages: ['storage is unavailable, try again shortly'] },

@@ -9,12 +9,25 @@ const passwordNote = 'password with nas_shares / get_password';
 /** The three route families over one ShareService: under a NAS, everywhere, in a pool. */
 /** `list` and `item` tell the three families apart in summaries (the reference's sidebar lists them side by side). */
 const families: ReadonlyArray<{ prefix: string; query: z.ZodObject; where: string; list: string; item: string }> = [
-  { prefix: '/nas/:nas_id/nas_shares', query: shareListQuerySchemas.nas, where: 'of one NAS; a share of another NAS is 404 here', list: 'List the NAS shares of a NAS', item: ' under its NAS' },
+  {
+    prefix: '/nas/:nas_id/nas_shares',
+    query: shareListQuerySchemas.nas,
+    where: 'of one NAS; a share of another NAS is 404 here',
+    list: 'List the NAS shares of a NAS',
+    item: ' under its NAS',
+  },
   { prefix: '/nas_shares', query: shareListQuerySchemas.all, where: 'of every NAS', list: 'List NAS shares', item: '' },
-  { prefix: '/pools/:pool_id/nas_shares', query: shareListQuerySchemas.pool, where: 'in one pool; a share outside it is 404 here', list: 'List the NAS shares of a pool', item: ' in its pool' },
+  {
+    prefix: '/pools/:pool_id/nas_shares',
+    query: shareListQuerySchemas.pool,
+    where: 'in one pool; a share outside it is 404 here',
+    list: 'List the NAS shares of a pool',
+    item: ' in its pool',
+  },
 ];
 
-const passwordRule = '`password` is in the answer only for a principal holding `nas_shares / get_password` (a user always does; a key only through a literal `get_password` action).';
+const passwordRule =
+  '`password` is in the answer only for a principal holding `nas_shares / get_password` (a user always does; a key only through a literal `get_password` action).';
 
 function familyContracts({ prefix, query, where, list, item: inScope }: (typeof families)[number]): RouteContract[] {
   const item = `${prefix}/:nas_share_id`;
@@ -27,7 +40,12 @@ function familyContracts({ prefix, query, where, list, item: inScope }: (typeof 
       description: `The shares ${where}: one page and \`count\`, the number of matches before paging. Takes \`limit\`/\`offset\` (or \`page\`/\`per_page\`), \`sort_by=name:desc|id\` and filters such as \`name=~proj%\` (see *Lists* in the introduction). ${passwordRule}`,
       scope: { controller: 'nas_shares', action: 'index', note: passwordNote },
       query,
-      success: { status: 200, description: 'nas_share_collection', schema: nasShareCollectionSchema, example: collectionExample('nas_shares', nasShareExample) },
+      success: {
+        status: 200,
+        description: 'nas_share_collection',
+        schema: nasShareCollectionSchema,
+        example: collectionExample('nas_shares', nasShareExample),
+      },
     }),
     defineContract({
       method: 'get',

@@ -8,9 +8,19 @@ const jobQuerySchema = z.object({
   wait: z.string().optional().describe('long-poll up to this many seconds (0–30) until the job changes state'),
 });
 
-const followed: SuccessResponse = { status: 200, description: 'finished job: completed or failed', schema: activeJobStatusSchema, example: jobCompletedExample };
+const followed: SuccessResponse = {
+  status: 200,
+  description: 'finished job: completed or failed',
+  schema: activeJobStatusSchema,
+  example: jobCompletedExample,
+};
 const accepted: SuccessResponse = { status: 202, description: 'queued job', schema: activeJobStatusSchema, example: jobQueuedExample };
-const running: SuccessResponse = { status: 202, description: 'job still queued or working', schema: activeJobStatusSchema, example: { ...jobQueuedExample, status: 'working', progress: 2 } };
+const running: SuccessResponse = {
+  status: 202,
+  description: 'job still queued or working',
+  schema: activeJobStatusSchema,
+  example: { ...jobQueuedExample, status: 'working', progress: 2 },
+};
 
 const following =
   'Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in `message` and `steps`. With `wait=N` (0–30) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.';

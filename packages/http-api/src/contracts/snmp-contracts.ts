@@ -1,12 +1,4 @@
-import {
-  snmpConfigSchema,
-  snmpConfigUpdateSchema,
-  trapCollectionSchema,
-  trapCreateSchema,
-  trapListQuerySchema,
-  trapSchema,
-  trapUpdateSchema,
-} from '@dms/core';
+import { snmpConfigSchema, snmpConfigUpdateSchema, trapCollectionSchema, trapCreateSchema, trapListQuerySchema, trapSchema, trapUpdateSchema } from '@dms/core';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
 import { collectionExample, snmpConfigExample, snmpConfigUpdateExample, trapCreateExample, trapExample, trapUpdateExample } from './examples.js';
@@ -43,6 +35,6 @@ export const snmpContracts: readonly RouteContract[] = [
     noun: 'SNMP server configuration',
     schemas: { item: snmpConfigSchema, update: snmpConfigUpdateSchema },
     examples: { item: snmpConfigExample, update: snmpConfigUpdateExample },
-    about: 'The SNMP agent\'s version, community and system group (`location`, `contact`); an update reconfigures the running agent.',
+    about: "The SNMP agent's version, community and system group (`location`, `contact`); an update reconfigures the running agent.",
   }),
 ];

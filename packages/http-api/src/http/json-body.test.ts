@@ -69,7 +69,11 @@ describe('request bodies', () => {
     async (contentType) => {
       const before = await snapshot();
       for (const [method, path] of writes) {
-        const res = await t.call(method, path, { auth: t.basic, body: { name: 'ok-name', path: '/x', manager: 'h' }, headers: { 'content-type': contentType } });
+        const res = await t.call(method, path, {
+          auth: t.basic,
+          body: { name: 'ok-name', path: '/x', manager: 'h' },
+          headers: { 'content-type': contentType },
+        });
         const body = await expectModelError(res, 400, 'content-type', 'invalid');
         expect(body.messages.join(' ')).toMatch(/Content-Type/);
       }
@@ -79,7 +83,11 @@ describe('request bodies', () => {
 
   it('accepts application/json with a charset and +json media types', async () => {
     for (const contentType of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
-      const res = await t.call('PUT', '/api/v2/snmp/server_configuration', { auth: t.basic, body: { contact: contentType }, headers: { 'content-type': contentType } });
+      const res = await t.call('PUT', '/api/v2/snmp/server_configuration', {
+        auth: t.basic,
+        body: { contact: contentType },
+        headers: { 'content-type': contentType },
+      });
       expect(res.status, contentType).toBe(200);
     }
   });

@@ -31,7 +31,9 @@ export async function readJsonBody(c: Context, bounds: JsonBodyBounds = {}): Pro
   }
   if (bounds.maxLength !== undefined && text.length > bounds.maxLength) throw tooLong(bounds.maxLength);
   if (nestsDeeperThan(text)) {
-    throw new DomainError('bad_request', `JSON in request body nests deeper than ${maxJsonDepth} levels`, { details: { body: [{ error: 'too_long', count: maxJsonDepth }] } });
+    throw new DomainError('bad_request', `JSON in request body nests deeper than ${maxJsonDepth} levels`, {
+      details: { body: [{ error: 'too_long', count: maxJsonDepth }] },
+    });
   }
   try {
     return JSON.parse(text) as unknown;

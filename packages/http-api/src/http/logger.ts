@@ -31,7 +31,9 @@ export type LogFormat = (typeof logFormats)[number];
 export function createLogger(level: string = serverDefaults.logLevel, destination?: DestinationStream, format: LogFormat = serverDefaults.logFormat): Logger {
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'dms' } };
   if (destination) return pino(options, destination);
-  return format === 'pretty' ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })) : pino(options);
+  return format === 'pretty'
+    ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }))
+    : pino(options);
 }
 
 export type { Logger };

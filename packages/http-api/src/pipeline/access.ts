@@ -57,4 +57,3 @@ export function authenticate(access: AccessService, publicPaths: ReadonlySet<str
     return next();
   };
 }
-

@@ -11,7 +11,11 @@ import type { Step } from './step.js';
  */
 export function limitBody(maxBytes: number): Step {
   const tooLarge = (c: Context) =>
-    errorResponse(c, new DomainError('payload_too_large', `request body is larger than ${maxBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBytes }] } }), { Connection: 'close' });
+    errorResponse(
+      c,
+      new DomainError('payload_too_large', `request body is larger than ${maxBytes} bytes`, { details: { body: [{ error: 'too_long', count: maxBytes }] } }),
+      { Connection: 'close' },
+    );
   const limitChunked = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async (c, next) => {
     // Node's own headers decide a sized body: touching Hono's `c.req.raw` for it would build a

@@ -48,7 +48,10 @@ export function clientAddressResolver(trusted: readonly string[]): (c: Context) 
   return (c) => {
     const peer = peerAddress(c);
     if (!isTrusted(peer)) return peer;
-    const hops = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter((hop) => hop !== '');
+    const hops = (requestHeader(c, 'x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop !== '');
     for (let i = hops.length - 1; i >= 0; i -= 1) {
       const hop = hops[i]!;
       if (!isTrusted(hop)) return family(hop) ? hop : peer;

@@ -199,7 +199,12 @@ describe('API keys over REST', () => {
   });
 
   it('refuses to create a key that has already expired, naming now', async () => {
-    const past = await expectModelError(await createKey(t.basic, { name: 'born-expired', api_key_scopes: scopes('nas/index'), expires_at: '2020-01-01T00:00:00Z' }), 422, 'expires_at', 'greater_than_or_equal_to');
+    const past = await expectModelError(
+      await createKey(t.basic, { name: 'born-expired', api_key_scopes: scopes('nas/index'), expires_at: '2020-01-01T00:00:00Z' }),
+      422,
+      'expires_at',
+      'greater_than_or_equal_to',
+    );
     expect(past.messages[0]).toMatch(/^expires_at must be later than now \(\d{4}-/);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await createKey(t.basic, { name: 'expires-later', api_key_scopes: scopes('nas/index'), expires_at: future })).status).toBe(201);
@@ -208,7 +213,13 @@ describe('API keys over REST', () => {
   it('does not let a key grant what it does not hold', async () => {
     const creator = await t.bearer('api_keys/create', 'nas_shares/show');
     const before = (await t.core.apiKeys.list(systemPrincipal, {})).count;
-    for (const wider of [scopes('nas/*'), scopes('nas_shares/*'), scopes('nas_shares/get_password'), scopes('*/show'), scopes('nas_shares/show', 'users/create')]) {
+    for (const wider of [
+      scopes('nas/*'),
+      scopes('nas_shares/*'),
+      scopes('nas_shares/get_password'),
+      scopes('*/show'),
+      scopes('nas_shares/show', 'users/create'),
+    ]) {
       const res = await createKey(creator, { name: 'wider', api_key_scopes: wider });
       await expectModelError(res, 403, 'api_key_scopes', 'forbidden');
     }
@@ -228,13 +239,30 @@ describe('API keys over REST', () => {
     const target = await readJson<ApiKeyBody>(await createKey(t.basic, { name: 'target', api_key_scopes: scopes('nas_shares/show') }));
     const wide = await readJson<ApiKeyBody>(await createKey(t.basic, { name: 'wide', api_key_scopes: scopes('*/*') }));
 
-    await expectModelError(await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/*') } }), 403, 'api_key_scopes');
-    await expectModelError(await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { api_key_scopes: scopes('*/*') } }), 403, 'api_key_scopes');
-    await expectModelError(await t.call('PUT', api(`/api_keys/${editorId}`), { auth: editorKey, body: { api_key_scopes: scopes('api_keys/*', 'nas_shares/show') } }), 403);
+    await expectModelError(
+      await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/*') } }),
+      403,
+      'api_key_scopes',
+    );
+    await expectModelError(
+      await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { api_key_scopes: scopes('*/*') } }),
+      403,
+      'api_key_scopes',
+    );
+    await expectModelError(
+      await t.call('PUT', api(`/api_keys/${editorId}`), { auth: editorKey, body: { api_key_scopes: scopes('api_keys/*', 'nas_shares/show') } }),
+      403,
+    );
     await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { name: 'renamed' } }), 403);
     // Narrowing or expiring a wider key is touching it too.
     await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/show') } }), 403);
-    await expectModelError(await t.call('PUT', api(`/api_keys/${wide.id}`), { auth: editorKey, body: { api_key_scopes: scopes('nas_shares/show'), expires_at: '2000-01-01T00:00:00Z' } }), 403);
+    await expectModelError(
+      await t.call('PUT', api(`/api_keys/${wide.id}`), {
+        auth: editorKey,
+        body: { api_key_scopes: scopes('nas_shares/show'), expires_at: '2000-01-01T00:00:00Z' },
+      }),
+      403,
+    );
     await expectModelError(await t.call('DELETE', api(`/api_keys/${wide.id}`), { auth: editorKey }), 403);
 
     const unchanged = await readJson<ApiKeyBody>(await t.call('GET', api(`/api_keys/${target.id}`), { auth: t.basic }));
@@ -242,7 +270,10 @@ describe('API keys over REST', () => {
     expect((await readJson<ApiKeyBody>(await t.call('GET', api(`/api_keys/${wide.id}`), { auth: t.basic }))).name).toBe('wide');
 
     // Within its reach, the edit is allowed.
-    const renamed = await t.call('PUT', api(`/api_keys/${target.id}`), { auth: editorKey, body: { name: 'target renamed', api_key_scopes: scopes('nas_shares/show') } });
+    const renamed = await t.call('PUT', api(`/api_keys/${target.id}`), {
+      auth: editorKey,
+      body: { name: 'target renamed', api_key_scopes: scopes('nas_shares/show') },
+    });
     expect(renamed.status).toBe(200);
     expect((await readJson<ApiKeyBody>(renamed)).name).toBe('target renamed');
   });
@@ -296,7 +327,12 @@ describe('users over REST', () => {
     expect((await t.call('GET', api('/nas'), { auth: basicOf(name, 'carol-secret-2') })).status).toBe(200);
 
     await expectModelError(await t.call('PUT', api(`/users/${user.id}`), { auth: t.basic, body: { password: 'short' } }), 422, 'password', 'too_short');
-    await expectModelError(await t.call('POST', api('/users'), { auth: t.basic, body: { username: name, password: 'another-pass-1' } }), 409, 'username', 'taken');
+    await expectModelError(
+      await t.call('POST', api('/users'), { auth: t.basic, body: { username: name, password: 'another-pass-1' } }),
+      409,
+      'username',
+      'taken',
+    );
   });
 
   it('keeps at least one admin: the last one cannot be deleted or demoted (409)', async () => {
@@ -326,12 +362,17 @@ describe('users over REST', () => {
     expect((await t.call('DELETE', api(`/users/${adminUsername}`), { auth: key })).status).toBe(204);
     const results = await Promise.all([a, b].map((name) => t.call('DELETE', api(`/users/${name}`), { auth: key })));
     expect(results.map((res) => res.status).sort()).toEqual([204, 409]);
-    expect((await t.storage.users.countAdmins())).toBe(1);
+    expect(await t.storage.users.countAdmins()).toBe(1);
   });
 
   it('lets only a key holding */* create users', async () => {
     const key = await t.bearer('users/create', 'users/index', 'users/update');
-    await expectModelError(await t.call('POST', api('/users'), { auth: key, body: { username: unique('mallory'), password: 'mallory-pass-1', admin: true } }), 403, 'scope', 'forbidden');
+    await expectModelError(
+      await t.call('POST', api('/users'), { auth: key, body: { username: unique('mallory'), password: 'mallory-pass-1', admin: true } }),
+      403,
+      'scope',
+      'forbidden',
+    );
     await expectModelError(await t.call('PUT', api('/users/1'), { auth: key, body: { password: 'taken-over-1' } }), 403, 'scope', 'forbidden');
     expect((await t.call('GET', api('/users'), { auth: key })).status).toBe(200);
     const full = await t.bearer('*/*');
@@ -360,7 +401,9 @@ describe('CORS rules and settings validation', () => {
     const updated = await t.call('PUT', api(`/cors_rules/${rule.id}`), { auth: t.basic, body: { methods: ['GET'] } });
     expect(updated.status).toBe(200);
     expect(await readJson(updated)).toEqual({ ...rule, methods: ['GET'] });
-    const defaulted = await readJson<{ path: string; id: number }>(await t.call('POST', api('/cors_rules'), { auth: t.basic, body: { origins: ['*'], methods: ['GET'] } }));
+    const defaulted = await readJson<{ path: string; id: number }>(
+      await t.call('POST', api('/cors_rules'), { auth: t.basic, body: { origins: ['*'], methods: ['GET'] } }),
+    );
     expect(defaulted.path).toBe('*');
     expect((await t.call('DELETE', api(`/cors_rules/${rule.id}`), { auth: t.basic })).status).toBe(204);
     expect((await t.call('DELETE', api(`/cors_rules/${defaulted.id}`), { auth: t.basic })).status).toBe(204);
@@ -387,17 +430,38 @@ describe('CORS rules and settings validation', () => {
   it('validates an update as well', async () => {
     const rule = await readJson<{ id: number }>(await t.call('POST', api('/cors_rules'), { auth: t.basic, body: { origins: ['*'], methods: ['GET'] } }));
     await expectModelError(await t.call('PUT', api(`/cors_rules/${rule.id}`), { auth: t.basic, body: { methods: ['TRACE'] } }), 422, 'methods.0');
-    await expectModelError(await t.call('PUT', api(`/cors_rules/${rule.id}`), { auth: t.basic, body: { origins: ['https://a.example/path'] } }), 422, 'origins.0');
+    await expectModelError(
+      await t.call('PUT', api(`/cors_rules/${rule.id}`), { auth: t.basic, body: { origins: ['https://a.example/path'] } }),
+      422,
+      'origins.0',
+    );
     await expectModelError(await t.call('PUT', api(`/cors_rules/${rule.id}`), { auth: t.basic, body: { path: 'relative*' } }), 422, 'path');
-    expect(await readJson(await t.call('GET', api(`/cors_rules/${rule.id}`), { auth: t.basic }))).toEqual({ id: rule.id, origins: ['*'], path: '*', methods: ['GET'] });
+    expect(await readJson(await t.call('GET', api(`/cors_rules/${rule.id}`), { auth: t.basic }))).toEqual({
+      id: rule.id,
+      origins: ['*'],
+      path: '*',
+      methods: ['GET'],
+    });
     expect((await t.call('DELETE', api(`/cors_rules/${rule.id}`), { auth: t.basic })).status).toBe(204);
   });
 
   it('validates settings: jwt_ttl_seconds of at least 60, booleans for jwt_enabled', async () => {
-    await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 59 } }), 422, 'jwt_ttl_seconds', 'greater_than_or_equal_to');
+    await expectModelError(
+      await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 59 } }),
+      422,
+      'jwt_ttl_seconds',
+      'greater_than_or_equal_to',
+    );
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 90.5 } }), 422, 'jwt_ttl_seconds');
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_enabled: 'yes' } }), 422, 'jwt_enabled', 'invalid');
-    const defaults = { jwt_enabled: false, jwt_ttl_seconds: 3600, job_queue_max_per_principal: 32, job_queue_max_total: 256, share_test_allowed_hosts: [], api_keys_max_per_user: 100 };
+    const defaults = {
+      jwt_enabled: false,
+      jwt_ttl_seconds: 3600,
+      job_queue_max_per_principal: 32,
+      job_queue_max_total: 256,
+      share_test_allowed_hosts: [],
+      api_keys_max_per_user: 100,
+    };
     expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });
     expect(ok.status).toBe(200);
@@ -569,7 +633,9 @@ describe('rate limits', () => {
     it('counts failed POST /auth/login attempts too, against Basic as well', async () => {
       expect((await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_enabled: true } })).status).toBe(200);
       const before = repeated().length;
-      const failures = await Promise.all(Array.from({ length: 10 }, (_, i) => t.call('POST', api('/auth/login'), { body: { username: bob, password: `guess-${i}` } })));
+      const failures = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => t.call('POST', api('/auth/login'), { body: { username: bob, password: `guess-${i}` } })),
+      );
       expect(failures.map((res) => res.status)).toEqual(Array(10).fill(401));
       expect(repeated()).toHaveLength(before + 1);
 

@@ -79,7 +79,10 @@ describe('share test jobs', () => {
     const denied = await t.call('PUT', '/api/v2/nas/here/nas_shares/-/test', { auth: show, body: { name: 'p', path: 'projects' } });
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { messages: string[] }).messages.join()).toContain('nas_shares / test');
-    const allowed = await t.call('PUT', '/api/v2/nas/here/nas_shares/-/test', { auth: await t.bearer('nas_shares/test'), body: { name: 'p', path: 'projects' } });
+    const allowed = await t.call('PUT', '/api/v2/nas/here/nas_shares/-/test', {
+      auth: await t.bearer('nas_shares/test'),
+      body: { name: 'p', path: 'projects' },
+    });
     expect(allowed.status).toBe(202);
   });
 

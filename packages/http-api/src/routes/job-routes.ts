@@ -17,13 +17,17 @@ const allShares = { kind: 'all' } as const;
 
 /** GET …/test?job_id=&wait= of a saved share's test or scan; the core checks both parameters. */
 const showShareJob = (core: Core, kind: JobKind) => async (c: Context<AppEnv>) =>
-  jobResponse(c, await core.jobs.status(c.get('principal'), { jobId: c.req.query('job_id'), kind, scope: allShares, shareRef: shareRef(c) }, c.req.query('wait')));
+  jobResponse(
+    c,
+    await core.jobs.status(c.get('principal'), { jobId: c.req.query('job_id'), kind, scope: allShares, shareRef: shareRef(c) }, c.req.query('wait')),
+  );
 
 /** Handlers of contracts/share-job-contracts.ts. */
 export function shareJobHandlers(core: Core) {
   return {
     testUnsavedNasShare: async (c) => respondJson(c, await core.jobs.testUnsaved(c.get('principal'), c.req.param('nas_id')!, await readJsonBody(c)), 202),
-    showUnsavedNasShareTest: async (c) => jobResponse(c, await core.jobs.status(c.get('principal'), { jobId: c.req.query('job_id'), nasRef: c.req.param('nas_id')! }, c.req.query('wait'))),
+    showUnsavedNasShareTest: async (c) =>
+      jobResponse(c, await core.jobs.status(c.get('principal'), { jobId: c.req.query('job_id'), nasRef: c.req.param('nas_id')! }, c.req.query('wait'))),
     testNasShare: async (c) => respondJson(c, await core.jobs.testSaved(c.get('principal'), allShares, shareRef(c)), 202),
     showNasShareTest: showShareJob(core, 'share_test'),
     scanNasShare: async (c) => respondJson(c, await core.jobs.scan(c.get('principal'), allShares, shareRef(c)), 202),

@@ -107,7 +107,11 @@ describe('public endpoints', () => {
 
   it('GET /readyz answers 503 naming the SNMP agent when it could not start', async () => {
     const core = t.core;
-    const { app } = createApp({ core, logger: createLogger('silent'), snmpAgent: () => ({ state: 'failed', port: 1161, reason: 'the port is in use by another program' }) });
+    const { app } = createApp({
+      core,
+      logger: createLogger('silent'),
+      snmpAgent: () => ({ state: 'failed', port: 1161, reason: 'the port is in use by another program' }),
+    });
     const res = await app.request('/readyz');
     const body = await expectModelError(res, 503, 'snmp_agent');
     expect(body.messages.join(' ')).toContain('SNMP agent is down: UDP port 1161: the port is in use');

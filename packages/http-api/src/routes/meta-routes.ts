@@ -6,7 +6,15 @@ import type { RouteTable } from './route-table.js';
 import type { AppEnv } from '../http/env.js';
 import { responseHeaders } from '../http/common-headers.js';
 import { requestHeader } from '../http/request-header.js';
-import { docsAssetParameter, docsPageHeaders, loadScalarBundle, renderDocsPage, scalarAssetName, type DocsAsset, type DocsDocument } from '../http/docs-page.js';
+import {
+  docsAssetParameter,
+  docsPageHeaders,
+  loadScalarBundle,
+  renderDocsPage,
+  scalarAssetName,
+  type DocsAsset,
+  type DocsDocument,
+} from '../http/docs-page.js';
 import { apiDescriptionVersion, openApiDocument, type OpenApiDocument } from '../contracts/openapi-document.js';
 
 /** Public endpoints: service description, OpenAPI document, API reference, health. */
@@ -51,6 +59,8 @@ export function registerMetaRoutes(routes: RouteTable, core: Core, base: string,
  */
 function sendAsset(c: Context<AppEnv>, asset: DocsAsset): Response {
   const headers = responseHeaders(c, { 'Content-Type': 'text/javascript; charset=UTF-8', 'Cache-Control': 'public, max-age=86400', ETag: asset.etag });
-  const revalidated = requestHeader(c, 'if-none-match')?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag);
+  const revalidated = requestHeader(c, 'if-none-match')
+    ?.split(',')
+    .some((tag) => tag.trim().replace(/^W\//, '') === asset.etag);
   return new Response(revalidated ? null : asset.text, { status: revalidated ? 304 : 200, headers });
 }

@@ -77,7 +77,12 @@ describe('NAS (/nas)', () => {
   it('answers 409 taken for a duplicate name on create and on rename', async () => {
     const a = await addNas(t);
     const b = await addNas(t);
-    await expectModelError(await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: a.name, host: 'x.example', type: 'local' } }), 409, 'name', 'taken');
+    await expectModelError(
+      await t.call('POST', '/api/v2/nas', { auth: t.basic, body: { name: a.name, host: 'x.example', type: 'local' } }),
+      409,
+      'name',
+      'taken',
+    );
     await expectModelError(await t.call('PUT', `/api/v2/nas/${b.id}`, { auth: t.basic, body: { name: a.name } }), 409, 'name', 'taken');
     expect((await get<Nas>(`/api/v2/nas/${b.id}`)).name).toBe(b.name);
   });
@@ -128,7 +133,10 @@ describe('pools (/pools) and membership', () => {
     const pool = await readJson<Pool>(res);
     expect(pool).toEqual({ id: pool.id, name, comment: null, type: 'primary', content: 'nas', primary_id: null, nas_share_ids: [] });
     expect(await get<Pool>(`/api/v2/pools/${name}`)).toEqual(pool);
-    const archive = await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: unique('archive'), type: 'offline_archive', content: 'tape', comment: 'vault', primary_id: 3 } });
+    const archive = await t.call('POST', '/api/v2/pools', {
+      auth: t.basic,
+      body: { name: unique('archive'), type: 'offline_archive', content: 'tape', comment: 'vault', primary_id: 3 },
+    });
     expect(await archive.json()).toMatchObject({ type: 'offline_archive', content: 'tape', comment: 'vault', primary_id: null });
   });
 
@@ -138,7 +146,12 @@ describe('pools (/pools) and membership', () => {
     await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: '' } }), 422, 'name', 'blank');
     await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'p', type: 'warm' } }), 422, 'type', 'invalid');
     await expectModelError(await t.call('POST', '/api/v2/pools', { auth: t.basic, body: { name: 'p', content: 'disk' } }), 422, 'content', 'invalid');
-    const zero = await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [0] } }), 422, 'nas_share_ids.0', 'greater_than_or_equal_to');
+    const zero = await expectModelError(
+      await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [0] } }),
+      422,
+      'nas_share_ids.0',
+      'greater_than_or_equal_to',
+    );
     expect(zero.details['nas_share_ids.0']).toEqual([{ error: 'greater_than_or_equal_to', count: 1 }]);
     await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: 'all' } }), 422, 'nas_share_ids', 'invalid');
   });
@@ -176,7 +189,10 @@ describe('pools (/pools) and membership', () => {
     const share = await addShare(t, nas);
     const pool = await addPool(t);
     await joinPool(t, pool, [share.id]);
-    const res = await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { name: unique('renamed'), comment: 'x', nas_share_ids: [share.id, 999998, 999999] } });
+    const res = await t.call('PUT', `/api/v2/pools/${pool.id}`, {
+      auth: t.basic,
+      body: { name: unique('renamed'), comment: 'x', nas_share_ids: [share.id, 999998, 999999] },
+    });
     const body = await expectModelError(res, 422, 'nas_share_ids', 'not_found');
     expect(body.details['nas_share_ids']!.map((e) => e.value)).toEqual([999998, 999999]);
     expect(await get<Pool>(`/api/v2/pools/${pool.id}`)).toEqual({ ...pool, nas_share_ids: [share.id] });
@@ -202,7 +218,12 @@ describe('pools (/pools) and membership', () => {
     const share = await addShare(t, nas);
     const taken = await addPool(t);
     const pool = await addPool(t);
-    await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { name: taken.name, nas_share_ids: [share.id] } }), 409, 'name', 'taken');
+    await expectModelError(
+      await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { name: taken.name, nas_share_ids: [share.id] } }),
+      409,
+      'name',
+      'taken',
+    );
     expect(await get<Pool>(`/api/v2/pools/${pool.id}`)).toEqual(pool);
     expect((await get<NasShare>(`/api/v2/nas_shares/${share.id}`)).pool_id).toBeNull();
   });
@@ -212,11 +233,21 @@ describe('pools (/pools) and membership', () => {
     const share = await addShare(t, nas);
     for (const content of ['tape', 'cloud']) {
       const pool = await addPool(t, { content: content as 'tape' });
-      await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [share.id] } }), 422, 'nas_share_ids', 'invalid');
+      await expectModelError(
+        await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { nas_share_ids: [share.id] } }),
+        422,
+        'nas_share_ids',
+        'invalid',
+      );
     }
     // ... and when the same request turns a nas pool into a tape pool
     const nasPool = await addPool(t);
-    await expectModelError(await t.call('PUT', `/api/v2/pools/${nasPool.id}`, { auth: t.basic, body: { content: 'tape', nas_share_ids: [share.id] } }), 422, 'nas_share_ids', 'invalid');
+    await expectModelError(
+      await t.call('PUT', `/api/v2/pools/${nasPool.id}`, { auth: t.basic, body: { content: 'tape', nas_share_ids: [share.id] } }),
+      422,
+      'nas_share_ids',
+      'invalid',
+    );
     expect((await get<NasShare>(`/api/v2/nas_shares/${share.id}`)).pool_id).toBeNull();
   });
 
@@ -225,7 +256,12 @@ describe('pools (/pools) and membership', () => {
     const share = await addShare(t, nas);
     const pool = await addPool(t);
     await joinPool(t, pool, [share.id]);
-    const body = await expectModelError(await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { content: 'tape' } }), 422, 'content', 'frozen');
+    const body = await expectModelError(
+      await t.call('PUT', `/api/v2/pools/${pool.id}`, { auth: t.basic, body: { content: 'tape' } }),
+      422,
+      'content',
+      'frozen',
+    );
     expect(body.details['content']![0]!.count).toBe(1);
     expect((await get<Pool>(`/api/v2/pools/${pool.id}`)).content).toBe('nas');
   });
@@ -281,13 +317,24 @@ describe('SNMP traps (/snmp/traps)', () => {
     const res = await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager: 'nms.example' } });
     expect(res.status).toBe(201);
     const trap = await readJson<Trap>(res);
-    expect(trap).toEqual({ snmp_trap_id: trap.snmp_trap_id, activation: 1, version: 'v2c', manager: 'nms.example', community: 'public', severity_low: 1, severity_high: 5 });
+    expect(trap).toEqual({
+      snmp_trap_id: trap.snmp_trap_id,
+      activation: 1,
+      version: 'v2c',
+      manager: 'nms.example',
+      community: 'public',
+      severity_low: 1,
+      severity_high: 5,
+    });
     expect(trap.snmp_trap_id).toMatch(/^[1-9]\d*$/);
     expect(await get<Trap>(`/api/v2/snmp/traps/${trap.snmp_trap_id}`)).toEqual(trap);
   });
 
   it.each(['192.0.2.1', '192.0.2.1:1162', 'nms.example:162', '[2001:db8::1]', '[2001:db8::1]:10162', 'localhost'])('accepts manager %s', async (manager) => {
-    const res = await t.call('POST', '/api/v2/snmp/traps', { auth: t.basic, body: { manager, version: 'v1', activation: 0, community: 'secret community', severity_low: 3, severity_high: 3 } });
+    const res = await t.call('POST', '/api/v2/snmp/traps', {
+      auth: t.basic,
+      body: { manager, version: 'v1', activation: 0, community: 'secret community', severity_low: 3, severity_high: 3 },
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ manager, version: 'v1', activation: 0, community: 'secret community', severity_low: 3, severity_high: 3 });
   });
@@ -314,15 +361,28 @@ describe('SNMP traps (/snmp/traps)', () => {
 
   it('updates partially and checks the severity band against the stored values', async () => {
     const trap = await addTrap(t, { severity_low: 2, severity_high: 3 });
-    const unknown = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { community: 'ops', snmp_trap_id: '777', extra: true } });
+    const unknown = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, {
+      auth: t.basic,
+      body: { community: 'ops', snmp_trap_id: '777', extra: true },
+    });
     await expectModelError(unknown, 422, 'extra', 'unknown');
     expect(await get<Trap>(`/api/v2/snmp/traps/${trap.snmp_trap_id}`)).toEqual(trap);
     const res = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { community: 'ops', snmp_trap_id: '777' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ...trap, community: 'ops' });
-    const band = await expectModelError(await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_low: 4 } }), 422, 'severity_low', 'less_than_or_equal_to');
+    const band = await expectModelError(
+      await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_low: 4 } }),
+      422,
+      'severity_low',
+      'less_than_or_equal_to',
+    );
     expect(band.details['severity_low']).toContainEqual({ error: 'less_than_or_equal_to', count: 3 });
-    await expectModelError(await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_high: 1 } }), 422, 'severity_low', 'less_than_or_equal_to');
+    await expectModelError(
+      await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_high: 1 } }),
+      422,
+      'severity_low',
+      'less_than_or_equal_to',
+    );
     await expectModelError(await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { manager: null } }), 422, 'manager', 'blank');
     const moved = await t.call('PUT', `/api/v2/snmp/traps/${trap.snmp_trap_id}`, { auth: t.basic, body: { severity_low: 4, severity_high: 5 } });
     expect(await moved.json()).toEqual({ ...trap, community: 'ops', severity_low: 4, severity_high: 5 });
@@ -351,7 +411,13 @@ describe('SNMP traps (/snmp/traps)', () => {
   it('lists traps with count, page/per_page or limit/offset, sort_by and filters', async () => {
     const app = await createTestApp();
     try {
-      for (const [low, high] of [[1, 5], [3, 4], [2, 2], [5, 5]] as const) await addTrap(app, { severity_low: low, severity_high: high });
+      for (const [low, high] of [
+        [1, 5],
+        [3, 4],
+        [2, 2],
+        [5, 5],
+      ] as const)
+        await addTrap(app, { severity_low: low, severity_high: high });
       const call = async (query: string) => {
         const res = await app.call('GET', `/api/v2/snmp/traps?${query}`, { auth: app.basic });
         expect(res.status, query).toBe(200);

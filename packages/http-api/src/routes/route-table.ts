@@ -59,5 +59,5 @@ function matches(pattern: string, path: string): boolean {
   // No trailing-slash stripping: Hono routes strictly, so `/nas_shares/` is a 404, not a 405.
   const have = path.split('/');
   if (want.length !== have.length) return false;
-  return want.every((segment, i) => segment.startsWith(':') ? (have[i] ?? '') !== '' : segment === have[i]);
+  return want.every((segment, i) => (segment.startsWith(':') ? (have[i] ?? '') !== '' : segment === have[i]));
 }

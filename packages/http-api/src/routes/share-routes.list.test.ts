@@ -123,7 +123,9 @@ describe('share list pagination', () => {
   it('answers 400 for query parameters that are not attributes, naming the accepted ones (a typo never returns every row)', async () => {
     const res = await t.call('GET', '/api/v2/nas_shares?utm_source=mail&foo=bar', { auth: t.basic });
     const body = await expectModelError(res, 400, 'utm_source', 'invalid');
-    expect(body.messages).toEqual(["unknown query parameter 'utm_source'; accepted: limit, offset, page, per_page, sort_by, id, name, path, options, username, nas_id, pool_id"]);
+    expect(body.messages).toEqual([
+      "unknown query parameter 'utm_source'; accepted: limit, offset, page, per_page, sort_by, id, name, path, options, username, nas_id, pool_id",
+    ]);
   });
 });
 
@@ -149,7 +151,12 @@ describe('share list sort_by', () => {
 
   it('sorts by id descending when asked, and pages stay stable under a sort with ties', async () => {
     expect(ids(await list('sort_by=id:desc&limit=3'))).toEqual([15, 14, 13]);
-    const pages = [await list('sort_by=path&limit=4'), await list('sort_by=path&limit=4&offset=4'), await list('sort_by=path&limit=4&offset=8'), await list('sort_by=path&limit=4&offset=12')];
+    const pages = [
+      await list('sort_by=path&limit=4'),
+      await list('sort_by=path&limit=4&offset=4'),
+      await list('sort_by=path&limit=4&offset=8'),
+      await list('sort_by=path&limit=4&offset=12'),
+    ];
     const seen = pages.flatMap(ids);
     expect(new Set(seen).size).toBe(15);
     expect(seen).toEqual(ids(await list('sort_by=path&limit=100')));

@@ -134,7 +134,10 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
 
   it('accepts names and paths of exactly the maximum length', async () => {
     const nas = await addNas(t);
-    const res = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: t.basic, body: { name: 'n'.repeat(255), path: 'p'.repeat(4096), options: 'o'.repeat(1024) } });
+    const res = await t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, {
+      auth: t.basic,
+      body: { name: 'n'.repeat(255), path: 'p'.repeat(4096), options: 'o'.repeat(1024) },
+    });
     expect(res.status).toBe(201);
     const share = await readJson<NasShare>(res);
     expect(share.name).toHaveLength(255);
@@ -177,7 +180,12 @@ describe('GET a share in each route family', () => {
     const { share } = await world();
     const otherNas = await addNas(t);
     const otherPool = await addPool(t);
-    const outside = [`/api/v2/nas/${otherNas.id}/nas_shares`, `/api/v2/nas/${otherNas.name}/nas_shares`, `/api/v2/pools/${otherPool.id}/nas_shares`, `/api/v2/pools/${otherPool.name}/nas_shares`];
+    const outside = [
+      `/api/v2/nas/${otherNas.id}/nas_shares`,
+      `/api/v2/nas/${otherNas.name}/nas_shares`,
+      `/api/v2/pools/${otherPool.id}/nas_shares`,
+      `/api/v2/pools/${otherPool.name}/nas_shares`,
+    ];
     for (const family of outside) {
       for (const ref of [String(share.id), share.name]) {
         await expectModelError(await t.call('GET', `${family}/${ref}`, { auth: t.basic }), 404, 'nas_share_id', 'not_found');
@@ -322,7 +330,9 @@ describe('share lists per family', () => {
     expect(byNas.nas_shares.map((s) => s.id)).toEqual([share.id, sibling.id]);
     const byPool = await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/pools/${pool.name}/nas_shares`, { auth: t.basic }));
     expect(byPool).toEqual({ count: 1, nas_shares: [{ ...share, password: 'pw-1' }] });
-    const all = await readJson<ShareCollectionBody>(await t.call('GET', `/api/v2/nas_shares?limit=100&id=><${share.id}|${sibling.id}|${stranger.id}`, { auth: t.basic }));
+    const all = await readJson<ShareCollectionBody>(
+      await t.call('GET', `/api/v2/nas_shares?limit=100&id=><${share.id}|${sibling.id}|${stranger.id}`, { auth: t.basic }),
+    );
     expect(all.count).toBe(3);
   });
 });

@@ -63,7 +63,14 @@ describe('security review 2: hostile bodies and credentials at the edge', () => 
   });
 
   it('finding 20.9: a Basic user name holding NUL, or longer than any user name, is 401 without a 500', async () => {
-    for (const auth of [basicOf('adm\u0000in', 'x'), basicOf('\u0000', 'x'), basicOf('a'.repeat(300), 'x'), basicOf('admin', 'pass\u0000word'), 'Bearer dms_\u0001abc', `Bearer ${'x'.repeat(10_000)}`]) {
+    for (const auth of [
+      basicOf('adm\u0000in', 'x'),
+      basicOf('\u0000', 'x'),
+      basicOf('a'.repeat(300), 'x'),
+      basicOf('admin', 'pass\u0000word'),
+      'Bearer dms_\u0001abc',
+      `Bearer ${'x'.repeat(10_000)}`,
+    ]) {
       const res = await t.call('GET', '/api/v2/nas', { auth });
       await expectModelError(res, 401, 'authorization');
     }

@@ -31,12 +31,17 @@ describe('security review: key lineage', () => {
     return { ...created, auth: `Bearer ${created.key}` };
   };
 
-  it('the routes answer the lineage rules: 403 on admin-only routes, 404 for another user\'s key, 401 once its creator is gone', async () => {
+  it("the routes answer the lineage rules: 403 on admin-only routes, 404 for another user's key, 401 once its creator is gone", async () => {
     const adminKey = await createKey(t.basic, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     const key = await createKey(bob, { api_key_scopes: everything });
     await expectModelError(await t.call('PUT', api('/users/bob'), { auth: key.auth, body: { admin: true } }), 403, 'admin', 'forbidden');
     await expectModelError(await t.call('GET', api('/settings'), { auth: key.auth }), 403, 'admin', 'forbidden');
-    await expectModelError(await t.call('POST', api('/cors_rules'), { auth: key.auth, body: { origins: ['https://evil.example'], methods: ['GET'] } }), 403, 'admin', 'forbidden');
+    await expectModelError(
+      await t.call('POST', api('/cors_rules'), { auth: key.auth, body: { origins: ['https://evil.example'], methods: ['GET'] } }),
+      403,
+      'admin',
+      'forbidden',
+    );
     await expectModelError(await t.call('GET', api(`/api_keys/${adminKey.id}`), { auth: bob }), 404, 'api_key_id', 'not_found');
     expect((await t.call('GET', api('/nas_shares'), { auth: key.auth })).status).toBe(200);
     expect((await t.call('DELETE', api('/users/bob'), { auth: t.basic })).status).toBe(204);
@@ -47,10 +52,16 @@ describe('security review: key lineage', () => {
 
   it('a key that would outlive its creator is a 422 model_error on expires_at, on create and on update', async () => {
     const expiry = new Date(start + 3600_000).toISOString();
-    const scopesOfA = [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }];
+    const scopesOfA = [
+      { controller: 'nas', action: 'index' },
+      { controller: 'api_keys', action: '*' },
+    ];
     const a = await createKey(bob, { api_key_scopes: scopesOfA, expires_at: expiry });
     const b = await createKey(bob, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
-    const later = await t.call('POST', api('/api_keys'), { auth: a.auth, body: { name: 'later', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: '9999-01-01T00:00:00Z' } });
+    const later = await t.call('POST', api('/api_keys'), {
+      auth: a.auth,
+      body: { name: 'later', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: '9999-01-01T00:00:00Z' },
+    });
     await expectModelError(later, 422, 'expires_at', 'less_than_or_equal_to');
     const handed = await t.call('PUT', api(`/api_keys/${b.id}`), { auth: a.auth, body: { api_key_scopes: scopesOfA } });
     const refusal = await expectModelError(handed, 422, 'expires_at', 'less_than_or_equal_to');

@@ -22,10 +22,18 @@ describe('security round 2: API key scopes and the number of keys per user', () 
   const createKey = (auth: string, scopes: Array<{ controller: string; action: string }>, name = 'k') =>
     t.call('POST', api('/api_keys'), { auth, body: { name, api_key_scopes: scopes } });
 
-  it('POST and PUT /api_keys answer a scope outside the catalogue with a 422 model_error on the scope\'s field', async () => {
-    const created = await expectModelError(await createKey(t.basic, [{ controller: 'nas_share', action: 'index' }]), 422, 'api_key_scopes.0.controller', 'invalid');
+  it("POST and PUT /api_keys answer a scope outside the catalogue with a 422 model_error on the scope's field", async () => {
+    const created = await expectModelError(
+      await createKey(t.basic, [{ controller: 'nas_share', action: 'index' }]),
+      422,
+      'api_key_scopes.0.controller',
+      'invalid',
+    );
     expect(created.messages[0]).toContain("did you mean 'nas_shares'?");
-    const made = await createKey(t.basic, [{ controller: 'nas', action: 'index' }, { controller: 'api_keys', action: '*' }]);
+    const made = await createKey(t.basic, [
+      { controller: 'nas', action: 'index' },
+      { controller: 'api_keys', action: '*' },
+    ]);
     expect(made.status).toBe(201);
     const { id, key } = await readJson<{ id: number; key: string }>(made);
     const updated = await t.call('PUT', api(`/api_keys/${id}`), { auth: `Bearer ${key}`, body: { api_key_scopes: [{ controller: 'nas', action: 'shwo' }] } });
@@ -36,7 +44,12 @@ describe('security round 2: API key scopes and the number of keys per user', () 
     await expectModelError(await t.call('PUT', api('/settings'), { auth: t.basic, body: { api_keys_max_per_user: 0 } }), 422, 'api_keys_max_per_user');
     expect((await t.call('PUT', api('/settings'), { auth: t.basic, body: { api_keys_max_per_user: 1 } })).status).toBe(200);
     expect((await createKey(bob, [{ controller: 'nas', action: 'index' }])).status).toBe(201);
-    const refused = await expectModelError(await createKey(bob, [{ controller: 'nas', action: 'index' }]), 409, 'api_keys_max_per_user', 'less_than_or_equal_to');
+    const refused = await expectModelError(
+      await createKey(bob, [{ controller: 'nas', action: 'index' }]),
+      409,
+      'api_keys_max_per_user',
+      'less_than_or_equal_to',
+    );
     expect(refused.details['api_keys_max_per_user']).toEqual([{ error: 'less_than_or_equal_to', count: 1 }]);
   });
 });

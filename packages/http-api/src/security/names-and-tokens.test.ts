@@ -16,7 +16,7 @@ describe('security review: names and JWT periods', () => {
   });
   afterEach(() => t.close());
 
-  it('POST and PUT answer a name that reads as an id with a 422 model_error on the name\'s field', async () => {
+  it("POST and PUT answer a name that reads as an id with a 422 model_error on the name's field", async () => {
     const nas = await addNas(t);
     const attempts: Array<[string, string, Record<string, unknown>, string]> = [
       ['POST', '/nas', { host: 'nas.example', type: 'smb_v3' }, 'name'],

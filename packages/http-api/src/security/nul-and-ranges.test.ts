@@ -63,13 +63,17 @@ describe('security round 2: NUL bytes and integer ranges', () => {
       const error = await expectModelError(await t.call('GET', api(path), { auth: t.basic }), 400, attribute, 'invalid');
       expect(error.messages.join(' '), path).toContain('must not contain NUL characters (%00)');
     }
-    for (const path of [`/nas/${nas.id}/nas_shares/-/test?job_id=a%00b`, `/nas_shares/${share.id}/test?job_id=%00`, `/nas_shares/${share.id}/scan?job_id=x%00`]) {
+    for (const path of [
+      `/nas/${nas.id}/nas_shares/-/test?job_id=a%00b`,
+      `/nas_shares/${share.id}/test?job_id=%00`,
+      `/nas_shares/${share.id}/scan?job_id=x%00`,
+    ]) {
       const error = await expectModelError(await t.call('GET', api(path), { auth: t.basic }), 400, 'job_id', 'invalid');
       expect(error.messages).toEqual(['query parameter "job_id" must not contain NUL characters (%00)']);
     }
   });
 
-  it('finding 20.9: an integer filter beyond its column\'s range is 400 naming the bounds; within it, the list answers', async () => {
+  it("finding 20.9: an integer filter beyond its column's range is 400 naming the bounds; within it, the list answers", async () => {
     const int32 = 'must be between -2147483648 and 2147483647';
     const beyond: Array<[string, string, string]> = [
       ['/nas?id=>999999999999999', 'id', `id filter value '999999999999999' ${int32}`],

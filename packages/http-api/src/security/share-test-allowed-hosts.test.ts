@@ -58,7 +58,9 @@ describe('security review 2: share_test_allowed_hosts is obeyed where the connec
     return readJson<T>(res);
   };
   const addShare = async (nas: Nas) =>
-    created<NasShare>(await t.call('POST', api(`/nas/${nas.id}/nas_shares`), { auth: t.basic, body: { name: unique('share'), path: 'data', options: `port=${port}` } }));
+    created<NasShare>(
+      await t.call('POST', api(`/nas/${nas.id}/nas_shares`), { auth: t.basic, body: { name: unique('share'), path: 'data', options: `port=${port}` } }),
+    );
   const queue = async (share: NasShare, kind: 'test' | 'scan') => {
     const res = await t.call('PUT', api(`/nas_shares/${share.id}/${kind}`), { auth: t.basic });
     expect(res.status, await res.clone().text()).toBe(202);
@@ -122,7 +124,10 @@ describe('security review 2: share_test_allowed_hosts is obeyed where the connec
     await expectModelError(await updateNas(nas, { type: 'nfs_v4', host: '127.0.0.1' }), 422, 'host');
     await moveWhileAllowed(nas, { type: 'smb_v3', host: '127.0.0.1' }, ['10.0.0.0/8']);
     await t.engine.start();
-    for (const [kind, job] of [['test', test], ['scan', scan]] as const) {
+    for (const [kind, job] of [
+      ['test', test],
+      ['scan', scan],
+    ] as const) {
       const done = await ended(share, kind, job);
       expect(done.status, kind).toBe('failed');
       expect(done.message, kind).toContain('is not among the share_test_allowed_hosts of this server');

@@ -60,7 +60,12 @@ describe('security review 2: the SNMP agent community and trap managers', () => 
     await allow(['192.0.2.0/24']);
     const refused = await expectModelError(await createTrap({ manager: '127.0.0.1:1162' }), 422, 'manager', 'forbidden');
     expect(JSON.stringify(refused)).toContain('share_test_allowed_hosts');
-    await expectModelError(await t.call('PUT', api(`/snmp/traps/${trap.snmp_trap_id}`), { auth: t.basic, body: { manager: '127.0.0.2' } }), 422, 'manager', 'forbidden');
+    await expectModelError(
+      await t.call('PUT', api(`/snmp/traps/${trap.snmp_trap_id}`), { auth: t.basic, body: { manager: '127.0.0.2' } }),
+      422,
+      'manager',
+      'forbidden',
+    );
     const test = await expectModelError(await t.call('POST', api(`/snmp/traps/${trap.snmp_trap_id}/test`), { auth: t.basic }), 422, 'manager', 'forbidden');
     expect(JSON.stringify(test)).toContain('share_test_allowed_hosts');
     // with an allowed host, the test goes on to the notifier (absent in the test app: 503)

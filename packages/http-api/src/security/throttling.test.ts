@@ -48,7 +48,8 @@ describe('security review: throttling', () => {
     const url = await new Promise<string>((resolve) => {
       server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}/api/v2/nas`));
     });
-    const get = (auth: string, forwardedFor: string) => fetch(url, { headers: { authorization: auth, 'x-forwarded-for': forwardedFor } }).then((res) => res.status);
+    const get = (auth: string, forwardedFor: string) =>
+      fetch(url, { headers: { authorization: auth, 'x-forwarded-for': forwardedFor } }).then((res) => res.status);
     const attacker = '198.51.100.1';
     for (let i = 0; i < 10; i++) expect(await get(basicOf('admin', `wrong-${i}`), attacker)).toBe(401);
     expect(await get(t.basic, attacker)).toBe(429);

@@ -47,12 +47,16 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
 
 function rateLimitStore(env: NodeJS.ProcessEnv): 'memory' | 'postgres' {
   const store = oneOf(env, 'DMS_RATE_LIMIT_STORE', ['memory', 'postgres'] as const, d.DMS_RATE_LIMIT_STORE);
-  if (store === 'postgres' && !env['DMS_DATABASE_URL']) throw new Error('DMS_RATE_LIMIT_STORE=postgres needs DMS_DATABASE_URL (the budgets live in that database)');
+  if (store === 'postgres' && !env['DMS_DATABASE_URL'])
+    throw new Error('DMS_RATE_LIMIT_STORE=postgres needs DMS_DATABASE_URL (the budgets live in that database)');
   return store;
 }
 
 function trustedProxies(env: NodeJS.ProcessEnv): string[] {
-  const entries = (env['DMS_TRUSTED_PROXIES'] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env['DMS_TRUSTED_PROXIES'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   try {
     trustedProxyList(entries);
   } catch (error) {
@@ -75,7 +79,8 @@ function httpLimits(env: NodeJS.ProcessEnv, trusted: string[]): HttpLimits {
   const requestTimeoutMs = integer(env, 'DMS_REQUEST_TIMEOUT_MS', d.DMS_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
   const headersTimeoutMs = integer(env, 'DMS_HEADERS_TIMEOUT_MS', Math.min(d.DMS_HEADERS_TIMEOUT_MS, requestTimeoutMs), 100, 600_000);
   // Node refuses a headers timeout longer than the request's: the headers are part of it.
-  if (headersTimeoutMs > requestTimeoutMs) throw new Error(`DMS_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed DMS_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error(`DMS_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed DMS_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   const maxConnections = integer(env, 'DMS_MAX_CONNECTIONS', d.DMS_MAX_CONNECTIONS, 1, 1_000_000);
   return {
     maxConnections,
@@ -103,7 +108,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     snmpAgentPort: integer(env, 'DMS_SNMP_AGENT_PORT', d.DMS_SNMP_AGENT_PORT, 1, 65535),
     logLevel: oneOf(env, 'DMS_LOG_LEVEL', logLevels, d.DMS_LOG_LEVEL),
     logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, d.DMS_LOG_FORMAT),
-    localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, serverDefaults.localSharesDir)).split(':').filter(Boolean).map((root) => resolve(root)),
+    localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, serverDefaults.localSharesDir))
+      .split(':')
+      .filter(Boolean)
+      .map((root) => resolve(root)),
     driverTimeoutMs: integer(env, 'DMS_DRIVER_TIMEOUT_MS', d.DMS_DRIVER_TIMEOUT_MS, 100, 600_000),
     jobConcurrency: integer(env, 'DMS_JOB_CONCURRENCY', d.DMS_JOB_CONCURRENCY, 1, 64),
     rateLimitPerMinute: integer(env, 'DMS_RATE_LIMIT_PER_MINUTE', d.DMS_RATE_LIMIT_PER_MINUTE, 1, 1_000_000),

@@ -107,7 +107,14 @@ describe('slow headers are closed in bounded time (finding 20.14)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dms-slow-headers-'));
     server = await startServer(
-      readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'slow-password', DMS_LOG_LEVEL: 'silent', DMS_HEADERS_TIMEOUT_MS: '400', DMS_REQUEST_TIMEOUT_MS: '1000' }),
+      readConfig({
+        DMS_DATA_DIR: dir,
+        DMS_PORT: '0',
+        DMS_ADMIN_PASSWORD: 'slow-password',
+        DMS_LOG_LEVEL: 'silent',
+        DMS_HEADERS_TIMEOUT_MS: '400',
+        DMS_REQUEST_TIMEOUT_MS: '1000',
+      }),
     );
     port = Number(new URL(server.url).port);
   });

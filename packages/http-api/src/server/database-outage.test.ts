@@ -80,7 +80,13 @@ describe.skipIf(unreachable !== undefined)('PostgreSQL unreachable, then back', 
     const viaProxy = new URL(database.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'dms-outage-'));
-    const common = { role: 'service' as const, adminPassword: password, secretKey: randomBytes(32).toString('hex'), trapSender: { send: async () => {}, close() {} }, jobPollMs: 20 };
+    const common = {
+      role: 'service' as const,
+      adminPassword: password,
+      secretKey: randomBytes(32).toString('hex'),
+      trapSender: { send: async () => {}, close() {} },
+      jobPollMs: 20,
+    };
     direct = await openDms({ ...common, dataDir: join(dataDir, 'direct'), databaseUrl: database.url });
     throughProxy = await openDms({ ...common, dataDir: join(dataDir, 'proxied'), databaseUrl: viaProxy.toString() });
     app = createApp({ core: throughProxy.core, logger: createLogger('silent') }).app;
@@ -125,7 +131,11 @@ describe.skipIf(unreachable !== undefined)('PostgreSQL unreachable, then back', 
     expect(seen.slice(backAt + 8).every((r) => r.status === 200)).toBe(true);
 
     // Writes work again, and the replica hears the others again (its LISTEN connection is back).
-    const created = await app.request('/api/v2/nas', { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'after-outage', host: 'localhost', type: 'local' }) });
+    const created = await app.request('/api/v2/nas', {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'after-outage', host: 'localhost', type: 'local' }),
+    });
     expect(created.status).toBe(201);
     expect((await get('/api/v2/nas', bearer)).status).toBe(200);
     await direct.core.apiKeys.destroy(systemPrincipal, String(keyId));

@@ -146,10 +146,13 @@ describe('issue 21 item 4: dms serve stops within DMS_SHUTDOWN_TIMEOUT_MS and lo
     await until(() => peer.held.length === 1);
     const waiting = await enqueueTest(dms, peer.port, 'waiting');
     const longPolls = Array.from({ length: 3 }, () =>
-      fetch(`${dms.url}/api/v2/nas/slow/nas_shares/-/test?job_id=${waiting}&wait=30`, { headers: { authorization: auth } }).then(async (response) => ({
-        status: response.status,
-        body: (await response.json()) as Record<string, unknown>,
-      }), (error: unknown) => ({ status: 0, body: { error: String(error) } as Record<string, unknown> })),
+      fetch(`${dms.url}/api/v2/nas/slow/nas_shares/-/test?job_id=${waiting}&wait=30`, { headers: { authorization: auth } }).then(
+        async (response) => ({
+          status: response.status,
+          body: (await response.json()) as Record<string, unknown>,
+        }),
+        (error: unknown) => ({ status: 0, body: { error: String(error) } as Record<string, unknown> }),
+      ),
     );
     const agent = new Agent({ keepAlive: true, maxSockets: 100 });
     cleanups.push(() => agent.destroy());
@@ -162,7 +165,14 @@ describe('issue 21 item 4: dms serve stops within DMS_SHUTDOWN_TIMEOUT_MS and lo
       new Promise<number>((resolve, reject) => {
         const body = JSON.stringify({ name, host: 'nas.example', type: 'local' });
         const req = request(
-          { agent, host: '127.0.0.1', port: dms.port, method: 'POST', path: '/api/v2/nas', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            agent,
+            host: '127.0.0.1',
+            port: dms.port,
+            method: 'POST',
+            path: '/api/v2/nas',
+            headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (response) => {
             response.resume();
             response.once('end', () => resolve(response.statusCode ?? 0));

@@ -36,7 +36,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     server = await listenHttp(app.fetch, config.host, config.port, undefined, {
       limits: config.http,
       // Not in the access log (the app never saw them); a flood of them would drown it at info.
-      onParserRefusal: (refusal) => logger.debug({ req_id: refusal.requestId, status: refusal.status, code: refusal.code }, 'request refused by the HTTP parser'),
+      onParserRefusal: (refusal) =>
+        logger.debug({ req_id: refusal.requestId, status: refusal.status, code: refusal.code }, 'request refused by the HTTP parser'),
     });
   } catch (error) {
     await dms.close();

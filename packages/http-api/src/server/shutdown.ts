@@ -65,7 +65,10 @@ export function gracefulShutdown({ server, dms, logger, timeoutMs }: ShutdownOpt
     let http: HttpCloseOutcome = { open: 0, forced: 0 };
     const [, jobsEnded] = await Promise.all([
       // Bounded too: a connection Node still counts after it was destroyed must not hold the exit.
-      within(closing.done.then((outcome) => (http = outcome)), remaining()),
+      within(
+        closing.done.then((outcome) => (http = outcome)),
+        remaining(),
+      ),
       within(engine.stop({ graceMs: cutOffAfter }), remaining()),
     ]);
     const requeued = engine.requeued;

@@ -55,7 +55,11 @@ async function timed(url: string, init: RequestInit = {}): Promise<{ status: num
 }
 
 const createNas = (server: Server, name: string) =>
-  timed(`${server.url}/api/v2/nas`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name, host: 'nas.example', type: 'local' }) });
+  timed(`${server.url}/api/v2/nas`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, host: 'nas.example', type: 'local' }),
+  });
 
 /** Resolves when `condition` holds, checking every 20 ms; fails after `withinMs`. */
 async function until(condition: () => Promise<boolean> | boolean, withinMs: number): Promise<void> {

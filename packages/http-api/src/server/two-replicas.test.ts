@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
 
-
 /**
  * Two `dms serve` processes on one PostgreSQL database, as two replicas behind a load
  * balancer (issue 14): what one does, the other sees.
@@ -132,7 +131,8 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
       const started = await call(0, 'PUT', `/nas/${String(nas.body['id'])}/nas_shares/-/test`, { name: 'hangs', path: 'share', options: `port=${peer.port}` });
       expect(started.status).toBe(202);
       const jobId = String(started.body['job_id']);
-      const running = async () => (await database.query<{ status: string; worker_id: string | null }>('select status, worker_id from jobs where id = $1', [jobId]))[0];
+      const running = async () =>
+        (await database.query<{ status: string; worker_id: string | null }>('select status, worker_id from jobs where id = $1', [jobId]))[0];
       await expect.poll(async () => (await running())?.status, { timeout: 5_000 }).toBe('working');
       const workerId = (await running())?.worker_id;
       const runner = replicas.findIndex((replica) => replica.workerId === workerId);

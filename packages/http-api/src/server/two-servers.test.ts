@@ -46,7 +46,7 @@ describe('one running server per data dir', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('a second dms serve on a data dir in use exits non-zero naming it, and the first one\'s job runs on undisturbed', async () => {
+  it("a second dms serve on a data dir in use exits non-zero naming it, and the first one's job runs on undisturbed", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dms-two-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // A share host that accepts the connection and never answers: the test job stays working.
@@ -63,7 +63,11 @@ describe('one running server per data dir', () => {
     });
     const url = await servingUrl(first.child);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(url + path, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(url + path, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const nas = await call('POST', '/nas', { name: 'slow', host: '127.0.0.1', type: 'nfs_v4' });

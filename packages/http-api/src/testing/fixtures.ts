@@ -1,5 +1,16 @@
 import { expect } from 'vitest';
-import { systemPrincipal, type ApiKeyView, type CorsRule, type Nas, type NasShare, type Pool, type Scope, type SnmpConfig, type Trap, type User } from '@dms/core';
+import {
+  systemPrincipal,
+  type ApiKeyView,
+  type CorsRule,
+  type Nas,
+  type NasShare,
+  type Pool,
+  type Scope,
+  type SnmpConfig,
+  type Trap,
+  type User,
+} from '@dms/core';
 import type { TestApp } from './test-app.js';
 
 /** model_error of the spec, as a client reads it. */
@@ -31,7 +42,11 @@ export async function expectModelError(res: Response, status: number, attribute?
   expect(typeof body.details).toBe('object');
   if (attribute !== undefined) {
     expect(body.details[attribute], text).toBeDefined();
-    if (type !== undefined) expect(body.details[attribute]!.map((e) => e.error), text).toContain(type);
+    if (type !== undefined)
+      expect(
+        body.details[attribute]!.map((e) => e.error),
+        text,
+      ).toContain(type);
   }
   return body;
 }

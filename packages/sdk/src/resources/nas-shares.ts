@@ -57,9 +57,11 @@ export function nasSharesResource(call: Call): NasSharesResource {
 
   /** A job of a path (`…/-/test`, `…/{id}/test`, `…/{id}/scan`): started by PUT, followed by GET. */
   const jobs = (path: string, params: Record<string, string>) => {
-    const follow: FollowJob = (jobId, wait, signal) => call('GET', path, { path: params, query: { job_id: jobId, wait: String(wait) }, signal }) as Promise<ActiveJobStatus>;
+    const follow: FollowJob = (jobId, wait, signal) =>
+      call('GET', path, { path: params, query: { job_id: jobId, wait: String(wait) }, signal }) as Promise<ActiveJobStatus>;
     return {
-      start: async (body: unknown, options: CallOptions) => jobHandle((await call('PUT', path, { path: params, body, signal: options.signal })) as ActiveJobStatus, follow),
+      start: async (body: unknown, options: CallOptions) =>
+        jobHandle((await call('PUT', path, { path: params, body, signal: options.signal })) as ActiveJobStatus, follow),
       follow: async (jobId: string, options: CallOptions) => jobHandle(await follow(jobId, 0, options.signal), follow),
     };
   };
@@ -68,7 +70,8 @@ export function nasSharesResource(call: Call): NasSharesResource {
 
   return {
     list,
-    listAll: (options = {}) => pages<NasShare>(list as (o: ListOptions<string, string>) => Promise<unknown>, 'nas_shares', options as ListOptions<string, string>),
+    listAll: (options = {}) =>
+      pages<NasShare>(list as (o: ListOptions<string, string>) => Promise<unknown>, 'nas_shares', options as ListOptions<string, string>),
     get: (ref, options = {}) => itemCall('GET', ref, options) as Promise<NasShare>,
     create: (nasId, body, options = {}) =>
       call('POST', '/nas/{nas_id}/nas_shares', { path: { nas_id: String(nasId) }, body, signal: options.signal }) as Promise<NasShare>,

@@ -40,7 +40,10 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     // otherwise each count without seeing the other's insert and both pass a cap with room for one.
     const row = await this.db.transaction().execute(async (trx) => {
       await this.quirks.lockUntilCommit(trx, `dms_api_keys_owner_${owner}`);
-      const held = trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_user_id', '=', owner);
+      const held = trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_user_id', '=', owner);
       const record = { ...values, scopes: JSON.stringify(values.scopes), last_used_at: null };
       const names = Object.keys(record) as Array<keyof typeof record>;
       return await trx

@@ -79,7 +79,9 @@ export class KyselyJobStore implements JobStore {
         db,
         (id: string, workerId: string, now: string, ...[status, message, progress, total, steps, result]: FinishedColumnValues) => ({
           compile: () =>
-            sql<Selectable<JobTable>>`with finished as (${finishUpdate(db, id, workerId, { status, message, progress, total, steps, result, payload_enc: null, heartbeat_at: now, finished_at: now })})
+            sql<
+              Selectable<JobTable>
+            >`with finished as (${finishUpdate(db, id, workerId, { status, message, progress, total, steps, result, payload_enc: null, heartbeat_at: now, finished_at: now })})
               ${claimStatement(quirks, workerId, now)}`.compile(db),
         }),
         9,
@@ -90,7 +92,19 @@ export class KyselyJobStore implements JobStore {
 
   async enqueue(job: JobInsert, bounds?: QueueBounds) {
     const requestedBy = job.requested_by ?? 'system';
-    const values = { ...job, requested_by: requestedBy, status: 'queued', progress: 0, message: null, steps: '[]', result: null, worker_id: null, heartbeat_at: null, started_at: null, finished_at: null };
+    const values = {
+      ...job,
+      requested_by: requestedBy,
+      status: 'queued',
+      progress: 0,
+      message: null,
+      steps: '[]',
+      result: null,
+      worker_id: null,
+      heartbeat_at: null,
+      started_at: null,
+      finished_at: null,
+    };
     if (!bounds) return toRecord(await this.db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
     // One statement: the bound is checked and the job stored without another request between
     // them. Under a lock too: on PostgreSQL two such statements would each count without
@@ -119,7 +133,10 @@ export class KyselyJobStore implements JobStore {
   }
 
   async countUnfinished(requestedBy?: string) {
-    let query = this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', unfinishedJobStatuses);
+    let query = this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', unfinishedJobStatuses);
     if (requestedBy !== undefined) query = query.where('requested_by', '=', requestedBy);
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
@@ -158,7 +175,17 @@ export class KyselyJobStore implements JobStore {
   async finishAndClaim(id: string, workerId: string, outcome: JobOutcome, now: string) {
     const columns = finishedColumns(outcome, now);
     if (this.#finishAndClaim) {
-      const row = await this.#finishAndClaim(id, workerId, now, columns.status, columns.message, columns.progress, columns.total, columns.steps, columns.result);
+      const row = await this.#finishAndClaim(
+        id,
+        workerId,
+        now,
+        columns.status,
+        columns.message,
+        columns.progress,
+        columns.total,
+        columns.steps,
+        columns.result,
+      );
       return row && toRecord(row);
     }
     const row = await this.db.transaction().execute(async (trx) => {
@@ -192,11 +219,7 @@ export class KyselyJobStore implements JobStore {
   }
 
   async purgeFinished(before: string) {
-    const result = await this.db
-      .deleteFrom('jobs')
-      .where('status', 'in', finishedJobStatuses)
-      .where('finished_at', '<', before)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom('jobs').where('status', 'in', finishedJobStatuses).where('finished_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 

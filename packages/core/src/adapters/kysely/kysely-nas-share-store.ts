@@ -38,14 +38,21 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   async count() {
-    const row = await this.db.selectFrom('nas_shares').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('nas_shares')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   async create(values: NasShareInsert) {
     const at = this.now();
     return await uniqueWrite(this.quirks, 'name', values.name, () =>
-      this.db.insertInto('nas_shares').values({ ...values, created_at: at, updated_at: at }).returning(columns).executeTakeFirstOrThrow(),
+      this.db
+        .insertInto('nas_shares')
+        .values({ ...values, created_at: at, updated_at: at })
+        .returning(columns)
+        .executeTakeFirstOrThrow(),
     );
   }
 

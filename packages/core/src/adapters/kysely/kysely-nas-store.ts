@@ -31,7 +31,11 @@ export class KyselyNasStore implements NasStore {
   async create(values: NasInsert) {
     const at = this.now();
     const row = await uniqueWrite(this.quirks, 'name', values.name, () =>
-      this.db.insertInto('nas').values({ ...values, created_at: at, updated_at: at }).returning(columns).executeTakeFirstOrThrow(),
+      this.db
+        .insertInto('nas')
+        .values({ ...values, created_at: at, updated_at: at })
+        .returning(columns)
+        .executeTakeFirstOrThrow(),
     );
     return row as NasRecord;
   }
@@ -70,4 +74,3 @@ export class KyselyNasStore implements NasStore {
     return Number(row.count);
   }
 }
-

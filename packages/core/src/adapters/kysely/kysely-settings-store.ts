@@ -33,15 +33,19 @@ export class KyselySettingsStore implements SettingsStore {
   }
 
   async #updateIn<T>(trx: Transaction<Database>, key: string, change: (current: T | undefined) => SettingChange<T>): Promise<T> {
-    const row = await trx
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', key)
-      .modifyEnd(sql.raw(this.quirks.rowLockClause))
-      .executeTakeFirst();
+    const row = await trx.selectFrom('settings').select('value').where('key', '=', key).modifyEnd(sql.raw(this.quirks.rowLockClause)).executeTakeFirst();
     const { value, alsoSet = {} } = change(row === undefined ? undefined : (JSON.parse(row.value) as T));
-    if (row === undefined) await trx.insertInto('settings').values({ key, value: JSON.stringify(value) }).execute();
-    else await trx.updateTable('settings').set({ value: JSON.stringify(value) }).where('key', '=', key).execute();
+    if (row === undefined)
+      await trx
+        .insertInto('settings')
+        .values({ key, value: JSON.stringify(value) })
+        .execute();
+    else
+      await trx
+        .updateTable('settings')
+        .set({ value: JSON.stringify(value) })
+        .where('key', '=', key)
+        .execute();
     for (const [otherKey, otherValue] of Object.entries(alsoSet)) await upsert(trx, otherKey, otherValue);
     return value;
   }

@@ -46,7 +46,11 @@ export class KyselySnmpConfigStore implements SnmpConfigStore {
         .executeTakeFirstOrThrow();
       const next: SnmpConfig = { ...(row as SnmpConfig), community: this.communities.open(row.community), ...definedOnly(patch) };
       const stored = { ...next, community: this.communities.seal(next.community) };
-      await trx.updateTable('snmp_server_configuration').set({ ...stored, updated_at: this.now() }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('snmp_server_configuration')
+        .set({ ...stored, updated_at: this.now() })
+        .where('id', '=', 1)
+        .execute();
       return next;
     });
   }

@@ -2,12 +2,7 @@ import { DomainError } from '../../errors/domain-error.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 
 /** Runs a write and turns a unique violation into a `taken` conflict on `attribute`. */
-export async function uniqueWrite<T>(
-  quirks: DialectQuirks,
-  attribute: string,
-  value: string | number | undefined,
-  write: () => Promise<T>,
-): Promise<T> {
+export async function uniqueWrite<T>(quirks: DialectQuirks, attribute: string, value: string | number | undefined, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

@@ -51,7 +51,11 @@ export class KyselyUserStore implements UserStore {
   }
 
   async setAdmin(id: number, admin: boolean) {
-    const result = await this.db.updateTable('users').set({ admin: admin ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('users')
+      .set({ admin: admin ? 1 : 0 })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -59,13 +63,7 @@ export class KyselyUserStore implements UserStore {
     return await this.db.transaction().execute(async (trx) => {
       // Every admin row locked, in id order so that two demotions cannot deadlock: the second
       // waits for the first to commit, then counts the admins that are left.
-      const admins = await trx
-        .selectFrom('users')
-        .select('id')
-        .where('admin', '=', 1)
-        .orderBy('id')
-        .modifyEnd(sql.raw(this.quirks.rowLockClause))
-        .execute();
+      const admins = await trx.selectFrom('users').select('id').where('admin', '=', 1).orderBy('id').modifyEnd(sql.raw(this.quirks.rowLockClause)).execute();
       if (!admins.some((row) => row.id === id)) return true;
       if (admins.length <= 1) return false;
       await trx.updateTable('users').set({ admin: 0 }).where('id', '=', id).execute();
@@ -88,7 +86,10 @@ export class KyselyUserStore implements UserStore {
   }
 
   async count() {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 }

@@ -8,12 +8,16 @@ const wellFormed = fc.string({ unit: 'grapheme', maxLength: 6 });
 describe('likePrefixRange', () => {
   it('holds exactly the strings that start with the prefix, in byte-wise order', () => {
     fc.assert(
-      fc.property(wellFormed.filter((prefix) => prefix !== '' && !/[%_\\]/.test(prefix) && !prefix.endsWith('\u{10ffff}')), wellFormed, (prefix, rest) => {
-        const range = likePrefixRange(`${prefix}%`)!;
-        const inRange = (value: string) => byteWise(value, range.from) >= 0 && byteWise(value, range.to) < 0;
-        // Both a string with the prefix and a random one must agree with startsWith.
-        for (const value of [prefix + rest, rest, prefix.slice(0, -1) + rest]) expect(inRange(value)).toBe(value.startsWith(prefix));
-      }),
+      fc.property(
+        wellFormed.filter((prefix) => prefix !== '' && !/[%_\\]/.test(prefix) && !prefix.endsWith('\u{10ffff}')),
+        wellFormed,
+        (prefix, rest) => {
+          const range = likePrefixRange(`${prefix}%`)!;
+          const inRange = (value: string) => byteWise(value, range.from) >= 0 && byteWise(value, range.to) < 0;
+          // Both a string with the prefix and a random one must agree with startsWith.
+          for (const value of [prefix + rest, rest, prefix.slice(0, -1) + rest]) expect(inRange(value)).toBe(value.startsWith(prefix));
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

@@ -50,18 +50,14 @@ describe('resolveConfinedPath', () => {
 
   it('refuses a relative target whose `..` leaves the roots before coming back', async () => {
     symlinkSync('../../root/share', join(root, 'share', 'out-and-back'));
-    await expect(resolveIn('share/out-and-back')).rejects.toThrow(
-      "path 'share/out-and-back' is outside the allowed roots"
-    );
+    await expect(resolveIn('share/out-and-back')).rejects.toThrow("path 'share/out-and-back' is outside the allowed roots");
   });
 
   it('follows links that stay inside the roots', async () => {
     expect(await resolveIn('share/up-to-other')).toBe(join(root, 'other'));
     expect(await resolveIn('abs-share/sub')).toBe(join(root, 'share', 'sub'));
     expect(await resolveIn('chain')).toBe(join(root, 'share', 'sub'));
-    expect(await resolveConfinedPath([join(base, 'root-link')], join(base, 'root-link', 'share'))).toBe(
-      join(root, 'share')
-    );
+    expect(await resolveConfinedPath([join(base, 'root-link')], join(base, 'root-link', 'share'))).toBe(join(root, 'share'));
   });
 
   it.each([

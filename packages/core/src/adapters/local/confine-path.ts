@@ -39,7 +39,7 @@ export async function realRoots(roots: readonly string[]): Promise<ConfiningRoot
       // A root that does not exist (yet) confines nothing; it must not fail other roots.
       const real = await realpath(configured).catch(() => undefined);
       return { configured, real };
-    })
+    }),
   );
 }
 
@@ -61,10 +61,7 @@ function pathParts(path: string): { anchor: string; parts: string[] } {
  * The real root an absolute path starts in (by whole components, as configured or as real)
  * and the components left below it; undefined when it starts in none: outside.
  */
-function anchorInRoots(
-  path: string,
-  roots: readonly ConfiningRoot[]
-): { root: ConfiningRoot; rest: string[] } | undefined {
+function anchorInRoots(path: string, roots: readonly ConfiningRoot[]): { root: ConfiningRoot; rest: string[] } | undefined {
   const target = pathParts(path);
   for (const root of roots) {
     for (const base of [root.configured, root.real]) {
@@ -82,10 +79,7 @@ function anchorInRoots(
  * (missing, not a directory, no permission, a loop: `error` says which), or at a directory
  * inside the roots (`dir`, every symlink followed).
  */
-type WalkEnd =
-  | { kind: 'outside' }
-  | { kind: 'unreadable'; error: unknown }
-  | { kind: 'reached'; dir: string };
+type WalkEnd = { kind: 'outside' } | { kind: 'unreadable'; error: unknown } | { kind: 'reached'; dir: string };
 
 const errno = (code: string, message: string) => Object.assign(new Error(message), { code });
 

@@ -1,13 +1,4 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,26 +63,20 @@ if (!canNameDescriptors()) {
 
 describe.skipIf(!canNameDescriptors())('scan TOCTOU (pinned by descriptor)', () => {
   describe.each(engines)('%s engine', (scanEngine) => {
-    it.each(swapped)(
-      "scan TOCTOU: a directory swapped for a symlink after the check is not followed out of the roots ('%s' swapped)",
-      async (component) => {
-        const dir = await openConfinedDirectory([root], 'swap/share');
-        try {
-          swapForSymlink(component);
-          // The path now leads outside; walked by path, the scan would count the outside tree.
-          expect(
-            await createLocalDriver({ roots: [base], scanEngine }).scan(
-              shareLocation('local', { path: join(root, 'swap', 'share') }),
-              recordingRun()
-            )
-          ).toEqual(outsideCounts);
-          const result = await scanConfinedDirectory(dir, { scanEngine, scanWorkers: 2 }, recordingRun());
-          expect(result).toEqual(inside);
-        } finally {
-          await dir.close();
-        }
+    it.each(swapped)("scan TOCTOU: a directory swapped for a symlink after the check is not followed out of the roots ('%s' swapped)", async (component) => {
+      const dir = await openConfinedDirectory([root], 'swap/share');
+      try {
+        swapForSymlink(component);
+        // The path now leads outside; walked by path, the scan would count the outside tree.
+        expect(
+          await createLocalDriver({ roots: [base], scanEngine }).scan(shareLocation('local', { path: join(root, 'swap', 'share') }), recordingRun()),
+        ).toEqual(outsideCounts);
+        const result = await scanConfinedDirectory(dir, { scanEngine, scanWorkers: 2 }, recordingRun());
+        expect(result).toEqual(inside);
+      } finally {
+        await dir.close();
       }
-    );
+    });
 
     it('scan TOCTOU: a scan leaves no descriptor open, whether it ends or is aborted', async () => {
       const driver = createLocalDriver({ roots: [root], scanEngine });
@@ -107,25 +92,18 @@ describe.skipIf(!canNameDescriptors())('scan TOCTOU (pinned by descriptor)', () 
   it('scan TOCTOU: a directory swapped between the check and the open is refused', async () => {
     const real = await resolveConfinedPath([root], 'swap/share');
     swapForSymlink('swap/share');
-    await expect(pinConfinedDirectory([root], real, 'swap/share')).rejects.toThrow(
-      "path 'swap/share' changed while it was being opened"
-    );
+    await expect(pinConfinedDirectory([root], real, 'swap/share')).rejects.toThrow("path 'swap/share' changed while it was being opened");
   });
 
   it('scan TOCTOU: a parent swapped between the check and the open is refused', async () => {
     const real = await resolveConfinedPath([root], 'swap/share');
     swapForSymlink('swap');
-    await expect(pinConfinedDirectory([root], real, 'swap/share')).rejects.toThrow(
-      "path 'swap/share' is outside the allowed roots"
-    );
+    await expect(pinConfinedDirectory([root], real, 'swap/share')).rejects.toThrow("path 'swap/share' is outside the allowed roots");
     expect(descriptorsOnShare()).toBe(0);
   });
 
   it('the test steps list the pinned directory too', async () => {
-    const result = await createLocalDriver({ roots: [root] }).test(
-      shareLocation('local', { path: 'swap/share' }),
-      recordingRun()
-    );
+    const result = await createLocalDriver({ roots: [root] }).test(shareLocation('local', { path: 'swap/share' }), recordingRun());
     expect(result).toMatchObject({ ok: true });
     expect(descriptorsOnShare()).toBe(0);
   });
@@ -133,30 +111,15 @@ describe.skipIf(!canNameDescriptors())('scan TOCTOU (pinned by descriptor)', () 
 
 // macOS and the Windows desktop app have no /proc/self/fd: the realpath re-check is all there is.
 describe('scan TOCTOU without /proc (re-checked before and after the walk)', () => {
-  it.each(swapped)(
-    'a swapped directory fails the scan instead of counting the outside (%s swapped)',
-    async (component) => {
-      const dir = await pinConfinedDirectory(
-        [root],
-        await resolveConfinedPath([root], 'swap/share'),
-        'swap/share',
-        false
-      );
-      expect(dir.path).toBe(share);
-      swapForSymlink(component);
-      await expect(scanConfinedDirectory(dir, { scanEngine: 'workers' }, recordingRun())).rejects.toThrow(
-        "path 'swap/share' is outside the allowed roots"
-      );
-    }
-  );
+  it.each(swapped)('a swapped directory fails the scan instead of counting the outside (%s swapped)', async (component) => {
+    const dir = await pinConfinedDirectory([root], await resolveConfinedPath([root], 'swap/share'), 'swap/share', false);
+    expect(dir.path).toBe(share);
+    swapForSymlink(component);
+    await expect(scanConfinedDirectory(dir, { scanEngine: 'workers' }, recordingRun())).rejects.toThrow("path 'swap/share' is outside the allowed roots");
+  });
 
   it('an unchanged directory scans as usual', async () => {
-    const dir = await pinConfinedDirectory(
-      [root],
-      await resolveConfinedPath([root], 'swap/share'),
-      'swap/share',
-      false
-    );
+    const dir = await pinConfinedDirectory([root], await resolveConfinedPath([root], 'swap/share'), 'swap/share', false);
     expect(await scanConfinedDirectory(dir, { scanEngine: 'workers' }, recordingRun())).toEqual(inside);
   });
 });

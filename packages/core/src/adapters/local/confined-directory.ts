@@ -29,19 +29,13 @@ export interface ConfinedDirectory {
  * component swapped for a symlink between the check and the open leads elsewhere, and is
  * refused here instead of being walked. `real` is what resolveConfinedPath gave for `sharePath`.
  */
-export async function pinConfinedDirectory(
-  roots: readonly string[],
-  real: string,
-  sharePath: string,
-  pin = canNameDescriptors()
-): Promise<ConfinedDirectory> {
+export async function pinConfinedDirectory(roots: readonly string[], real: string, sharePath: string, pin = canNameDescriptors()): Promise<ConfinedDirectory> {
   const shown = sharePath;
   if (!pin) {
     // Resolved again the same way (never touching anything outside the roots, so a failed
     // re-check tells nothing about what exists there) and it must still be the same directory.
     const verify = async () => {
-      if ((await resolveConfinedPath(roots, sharePath)) !== real)
-        throw new DriverError(`path '${shown}' changed during the scan`);
+      if ((await resolveConfinedPath(roots, sharePath)) !== real) throw new DriverError(`path '${shown}' changed during the scan`);
     };
     return { path: real, real, verify, close: async () => {} };
   }
@@ -54,8 +48,7 @@ export async function pinConfinedDirectory(
     // The check found a directory here: O_NOFOLLOW|O_DIRECTORY now finding a symlink (ENOTDIR
     // on Linux, ELOOP elsewhere) or a file means it was swapped since.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'ENOTDIR')
-      throw new DriverError(`path '${shown}' changed while it was being opened`);
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw new DriverError(`path '${shown}' changed while it was being opened`);
     throw new DriverError(localFsMessage(error, shown));
   }
   const path = descriptorPath(handle.fd);

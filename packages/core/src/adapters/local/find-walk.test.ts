@@ -57,9 +57,7 @@ describe.skipIf(!tools.ok)('findWalk', () => {
   });
 
   it('fails with a plain message when the root is gone', async () => {
-    await expect(findWalk(join(root, 'missing'), { signal: signal(), onProgress: () => {} })).rejects.toThrow(
-      "path '.' not found on share"
-    );
+    await expect(findWalk(join(root, 'missing'), { signal: signal(), onProgress: () => {} })).rejects.toThrow("path '.' not found on share");
   });
 
   it('reports directories and files in progress', async () => {

@@ -19,14 +19,9 @@ let detected: Promise<string | undefined> | undefined;
 /** Path of a GNU find, or undefined; probed once per process. */
 export function detectGnuFind(): Promise<string | undefined> {
   detected ??= new Promise((resolve) => {
-    execFile(
-      'find',
-      ['--version'],
-      { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' } },
-      (error, stdout) => {
-        resolve(!error && stdout.includes('GNU findutils') ? 'find' : undefined);
-      }
-    );
+    execFile('find', ['--version'], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' } }, (error, stdout) => {
+      resolve(!error && stdout.includes('GNU findutils') ? 'find' : undefined);
+    });
   });
   return detected;
 }
@@ -75,23 +70,7 @@ async function runFind(root: string, start: FileHandle | undefined, options: Fin
   const startPath = start === undefined ? root : descriptorPath(CHILD_START_FD);
   // `d` per directory for progress, st_size per regular file; no names, so any byte in a
   // name (newline included) cannot disturb the parsing.
-  const args = [
-    start === undefined ? '-P' : '-H',
-    startPath,
-    '(',
-    '-type',
-    'd',
-    '-printf',
-    'd\\n',
-    ')',
-    '-o',
-    '(',
-    '-type',
-    'f',
-    '-printf',
-    '%s\\n',
-    ')',
-  ];
+  const args = [start === undefined ? '-P' : '-H', startPath, '(', '-type', 'd', '-printf', 'd\\n', ')', '-o', '(', '-type', 'f', '-printf', '%s\\n', ')'];
   const child = spawn(options.findPath ?? 'find', args, {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
     // stdio[3] becomes the child's fd 3 (CHILD_START_FD).
@@ -142,9 +121,7 @@ async function runFind(root: string, start: FileHandle | undefined, options: Fin
       if (kind === 'vanished') vanished = true;
       else if (fatal === undefined) {
         const shown = shownPath(startPath, path);
-        fatal = new DriverError(
-          kind === 'denied' ? `permission denied on path '${shown}'` : `cannot read path '${shown}': ${line}`
-        );
+        fatal = new DriverError(kind === 'denied' ? `permission denied on path '${shown}'` : `cannot read path '${shown}': ${line}`);
         child.kill('SIGKILL');
       }
     }

@@ -89,10 +89,7 @@ describe('local driver test', () => {
   });
 
   it('refuses everything when no roots are configured', async () => {
-    const result = await createLocalDriver({ roots: [] }).test(
-      shareLocation('local', { path: 'share' }),
-      recordingRun()
-    );
+    const result = await createLocalDriver({ roots: [] }).test(shareLocation('local', { path: 'share' }), recordingRun());
     expect(result).toMatchObject({ ok: false, message: expect.stringContaining('no local roots') });
   });
 });
@@ -129,8 +126,7 @@ describe.each(engines)('local driver scan (%s engine)', (scanEngine) => {
 });
 
 describe('local driver checkPath (when a share is saved)', () => {
-  const check = (path: string, roots = [root1, root2]) =>
-    createLocalDriver({ roots }).checkPath?.(shareLocation('local', { path }));
+  const check = (path: string, roots = [root1, root2]) => createLocalDriver({ roots }).checkPath?.(shareLocation('local', { path }));
   const outside = (shown: string) => ({
     ok: false,
     message: `path '${shown}' is outside the local share roots (${root1}, ${root2}); set DMS_LOCAL_ROOTS to allow another root`,

@@ -1,15 +1,6 @@
 import { opendir } from 'node:fs/promises';
 import { DriverError } from '../../ports/share-driver.js';
-import type {
-  DriverRun,
-  DriverStepName,
-  PathCheck,
-  ScanResult,
-  ScanRun,
-  ShareDriver,
-  ShareLocation,
-  TestResult,
-} from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, PathCheck, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { checkConfinedPath, localFsMessage } from './confine-path.js';
 import { openConfinedDirectory } from './confined-directory.js';

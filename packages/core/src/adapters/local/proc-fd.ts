@@ -18,11 +18,7 @@ let available: boolean | undefined;
 
 /** Whether descriptors can be named as above: Linux with /proc mounted; not macOS or Windows. */
 export function canNameDescriptors(): boolean {
-  available ??=
-    process.platform === 'linux' &&
-    constants.O_DIRECTORY !== undefined &&
-    constants.O_NOFOLLOW !== undefined &&
-    existsSync('/proc/self/fd');
+  available ??= process.platform === 'linux' && constants.O_DIRECTORY !== undefined && constants.O_NOFOLLOW !== undefined && existsSync('/proc/self/fd');
   return available;
 }
 

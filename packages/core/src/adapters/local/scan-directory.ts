@@ -16,16 +16,11 @@ export interface ScanEngineOptions {
  * share's path again: what was checked is what gets counted. Split from the driver so a test
  * can change the tree between the open and the walk.
  */
-export async function scanConfinedDirectory(
-  dir: ConfinedDirectory,
-  options: ScanEngineOptions,
-  run: ScanRun
-): Promise<ScanResult> {
+export async function scanConfinedDirectory(dir: ConfinedDirectory, options: ScanEngineOptions, run: ScanRun): Promise<ScanResult> {
   const engine = options.scanEngine ?? 'auto';
   const onProgress = run.onProgress.bind(run);
   const find = engine === 'workers' ? undefined : await detectGnuFind();
-  if (engine === 'find' && find === undefined)
-    throw new DriverError('GNU find is not installed (apt-get install findutils)');
+  if (engine === 'find' && find === undefined) throw new DriverError('GNU find is not installed (apt-get install findutils)');
   await dir.verify();
   const result =
     find !== undefined

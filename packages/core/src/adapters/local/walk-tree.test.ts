@@ -69,9 +69,7 @@ describe('walkTree', () => {
 
   it('fails with a plain message when the root itself is gone', async () => {
     const missing = join(root, 'missing');
-    await expect(walkTree(missing, { signal: new AbortController().signal, onProgress: () => {} })).rejects.toThrow(
-      "path '.' not found on share"
-    );
+    await expect(walkTree(missing, { signal: new AbortController().signal, onProgress: () => {} })).rejects.toThrow("path '.' not found on share");
   });
 
   it('stops a running walk on abort', async () => {
@@ -115,6 +113,6 @@ describe('walkTree', () => {
       } finally {
         rmSync(outside, { recursive: true, force: true });
       }
-    }
+    },
   );
 });

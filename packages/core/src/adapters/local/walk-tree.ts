@@ -47,7 +47,7 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
   const interval = options.progressIntervalMs ?? 250;
   const workers = Array.from(
     { length: count },
-    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, pinned, batchMs: options.batchMs ?? 20 } })
+    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, pinned, batchMs: options.batchMs ?? 20 } }),
   );
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
   try {
@@ -83,11 +83,7 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
         totals.directories += result.dirs;
         if (result.error) {
           const shown = relative(root, result.error.path ?? root) || '.';
-          return finish(
-            new DriverError(
-              localFsMessage(Object.assign(new Error(result.error.message), { code: result.error.code }), shown)
-            )
-          );
+          return finish(new DriverError(localFsMessage(Object.assign(new Error(result.error.message), { code: result.error.code }), shown)));
         }
         for (const dir of result.pending) queue.push(dir);
         idle.push(worker);

@@ -42,12 +42,7 @@ describe('NFS driver without a server', () => {
   const at = (type: NasType, port: number) => shareLocation(type, { path: '/export', options: { port: String(port) } });
 
   it('announces its steps', () => {
-    expect(driver.testSteps(at('nfs_v4', 2049))).toEqual([
-      'resolve_host',
-      'connect',
-      'negotiate_protocol',
-      'open_path',
-    ]);
+    expect(driver.testSteps(at('nfs_v4', 2049))).toEqual(['resolve_host', 'connect', 'negotiate_protocol', 'open_path']);
   });
 
   it('fails within the timeout when the host accepts TCP but never answers RPC', async () => {
@@ -61,12 +56,7 @@ describe('NFS driver without a server', () => {
         ok: false,
         message: `no answer to a NFS v4 request from host '127.0.0.1' on port ${silent.port} within 300 ms`,
       });
-      expect(outcomes(run)).toEqual([
-        'resolve_host:ok',
-        'connect:ok',
-        'negotiate_protocol:failed',
-        'open_path:skipped',
-      ]);
+      expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:failed', 'open_path:skipped']);
     } finally {
       silent.close();
     }
@@ -93,12 +83,7 @@ describe('NFS driver without a server', () => {
       ok: false,
       message: `connection refused by host '127.0.0.1' on port ${port} (nothing listening there?)`,
     });
-    expect(outcomes(run)).toEqual([
-      'resolve_host:ok',
-      'connect:failed',
-      'negotiate_protocol:skipped',
-      'open_path:skipped',
-    ]);
+    expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:failed', 'negotiate_protocol:skipped', 'open_path:skipped']);
   });
 
   it('refuses to scan', async () => {
@@ -112,8 +97,7 @@ const v4check = ganeshaCheck();
 describe.skipIf(!v4check.ok)('NFS driver against NFS-Ganesha serving v4 only', () => {
   let tree: string;
   let ganesha: GaneshaServer;
-  const at = (type: NasType, path: string) =>
-    shareLocation(type, { host: ganesha.host, path, options: { port: String(ganesha.port) } });
+  const at = (type: NasType, path: string) => shareLocation(type, { host: ganesha.host, path, options: { port: String(ganesha.port) } });
 
   beforeAll(async () => {
     tree = makeTree();

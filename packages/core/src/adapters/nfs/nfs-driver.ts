@@ -1,13 +1,6 @@
 import type { Socket } from 'node:net';
 import { DriverError } from '../../ports/share-driver.js';
-import type {
-  DriverRun,
-  DriverStepName,
-  ScanResult,
-  ShareDriver,
-  ShareLocation,
-  TestResult,
-} from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { bareHost, portOption, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { inWords } from './nfs-messages.js';
@@ -61,23 +54,17 @@ async function checkExport(target: NfsTarget, address: string, run: DriverRun): 
   if (mountPort === undefined) {
     const rpcbind = await tcpConnect(address, 111, host, run.timeoutMs, run.signal).catch((error: unknown) => {
       if (!(error instanceof DriverError)) throw error;
-      throw new DriverError(
-        `cannot reach rpcbind on host '${host}' (port 111) to find its MOUNT service: ${error.message}; set option mountport=`
-      );
+      throw new DriverError(`cannot reach rpcbind on host '${host}' (port 111) to find its MOUNT service: ${error.message}; set option mountport=`);
     });
     mountPort = await withSocket(rpcbind, (socket) =>
-      inWords({ host, port: 111, service: 'rpcbind', timeoutMs: run.timeoutMs }, () =>
-        getPort(socket, programs.mount, 3, run.timeoutMs, run.signal)
-      )
+      inWords({ host, port: 111, service: 'rpcbind', timeoutMs: run.timeoutMs }, () => getPort(socket, programs.mount, 3, run.timeoutMs, run.signal)),
     );
     if (mountPort === 0) throw new DriverError(`host '${host}' has no MOUNT v3 service registered with rpcbind`);
   }
   const port = mountPort;
   const mount = await tcpConnect(address, port, host, run.timeoutMs, run.signal);
   const exports = await withSocket(mount, (socket) =>
-    inWords({ host, port, service: 'MOUNT v3', timeoutMs: run.timeoutMs }, () =>
-      listExports(socket, run.timeoutMs, run.signal)
-    )
+    inWords({ host, port, service: 'MOUNT v3', timeoutMs: run.timeoutMs }, () => listExports(socket, run.timeoutMs, run.signal)),
   );
   const covering = exports.find((exported) => isExported(target.path, exported));
   if (covering === undefined) {
@@ -100,7 +87,7 @@ function reachedSummary(target: NfsTarget, outcome: { exported: string } | { unc
 async function checkPath(target: NfsTarget, socket: Socket, run: DriverRun): Promise<string | undefined> {
   const { host, path } = target;
   const outcome = await inWords({ host, port: target.port, service: 'NFS v4', timeoutMs: run.timeoutMs }, () =>
-    lookupPath(socket, target.components, run.timeoutMs, run.signal)
+    lookupPath(socket, target.components, run.timeoutMs, run.signal),
   );
   switch (outcome.status) {
     case nfs4.ok:
@@ -143,8 +130,8 @@ export function createNfsDriver(): ShareDriver {
         await withSocket(socket, async () => {
           await reporter.step('negotiate_protocol', () =>
             inWords({ host, port, service: `NFS v${version}`, timeoutMs: run.timeoutMs }, () =>
-              nullCall(socket, programs.nfs, version, run.timeoutMs, run.signal)
-            )
+              nullCall(socket, programs.nfs, version, run.timeoutMs, run.signal),
+            ),
           );
           await reporter.stepOrSkip('open_path', async () => {
             if (version === 4) {

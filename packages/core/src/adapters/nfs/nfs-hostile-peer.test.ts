@@ -143,8 +143,7 @@ describe('NFS driver against hostile peers', () => {
   });
 
   it('finding 20.5: an export with 400,000 group names is walked, not decoded (quick, within the cap)', async () => {
-    peer.respond = (call, socket) =>
-      socket.write(record(accepted(call.xid, call.program === programs.mount ? exportList(['/export'], 400_000) : undefined)));
+    peer.respond = (call, socket) => socket.write(record(accepted(call.xid, call.program === programs.mount ? exportList(['/export'], 400_000) : undefined)));
     const started = performance.now();
     const result = await driver.test(at('nfs_v3', peer.port, '/export', { mountport: String(peer.port) }), recordingRun());
     expect(result).toEqual({ ok: true, message: "reached export '/export' on 127.0.0.1 (NFS v3)" });
@@ -163,8 +162,7 @@ describe('NFS driver against hostile peers', () => {
         let calls = 0;
         peer.respond = (call, socket) => {
           const shape = calls++ === 0 ? first : second;
-          const body =
-            'raw' in shape ? shape.raw : accepted(call.xid, 'results' in shape ? shape.results : exportList(shape.exports, shape.groups));
+          const body = 'raw' in shape ? shape.raw : accepted(call.xid, 'results' in shape ? shape.results : exportList(shape.exports, shape.groups));
           // Cut into non-final fragments of the drawn sizes, the rest as the final one.
           const parts: Buffer[] = [];
           let offset = 0;

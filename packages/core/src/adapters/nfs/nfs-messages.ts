@@ -23,9 +23,7 @@ export function rpcDriverError(error: unknown, context: RpcContext): unknown {
     case 'prog_unavail':
       return new DriverError(`server '${host}' has no ${service.split(' ')[0] ?? service} service on port ${port}`);
     case 'timeout':
-      return new DriverError(
-        `no answer to a ${service} request from host '${host}' on port ${port} within ${formatMs(context.timeoutMs)}`
-      );
+      return new DriverError(`no answer to a ${service} request from host '${host}' on port ${port} within ${formatMs(context.timeoutMs)}`);
     case 'closed':
       return new DriverError(`host '${host}' closed the connection on port ${port} (is it an NFS server?)`);
     case 'not_rpc':
@@ -35,9 +33,7 @@ export function rpcDriverError(error: unknown, context: RpcContext): unknown {
     case 'rpc_mismatch':
       return new DriverError(`host '${host}' does not speak ONC RPC version 2`);
     case 'auth_error':
-      return new DriverError(
-        `server '${host}' refused the ${service} request's credentials (RPC auth error ${failure.stat}; Kerberos required?)`
-      );
+      return new DriverError(`server '${host}' refused the ${service} request's credentials (RPC auth error ${failure.stat}; Kerberos required?)`);
     default:
       return new DriverError(`server '${host}' failed a ${service} request (${failure.kind})`);
   }

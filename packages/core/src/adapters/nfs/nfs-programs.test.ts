@@ -21,11 +21,18 @@ const xdr = (values: readonly number[]) => values.reduce((writer, value) => writ
 describe('NFS reply decoders against hostile replies (fast-check)', () => {
   it('parseReply, the export list and the COMPOUND lookup throw only XDR or RPC errors on arbitrary bytes', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.from(b)), words.map(xdr)), fc.nat(20), (bytes, depth) => {
-        decodes(() => parseReply(bytes.length >= 4 ? bytes.readUInt32BE(0) : 1, bytes));
-        decodes(() => decodeExports(new XdrReader(bytes)));
-        decodes(() => decodeLookup(new XdrReader(bytes), depth));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.from(b)),
+          words.map(xdr),
+        ),
+        fc.nat(20),
+        (bytes, depth) => {
+          decodes(() => parseReply(bytes.length >= 4 ? bytes.readUInt32BE(0) : 1, bytes));
+          decodes(() => decodeExports(new XdrReader(bytes)));
+          decodes(() => decodeLookup(new XdrReader(bytes), depth));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

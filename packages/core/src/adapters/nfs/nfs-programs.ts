@@ -10,24 +10,12 @@ export const programs = { portmapper: 100000, nfs: 100003, mount: 100005 } as co
 const IPPROTO_TCP = 6;
 
 /** NULL (procedure 0) of a program version: answers iff the server speaks that version. */
-export async function nullCall(
-  socket: Socket,
-  program: number,
-  version: number,
-  timeoutMs: number,
-  signal: AbortSignal
-): Promise<void> {
+export async function nullCall(socket: Socket, program: number, version: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
   await rpcCall(socket, { program, version, procedure: 0 }, timeoutMs, signal, () => undefined);
 }
 
 /** Portmapper v2 GETPORT over TCP: the port of `program`/`version`, 0 when not registered. */
-export async function getPort(
-  socket: Socket,
-  program: number,
-  version: number,
-  timeoutMs: number,
-  signal: AbortSignal
-): Promise<number> {
+export async function getPort(socket: Socket, program: number, version: number, timeoutMs: number, signal: AbortSignal): Promise<number> {
   const args = new XdrWriter().u32(program).u32(version).u32(IPPROTO_TCP).u32(0).bytes();
   return rpcCall(socket, { program: programs.portmapper, version: 2, procedure: 3, args }, timeoutMs, signal, (reply) => reply.u32());
 }
@@ -79,12 +67,7 @@ const NF4DIR = 2;
  * NFSv4.0 COMPOUND { PUTROOTFH, LOOKUP c1, ..., GETATTR(type) }: walks the server's pseudo
  * file system to the share's path without mounting. 4.0 needs no session, unlike 4.1+.
  */
-export async function lookupPath(
-  socket: Socket,
-  components: readonly string[],
-  timeoutMs: number,
-  signal: AbortSignal
-): Promise<LookupOutcome> {
+export async function lookupPath(socket: Socket, components: readonly string[], timeoutMs: number, signal: AbortSignal): Promise<LookupOutcome> {
   const args = new XdrWriter()
     .string('dms')
     .u32(0)
@@ -92,12 +75,8 @@ export async function lookupPath(
     .u32(OP_PUTROOTFH);
   for (const component of components) args.u32(OP_LOOKUP).string(component);
   args.u32(OP_GETATTR).u32(1).u32(FATTR4_TYPE_MASK);
-  return rpcCall(
-    socket,
-    { program: programs.nfs, version: 4, procedure: 1, args: args.bytes(), credential: authSys() },
-    timeoutMs,
-    signal,
-    (reply) => decodeLookup(reply, components.length)
+  return rpcCall(socket, { program: programs.nfs, version: 4, procedure: 1, args: args.bytes(), credential: authSys() }, timeoutMs, signal, (reply) =>
+    decodeLookup(reply, components.length),
   );
 }
 

@@ -90,13 +90,7 @@ export function parseReply(xid: number, record: Buffer): XdrReader {
  * what its XDR type allows is RpcError('not_rpc'). Rejects with RpcError, an error `decode`
  * throws on purpose (a DriverError), or the signal's reason on abort.
  */
-export function rpcCall<T>(
-  socket: Socket,
-  request: RpcRequest,
-  timeoutMs: number,
-  signal: AbortSignal,
-  decode: (results: XdrReader) => T
-): Promise<T> {
+export function rpcCall<T>(socket: Socket, request: RpcRequest, timeoutMs: number, signal: AbortSignal, decode: (results: XdrReader) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     signal.throwIfAborted();
     const xid = randomInt(1, 0x7fffffff);

@@ -71,11 +71,16 @@ const bodyOf = (index: number, length: number) => Buffer.alloc(length, index % 2
 
 /** The wire bytes of a sequence; a header announcing more than the cap is sent without its body. */
 function wire(fragments: readonly Fragment[]): Buffer {
-  return Buffer.concat(fragments.flatMap((f, index) => (f.length > maxRecordBytes ? [header(f.length, f.last)] : [header(f.length, f.last), bodyOf(index, f.length)])));
+  return Buffer.concat(
+    fragments.flatMap((f, index) => (f.length > maxRecordBytes ? [header(f.length, f.last)] : [header(f.length, f.last), bodyOf(index, f.length)])),
+  );
 }
 
 const fragment = fc.record({
-  length: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 64 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 0x7fffffff, maxRecordBytes - 4, maxRecordBytes + 1) }),
+  length: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 64 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 0x7fffffff, maxRecordBytes - 4, maxRecordBytes + 1) },
+  ),
   last: fc.boolean(),
 });
 

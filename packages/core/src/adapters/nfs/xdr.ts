@@ -46,8 +46,7 @@ export class XdrReader {
 
   opaque(max = 1 << 20): Buffer {
     const length = this.u32();
-    if (length > max || this.offset + length > this.buffer.length)
-      throw new XdrError('opaque data runs past the reply');
+    if (length > max || this.offset + length > this.buffer.length) throw new XdrError('opaque data runs past the reply');
     const data = this.buffer.subarray(this.offset, this.offset + length);
     this.offset += length + ((4 - (length % 4)) % 4);
     return data;

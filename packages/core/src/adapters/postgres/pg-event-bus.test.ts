@@ -56,7 +56,15 @@ class RecordingSender implements TrapSender {
   close(): void {}
 }
 
-const everything: TrapDispatchTarget = { id: 1, version: 'v2c', manager: '127.0.0.1:1162', community: 'public', activation: 1, severity_low: 1, severity_high: 5 };
+const everything: TrapDispatchTarget = {
+  id: 1,
+  version: 'v2c',
+  manager: '127.0.0.1:1162',
+  community: 'public',
+  activation: 1,
+  severity_low: 1,
+  severity_high: 5,
+};
 
 describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
   let database: TestDatabase | undefined;
@@ -90,13 +98,23 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
     expect(onA).toHaveLength(1);
     expect(onA[0]?.origin).toBeUndefined();
     const received = await arriving;
-    expect(received).toEqual({ name: 'configuration_changed', severity: 1, message: 'cors rules changed', at, resource: { type: 'cors_rules' }, origin: 'remote' });
+    expect(received).toEqual({
+      name: 'configuration_changed',
+      severity: 1,
+      message: 'cors rules changed',
+      at,
+      resource: { type: 'cors_rules' },
+      origin: 'remote',
+    });
     // A replica skips its own notification. NOTIFYs arrive in commit order, so once B's later
     // marker reaches A, A's own notification would have come back had it not been skipped.
     const marker = nextEvent(a, (event) => event.message === 'marker', 2_000);
     b.publish(makeEvent('test_trap', 'marker', at));
     await marker;
-    expect(onA.map((event) => [event.message, event.origin])).toEqual([['cors rules changed', undefined], ['marker', 'remote']]);
+    expect(onA.map((event) => [event.message, event.origin])).toEqual([
+      ['cors rules changed', undefined],
+      ['marker', 'remote'],
+    ]);
   });
 
   it('sends a trap once, on the replica where the event happened', async () => {
@@ -151,7 +169,9 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
     const admin = new pg.Client({ connectionString: testServerUrl });
     await admin.connect();
     try {
-      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [listenerApplicationName(b.replicaId)]);
+      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
+        listenerApplicationName(b.replicaId),
+      ]);
       expect(rowCount).toBe(1);
     } finally {
       await admin.end();
@@ -176,7 +196,9 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
         const storage = openSqliteStorage({ file: join(dir, 'dms.db'), secrets, warn: () => {} });
         await storage.migrate();
         storages.push(storage);
-        cores.push(createCore({ storage, secrets, events: bus, drivers: createShareDriverRegistry({ localRoots: [] }), hasher: countingHasher(), clock: () => at }));
+        cores.push(
+          createCore({ storage, secrets, events: bus, drivers: createShareDriverRegistry({ localRoots: [] }), hasher: countingHasher(), clock: () => at }),
+        );
       }
       const [a, b] = cores as [ReturnType<typeof createCore>, ReturnType<typeof createCore>];
       const { key, id } = await a.apiKeys.create(systemPrincipal, { name: 'ci', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
@@ -184,7 +206,11 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
       await expect(b.auth.authenticate(bearer)).resolves.toMatchObject({ kind: 'api_key' });
       await a.apiKeys.destroy(systemPrincipal, String(id));
       await waitUntil(
-        () => b.auth.authenticate(bearer).then(() => false, () => true),
+        () =>
+          b.auth.authenticate(bearer).then(
+            () => false,
+            () => true,
+          ),
         2_000,
         'the other replica refuses the revoked key',
       );

@@ -179,7 +179,10 @@ export class PgEventBus implements EventBus {
   }
 
   #deliverForgetCredentials(): void {
-    const event = { ...makeInternalEvent('credentials_changed', 'the event bus reconnected: events may have been missed', new Date()), origin: 'remote' as const };
+    const event = {
+      ...makeInternalEvent('credentials_changed', 'the event bus reconnected: events may have been missed', new Date()),
+      origin: 'remote' as const,
+    };
     deliver(this.#signalListeners, event, this.#report);
   }
 }

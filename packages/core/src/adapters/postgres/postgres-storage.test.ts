@@ -67,7 +67,8 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
       await a.migrate();
       await client.connect();
       const filer = await a.nas.create({ name: 'filer', host: 'filer.example', type: 'smb_v3', comment: null, price: null });
-      const create = (storage: typeof a, name: string) => storage.shares.create({ nas_id: filer.id, name, path: `/${name}`, options: null, username: null, password_enc: null });
+      const create = (storage: typeof a, name: string) =>
+        storage.shares.create({ nas_id: filer.id, name, path: `/${name}`, options: null, username: null, password_enc: null });
       const byPrefix = { limit: 2, offset: 0, sort: [], filters: [{ field: 'name', op: 'like' as const, values: ['data-%'] }] };
       const countOn = async (storage: typeof a) => (await storage.shares.list(byPrefix)).count;
       for (const name of ['data-1', 'data-2', 'data-3', 'other']) await create(a, name);
@@ -116,7 +117,10 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
 
   it('answers ping with unavailable when the server cannot be reached', async () => {
     const storage = openPostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/none', poolMax: 1 });
-    const error = await storage.ping().then(() => undefined, (e: unknown) => e);
+    const error = await storage.ping().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isDomainError(error) && error.code).toBe('unavailable');
     await storage.close();
   });
@@ -125,7 +129,14 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
     const fresh = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'dms-pg-open-'));
     try {
-      const options = { dataDir, databaseUrl: fresh.url, role: 'service' as const, adminPassword: 'first-admin-password', pgPoolMax: 2, pgStatementTimeoutMs: 5_000 };
+      const options = {
+        dataDir,
+        databaseUrl: fresh.url,
+        role: 'service' as const,
+        adminPassword: 'first-admin-password',
+        pgPoolMax: 2,
+        pgStatementTimeoutMs: 5_000,
+      };
       const replicas = await Promise.all([openDms(options), openDms(options)]);
       expect(replicas.filter((replica) => replica.firstAdmin.created)).toHaveLength(1);
       const system = { kind: 'user' as const, userId: 0, username: 'system', admin: true };

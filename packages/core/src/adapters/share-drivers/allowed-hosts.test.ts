@@ -79,14 +79,22 @@ describe('network share drivers connect only where share_test_allowed_hosts allo
   });
   afterAll(() => listener.close());
 
-  const location = (type: NasType) => shareLocation(type, { host: '127.0.0.1', path: type.startsWith('smb') ? 'share' : '/export', options: { port: String(listener.port), mountport: String(listener.port) } });
+  const location = (type: NasType) =>
+    shareLocation(type, {
+      host: '127.0.0.1',
+      path: type.startsWith('smb') ? 'share' : '/export',
+      options: { port: String(listener.port), mountport: String(listener.port) },
+    });
 
   for (const type of ['smb_v1', 'smb_v3', 'nfs_v3', 'nfs_v4'] as const) {
     it(`finding 20.4: ${type} fails at resolve_host naming the setting, and never reaches the host`, async () => {
       const before = listener.connections();
       const run = { ...recordingRun(), allowedHosts: allowedBy(['10.0.0.0/8']) };
       const result = await registry.forType(type).test(location(type), run);
-      expect(result).toEqual({ ok: false, message: "host '127.0.0.1' is not among the share_test_allowed_hosts of this server; an admin can add it in the settings" });
+      expect(result).toEqual({
+        ok: false,
+        message: "host '127.0.0.1' is not among the share_test_allowed_hosts of this server; an admin can add it in the settings",
+      });
       expect(run.steps[0]).toMatchObject({ name: 'resolve_host', outcome: 'failed' });
       expect(run.steps.slice(1).every((step) => step.outcome === 'skipped')).toBe(true);
       expect(listener.connections()).toBe(before);

@@ -26,7 +26,7 @@ function abortRace<T>(signal: AbortSignal, promise: Promise<T>, timeoutMs: numbe
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(error))
+      (error: unknown) => finish(() => reject(error)),
     );
   });
 }
@@ -51,7 +51,7 @@ function listAddresses(addresses: readonly string[]): string {
 export async function resolveHost(
   host: string,
   run: Pick<DriverRun, 'timeoutMs' | 'signal' | 'allowedHosts'>,
-  lookupAll: LookupAll = systemLookupAll
+  lookupAll: LookupAll = systemLookupAll,
 ): Promise<string> {
   const { timeoutMs, signal } = run;
   const name = bareHost(host);
@@ -67,17 +67,11 @@ export async function resolveHost(
 
 async function lookupAddresses(name: string, timeoutMs: number, signal: AbortSignal, lookupAll: LookupAll): Promise<string[]> {
   try {
-    return await abortRace(
-      signal,
-      lookupAll(name),
-      timeoutMs,
-      () => new DriverError(`resolving host '${name}' took longer than ${formatMs(timeoutMs)}`)
-    );
+    return await abortRace(signal, lookupAll(name), timeoutMs, () => new DriverError(`resolving host '${name}' took longer than ${formatMs(timeoutMs)}`));
   } catch (error) {
     if (error instanceof DriverError || signal.aborted) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA')
-      throw new DriverError(`host '${name}' not found (DNS lookup failed)`);
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new DriverError(`host '${name}' not found (DNS lookup failed)`);
     if (code === 'EAI_AGAIN') throw new DriverError(`could not resolve host '${name}': the DNS server did not answer`);
     throw new DriverError(`could not resolve host '${name}': ${(error as Error).message}`);
   }
@@ -104,20 +98,11 @@ function connectMessage(code: string | undefined, host: string, port: number, ti
  * Opens a TCP connection within `timeoutMs`. The caller owns the returned socket and must
  * destroy it; `host` is only used in messages.
  */
-export function tcpConnect(
-  address: string,
-  port: number,
-  host: string,
-  timeoutMs: number,
-  signal: AbortSignal
-): Promise<Socket> {
+export function tcpConnect(address: string, port: number, host: string, timeoutMs: number, signal: AbortSignal): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     signal.throwIfAborted();
     const socket = connect({ host: address, port });
-    const timer = setTimeout(
-      () => fail(new DriverError(connectMessage('ETIMEDOUT', host, port, timeoutMs))),
-      timeoutMs
-    );
+    const timer = setTimeout(() => fail(new DriverError(connectMessage('ETIMEDOUT', host, port, timeoutMs))), timeoutMs);
     const onAbort = () => fail(signal.reason);
     const cleanup = () => {
       clearTimeout(timer);
@@ -131,9 +116,7 @@ export function tcpConnect(
       reject(error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('error', (error: NodeJS.ErrnoException) =>
-      fail(new DriverError(connectMessage(error.code, host, port, timeoutMs)))
-    );
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(new DriverError(connectMessage(error.code, host, port, timeoutMs))));
     socket.once('connect', () => {
       cleanup();
       // Keeps a late reset from crashing the process before the caller listens for errors.

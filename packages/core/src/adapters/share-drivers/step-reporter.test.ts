@@ -34,9 +34,7 @@ describe('StepReporter', () => {
 
   it('lets other errors through: they are bugs or aborts, not share problems', async () => {
     const reporter = new StepReporter(['connect'], recordingRun());
-    await expect(runTest(() => reporter.step('connect', () => Promise.reject(new TypeError('bug'))))).rejects.toThrow(
-      'bug'
-    );
+    await expect(runTest(() => reporter.step('connect', () => Promise.reject(new TypeError('bug'))))).rejects.toThrow('bug');
   });
 
   it('refuses steps out of the announced order', () => {

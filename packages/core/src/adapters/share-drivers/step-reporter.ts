@@ -15,7 +15,10 @@ class SkipStep extends Error {}
 export class StepReporter {
   private next = 0;
 
-  constructor(private readonly steps: readonly DriverStepName[], private readonly run: DriverRun) {}
+  constructor(
+    private readonly steps: readonly DriverStepName[],
+    private readonly run: DriverRun,
+  ) {}
 
   /** Times `fn`; a DriverError it throws becomes the step's failure and ends the test. */
   async step<T>(name: DriverStepName, fn: () => Promise<T>): Promise<T> {
@@ -44,7 +47,7 @@ export class StepReporter {
       (error: unknown) => {
         if (error instanceof SkipStep) return error.message;
         throw error;
-      }
+      },
     );
     if (skipped !== undefined) this.markSkipped(name, performance.now() - started, skipped);
   }
@@ -76,10 +79,7 @@ export class StepReporter {
     return this.fail(name, 0, message);
   }
 
-  private emit(
-    name: DriverStepName,
-    outcome: { outcome: 'ok' | 'failed' | 'skipped'; duration_ms: number; message?: string }
-  ): void {
+  private emit(name: DriverStepName, outcome: { outcome: 'ok' | 'failed' | 'skipped'; duration_ms: number; message?: string }): void {
     const expected = this.steps[this.next];
     // A mismatch is a driver bug: the job's step list would no longer match its total.
     if (expected !== name) throw new Error(`driver reported step '${name}' where '${String(expected)}' was due`);

@@ -64,14 +64,7 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
   });
 
   it('announces the six steps', () => {
-    expect(driver.testSteps(location('smb_v3'))).toEqual([
-      'resolve_host',
-      'connect',
-      'negotiate_protocol',
-      'authenticate',
-      'open_path',
-      'list',
-    ]);
+    expect(driver.testSteps(location('smb_v3'))).toEqual(['resolve_host', 'connect', 'negotiate_protocol', 'authenticate', 'open_path', 'list']);
   });
 
   // The dialect is the one smbclient negotiated: Samba's highest within the type's range.
@@ -86,14 +79,7 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
       ok: true,
       message: `reached share 'data' on 127.0.0.1 as 'dmstest' (${dialect}), 10 entries listed`,
     });
-    expect(outcomes(run)).toEqual([
-      'resolve_host:ok',
-      'connect:ok',
-      'negotiate_protocol:ok',
-      'authenticate:ok',
-      'open_path:ok',
-      'list:ok',
-    ]);
+    expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'authenticate:ok', 'open_path:ok', 'list:ok']);
   });
 
   it('opens a sub-directory with spaces, given with backslashes too', async () => {
@@ -114,14 +100,7 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     const run = recordingRun();
     const result = await driver.test(location('smb_v3', { password: 'wrong' }), run);
     expect(result).toEqual({ ok: false, message: "authentication failed for user 'dmstest'" });
-    expect(outcomes(run)).toEqual([
-      'resolve_host:ok',
-      'connect:ok',
-      'negotiate_protocol:ok',
-      'authenticate:failed',
-      'open_path:skipped',
-      'list:skipped',
-    ]);
+    expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'authenticate:failed', 'open_path:skipped', 'list:skipped']);
   });
 
   it('passes the domain option', async () => {
@@ -182,7 +161,7 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     const run = recordingRun();
     const result = await driver.test(
       location('smb_v3', {}, () => samba21),
-      run
+      run,
     );
     expect(result).toMatchObject({
       ok: false,
@@ -192,8 +171,8 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     expect(
       await driver.test(
         location('smb_v2_1', {}, () => samba21),
-        recordingRun()
-      )
+        recordingRun(),
+      ),
     ).toMatchObject({ ok: true, message: expect.stringContaining('(SMB 2.1)') });
   });
 
@@ -271,10 +250,8 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
 
   it('throws plain DriverErrors from scans', async () => {
     await expect(driver.scan(location('smb_v3', { password: 'wrong' }), recordingRun())).rejects.toThrow(
-      new DriverError("authentication failed for user 'dmstest'")
+      new DriverError("authentication failed for user 'dmstest'"),
     );
-    await expect(driver.scan(location('smb_v3', { path: 'data/gone' }), recordingRun())).rejects.toThrow(
-      "path 'data/gone' not found on share"
-    );
+    await expect(driver.scan(location('smb_v3', { path: 'data/gone' }), recordingRun())).rejects.toThrow("path 'data/gone' not found on share");
   });
 });

@@ -1,15 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DriverError } from '../../ports/share-driver.js';
-import type {
-  DriverRun,
-  DriverStepName,
-  ScanResult,
-  ScanRun,
-  ShareDriver,
-  ShareLocation,
-  TestResult,
-} from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { formatMs, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { runSmbclient } from './run-smbclient.js';
@@ -24,14 +16,7 @@ export interface SmbDriverOptions {
   smbclientPath?: string;
 }
 
-const steps: readonly DriverStepName[] = [
-  'resolve_host',
-  'connect',
-  'negotiate_protocol',
-  'authenticate',
-  'open_path',
-  'list',
-];
+const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'authenticate', 'open_path', 'list'];
 // These four come out of one smbclient run (`ls`), told apart by the NT_STATUS it prints.
 const smbclientSteps: readonly SmbStep[] = ['negotiate_protocol', 'authenticate', 'open_path', 'list'];
 const notInstalled = 'smbclient is not installed (apt-get install smbclient)';
@@ -114,12 +99,9 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
         else if (outcome.timedOut) {
           end = {
             step: listed ? 'list' : 'negotiate_protocol',
-            message: `host '${target.host}' did not complete the SMB ${
-              listed ? 'listing' : 'session'
-            } within ${formatMs(run.timeoutMs)}`,
+            message: `host '${target.host}' did not complete the SMB ${listed ? 'listing' : 'session'} within ${formatMs(run.timeoutMs)}`,
           };
-        } else if (outcome.exitCode !== 0)
-          end = { step: 'negotiate_protocol', message: exitMessage(outcome.exitCode, tail.last()) };
+        } else if (outcome.exitCode !== 0) end = { step: 'negotiate_protocol', message: exitMessage(outcome.exitCode, tail.last()) };
         // One run covers the four steps: its time is reported on the step where it ended.
         for (const name of smbclientSteps) {
           if (name === end?.step) reporter.fail(name, elapsed, end.message);
@@ -169,12 +151,11 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
             }
             throw new DriverError(found.message);
           },
-        })
+        }),
       );
       if (outcome.lineError !== undefined) throw outcome.lineError;
       if (outcome.notInstalled) throw new DriverError(notInstalled);
-      if (outcome.timedOut)
-        throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
+      if (outcome.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
       if (outcome.exitCode !== 0 && !vanished) throw new DriverError(exitMessage(outcome.exitCode, tail.last()));
       return { file_count: counter.totals.file_count, file_size_sum: counter.totals.file_size_sum };
     },

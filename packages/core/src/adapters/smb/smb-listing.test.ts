@@ -49,18 +49,7 @@ describe('ListingCounter', () => {
       '',
       '\t\t264212084 blocks of size 1024. 82211380 blocks available',
     ];
-    expect(listing.map((line) => counter.line(line))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      false,
-      true,
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect(listing.map((line) => counter.line(line))).toEqual([true, true, true, true, false, true, true, true, false, false]);
     expect(counter.totals).toEqual({ file_count: 3, file_size_sum: 12345678908, directories: 2 });
   });
 

@@ -25,8 +25,7 @@ export function parseListingEntry(line: string): ListingEntry | undefined {
   const sizeStart = head.length - Math.max(8, digits.length);
   const attrEnd = sizeStart - 1;
   const attrStart = attrEnd - 7;
-  if (attrStart < 2 || head[attrEnd] !== ' ' || head.slice(sizeStart, head.length - digits.length).trim() !== '')
-    return undefined;
+  if (attrStart < 2 || head[attrEnd] !== ' ' || head.slice(sizeStart, head.length - digits.length).trim() !== '') return undefined;
   const attributes = head.slice(attrStart, attrEnd).trim();
   if (!/^[A-Z]*$/.test(attributes)) return undefined;
   return {
@@ -60,9 +59,7 @@ export class ListingCounter {
       this.totals.directories += 1;
       const depth = line.split('\\').filter(Boolean).length - this.baseDepth;
       if (depth > maxListingDepth) {
-        throw new DriverError(
-          `directories nest deeper than ${maxListingDepth} levels under '${line}' (a symbolic link loop on the server?)`
-        );
+        throw new DriverError(`directories nest deeper than ${maxListingDepth} levels under '${line}' (a symbolic link loop on the server?)`);
       }
       return true;
     }

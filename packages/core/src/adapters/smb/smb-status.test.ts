@@ -4,9 +4,7 @@ import { classifySmbLine, vanishedStatuses } from './smb-status.js';
 import { smbTarget } from './smb-target.js';
 
 // Lines as smbclient 4.17 prints them (captured from a real Samba).
-const target = smbTarget(
-  shareLocation('smb_v3', { host: 'nas1', path: 'data/a/b', username: 'alice', options: { port: '445' } })
-);
+const target = smbTarget(shareLocation('smb_v3', { host: 'nas1', path: 'data/a/b', username: 'alice', options: { port: '445' } }));
 const classify = (line: string) => classifySmbLine(line, target, 10_000);
 
 describe('classifySmbLine', () => {
@@ -16,11 +14,7 @@ describe('classifySmbLine', () => {
       'negotiate_protocol',
       "host 'nas1' does not speak SMB 3 (protocol negotiation failed: NT_STATUS_INVALID_NETWORK_RESPONSE)",
     ],
-    [
-      'do_connect: Connection to 127.0.0.1 failed (Error NT_STATUS_CONNECTION_REFUSED)',
-      'negotiate_protocol',
-      "connection refused by host 'nas1' on port 445",
-    ],
+    ['do_connect: Connection to 127.0.0.1 failed (Error NT_STATUS_CONNECTION_REFUSED)', 'negotiate_protocol', "connection refused by host 'nas1' on port 445"],
     ['session setup failed: NT_STATUS_LOGON_FAILURE', 'authenticate', "authentication failed for user 'alice'"],
     ['session setup failed: NT_STATUS_ACCOUNT_DISABLED', 'authenticate', "the account of user 'alice' is disabled"],
     ['tree connect failed: NT_STATUS_BAD_NETWORK_NAME', 'open_path', "share 'data' not found on host 'nas1'"],

@@ -73,8 +73,7 @@ function openPathMessage(status: string, target: SmbTarget, treeConnect: boolean
     if (status === 'NT_STATUS_ACCESS_DENIED') return `access to share '${target.share}' denied for ${who(target)}`;
     return `cannot open share '${target.share}' (${status})`;
   }
-  if (vanishedStatuses.has(status) && status !== 'NT_STATUS_NOT_A_DIRECTORY')
-    return `path '${path}' not found on share`;
+  if (vanishedStatuses.has(status) && status !== 'NT_STATUS_NOT_A_DIRECTORY') return `path '${path}' not found on share`;
   if (status === 'NT_STATUS_NOT_A_DIRECTORY') return `path '${path}' is not a directory`;
   if (status === 'NT_STATUS_ACCESS_DENIED') return `access to path '${path}' denied for ${who(target)}`;
   return `cannot open path '${path}' (${status})`;
@@ -97,18 +96,13 @@ export function classifySmbLine(line: string, target: SmbTarget, timeoutMs: numb
   if (line.startsWith('protocol negotiation failed') || line.startsWith('do_connect:')) {
     return { step: 'negotiate_protocol', status, message: negotiateMessage(status, target, timeoutMs) };
   }
-  if (line.startsWith('session setup failed'))
-    return { step: 'authenticate', status, message: authenticateMessage(status, target) };
-  if (line.startsWith('tree connect failed'))
-    return { step: 'open_path', status, message: openPathMessage(status, target, true) };
+  if (line.startsWith('session setup failed')) return { step: 'authenticate', status, message: authenticateMessage(status, target) };
+  if (line.startsWith('tree connect failed')) return { step: 'open_path', status, message: openPathMessage(status, target, true) };
   if (line.startsWith('cd ')) return { step: 'open_path', status, message: openPathMessage(status, target, false) };
   const listing = /^NT_STATUS_[A-Z0-9_]+ listing (.*)$/.exec(line);
   if (listing) {
     const path = listedPath(listing[1] ?? '');
-    const message =
-      status === 'NT_STATUS_ACCESS_DENIED'
-        ? `listing path '${path}' denied for ${who(target)}`
-        : `cannot list path '${path}' (${status})`;
+    const message = status === 'NT_STATUS_ACCESS_DENIED' ? `listing path '${path}' denied for ${who(target)}` : `cannot list path '${path}' (${status})`;
     return { step: 'list', status, message };
   }
   return { step: 'negotiate_protocol', status, message: `smbclient failed: ${line.trim()}` };

@@ -14,7 +14,9 @@ describe('smbTestSummary', () => {
   });
 
   it('names the anonymous user, a domain account and a sub-directory', () => {
-    expect(smbTestSummary(target({ path: 'data/a/b' }), 'SMB 3.0', 1)).toBe("reached share 'data' on nas1 as the anonymous user (SMB 3.0), 1 entry listed in 'data/a/b'");
+    expect(smbTestSummary(target({ path: 'data/a/b' }), 'SMB 3.0', 1)).toBe(
+      "reached share 'data' on nas1 as the anonymous user (SMB 3.0), 1 entry listed in 'data/a/b'",
+    );
     expect(smbTestSummary(target({ username: 'bob', options: { domain: 'CORP' } }), 'SMB 2.1', 0)).toContain("as 'CORP\\bob'");
   });
 

@@ -30,9 +30,7 @@ export async function withSmbclientFiles<T>(target: SmbTarget, fn: (files: Smbcl
     await writeFile(authFile, `${auth.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
     const config = [
       '[global]',
-      ...['lock directory', 'state directory', 'cache directory', 'private dir', 'ncalrpc dir', 'pid directory'].map(
-        (key) => `  ${key} = ${dir}`
-      ),
+      ...['lock directory', 'state directory', 'cache directory', 'private dir', 'ncalrpc dir', 'pid directory'].map((key) => `  ${key} = ${dir}`),
       // NTLMv2 with the given credentials; Kerberos would need a realm and a ticket we lack.
       '  client use kerberos = off',
       '  client ntlmv2 auth = yes',

@@ -27,8 +27,7 @@ describe.skipIf(!tools.ok)('DMS-MIB', () => {
   });
   afterAll(() => tool.dispose());
 
-  const translate = (...args: string[]) =>
-    run(tools.paths['snmptranslate']!, ['-M', mibSearchPath(), '-m', 'DMS-MIB', ...args], { env: tool.env });
+  const translate = (...args: string[]) => run(tools.paths['snmptranslate']!, ['-M', mibSearchPath(), '-m', 'DMS-MIB', ...args], { env: tool.env });
 
   it('loads with no error or warning', async () => {
     const { stdout, stderr } = await translate('-Tp', '-IR', 'dms');
@@ -68,7 +67,9 @@ describe.skipIf(!tools.ok)('DMS-MIB', () => {
 
   it('names the severities as the domain does', async () => {
     const { stdout } = await translate('-Tp', 'DMS-MIB::dmsEventSeverity');
-    const values = Object.entries(severityLevels).map(([level, name]) => `${name}(${level})`).join(', ');
+    const values = Object.entries(severityLevels)
+      .map(([level, name]) => `${name}(${level})`)
+      .join(', ');
     expect(stdout).toContain(`Values: ${values}`);
   });
 });

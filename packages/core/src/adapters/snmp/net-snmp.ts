@@ -28,12 +28,7 @@ export interface NetSnmpSession {
    * v2c: `oid` becomes snmpTrapOID.0, after sysUpTime.0. The callback runs when the
    * datagram is handed to the socket (or fails to be).
    */
-  trap(
-    oid: string,
-    varbinds: NetSnmpVarbind[],
-    options: NetSnmpTrapOptions,
-    callback: (error: Error | null) => void,
-  ): void;
+  trap(oid: string, varbinds: NetSnmpVarbind[], options: NetSnmpTrapOptions, callback: (error: Error | null) => void): void;
   close(): void;
 }
 

@@ -174,7 +174,11 @@ describe.skipIf(!tools.ok)('NetSnmpAgent bounds every answer (finding 20.1)', ()
     const seen: number[] = [];
     for (const id of [7005, 7006]) answers.set(id, () => seen.push(id));
     manager.send(message(get, 7005, [long]), port, '127.0.0.1');
-    const big = message(get, 7006, Array.from({ length: 110 }, () => '1.3.6.1.2.1.1.7.0'));
+    const big = message(
+      get,
+      7006,
+      Array.from({ length: 110 }, () => '1.3.6.1.2.1.1.7.0'),
+    );
     expect(big.length).toBeGreaterThan(maxMessageOctets);
     manager.send(big, port, '127.0.0.1');
     // One agent, one socket, datagrams handled in order: once this one is answered, the two before were dropped.

@@ -138,9 +138,7 @@ describe('NetSnmpAgent start and stop', () => {
     const taken = holder.address().port;
     const agent = new NetSnmpAgent();
     try {
-      await expect(agent.start(options(taken))).rejects.toThrow(
-        new RegExp(`SNMP agent cannot listen on UDP 127\\.0\\.0\\.1:${taken}: .*EADDRINUSE`),
-      );
+      await expect(agent.start(options(taken))).rejects.toThrow(new RegExp(`SNMP agent cannot listen on UDP 127\\.0\\.0\\.1:${taken}: .*EADDRINUSE`));
       await agent.start(options(await freeUdpPort()));
     } finally {
       await agent.stop();

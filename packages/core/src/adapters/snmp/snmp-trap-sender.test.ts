@@ -14,10 +14,8 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 const at = new Date('2025-11-21T19:33:00.000Z');
-const failed = (message: string): DmsEvent =>
-  makeEvent('share_test_failed', message, at, { type: 'nas_share', id: 12, name: 'projects' });
-const withMessage = (message: string) => (trap: ReceivedTrap) =>
-  trap.varbinds.some((v) => v === `DMS-MIB::dmsEventMessage.0 = STRING: ${message}`);
+const failed = (message: string): DmsEvent => makeEvent('share_test_failed', message, at, { type: 'nas_share', id: 12, name: 'projects' });
+const withMessage = (message: string) => (trap: ReceivedTrap) => trap.varbinds.some((v) => v === `DMS-MIB::dmsEventMessage.0 = STRING: ${message}`);
 
 // Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('NetSnmpTrapSender against snmptrapd', () => {
@@ -107,9 +105,7 @@ describe.skipIf(!tools.ok)('NetSnmpTrapSender against snmptrapd', () => {
     await other.send(target({}), makeEvent('service_started', 'other arc', at));
     other.close();
     // outside DMS-MIB's arc snmptrapd has no names, and quotes the strings
-    const trap = await trapd.waitFor((t) =>
-      t.varbinds.includes('SNMPv2-SMI::enterprises.99999.1.1.3.0 = STRING: "other arc"'),
-    );
+    const trap = await trapd.waitFor((t) => t.varbinds.includes('SNMPv2-SMI::enterprises.99999.1.1.3.0 = STRING: "other arc"'));
     expect(trap.varbinds).toContain('SNMPv2-SMI::snmpModules.1.1.4.1.0 = OID: SNMPv2-SMI::enterprises.99999.0.7');
     expect(trap.varbinds).toContain('SNMPv2-SMI::enterprises.99999.1.1.4.0 = ""');
   });
@@ -129,22 +125,16 @@ describe('NetSnmpTrapSender failures', () => {
   it('rejects, and never hangs, when the manager cannot be resolved', async () => {
     const sender = new NetSnmpTrapSender({ timeoutMs: 1000 });
     const started = Date.now();
-    await expect(
-      sender.send({ id: 1, version: 'v2c', manager: 'manager.invalid', community: 'public' }, failed('x')),
-    ).rejects.toThrow();
+    await expect(sender.send({ id: 1, version: 'v2c', manager: 'manager.invalid', community: 'public' }, failed('x'))).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2000);
     sender.close();
   });
 
   it('rejects a bad manager port and sends after close', async () => {
     const sender = new NetSnmpTrapSender();
-    await expect(sender.send({ id: 1, version: 'v2c', manager: '127.0.0.1:70000', community: 'p' }, failed('x'))).rejects.toThrow(
-      /invalid trap manager/,
-    );
+    await expect(sender.send({ id: 1, version: 'v2c', manager: '127.0.0.1:70000', community: 'p' }, failed('x'))).rejects.toThrow(/invalid trap manager/);
     sender.close();
-    await expect(sender.send({ id: 1, version: 'v2c', manager: '127.0.0.1', community: 'p' }, failed('x'))).rejects.toThrow(
-      /closed/,
-    );
+    await expect(sender.send({ id: 1, version: 'v2c', manager: '127.0.0.1', community: 'p' }, failed('x'))).rejects.toThrow(/closed/);
   });
 
   it('finding 20.11: sends nothing to a manager whose addresses the allowed hosts exclude, and asks with the addresses it sends to', async () => {
@@ -157,9 +147,9 @@ describe('NetSnmpTrapSender failures', () => {
     const asked: Array<[string, readonly string[]]> = [];
     const only = (allowed: boolean) => ({ allows: (host: string, addresses: readonly string[]) => (asked.push([host, addresses]), allowed) });
     try {
-      await expect(
-        sender.send({ id: 1, version: 'v2c', manager: `localhost:${port}`, community: 'p' }, failed('refused'), only(false)),
-      ).rejects.toThrow(/manager host localhost \(it resolves to .*127\.0\.0\.1.*\) is not among the share_test_allowed_hosts/);
+      await expect(sender.send({ id: 1, version: 'v2c', manager: `localhost:${port}`, community: 'p' }, failed('refused'), only(false))).rejects.toThrow(
+        /manager host localhost \(it resolves to .*127\.0\.0\.1.*\) is not among the share_test_allowed_hosts/,
+      );
       await sender.send({ id: 1, version: 'v2c', manager: `127.0.0.1:${port}`, community: 'p' }, failed('allowed'), only(true));
       await until(() => received.length > 0);
       expect(received).toHaveLength(1);

@@ -61,10 +61,7 @@ export class NetSnmpTrapSender implements TrapSender {
         if (error) reject(error);
         else resolve();
       };
-      const timer = setTimeout(
-        () => finish(new Error(`trap to ${target.manager} not sent within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
+      const timer = setTimeout(() => finish(new Error(`trap to ${target.manager} not sent within ${this.#timeoutMs} ms`)), this.#timeoutMs);
       this.#pending.add(finish);
 
       resolveAddresses(host)
@@ -87,11 +84,8 @@ export class NetSnmpTrapSender implements TrapSender {
           // v1: net-snmp splits enterprise.N into enterprise + specific-trap N, generic 6;
           // v2c: snmpTrapOID.0 = dmsNotifications.N (enterprise.0.N).
           const oid = v1 ? `${this.#enterpriseOid}.${entry.notification}` : notificationOid(this.#enterpriseOid, entry.notification);
-          session.trap(
-            oid,
-            eventVarbinds(this.#enterpriseOid, event),
-            { agentAddr: this.#agentAddress, upTime: upTime() },
-            (error) => finish(error ?? undefined),
+          session.trap(oid, eventVarbinds(this.#enterpriseOid, event), { agentAddr: this.#agentAddress, upTime: upTime() }, (error) =>
+            finish(error ?? undefined),
           );
         })
         .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
@@ -113,7 +107,7 @@ async function resolveAddresses(host: string): Promise<string[]> {
 
 /** Hundredths of a second since the service started, wrapped like TimeTicks; never 0, which net-snmp ignores. */
 function upTime(): number {
-  return (Math.floor(process.uptime() * 100) % 2 ** 32) || 1;
+  return Math.floor(process.uptime() * 100) % 2 ** 32 || 1;
 }
 
 function closeQuietly(session: NetSnmpSession): void {

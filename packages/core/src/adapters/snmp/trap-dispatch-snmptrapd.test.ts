@@ -10,8 +10,7 @@ import { SnmptrapdPeer, type ReceivedTrap } from '../../testing/snmptrapd-peer.j
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
 
 const at = new Date('2025-11-21T19:33:00.000Z');
-const message = (trap: ReceivedTrap) =>
-  trap.varbinds.find((v) => v.startsWith('DMS-MIB::dmsEventMessage.0'))?.split('STRING: ')[1];
+const message = (trap: ReceivedTrap) => trap.varbinds.find((v) => v.startsWith('DMS-MIB::dmsEventMessage.0'))?.split('STRING: ')[1];
 
 // Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('trap dispatcher, net-snmp sender and snmptrapd together', () => {
@@ -53,11 +52,7 @@ describe.skipIf(!tools.ok)('trap dispatcher, net-snmp sender and snmptrapd toget
     sender.close();
 
     const received = trapd.traps.map((t) => `${t.community} v${t.version === 0 ? 1 : '2c'}: ${message(t)}`).sort();
-    expect(received).toEqual([
-      'high-band v1: error for the high band',
-      'high-band v1: last',
-      'low-band v2c: info for the low band',
-    ]);
+    expect(received).toEqual(['high-band v1: error for the high band', 'high-band v1: last', 'low-band v2c: info for the low band']);
     expect(errors).toEqual([]);
   });
 });

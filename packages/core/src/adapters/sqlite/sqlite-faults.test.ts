@@ -133,7 +133,14 @@ describe.skipIf(!tools.ok)('issue 21: SQLite storage faults', () => {
     await expect(storage.ping()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('locked by another process') });
     expect(performance.now() - started).toBeLessThan(200);
     await holder.release();
-    await until(async () => storage.ping().then(() => true, () => false), 3000);
+    await until(
+      async () =>
+        storage.ping().then(
+          () => true,
+          () => false,
+        ),
+      3000,
+    );
   });
 });
 
@@ -206,7 +213,14 @@ describe('issue 21: the database file deleted, a full disk, a damaged file', () 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await expect(storage.ping()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('is full') });
     rmSync(filler);
-    await until(async () => storage.ping().then(() => true, () => false), 3000);
+    await until(
+      async () =>
+        storage.ping().then(
+          () => true,
+          () => false,
+        ),
+      3000,
+    );
     expect((await storage.nas.create(nas('after'))).name).toBe('after');
   });
 
@@ -220,7 +234,9 @@ describe('issue 21: the database file deleted, a full disk, a damaged file', () 
     // Damage a page in the middle of the nas table's b-tree: what a bad sector leaves.
     const raw = new BetterSqlite3(file);
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
-    const pages = (raw.prepare("select pageno from dbstat where name = 'nas' and pagetype = 'leaf' order by pageno").all() as Array<{ pageno: number }>).map((row) => row.pageno);
+    const pages = (raw.prepare("select pageno from dbstat where name = 'nas' and pagetype = 'leaf' order by pageno").all() as Array<{ pageno: number }>).map(
+      (row) => row.pageno,
+    );
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     expect(pages.length).toBeGreaterThan(3);

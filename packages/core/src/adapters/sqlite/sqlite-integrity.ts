@@ -56,7 +56,10 @@ export function restoreAdvice(file: string): string {
  * damaged cell), and the refusal is read in a terminal or a log line.
  */
 function summarize(problems: readonly string[]): string {
-  const lines = problems.flatMap((problem) => problem.split('\n')).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('***'));
+  const lines = problems
+    .flatMap((problem) => problem.split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('***'));
   return lines.slice(0, 3).join('; ') + (lines.length > 3 ? `; … (${lines.length} in all)` : '');
 }
 

@@ -97,13 +97,17 @@ export const sqliteMigrations: Record<string, Migration> = {
   },
   '0002_access_control': {
     async up(db: Kysely<unknown>) {
-      await sql.raw(`create table cors_rules (
+      await sql
+        .raw(
+          `create table cors_rules (
           id integer primary key autoincrement,
           origins text not null,
           path text not null,
           methods text not null,
           created_at text not null,
-          updated_at text not null)`).execute(db);
+          updated_at text not null)`,
+        )
+        .execute(db);
     },
   },
   '0003_share_name_order_index': {

@@ -25,14 +25,20 @@ runStorageContract('sqlite file, communities sealed', async () => openSqliteStor
 const trap = { activation: 1, version: 'v2c' as const, manager: 'nms:162', severity_low: 1, severity_high: 5 };
 
 function fileBytes(file: string): Buffer {
-  return Buffer.concat(databaseFiles(file).filter((path) => existsSync(path)).map((path) => readFileSync(path)));
+  return Buffer.concat(
+    databaseFiles(file)
+      .filter((path) => existsSync(path))
+      .map((path) => readFileSync(path)),
+  );
 }
 
 /** The communities as stored, read past the storage. */
 function storedCommunities(file: string): string[] {
   const raw = new BetterSqlite3(file, { readonly: true });
   try {
-    const rows = raw.prepare('select community from snmp_traps union all select community from snmp_server_configuration').all() as Array<{ community: string }>;
+    const rows = raw.prepare('select community from snmp_traps union all select community from snmp_server_configuration').all() as Array<{
+      community: string;
+    }>;
     return rows.map((row) => row.community);
   } finally {
     raw.close();

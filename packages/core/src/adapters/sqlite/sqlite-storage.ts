@@ -165,7 +165,9 @@ function fileLostError(reason: string): DomainError {
  */
 function fileLost(database: BetterSqlite3.Database, file: string, reason: string, error: (message: string) => void): void {
   const rescue = `${file}.rescued-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  error(`${reason}. Writes now answer 503 and /readyz fails. dms is saving what it holds to ${rescue}: stop dms, then restore ${file} from that copy or from your backup, and start dms again`);
+  error(
+    `${reason}. Writes now answer 503 and /readyz fails. dms is saving what it holds to ${rescue}: stop dms, then restore ${file} from that copy or from your backup, and start dms again`,
+  );
   void (async () => {
     try {
       createPrivateDatabaseFile(rescue);
@@ -185,7 +187,8 @@ function fileLost(database: BetterSqlite3.Database, file: string, reason: string
 function writeProbe(database: BetterSqlite3.Database, driver: BusyRetryingSqliteDriver, file: string | undefined, identity: FileIdentityWatch | undefined) {
   let statement: BetterSqlite3.Statement | undefined;
   let last: { at: number; outcome: Promise<void> } | undefined;
-  const unavailable = (message: string, cause?: unknown) => new DomainError('unavailable', message, { retryAfter: 5, ...(cause === undefined ? {} : { cause }) });
+  const unavailable = (message: string, cause?: unknown) =>
+    new DomainError('unavailable', message, { retryAfter: 5, ...(cause === undefined ? {} : { cause }) });
   const probeOnce = async () => {
     const lost = await identity?.check();
     if (lost !== undefined) throw fileLostError(lost);
@@ -202,7 +205,8 @@ function writeProbe(database: BetterSqlite3.Database, driver: BusyRetryingSqlite
       });
     } catch (failure) {
       const code = (failure as { code?: string }).code ?? '';
-      if (isSqliteBusy(failure)) throw unavailable('the database is locked by another process (a sqlite3 shell or a script holding a write transaction)', failure);
+      if (isSqliteBusy(failure))
+        throw unavailable('the database is locked by another process (a sqlite3 shell or a script holding a write transaction)', failure);
       throw unavailable(`a write to the database fails: ${code} ${failure instanceof Error ? failure.message : String(failure)}`, failure);
     }
   };

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import type { corsRuleCreateSchema, corsRuleUpdateSchema, apiKeyCreateSchema, apiKeyUpdateSchema, settingsUpdateSchema, userCreateSchema, userUpdateSchema } from '@dms/core';
+import type {
+  corsRuleCreateSchema,
+  corsRuleUpdateSchema,
+  apiKeyCreateSchema,
+  apiKeyUpdateSchema,
+  settingsUpdateSchema,
+  userCreateSchema,
+  userUpdateSchema,
+} from '@dms/core';
 import { explicitOnlyActions, scopeCatalogue } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
 import { typed, type Input } from './inputs.js';
@@ -9,18 +17,33 @@ import { singletonProcedures } from './singleton-procedures.js';
 // Admin-only through every path: the core refuses a non-admin principal, not these routers.
 
 export const usersRouter = router(
-  crudProcedures({ service: (core) => core.users, key: 'user', create: typed<Input<typeof userCreateSchema>>(), update: z.custom<Input<typeof userUpdateSchema>>() }),
+  crudProcedures({
+    service: (core) => core.users,
+    key: 'user',
+    create: typed<Input<typeof userCreateSchema>>(),
+    update: z.custom<Input<typeof userUpdateSchema>>(),
+  }),
 );
 
 /** `create` answers with the key, once; it is never shown again. */
 export const apiKeysRouter = router({
-  ...crudProcedures({ service: (core) => core.apiKeys, key: 'apiKey', create: typed<Input<typeof apiKeyCreateSchema>>(), update: z.custom<Input<typeof apiKeyUpdateSchema>>() }),
+  ...crudProcedures({
+    service: (core) => core.apiKeys,
+    key: 'apiKey',
+    create: typed<Input<typeof apiKeyCreateSchema>>(),
+    update: z.custom<Input<typeof apiKeyUpdateSchema>>(),
+  }),
   /** What the console's scope picker offers: each controller with its actions (`*` aside). */
   scopeCatalogue: userProcedure.query(() => ({ controllers: scopeCatalogue, explicitOnlyActions })),
 });
 
 export const corsRulesRouter = router(
-  crudProcedures({ service: (core) => core.corsRules, key: 'corsRule', create: typed<Input<typeof corsRuleCreateSchema>>(), update: z.custom<Input<typeof corsRuleUpdateSchema>>() }),
+  crudProcedures({
+    service: (core) => core.corsRules,
+    key: 'corsRule',
+    create: typed<Input<typeof corsRuleCreateSchema>>(),
+    update: z.custom<Input<typeof corsRuleUpdateSchema>>(),
+  }),
 );
 
 /** JWT mode, job queue bounds, allowed share-test hosts … */

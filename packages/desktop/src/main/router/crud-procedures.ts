@@ -31,18 +31,25 @@ export interface CrudOptions<Key extends string, List, Item, Created, CreateBody
  * a type parameter.
  */
 type ItemInput<Key extends string> = z.ZodType<{ ref: string }, Record<Key, string | number>>;
-type ItemBodyInput<Key extends string, Body extends z.ZodType> = z.ZodType<{ ref: string; body: z.output<Body> }, Record<Key, string | number> & { body: z.input<Body> }>;
+type ItemBodyInput<Key extends string, Body extends z.ZodType> = z.ZodType<
+  { ref: string; body: z.output<Body> },
+  Record<Key, string | number> & { body: z.input<Body> }
+>;
 
-const itemInput = <Key extends string>(key: Key) =>
-  z.object({ [key]: ref }).transform((input) => ({ ref: input[key] as string })) as unknown as ItemInput<Key>;
+const itemInput = <Key extends string>(key: Key) => z.object({ [key]: ref }).transform((input) => ({ ref: input[key] as string })) as unknown as ItemInput<Key>;
 const itemBodyInput = <Key extends string, Body extends z.ZodType>(key: Key, body: Body) =>
-  z.object({ [key]: ref, body }).transform((input) => ({ ref: input[key] as string, body: input.body as z.output<Body> })) as unknown as ItemBodyInput<Key, Body>;
+  z.object({ [key]: ref, body }).transform((input) => ({ ref: input[key] as string, body: input.body as z.output<Body> })) as unknown as ItemBodyInput<
+    Key,
+    Body
+  >;
 
 /**
  * list, show, create, update and delete of one core service, each as the signed-in user:
  * spread into a router beside the resource's own procedures (a trap's test, say).
  */
-export function crudProcedures<Key extends string, List, Item, Created, CreateBody, UpdateSchema extends z.ZodType>(options: CrudOptions<Key, List, Item, Created, CreateBody, UpdateSchema>) {
+export function crudProcedures<Key extends string, List, Item, Created, CreateBody, UpdateSchema extends z.ZodType>(
+  options: CrudOptions<Key, List, Item, Created, CreateBody, UpdateSchema>,
+) {
   const { service, key } = options;
   const one = itemInput(key);
   return {

@@ -5,5 +5,10 @@ import { typed, type Input } from './inputs.js';
 import { crudProcedures } from './crud-procedures.js';
 
 export const nasRouter = router(
-  crudProcedures({ service: (core) => core.nas, key: 'nas', create: typed<Input<typeof nasCreateSchema>>(), update: z.custom<Input<typeof nasUpdateSchema>>() }),
+  crudProcedures({
+    service: (core) => core.nas,
+    key: 'nas',
+    create: typed<Input<typeof nasCreateSchema>>(),
+    update: z.custom<Input<typeof nasUpdateSchema>>(),
+  }),
 );

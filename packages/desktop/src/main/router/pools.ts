@@ -6,5 +6,10 @@ import { crudProcedures } from './crud-procedures.js';
 
 /** `update` sets membership too: `nas_share_ids` in the body replaces the pool's shares, as PUT /pools/{id} does. */
 export const poolsRouter = router(
-  crudProcedures({ service: (core) => core.pools, key: 'pool', create: typed<Input<typeof poolCreateSchema>>(), update: z.custom<Input<typeof poolUpdateSchema>>() }),
+  crudProcedures({
+    service: (core) => core.pools,
+    key: 'pool',
+    create: typed<Input<typeof poolCreateSchema>>(),
+    update: z.custom<Input<typeof poolUpdateSchema>>(),
+  }),
 );

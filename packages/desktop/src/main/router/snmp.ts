@@ -6,7 +6,12 @@ import { crudProcedures } from './crud-procedures.js';
 import { singletonProcedures } from './singleton-procedures.js';
 
 export const trapsRouter = router({
-  ...crudProcedures({ service: (core) => core.traps, key: 'trap', create: typed<Input<typeof trapCreateSchema>>(), update: z.custom<Input<typeof trapUpdateSchema>>() }),
+  ...crudProcedures({
+    service: (core) => core.traps,
+    key: 'trap',
+    create: typed<Input<typeof trapCreateSchema>>(),
+    update: z.custom<Input<typeof trapUpdateSchema>>(),
+  }),
   /** Sends a test trap to the trap's manager now. */
   test: userProcedure.input(z.object({ trap: ref })).mutation(({ ctx, input }) => ctx.core.traps.test(ctx.principal, input.trap)),
 });

@@ -15,7 +15,17 @@ export function SecretField({ form, name, label, errors, defaultValue, hint }: S
   const [shown, setShown] = useState(false);
   return (
     <div className="secret-field">
-      <Field form={form} name={name} label={label} errors={errors} hint={hint} type={shown ? 'text' : 'password'} defaultValue={defaultValue} autoComplete="off" spellCheck={false} />
+      <Field
+        form={form}
+        name={name}
+        label={label}
+        errors={errors}
+        hint={hint}
+        type={shown ? 'text' : 'password'}
+        defaultValue={defaultValue}
+        autoComplete="off"
+        spellCheck={false}
+      />
       <label className="inline">
         <input type="checkbox" checked={shown} onChange={(event) => setShown(event.target.checked)} />
         Show {label.toLowerCase()}

@@ -54,7 +54,14 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
       <h2 id="api-key-form-heading">New API key</h2>
       <Field form={form} name="name" label="Name" errors={problem?.fields} hint="Who or what uses the key, e.g. backup-script." autoComplete="off" />
       <ScopePicker catalogue={catalogue.data} scopes={picked} onChange={setScopes} messages={problem?.fields['api_key_scopes']} />
-      <Field form={form} name="expires_at" label="Expires (optional)" type="date" errors={problem?.fields} hint="The key stops working at the end of this day. Leave empty for a key that does not expire." />
+      <Field
+        form={form}
+        name="expires_at"
+        label="Expires (optional)"
+        type="date"
+        errors={problem?.fields}
+        hint="The key stops working at the end of this day. Leave empty for a key that does not expire."
+      />
       <ProblemAlert problem={problem} />
       <button type="submit">Create key</button>
     </form>

@@ -28,11 +28,14 @@ export function ApiKeysScreen() {
   return (
     <>
       <p className="hint">
-        REST clients send a key as <code className="admin-code">Authorization: Bearer &lt;key&gt;</code>; it may do what its scopes allow, and never more than the user who created it.
+        REST clients send a key as <code className="admin-code">Authorization: Bearer &lt;key&gt;</code>; it may do what its scopes allow, and never more than
+        the user who created it.
       </p>
       {created && <CreatedKey created={created} onDone={() => setCreated(null)} />}
       <ErrorAlert message={keys.error} />
-      {keys.data?.count === 0 && <EmptyState title="No API keys yet">Create one below for each script or client that calls the REST API, with only the scopes it needs.</EmptyState>}
+      {keys.data?.count === 0 && (
+        <EmptyState title="No API keys yet">Create one below for each script or client that calls the REST API, with only the scopes it needs.</EmptyState>
+      )}
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">API keys</caption>

@@ -63,7 +63,15 @@ export function CorsRuleForm({ rule, onSaved, onCancel }: { rule?: CorsRule; onS
         One per line: an origin such as https://app.example.com, a DNS name (any scheme and port), or * for any origin.
       </span>
       <FieldMessages id={ids.originsError} messages={originErrors} />
-      <Field form={form} name="path" label="Path" errors={problem?.fields} defaultValue={rule?.path ?? '*'} hint="* for every path, or a path under the API with * wildcards, e.g. /api/v2/nas_shares*." autoComplete="off" />
+      <Field
+        form={form}
+        name="path"
+        label="Path"
+        errors={problem?.fields}
+        defaultValue={rule?.path ?? '*'}
+        hint="* for every path, or a path under the API with * wildcards, e.g. /api/v2/nas_shares*."
+        autoComplete="off"
+      />
       <fieldset aria-describedby={methodErrors ? ids.methodsError : undefined}>
         <legend>Methods</legend>
         <div className="checkbox-row">

@@ -22,7 +22,9 @@ export function CorsRulesScreen() {
       <p className="hint">A browser page may call the REST API only when a rule allows its origin, the path and the method; other clients are not affected.</p>
       <ErrorAlert message={rules.error} />
       {rules.data?.count === 0 && (
-        <EmptyState title="No cross-origin rules yet">Browser pages on other origins cannot call the REST API. Add a rule below for each web app that should.</EmptyState>
+        <EmptyState title="No cross-origin rules yet">
+          Browser pages on other origins cannot call the REST API. Add a rule below for each web app that should.
+        </EmptyState>
       )}
       {rows.length > 0 && (
         <table>

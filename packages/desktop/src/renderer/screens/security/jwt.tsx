@@ -13,11 +13,13 @@ export function JwtScreen() {
     <>
       <div id="jwt-explained" className="jwt-explain">
         <p>
-          With JWT mode on, a REST client can send a user name and password once to <code className="admin-code">POST /api/v2/auth/login</code> and get a signed token, which it then sends as{' '}
-          <code className="admin-code">Authorization: Bearer &lt;token&gt;</code> until the token expires, instead of sending the password with every request.
+          With JWT mode on, a REST client can send a user name and password once to <code className="admin-code">POST /api/v2/auth/login</code> and get a signed
+          token, which it then sends as <code className="admin-code">Authorization: Bearer &lt;token&gt;</code> until the token expires, instead of sending the
+          password with every request.
         </p>
         <p>
-          With it off, the login is refused and every token is rejected at once; turning it back on does not revive old tokens. Basic credentials and API keys work either way.
+          With it off, the login is refused and every token is rejected at once; turning it back on does not revive old tokens. Basic credentials and API keys
+          work either way.
         </p>
       </div>
       <ErrorAlert message={settings.error} />

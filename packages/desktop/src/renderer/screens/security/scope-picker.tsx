@@ -73,7 +73,12 @@ export function ScopePicker({ catalogue, scopes, onChange, messages }: ScopePick
               </select>
             </label>
             {scopes.length > 1 && (
-              <button type="button" className="secondary" aria-label={`Remove scope ${index + 1}`} onClick={() => onChange(scopes.filter((_, at) => at !== index))}>
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Remove scope ${index + 1}`}
+                onClick={() => onChange(scopes.filter((_, at) => at !== index))}
+              >
                 Remove
               </button>
             )}

@@ -21,7 +21,8 @@ export function SnmpAgentState({ agent }: { agent: AgentState | undefined }) {
     case 'off':
       return (
         <p className="agent-state">
-          <span data-state="off">Off</span>: this instance runs no SNMP agent, because no agent port is configured. The configuration above is kept and applies as soon as an agent runs.
+          <span data-state="off">Off</span>: this instance runs no SNMP agent, because no agent port is configured. The configuration above is kept and applies
+          as soon as an agent runs.
         </p>
       );
   }

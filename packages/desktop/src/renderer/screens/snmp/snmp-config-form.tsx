@@ -24,7 +24,12 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
     try {
       // A non-admin does not read the community (it is absent): left empty, it stays as it is.
       const community = text('community');
-      const next = await api.snmpConfig.update.mutate({ version: text('version') as SnmpVersion, ...(community === '' ? {} : { community }), location: text('location'), contact: text('contact') });
+      const next = await api.snmpConfig.update.mutate({
+        version: text('version') as SnmpVersion,
+        ...(community === '' ? {} : { community }),
+        location: text('location'),
+        contact: text('contact'),
+      });
       setProblem(null);
       setSaved(true);
       onSaved(next);
@@ -36,9 +41,36 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
     <form className="admin-form" aria-labelledby="snmp-config-heading" onSubmit={(event) => void submit(event)} onChange={() => setSaved(false)} noValidate>
       <h2 id="snmp-config-heading">Agent configuration</h2>
       <VersionSelect defaultValue={config.version} />
-      <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={config.community} hint={config.community === undefined ? 'Only an admin reads the community; type a new one to replace it, or leave it empty to keep it.' : 'The read community SNMP managers send to query the agent.'} />
-      <Field form={form} name="location" label="Location" errors={problem?.fields} defaultValue={config.location} hint="sysLocation, e.g. the room and rack." autoComplete="off" />
-      <Field form={form} name="contact" label="Contact" errors={problem?.fields} defaultValue={config.contact} hint="sysContact: who to call about this instance." autoComplete="off" />
+      <SecretField
+        form={form}
+        name="community"
+        label="Community"
+        errors={problem?.fields}
+        defaultValue={config.community}
+        hint={
+          config.community === undefined
+            ? 'Only an admin reads the community; type a new one to replace it, or leave it empty to keep it.'
+            : 'The read community SNMP managers send to query the agent.'
+        }
+      />
+      <Field
+        form={form}
+        name="location"
+        label="Location"
+        errors={problem?.fields}
+        defaultValue={config.location}
+        hint="sysLocation, e.g. the room and rack."
+        autoComplete="off"
+      />
+      <Field
+        form={form}
+        name="contact"
+        label="Contact"
+        errors={problem?.fields}
+        defaultValue={config.contact}
+        hint="sysContact: who to call about this instance."
+        autoComplete="off"
+      />
       <ProblemAlert problem={problem} />
       <div className="actions">
         <button type="submit">Save configuration</button>

@@ -44,7 +44,15 @@ export function TrapForm({ trap, onSaved, onCancel }: { trap?: Trap; onSaved: (t
       <FormHeading id={headingId} focusOnMount={trap !== undefined}>
         {trap ? `Edit trap target ${trap.manager}` : 'New trap target'}
       </FormHeading>
-      <Field form={form} name="manager" label="Manager" errors={problem?.fields} defaultValue={trap?.manager} hint="Host name, IPv4 or [IPv6] address, with :port if not 162." autoComplete="off" />
+      <Field
+        form={form}
+        name="manager"
+        label="Manager"
+        errors={problem?.fields}
+        defaultValue={trap?.manager}
+        hint="Host name, IPv4 or [IPv6] address, with :port if not 162."
+        autoComplete="off"
+      />
       <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={trap?.community ?? 'public'} />
       <VersionSelect defaultValue={trap?.version ?? 'v2c'} />
       <label className="inline">

@@ -26,7 +26,13 @@ export function TrapRowActions({ trap, onEdit, onDeleted }: TrapRowActionsProps)
   return (
     <>
       <div className="admin-row-actions">
-        <button type="button" className="secondary" disabled={outcome?.kind === 'sending'} onClick={() => void sendTest()} aria-label={`Send test trap to ${trap.manager}`}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={outcome?.kind === 'sending'}
+          onClick={() => void sendTest()}
+          aria-label={`Send test trap to ${trap.manager}`}
+        >
           Send test trap
         </button>
         <button type="button" className="secondary" aria-label={`Edit trap target ${trap.manager}`} onClick={onEdit}>

@@ -26,7 +26,9 @@ export function TrapsScreen() {
     <>
       <p className="hint">Each active target receives the service&apos;s events whose severity lies in its band, as SNMP traps.</p>
       <ErrorAlert message={traps.error} />
-      {traps.data?.count === 0 && <EmptyState title="No trap targets yet">Add an SNMP manager below to receive the service&apos;s events as traps, then send it a test trap.</EmptyState>}
+      {traps.data?.count === 0 && (
+        <EmptyState title="No trap targets yet">Add an SNMP manager below to receive the service&apos;s events as traps, then send it a test trap.</EmptyState>
+      )}
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Trap targets</caption>
@@ -63,12 +65,7 @@ export function TrapsScreen() {
       )}
       <ListPages label="Trap targets" page={list.page} count={traps.data?.count ?? 0} onPage={list.setPage} />
       {editing ? (
-        <TrapForm
-          key={`edit-${editing.snmp_trap_id}`}
-          trap={editing}
-          onSaved={() => (setEditing(null), traps.reload())}
-          onCancel={() => setEditing(null)}
-        />
+        <TrapForm key={`edit-${editing.snmp_trap_id}`} trap={editing} onSaved={() => (setEditing(null), traps.reload())} onCancel={() => setEditing(null)} />
       ) : (
         <TrapForm key={`new-${newForm}`} onSaved={() => (setNewForm((n) => n + 1), traps.reload())} />
       )}

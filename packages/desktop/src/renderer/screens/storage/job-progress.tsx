@@ -104,7 +104,10 @@ export function JobProgress({ tracked, subject, onDismiss }: { tracked: TrackedJ
       <div className="job-head">
         <progress aria-label={what} max={max} {...(known ? { value } : {})} />
         <span role="status">
-          <strong>{what}</strong>: <span className="status" data-status={job?.status}>{job ? jobStatusLabels[job.status] : 'starting'}</span>
+          <strong>{what}</strong>:{' '}
+          <span className="status" data-status={job?.status}>
+            {job ? jobStatusLabels[job.status] : 'starting'}
+          </span>
           {job && <span className="hint"> · {progressText(kind, job)}</span>}
         </span>
         {onDismiss && done && (
@@ -129,8 +132,7 @@ export function JobProgress({ tracked, subject, onDismiss }: { tracked: TrackedJ
         <ol className="job-steps" aria-label={`Steps of the ${jobKindLabels[kind].toLowerCase()} of ${subject}`}>
           {job.steps.map((step, index) => (
             <li key={`${index}-${step.name}`} data-outcome={step.outcome}>
-              <span className="step-name">{stepLabel(step.name)}</span>{' '}
-              <span className="step-outcome">{step.outcome}</span>
+              <span className="step-name">{stepLabel(step.name)}</span> <span className="step-outcome">{step.outcome}</span>
               <span className="hint"> ({Math.round(step.duration_ms)} ms)</span>
               {step.message && <span className="step-message"> – {step.message}</span>}
             </li>

@@ -21,7 +21,11 @@ export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null
     const fields = { name: value('name'), host: value('host'), type: value('type') as NasRow['type'] };
     const saved = editing
       ? await api.nas.update.mutate({ nas: editing.id, body: { ...fields, comment: value('comment') || null, price: value('price') || null } })
-      : await api.nas.create.mutate({ ...fields, ...(value('comment') ? { comment: value('comment') } : {}), ...(value('price') ? { price: value('price') } : {}) });
+      : await api.nas.create.mutate({
+          ...fields,
+          ...(value('comment') ? { comment: value('comment') } : {}),
+          ...(value('price') ? { price: value('price') } : {}),
+        });
     if (!editing) {
       formElement.reset();
       setType(typeOptions[0]![0]);
@@ -33,7 +37,15 @@ export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null
     <form className="storage-form" aria-labelledby="nas-form-title" onSubmit={onSubmit} noValidate>
       <h2 id="nas-form-title">{title}</h2>
       <Field form="nas" name="name" label="Name" errors={error?.fields} defaultValue={editing?.name} required autoComplete="off" />
-      <SelectField form="nas" name="type" label="Type" errors={error?.fields} options={typeOptions} value={type} onChange={(event) => setType(event.target.value)} />
+      <SelectField
+        form="nas"
+        name="type"
+        label="Type"
+        errors={error?.fields}
+        options={typeOptions}
+        value={type}
+        onChange={(event) => setType(event.target.value)}
+      />
       <Field
         form="nas"
         name="host"
@@ -45,7 +57,16 @@ export function NasForm({ editing, onSaved, onCancel }: { editing: NasRow | null
         hint={type === 'local' ? 'localhost: the shares are directories on this computer' : 'A host name, an IPv4 address, or an [IPv6] address'}
       />
       <Field form="nas" name="comment" label="Comment (optional)" errors={error?.fields} defaultValue={editing?.comment ?? ''} autoComplete="off" />
-      <Field form="nas" name="price" label="Price (optional)" errors={error?.fields} defaultValue={editing?.price ?? ''} inputMode="decimal" autoComplete="off" hint="A decimal amount such as 12.50" />
+      <Field
+        form="nas"
+        name="price"
+        label="Price (optional)"
+        errors={error?.fields}
+        defaultValue={editing?.price ?? ''}
+        inputMode="decimal"
+        autoComplete="off"
+        hint="A decimal amount such as 12.50"
+      />
       <FormError error={error} />
       <FormActions editing={editing !== null} create="Add NAS" save="Save NAS" onCancel={onCancel} />
     </form>

@@ -49,8 +49,8 @@ export function NasScreen() {
       )}
       {list.data && count === 0 && (
         <EmptyState title="No NAS yet">
-          Add the first one with the form below: a name, its type and its host (for a directory on this computer, type Local directory and host localhost). Then add
-          its shares on the Shares screen.
+          Add the first one with the form below: a name, its type and its host (for a directory on this computer, type Local directory and host localhost). Then
+          add its shares on the Shares screen.
         </EmptyState>
       )}
       {list.data && count > 0 && (

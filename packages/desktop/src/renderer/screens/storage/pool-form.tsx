@@ -11,7 +11,15 @@ const typeOptions = optionsOf(poolTypeLabels);
 const contentOptions = optionsOf(poolContentLabels);
 
 /** Adds a pool or edits its own fields; its shares are chosen in the membership editor. */
-export function PoolForm({ editing, onSaved, onCancel }: { editing: PoolRow | null; onSaved: (pool: PoolRow, created: boolean) => void; onCancel: () => void }) {
+export function PoolForm({
+  editing,
+  onSaved,
+  onCancel,
+}: {
+  editing: PoolRow | null;
+  onSaved: (pool: PoolRow, created: boolean) => void;
+  onCancel: () => void;
+}) {
   const { error, onSubmit } = useFormSave(async (form, formElement) => {
     const value = (name: string) => String(form.get(name) ?? '').trim();
     const fields = { name: value('name'), type: value('type') as PoolRow['type'], content: value('content') as PoolRow['content'] };

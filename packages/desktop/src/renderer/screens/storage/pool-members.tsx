@@ -38,7 +38,9 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
   if (pool.content !== 'nas') {
     return (
       <section className="members" aria-labelledby={titleId}>
-        <h2 id={titleId} tabIndex={-1}>Shares in pool {pool.name}</h2>
+        <h2 id={titleId} tabIndex={-1}>
+          Shares in pool {pool.name}
+        </h2>
         <p>
           Pool {pool.name} holds {pool.content}: only a pool whose content is NAS shares takes shares. Edit the pool and set its content to NAS shares first.
         </p>
@@ -84,7 +86,9 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
   const total = shares.data?.count ?? 0;
   return (
     <section className="members" aria-labelledby={titleId}>
-      <h2 id={titleId} tabIndex={-1}>Shares in pool {pool.name}</h2>
+      <h2 id={titleId} tabIndex={-1}>
+        Shares in pool {pool.name}
+      </h2>
       <div className="storage-filter">
         <label>
           Find shares by name
@@ -96,7 +100,9 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
           Shares of pool {pool.name} <span className="hint">({plural(selected.size, 'share')} selected)</span>
         </legend>
         <ErrorAlert message={shares.error} />
-        {shares.data && rows.length === 0 && <p>{applied ? `No share's name contains "${applied}".` : 'There are no shares yet: create them on the Shares screen.'}</p>}
+        {shares.data && rows.length === 0 && (
+          <p>{applied ? `No share's name contains "${applied}".` : 'There are no shares yet: create them on the Shares screen.'}</p>
+        )}
         {rows.length > 0 && (
           <ul className="member-list">
             {rows.map((share) => {
@@ -116,7 +122,11 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
             })}
           </ul>
         )}
-        {total > rows.length && <p className="hint">Showing {rows.length} of {total} shares: find the others by name.</p>}
+        {total > rows.length && (
+          <p className="hint">
+            Showing {rows.length} of {total} shares: find the others by name.
+          </p>
+        )}
       </fieldset>
       {result && (
         <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'notice' : 'error'}>

@@ -129,14 +129,7 @@ export function PoolsScreen() {
       )}
       <div ref={membersArea}>
         {membersOf && (
-          <PoolMembers
-            key={membersOf.id}
-            pool={membersOf}
-            nasNames={nasNames}
-            poolNames={poolNames}
-            onSaved={reload}
-            onClose={() => setMembersOf(null)}
-          />
+          <PoolMembers key={membersOf.id} pool={membersOf} nasNames={nasNames} poolNames={poolNames} onSaved={reload} onClose={() => setMembersOf(null)} />
         )}
       </div>
       <div ref={formArea}>

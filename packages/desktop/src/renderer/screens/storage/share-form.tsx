@@ -30,7 +30,13 @@ export function ShareForm({ nas, editing, defaultNasId, onSaved, onCancel }: Sha
     const password = value('password');
     let saved: ShareRow;
     if (editing) {
-      const body = { name: value('name').trim(), path: value('path').trim(), options: value('options').trim() || null, username: value('username').trim() || null, ...(password ? { password } : {}) };
+      const body = {
+        name: value('name').trim(),
+        path: value('path').trim(),
+        options: value('options').trim() || null,
+        username: value('username').trim() || null,
+        ...(password ? { password } : {}),
+      };
       saved = await api.shares.update.mutate({ share: editing.id, body });
     } else {
       const body = {
@@ -71,7 +77,15 @@ export function ShareForm({ nas, editing, defaultNasId, onSaved, onCancel }: Sha
         autoComplete="off"
         hint={local ? 'A directory under this computer’s share roots, such as projects' : 'The export or share path on the NAS'}
       />
-      <Field form="share" name="options" label="Mount options (optional)" errors={error?.fields} defaultValue={editing?.options ?? ''} autoComplete="off" hint="Comma-separated key or key=value, no spaces: ro,vers=3" />
+      <Field
+        form="share"
+        name="options"
+        label="Mount options (optional)"
+        errors={error?.fields}
+        defaultValue={editing?.options ?? ''}
+        autoComplete="off"
+        hint="Comma-separated key or key=value, no spaces: ro,vers=3"
+      />
       <Field form="share" name="username" label="User name (optional)" errors={error?.fields} defaultValue={editing?.username ?? ''} autoComplete="off" />
       <Field
         form="share"

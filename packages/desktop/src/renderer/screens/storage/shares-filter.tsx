@@ -17,7 +17,15 @@ export function filterParams(filter: ShareFilter): Record<string, string> {
 }
 
 /** Typing narrows the table after a short pause; choosing a NAS narrows it at once. */
-export function SharesFilter({ nas, value, onChange }: { nas: Array<{ id: number; name: string }>; value: ShareFilter; onChange: (filter: ShareFilter) => void }) {
+export function SharesFilter({
+  nas,
+  value,
+  onChange,
+}: {
+  nas: Array<{ id: number; name: string }>;
+  value: ShareFilter;
+  onChange: (filter: ShareFilter) => void;
+}) {
   const [text, setText] = useState(value.name);
   // Follows a change made elsewhere (Clear filter), keeping what is typed when it is the same filter.
   useEffect(() => setText((current) => (current.trim() === value.name ? current : value.name)), [value.name]);
@@ -31,7 +39,14 @@ export function SharesFilter({ nas, value, onChange }: { nas: Array<{ id: number
     <div className="storage-filter" role="search" aria-label="Filter shares">
       <label>
         Name contains
-        <input type="search" name="filter-name" value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" aria-describedby="share-filter-hint" />
+        <input
+          type="search"
+          name="filter-name"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          autoComplete="off"
+          aria-describedby="share-filter-hint"
+        />
       </label>
       <label>
         NAS

@@ -70,7 +70,9 @@ export function SharesScreen() {
       )}
       {nasRows.length > 0 && <SharesFilter nas={nasRows} value={filter} onChange={setFilter} />}
       {shares.data && count === 0 && nasRows.length > 0 && !filtered && (
-        <EmptyState title="No shares yet">Create the first one with the form below: pick its NAS, give it a name and its path on the NAS, then Test it.</EmptyState>
+        <EmptyState title="No shares yet">
+          Create the first one with the form below: pick its NAS, give it a name and its path on the NAS, then Test it.
+        </EmptyState>
       )}
       {shares.data && count === 0 && filtered && (
         <EmptyState title="No share matches the filter">Change the filter, or clear it to see every share.</EmptyState>
@@ -111,7 +113,11 @@ export function SharesScreen() {
             defaultNasId={filter.nasId}
             onCancel={() => setEditing(null)}
             onSaved={(share, created) => {
-              setNotice(created ? `Share ${shareTitle(share, nasNames)} created. Test it from its row to check that it can be reached.` : `Share ${shareTitle(share, nasNames)} saved.`);
+              setNotice(
+                created
+                  ? `Share ${shareTitle(share, nasNames)} created. Test it from its row to check that it can be reached.`
+                  : `Share ${shareTitle(share, nasNames)} saved.`,
+              );
               setEditing(null);
               shares.reload();
             }}

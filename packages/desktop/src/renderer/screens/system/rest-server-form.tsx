@@ -30,7 +30,17 @@ export function RestServerForm({ settings, onSaved }: { settings: RestServerStat
         spellCheck={false}
         hint="127.0.0.1 keeps it on this computer; 0.0.0.0 opens it to your network."
       />
-      <Field form="rest-server" name="port" label="Port" errors={error?.fields} defaultValue={settings.port} type="number" inputMode="numeric" autoComplete="off" hint="0 picks any free port." />
+      <Field
+        form="rest-server"
+        name="port"
+        label="Port"
+        errors={error?.fields}
+        defaultValue={settings.port}
+        type="number"
+        inputMode="numeric"
+        autoComplete="off"
+        hint="0 picks any free port."
+      />
       <FormError error={error} />
       <div className="actions">
         <button type="submit" disabled={saving}>

@@ -14,9 +14,7 @@ export function RestServerSection({ admin }: { admin: boolean }) {
   return (
     <section aria-labelledby="rest-server-heading">
       <h2 id="rest-server-heading">Embedded REST server</h2>
-      <p className="hint">
-        Serves this instance’s REST API, so SDK clients and curl can reach it with a dms user or an API key while the app runs.
-      </p>
+      <p className="hint">Serves this instance’s REST API, so SDK clients and curl can reach it with a dms user or an API key while the app runs.</p>
       <ErrorAlert message={loaded.error} />
       {status && <RestServerStatusLine status={status} />}
       {status && admin && <RestServerForm key={JSON.stringify(status.settings)} settings={status.settings} onSaved={setSaved} />}

@@ -21,7 +21,9 @@ export function UsersScreen({ user: me }: ScreenProps) {
   const rows = users.data?.users ?? [];
   return (
     <>
-      <p className="hint">Users sign in to this console and to the REST API with full access; admins also manage users, cross-origin rules, settings and every API key.</p>
+      <p className="hint">
+        Users sign in to this console and to the REST API with full access; admins also manage users, cross-origin rules, settings and every API key.
+      </p>
       <ErrorAlert message={users.error} />
       {users.data?.count === 0 && <EmptyState title="No users">Add a user below; make at least one of them an admin.</EmptyState>}
       {rows.length > 0 && (
