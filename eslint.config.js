@@ -23,6 +23,10 @@ const coreInternals = `^@dms/core/(?!(?:${anyOf(coreSubpaths)})$)`;
 // `../../core/src/x.js`, `../../../packages/core/x.js`, `/abs/packages/core/x.js`: around the exports map.
 const intoAnotherPackage = `^(?:\\./)?(?:\\.\\./)+(?:packages/)?(?:${anyOf(packageFolders)})(?:/|$)|(?:^|/)packages/(?:${anyOf(packageFolders)})(?:/|$)`;
 
+// What a browser bundle cannot load: any core subpath (the service, adapters), the REST host, Node's modules.
+const rendererOutOfBounds = '^(?:@dms/core/|@dms/http-api(?:/|$)|node:)';
+const rendererBoundaryMessage = 'The renderer imports the pure contract from @dms/core only; it reaches the service through tRPC (api.<router>.<procedure>).';
+
 const hostBoundaryMessage =
   'A host reaches the core through its declared subpaths only (@dms/core, @dms/core/<subpath> from packages/core/package.json "exports"); export what you need there instead of importing core internals.';
 
@@ -65,6 +69,31 @@ export default defineConfig([
         'error',
         ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
         ...restrictedSpecifierSyntax(intoAnotherPackage, 'Import another package by its name and declared exports, never by a path into its folder.'),
+      ],
+    },
+  },
+  {
+    // The console's renderer runs in a sandboxed browser window: the pure contract on @dms/core
+    // only, never the running service, an adapter or @dms/http-api (they load Node modules).
+    files: ['packages/desktop/src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: coreInternals, message: hostBoundaryMessage },
+            {
+              regex: intoAnotherPackage,
+              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
+            },
+            { regex: rendererOutOfBounds, message: rendererBoundaryMessage },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
+        ...restrictedSpecifierSyntax(rendererOutOfBounds, rendererBoundaryMessage),
       ],
     },
   },

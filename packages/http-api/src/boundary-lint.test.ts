@@ -71,3 +71,24 @@ describe('host → core boundary lint', () => {
     ]);
   });
 });
+
+describe('renderer boundary lint', () => {
+  const rendererFile = 'packages/desktop/src/renderer/screens/x.tsx';
+
+  it('lets the renderer import the pure contract from @dms/core', async () => {
+    expect(await ruleHits("import { formatBytes } from '@dms/core';\nvoid formatBytes;", rendererFile)).toEqual([]);
+  });
+
+  it.each([
+    "import { openDms } from '@dms/core/runtime';",
+    "import { openSqliteStorage } from '@dms/core/sqlite';",
+    "import { createApp } from '@dms/http-api';",
+    "import { readFileSync } from 'node:fs';",
+  ])('fails in the renderer on %s', async (code) => {
+    expect(await ruleHits(code, rendererFile)).toEqual([{ ruleId: 'no-restricted-imports', line: 1 }]);
+  });
+
+  it('fails in the renderer on a dynamic import of the running service', async () => {
+    expect(await ruleHits("export const later = () => import('@dms/core/runtime');", rendererFile)).toEqual([{ ruleId: 'no-restricted-syntax', line: 1 }]);
+  });
+});
