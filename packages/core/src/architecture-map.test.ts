@@ -9,7 +9,7 @@ const map = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
 /** Every `packages/…`, `docs/…` or root file the map names in backticks. */
 function namedPaths(text: string): string[] {
   const named = [...text.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
-  return [...new Set(named.filter((name) => /^(packages|docs|scripts)\/[\w./-]+$/.test(name) || /^[\w-]+\.(md|js|json)$/.test(name)))];
+  return [...new Set(named.filter((name) => /^(packages|docs|scripts)\/[\w./-]+$/.test(name) || /^\.?[\w.-]+\.(md|js|json)$/.test(name)))];
 }
 
 describe('docs/architecture.md', () => {
