@@ -7,23 +7,15 @@ import { adminPassword, adminUsername, createTestApp, type TestApp } from './tes
 import {
   addApiKey,
   addCorsRule,
-  addNas,
-  addPool,
-  addShare,
-  addTrap,
   addUser,
   expectModelError,
-  joinPool,
   readJson,
   unique,
-  type ApiKeyView,
-  type CorsRule,
-  type Nas,
   type NasShare,
-  type Pool,
   type ShareCollectionBody,
-  type Trap,
   type User,
+  seedResourceWorld,
+  type ResourceWorld,
 } from './testing/fixtures.js';
 
 /**
@@ -49,32 +41,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Fixture {
-  /** A `local` NAS; its share `share` points at `shareDir` below the test app's local root. */
-  nas: Nas;
-  /** A NAS without shares, which DELETE /nas/{id} can remove. */
-  emptyNas: Nas;
-  pool: Pool;
-  share: NasShare;
-  trap: Trap;
-  /** Only for the rows that ask for them (`prepare`): a user costs an argon2 hash. */
-  user?: User;
-  apiKey?: ApiKeyView;
-  corsRule?: CorsRule;
-  /** A job already finished, started with Basic, for the rows that follow a job. */
-  jobId?: string;
-}
+/** `nas` is a `local` NAS; its share `share` points at `shareDir` below the test app's local root. */
+type Fixture = ResourceWorld;
 
 const sharePassword = 'pw-matrix-secret';
 
 async function seed(e?: Endpoint): Promise<Fixture> {
-  const nas = await addNas(t);
-  const emptyNas = await addNas(t);
-  const pool = await addPool(t);
-  const share = await addShare(t, nas, { path: shareDir, password: sharePassword });
-  await joinPool(t, pool, [share.id]);
-  const trap = await addTrap(t);
-  const f: Fixture = { nas, emptyNas, pool, share: { ...share, pool_id: pool.id }, trap };
+  const f = await seedResourceWorld(t, { share: { path: shareDir, password: sharePassword } });
   return { ...f, ...(await e?.prepare?.(f)) };
 }
 

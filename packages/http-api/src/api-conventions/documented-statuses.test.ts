@@ -6,25 +6,7 @@ import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
 import { maxPathBytes } from '../pipeline/pipeline.js';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
-import {
-  addApiKey,
-  addCorsRule,
-  addNas,
-  addPool,
-  addShare,
-  addTrap,
-  addUser,
-  joinPool,
-  readJson,
-  unique,
-  type ApiKeyView,
-  type CorsRule,
-  type Nas,
-  type NasShare,
-  type Pool,
-  type Trap,
-  type User,
-} from '../testing/fixtures.js';
+import { addApiKey, addCorsRule, addUser, readJson, unique, seedResourceWorld, type ResourceWorld } from '../testing/fixtures.js';
 
 /**
  * Finding 21.8: the document omitted the 422 that share test and scan answer for a host outside
@@ -44,19 +26,8 @@ const narrowedHosts = ['192.0.2.0/24'];
 /** A ref no fixture has: numeric, so it reads as an id for every path parameter. */
 const unknownRef = '987654';
 
-interface Fixture {
-  /** Has `share`, which is in `pool`. */
-  nas: Nas;
-  /** A NAS without shares, which DELETE /nas/{id} can remove. */
-  emptyNas: Nas;
-  pool: Pool;
-  share: NasShare;
-  trap: Trap;
-  user?: User;
-  apiKey?: ApiKeyView;
-  corsRule?: CorsRule;
-  jobId?: string;
-}
+/** `nas` is a network NAS nothing connects to; its share is in `pool`. */
+type Fixture = ResourceWorld;
 
 /** A request beyond the valid one: what an operation's own rules refuse. */
 interface Refusal {
@@ -245,12 +216,7 @@ function scopeItLacks(contract: RouteContract): `${string}/${string}` {
 }
 
 async function seed(t: TestApp, probe: Probe): Promise<Fixture> {
-  const nas = await addNas(t, { type: 'nfs_v4', host: nasHost });
-  const emptyNas = await addNas(t);
-  const pool = await addPool(t);
-  const share = await addShare(t, nas, { path: '/export/data', password: 'pw-probe' });
-  await joinPool(t, pool, [share.id]);
-  const f: Fixture = { nas, emptyNas, pool, share: { ...share, pool_id: pool.id }, trap: await addTrap(t) };
+  const f = await seedResourceWorld(t, { nas: { type: 'nfs_v4', host: nasHost }, share: { path: '/export/data', password: 'pw-probe' } });
   return { ...f, ...(await probe.prepare?.(t, f)) };
 }
 

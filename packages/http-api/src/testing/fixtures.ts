@@ -83,6 +83,36 @@ export function addTrap(t: TestApp, fields: Partial<Omit<Trap, 'snmp_trap_id'>> 
   return t.core.traps.create(systemPrincipal, { manager: '192.0.2.10', ...fields });
 }
 
+/**
+ * One of each resource a route suite walks: `nas` holds `share`, which is in `pool`; `emptyNas`
+ * has no share (DELETE /nas/{id} can remove it); a trap target. The rest (a user, a key, a CORS
+ * rule, a job) is made per row by the suites that need it, since a user costs an argon2 hash.
+ */
+export interface ResourceWorld {
+  nas: Nas;
+  emptyNas: Nas;
+  pool: Pool;
+  share: NasShare;
+  trap: Trap;
+  user?: User;
+  apiKey?: ApiKeyView;
+  corsRule?: CorsRule;
+  /** A job already started, for the rows that follow a job. */
+  jobId?: string;
+}
+
+export async function seedResourceWorld(
+  t: TestApp,
+  fields: { nas?: Partial<Nas>; share?: Partial<Pick<NasShare, 'path' | 'password'>> } = {},
+): Promise<ResourceWorld> {
+  const nas = await addNas(t, fields.nas);
+  const emptyNas = await addNas(t);
+  const pool = await addPool(t);
+  const share = await addShare(t, nas, fields.share);
+  await joinPool(t, pool, [share.id]);
+  return { nas, emptyNas, pool, share: { ...share, pool_id: pool.id }, trap: await addTrap(t) };
+}
+
 /** A non-admin user (hashes its password with argon2: tens of milliseconds). */
 export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean } = {}): Promise<User> {
   return t.core.users.add({ username: unique('user'), password: 'user-password-1', ...fields });
