@@ -53,14 +53,19 @@ export const jobDefaults = {
   heartbeatMs: 2_000,
   /** A working job whose heartbeat is this many beats old is taken as crashed. */
   staleAfterHeartbeats: 3,
-  /** Finished jobs are kept this long (DESIGN §5.15: 24 h). */
-  retentionMs: 24 * 3600_000,
+  /** Setting `job_retention_days`: finished jobs are kept this long (issue 22: 30 days, where DESIGN §5.15 said 24 h). */
+  retentionDays: 30,
   /** How often an idle worker looks for jobs enqueued by another replica. */
   pollMs: 500,
   /** Setting `job_queue_max_per_principal`: unfinished jobs of one user with all its keys (429 beyond). */
   queueMaxPerPrincipal: 32,
   /** Setting `job_queue_max_total`: unfinished jobs of the whole service (503 beyond). */
   queueMaxTotal: 256,
+} as const;
+
+/** The audit log (setting `audit_retention_days`). */
+export const auditDefaults = {
+  retentionDays: 365,
 } as const;
 
 /** JWT mode and API keys (settings). */

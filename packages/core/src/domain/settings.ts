@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { strictInput } from '../validation/strict-input.js';
-import { authDefaults, jobDefaults } from '../defaults.js';
+import { auditDefaults, authDefaults, jobDefaults } from '../defaults.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
 export const allowedHostEntry = z
@@ -17,6 +17,8 @@ export const settingsSchema = z
     job_queue_max_total: z.number().int(),
     share_test_allowed_hosts: z.array(z.string()),
     api_keys_max_per_user: z.number().int(),
+    job_retention_days: z.number().int(),
+    audit_retention_days: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -36,6 +38,10 @@ export const settingsUpdateSchema = strictInput(
       share_test_allowed_hosts: z.array(allowedHostEntry).max(256),
       /** API keys one user's key tree may hold, keys made by its keys included (409 beyond). */
       api_keys_max_per_user: z.number().int().min(1).max(10_000),
+      /** Finished jobs older than this many days are purged. */
+      job_retention_days: z.number().int().min(1).max(3650),
+      /** Audit events older than this many days are purged. */
+      audit_retention_days: z.number().int().min(1).max(3650),
     })
     .partial(),
 );
@@ -48,4 +54,6 @@ export const defaultSettings: Settings = {
   job_queue_max_total: jobDefaults.queueMaxTotal,
   share_test_allowed_hosts: [],
   api_keys_max_per_user: authDefaults.apiKeysMaxPerUser,
+  job_retention_days: jobDefaults.retentionDays,
+  audit_retention_days: auditDefaults.retentionDays,
 };

@@ -1,6 +1,6 @@
 import type { Storage } from '../ports/storage.js';
 import { jobDefaults } from '../defaults.js';
-import type { JobOutcome, JobProgress, JobRecord, QueueBounds } from '../ports/job-store.js';
+import type { JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
 import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js';
@@ -37,8 +37,8 @@ export interface JobEngineOptions {
    * any live replica (3 heartbeats by default: a dead replica's jobs end within ~8 s).
    */
   staleAfterMs?: number;
-  /** Finished jobs are kept this long (24 h). */
-  retentionMs?: number;
+  /** Purges what is past its retention (finished jobs, audit events), once a minute. */
+  purgeExpired?: () => Promise<void>;
   /** How often an idle worker looks for jobs enqueued by another replica. */
   pollMs?: number;
   onError?: (error: unknown) => void;
@@ -46,7 +46,17 @@ export interface JobEngineOptions {
   onJobFailed?: (failure: JobFailure) => void;
 }
 
-type Hooks = 'onError' | 'onJobFailed';
+/** What a job ran on, and its step count. */
+export interface JobRefs {
+  nasId: number | null;
+  shareId: number | null;
+  total: number;
+}
+
+/** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
+export type JobBounds = QueueBounds & { requestedBy: string; requester: string };
+
+type Hooks = 'onError' | 'onJobFailed' | 'purgeExpired';
 
 const eventNames: Record<JobKind, Record<FinishedJobStatus, DmsEventName>> = {
   share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
@@ -86,7 +96,6 @@ export class JobEngine {
       concurrency: jobDefaults.concurrency,
       driverTimeoutMs: jobDefaults.driverTimeoutMs,
       heartbeatMs: jobDefaults.heartbeatMs,
-      retentionMs: jobDefaults.retentionMs,
       pollMs: jobDefaults.pollMs,
       ...options,
       staleAfterMs: options.staleAfterMs ?? jobDefaults.staleAfterHeartbeats * (options.heartbeatMs ?? jobDefaults.heartbeatMs),
@@ -128,13 +137,17 @@ export class JobEngine {
    * Stores a job and wakes a worker; the job survives a restart from here on. With bounds,
    * a requester over its share of unfinished jobs gets 429 and a full queue 503 (DESIGN §5.20).
    */
-  async enqueue(
-    kind: JobKind,
-    target: JobShare,
-    refs: { nasId: number | null; shareId: number | null; total: number },
-    bounds?: QueueBounds & { requestedBy: string },
-  ): Promise<JobRecord> {
-    const { storage } = this.#options;
+  async enqueue(kind: JobKind, target: JobShare, refs: JobRefs, bounds?: JobBounds): Promise<JobRecord> {
+    const job = await this.store(this.#options.storage.jobs, kind, target, refs, bounds);
+    this.signals.queued();
+    return job;
+  }
+
+  /**
+   * `enqueue` through `jobs`, a store of a transaction the caller commits (the job with its
+   * audit event): no worker is woken, the caller calls `signals.queued()` once it committed.
+   */
+  store(jobs: JobStore, kind: JobKind, target: JobShare, refs: JobRefs, bounds?: JobBounds): Promise<JobRecord> {
     const insert = {
       id: this.#options.newId(),
       kind,
@@ -143,18 +156,15 @@ export class JobEngine {
       total: refs.total,
       payload_enc: sealJobPayload(this.#options.secrets, kind, target),
       created_at: this.now(),
-      ...(bounds ? { requested_by: bounds.requestedBy } : {}),
+      ...(bounds ? { requested_by: bounds.requestedBy, requester: bounds.requester } : {}),
     };
-    const job = await storage.jobs.enqueue(insert, bounds);
-    if (!job) throw await this.refusal(bounds!);
-    this.signals.queued();
-    return job;
+    return jobs.enqueue(insert, bounds).then(async (job) => job ?? Promise.reject(await this.refusal(jobs, bounds!)));
   }
 
-  private async refusal(bounds: QueueBounds & { requestedBy: string }): Promise<DomainError> {
+  private async refusal(jobs: JobStore, bounds: JobBounds): Promise<DomainError> {
     // About when a worker frees up: each network step of a job is bounded by the driver timeout.
     const retryAfter = Math.max(1, Math.ceil(this.#options.driverTimeoutMs / 1000));
-    if ((await this.#options.storage.jobs.countUnfinished(bounds.requestedBy)) >= bounds.perRequester) {
+    if ((await jobs.countUnfinished(bounds.requestedBy)) >= bounds.perRequester) {
       this.rejections.per_principal += 1;
       return new DomainError('rate_limited', `too many unfinished jobs for this credential (at most ${bounds.perRequester}); retry after ${retryAfter} s`, {
         retryAfter,
@@ -248,7 +258,7 @@ export class JobEngine {
   }
 
   private async housekeep(): Promise<void> {
-    const { storage, clock, retentionMs } = this.#options;
+    const { clock, purgeExpired } = this.#options;
     try {
       // An exclusive owner runs every working job itself: a stale heartbeat there means only
       // that storage could not take it for a while (another process's lock), not a dead worker.
@@ -256,7 +266,7 @@ export class JobEngine {
       const now = clock().getTime();
       if (now - this.#lastPurge < purgeEveryMs) return;
       this.#lastPurge = now;
-      await storage.jobs.purgeFinished(new Date(now - retentionMs).toISOString());
+      await purgeExpired?.();
     } catch (error) {
       this.#options.onError?.(error);
     }

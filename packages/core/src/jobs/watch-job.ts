@@ -8,9 +8,9 @@ import type { JobSignals } from './job-signals.js';
  */
 export const watchPollMs = 250;
 
-export interface WatchSource {
+export interface WatchSource<S extends ActiveJobStatus = ActiveJobStatus> {
   /** The job's status as stored now; throws (404) once it is gone. */
-  read(): Promise<ActiveJobStatus>;
+  read(): Promise<S>;
   signals: Pick<JobSignals, 'nextChange'>;
   /** Aborted once the service drains for shutdown: this process changes no job any more. */
   draining: AbortSignal;
@@ -23,7 +23,7 @@ export interface WatchSource {
  * or when the service drains (a client asks again elsewhere or after the restart). The read
  * after the last wake-up is yielded if it changed, so a watch ended by its signal misses nothing.
  */
-export async function* watchJob(jobId: string, first: ActiveJobStatus, source: WatchSource, signal?: AbortSignal): AsyncGenerator<ActiveJobStatus, void> {
+export async function* watchJob<S extends ActiveJobStatus>(jobId: string, first: S, source: WatchSource<S>, signal?: AbortSignal): AsyncGenerator<S, void> {
   let status = first;
   let last: string | undefined;
   for (;;) {

@@ -1,4 +1,5 @@
 import type { FinishedJobStatus, JobKind, JobStatus, StepOutcome } from '../domain/job.js';
+import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
 export interface JobRecord {
   id: string;
@@ -18,13 +19,15 @@ export interface JobRecord {
   heartbeat_at: string | null;
   /** Who asked for it (`user:ID`, `key:ID`, `system`): bounds and fair claiming go by it. */
   requested_by: string;
+  /** Its name as shown: the user's or key's name when it was started, or `scheduler`. */
+  requester: string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
 }
 
 export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> &
-  Partial<Pick<JobRecord, 'requested_by'>>;
+  Partial<Pick<JobRecord, 'requested_by' | 'requester'>>;
 
 /** Most unfinished (queued or working) jobs allowed, for the job's requester and overall. */
 export interface QueueBounds {
@@ -76,8 +79,10 @@ export interface JobStore {
   requeue(id: string, workerId: string): Promise<JobRecord | undefined>;
   /** Fails every working job whose heartbeat is older than `staleBefore`; returns them. */
   failStale(staleBefore: string, message: string, now: string): Promise<JobRecord[]>;
-  /** Deletes finished jobs that finished before `before`. */
-  purgeFinished(before: string): Promise<number>;
+  /** Deletes at most `limit` finished jobs that finished before `before`; resolves how many. */
+  purgeFinished(before: string, limit: number): Promise<number>;
+  /** A page of jobs (GET /jobs): filters and order of jobListSpec's columns. */
+  list(query: ListQuery): Promise<ListPage<JobRecord>>;
   countByStatus(): Promise<Record<JobStatus, number>>;
   /** The newest jobs first, of one requester or of all. */
   recent(limit: number, requestedBy?: string): Promise<JobRecord[]>;

@@ -4,6 +4,7 @@ import type { Scope } from '../scopes/scope.js';
 import type { SnmpConfig } from '../domain/snmp-config.js';
 import type { SnmpVersion } from '../domain/trap.js';
 import type { JobStore } from './job-store.js';
+import type { AuditEventStore } from './audit-event-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -202,8 +203,8 @@ export interface StorageCapabilities {
 
 export const defaultStorageCapabilities: StorageCapabilities = { exclusiveOwner: false };
 
-export interface Storage {
-  readonly capabilities: StorageCapabilities;
+/** Every store, as `Storage.transaction` hands them to its work. */
+export interface Stores {
   readonly nas: NasStore;
   readonly pools: PoolStore;
   readonly shares: NasShareStore;
@@ -214,6 +215,17 @@ export interface Storage {
   readonly settings: SettingsStore;
   readonly corsRules: CorsRuleStore;
   readonly jobs: JobStore;
+  readonly auditEvents: AuditEventStore;
+}
+
+export interface Storage extends Stores {
+  readonly capabilities: StorageCapabilities;
+  /**
+   * Runs `work` in one transaction over every store: all its writes commit together or none
+   * does (a change and its audit event). A store method that needs a transaction of its own
+   * joins this one. Keep `work` short: on SQLite it holds the one write lock.
+   */
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   /** Runs pending versioned migrations. */
   migrate(): Promise<void>;
   /** Rejects with DomainError('unavailable') when the database cannot be reached. */

@@ -1,4 +1,16 @@
 import type { Scope } from './scope.js';
+import type { AuditVia } from '../domain/audit-event.js';
+
+/**
+ * Where a call came in, as the audit log records it: the host (or the scheduler), and for
+ * REST the client's address and the request id of its answer. Hosts set it where they make
+ * the principal; a principal without one is taken as the CLI's.
+ */
+export interface CallOrigin {
+  via: AuditVia;
+  clientAddress?: string;
+  requestId?: string;
+}
 
 /**
  * Who is calling. Users (Basic or JWT) have full access to resources; admin users also
@@ -12,6 +24,7 @@ export interface UserPrincipal {
   userId: number;
   username: string;
   admin: boolean;
+  origin?: CallOrigin;
 }
 
 export interface ApiKeyPrincipal {
@@ -27,10 +40,16 @@ export interface ApiKeyPrincipal {
   ownerAdmin: boolean;
   /** Epoch ms of the earliest expiry along the lineage, null when none expires. */
   expiresAt: number | null;
+  origin?: CallOrigin;
 }
 
 /** The in-process principal of the CLI and the desktop console's own operations. */
 export const systemPrincipal: Principal = { kind: 'user', userId: 0, username: 'system', admin: true };
+
+/** The same principal, as it called from `origin`. */
+export function calledFrom<P extends Principal>(principal: P, origin: CallOrigin): P {
+  return { ...principal, origin };
+}
 
 /** The user id that owns what this principal creates; null for the system. */
 export function ownerUserIdOf(principal: Principal): number | null {

@@ -13,10 +13,13 @@ export const scopeCatalogue = [
   // get_password here reveals the agent's community, to a key of an admin owner (DESIGN §5.7).
   { controller: 'server_configuration', actions: ['show', 'update', 'get_password'] },
   { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  // Jobs are started through their share (nas_shares / test, scan); these read them back.
+  { controller: 'jobs', actions: ['index', 'show'] },
   // Admin-only areas: a key also needs an admin owner for these.
   { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'cors_rules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'settings', actions: ['show', 'update'] },
+  { controller: 'audit_events', actions: ['index'] },
   { controller: 'metrics', actions: ['index'] },
 ] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
 

@@ -1,6 +1,8 @@
 import type { CoreDeps } from './core-deps.js';
 import { unauthenticated, type AuthService, type AuthenticateHooks } from './auth-service.js';
-import type { Principal } from '../scopes/principal.js';
+import { calledFrom, type CallOrigin, type Principal } from '../scopes/principal.js';
+import type { AuditTrail } from './audit-trail.js';
+import type { AuditVia } from '../domain/audit-event.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { makeEvent } from '../domain/events.js';
@@ -21,6 +23,10 @@ export interface AccessRequest {
   onRateLimit?: (decision: RateLimitDecision) => void;
   /** Told of each failed authentication, for a metric. */
   onAuthFailure?: () => void;
+  /** Which host took it, for the audit log of sign-ins (REST unless said). */
+  readonly via?: AuditVia;
+  /** The answer's request id, where the host has one. */
+  readonly requestId?: string;
 }
 
 /** A request that presents a credential, as its host parsed it (undefined: none sent). */
@@ -41,6 +47,10 @@ function tooMany(decision: RateLimitDecision, what: string): DomainError {
 
 const noHooks: AuthenticateHooks = {};
 
+function originOf(request: AccessRequest): CallOrigin {
+  return { via: request.via ?? 'rest', clientAddress: request.address, ...(request.requestId === undefined ? {} : { requestId: request.requestId }) };
+}
+
 const isUnauthenticated = (error: unknown) => isDomainError(error) && error.code === 'unauthenticated';
 
 /**
@@ -55,6 +65,7 @@ export class AccessService {
     private readonly deps: CoreDeps,
     private readonly auth: AuthService,
     private readonly limits: AccessLimits,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** A request to a path that needs no credential: charged to its address. */
@@ -79,6 +90,7 @@ export class AccessService {
       credential.kind === 'password' ? this.auth.startSession(credential, hooks) : Promise.reject(unauthenticated(credential.reason)),
     );
     await this.chargeCredential(request, signedIn.principal);
+    await this.audit.record(calledFrom(signedIn.principal, originOf(request)), { action: 'login', resource: null, changes: null });
     return signedIn;
   }
 
@@ -91,7 +103,9 @@ export class AccessService {
     const { credential } = request;
     const attempt = (hooks: AuthenticateHooks) =>
       credential.kind === 'password' ? this.auth.login(credential, hooks) : Promise.reject(unauthenticated(credential.reason));
-    return this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
+    const { principal, ...token } = await this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
+    await this.audit.record(calledFrom(principal, originOf(request)), { action: 'login', resource: null, changes: null });
+    return token;
   }
 
   /**
@@ -128,6 +142,8 @@ export class AccessService {
     } catch (error) {
       if (isUnauthenticated(error)) {
         if (credential) await this.recordFailure(request, failureKey(), claimedIdentity(credential));
+        // A wrong password is a failed sign-in, whatever the host (a wrong key or token is not).
+        if (credential?.kind === 'password') await this.audit.loginFailed(originOf(request), credential.username);
         if (!charged) await this.chargeAddress(request, 'rate limit exceeded for this address');
       }
       throw error;

@@ -1,4 +1,8 @@
 import type { CoreDeps } from './core-deps.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
+
+/** A key by id and name; never its token, which only its create answer ever holds. */
+const keyAudit = (key: Pick<ApiKeyRecord, 'id' | 'name'>) => auditResource('api_keys', key.id, key.name);
 import type { Principal } from '../scopes/principal.js';
 import type { ApiKeyRecord } from '../ports/storage.js';
 import { formatScope, type Scope } from '../scopes/scope.js';
@@ -93,6 +97,7 @@ function keyCapReached(principal: Principal, cap: number): DomainError {
 export class ApiKeyService {
   constructor(
     private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
     private readonly onCredentialsChanged: () => void,
     private readonly settings: Pick<SettingsService, 'current'>,
   ) {}
@@ -122,20 +127,24 @@ export class ApiKeyService {
     const token = generateApiKeyToken();
     const owner = ownerUserIdOf(principal);
     const cap = (await this.settings.current()).api_keys_max_per_user;
-    const record = await this.deps.storage.apiKeys.createWithinOwnerCap(
-      {
-        name: input.name,
-        key_hash: hashApiKeyToken(token),
-        key_last4: token.slice(-4),
-        scopes: input.api_key_scopes,
-        created_at: now.toISOString(),
-        expires_at: expiryWithinCaller(principal, inherited) ?? null,
-        owner_user_id: owner,
-        parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,
-      },
-      cap,
-    );
-    if (!record) throw keyCapReached(principal, cap);
+    const record = await this.audit.change(principal, async (stores) => {
+      const created = await stores.apiKeys.createWithinOwnerCap(
+        {
+          name: input.name,
+          key_hash: hashApiKeyToken(token),
+          key_last4: token.slice(-4),
+          scopes: input.api_key_scopes,
+          created_at: now.toISOString(),
+          expires_at: expiryWithinCaller(principal, inherited) ?? null,
+          owner_user_id: owner,
+          parent_key_id: principal.kind === 'api_key' ? principal.keyId : null,
+        },
+        cap,
+      );
+      if (!created) throw keyCapReached(principal, cap);
+      const view = presentApiKey(created);
+      return { result: created, audit: { action: 'key_created', resource: keyAudit(created), changes: describeChanges(null, view, input) } };
+    });
     return { ...presentApiKey(record), key: token };
   }
 
@@ -167,13 +176,18 @@ export class ApiKeyService {
       // A key whose lineage or owner is gone cannot be used at all: nothing to outlive.
       if (after) assertOutlivesNothing(principal, current, after.expiresAt);
     }
-    const updated = await this.deps.storage.apiKeys.update(current.id, {
-      ...rest,
-      ...(scopes ? { scopes } : {}),
-      ...(expiry === undefined ? {} : { expires_at: expiry }),
+    const updated = await this.audit.change(principal, async (stores) => {
+      const record = await stores.apiKeys.update(current.id, {
+        ...rest,
+        ...(scopes ? { scopes } : {}),
+        ...(expiry === undefined ? {} : { expires_at: expiry }),
+      });
+      if (!record) throw DomainError.notFound('api_key_id', ref);
+      const sent = { ...rest, api_key_scopes: scopes, expires_at: expiry };
+      const changes = describeChanges(presentApiKey(current), presentApiKey(record), sent);
+      return { result: record, audit: { action: 'key_updated', resource: keyAudit(record), changes } };
     });
     this.onCredentialsChanged();
-    if (!updated) throw DomainError.notFound('api_key_id', ref);
     return presentApiKey(updated);
   }
 
@@ -182,7 +196,10 @@ export class ApiKeyService {
     authorize(principal, 'api_keys', 'destroy');
     const current = await this.get(principal, ref);
     assertGrantable(principal, current.scopes);
-    await this.deps.storage.apiKeys.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.apiKeys.delete(current.id),
+      audit: { action: 'key_revoked', resource: keyAudit(current), changes: null },
+    }));
     this.onCredentialsChanged();
   }
 

@@ -80,7 +80,7 @@ export class AuthService {
   }
 
   /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
-  async login(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ token: string; expires_at: string }> {
+  async login(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ token: string; expires_at: string; principal: Principal }> {
     const settings = await this.settings.current();
     if (!settings.jwt_enabled) {
       throw new DomainError('forbidden', 'JWT mode is off: enable it with PUT /api/v2/settings or `dms jwt enable`', {
@@ -96,7 +96,8 @@ export class AuthService {
       epoch: await this.settings.jwtEpoch(),
     };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
-    return { token, expires_at: expiresAt.toISOString() };
+    const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+    return { token, expires_at: expiresAt.toISOString(), principal };
   }
 
   private async jwt(token: string): Promise<Principal> {

@@ -1,4 +1,5 @@
 import type { CoreDeps } from './core-deps.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import type { Principal } from '../scopes/principal.js';
 import type { CorsRuleRecord } from '../ports/storage.js';
 import { authorizeAdmin } from '../scopes/scope-check.js';
@@ -11,8 +12,13 @@ import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../domain/events.js';
 
 /** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */
+const ruleAudit = (rule: CorsRuleRecord) => auditResource('cors_rules', rule.id, rule.path);
+
 export class CorsRuleService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
+  ) {}
 
   private changed(): void {
     this.deps.events.publish(makeEvent('configuration_changed', 'CORS rules changed', this.deps.clock(), { type: 'cors_rules' }));
@@ -40,7 +46,11 @@ export class CorsRuleService {
 
   async create(principal: Principal, body: unknown): Promise<CorsRule> {
     authorizeAdmin(principal, 'cors_rules', 'create', 'add CORS rules');
-    const rule = await this.deps.storage.corsRules.create(parseInput(corsRuleCreateSchema, body));
+    const input = parseInput(corsRuleCreateSchema, body);
+    const rule = await this.audit.change(principal, async (stores) => {
+      const created = await stores.corsRules.create(input);
+      return { result: created, audit: { action: 'create', resource: ruleAudit(created), changes: describeChanges(null, created, input) } };
+    });
     this.changed();
     return rule;
   }
@@ -49,8 +59,11 @@ export class CorsRuleService {
     authorizeAdmin(principal, 'cors_rules', 'update', 'change CORS rules');
     const patch = parseInput(corsRuleUpdateSchema, body);
     const current = await this.get(ref);
-    const updated = await this.deps.storage.corsRules.update(current.id, patch);
-    if (!updated) throw DomainError.notFound('cors_rule_id', ref);
+    const updated = await this.audit.change(principal, async (stores) => {
+      const record = await stores.corsRules.update(current.id, patch);
+      if (!record) throw DomainError.notFound('cors_rule_id', ref);
+      return { result: record, audit: { action: 'update', resource: ruleAudit(record), changes: describeChanges(current, record, patch) } };
+    });
     this.changed();
     return updated;
   }
@@ -58,7 +71,10 @@ export class CorsRuleService {
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorizeAdmin(principal, 'cors_rules', 'destroy', 'remove CORS rules');
     const current = await this.get(ref);
-    await this.deps.storage.corsRules.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.corsRules.delete(current.id),
+      audit: { action: 'delete', resource: ruleAudit(current), changes: null },
+    }));
     this.changed();
   }
 }

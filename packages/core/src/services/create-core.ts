@@ -23,6 +23,9 @@ import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { AccessLimits } from '../ports/rate-limiter.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
+import { AuditTrail } from './audit-trail.js';
+import { retentionPurge } from './retention.js';
+import type { AuditEvent } from '../domain/audit-event.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -44,6 +47,8 @@ export interface Core {
   readonly jobs: JobService;
   readonly settings: SettingsService;
   readonly corsRules: CorsRuleService;
+  /** The audit log: every change recorded with its transaction, and GET /audit_events. */
+  readonly auditEvents: AuditTrail;
 }
 
 /**
@@ -69,7 +74,9 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     jwtKey?: Uint8Array;
     /** Rate limits and the failed-authentication lockout (in memory, with rateLimitDefaults, by default). */
     limits?: AccessLimits;
-    engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'retentionMs' | 'pollMs' | 'onError'>>;
+    /** Each audit event once committed (openDms logs it as one `audit: true` line). */
+    onAudit?: (event: AuditEvent) => void;
+    engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'pollMs' | 'onError'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
@@ -79,7 +86,7 @@ export function createCore(options: CoreOptions): Core {
 
 /** `createCore`, with the job engine its job service drives (not started). */
 export function wireCore(options: CoreOptions): WiredCore {
-  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, ...given } = options;
+  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, onAudit, ...given } = options;
   const deps: CoreDeps = {
     hasher: boundHasher(lazyArgon2PasswordHasher),
     events: new MemoryEventBus(),
@@ -87,13 +94,14 @@ export function wireCore(options: CoreOptions): WiredCore {
     newId: randomUUID,
     ...given,
   };
-  const settings = new SettingsService(deps);
+  const audit = new AuditTrail(deps, onAudit);
+  const settings = new SettingsService(deps, audit);
   // Read where it is used (a NAS saved, a job's driver connecting): every replica obeys a change at once.
   const hostPolicy = async () => createHostPolicy((await settings.current()).share_test_allowed_hosts, resolveHost);
-  const nas = new NasService(deps, hostPolicy);
-  const pools = new PoolService(deps);
-  const shares = new ShareService(deps, nas, pools, drivers);
-  const engine = new JobEngine({ ...deps, drivers, hostPolicy, ...engineOptions });
+  const nas = new NasService(deps, audit, hostPolicy);
+  const pools = new PoolService(deps, audit);
+  const shares = new ShareService(deps, audit, nas, pools, drivers);
+  const engine = new JobEngine({ ...deps, drivers, hostPolicy, purgeExpired: retentionPurge(deps, settings, audit), ...engineOptions });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   const core: Core = {
     events: deps.events,
@@ -102,15 +110,16 @@ export function wireCore(options: CoreOptions): WiredCore {
     nas,
     pools,
     shares,
-    jobs: new JobService(deps, engine, drivers, nas, shares, settings, resolveHost),
-    traps: new TrapService(deps, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
-    snmpConfig: new SnmpConfigService(deps),
+    jobs: new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost),
+    traps: new TrapService(deps, audit, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
+    snmpConfig: new SnmpConfigService(deps, audit),
     auth,
-    access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits()),
+    access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits(), audit),
     settings,
-    corsRules: new CorsRuleService(deps),
-    users: new UserService(deps, () => auth.credentialsChanged()),
-    apiKeys: new ApiKeyService(deps, () => auth.credentialsChanged(), settings),
+    corsRules: new CorsRuleService(deps, audit),
+    auditEvents: audit,
+    users: new UserService(deps, audit, () => auth.credentialsChanged()),
+    apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
   return { core, engine };
 }

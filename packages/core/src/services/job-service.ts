@@ -8,8 +8,13 @@ import type { ShareDriverRegistry, ShareLocation } from '../ports/share-driver.j
 import { checkHostAllowed, type NasService } from './nas-service.js';
 import { checkSharePath, type ShareService, type ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import { isJobFinished, type ActiveJobStatus, type JobKind, type JobStatus } from '../domain/job.js';
-import { authorize } from '../scopes/scope-check.js';
+import { isJobFinished, jobListSpec, type ActiveJobStatus, type Job, type JobKind, type JobStatus } from '../domain/job.js';
+import { authorize, isAllowed } from '../scopes/scope-check.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { newestFirst } from '../list-query/newest-first.js';
+import type { ListQuery } from '../list-query/list-query.js';
+import { auditResource, type AuditTrail } from './audit-trail.js';
+import type { AuditResource } from '../domain/audit-event.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { nasShareCreateSchema } from '../domain/nas-share.js';
@@ -20,10 +25,6 @@ import { watchJob } from '../jobs/watch-job.js';
 import { clockDeadline } from './clock-deadline.js';
 
 export const maxWaitSeconds = 30;
-export const maxRecentJobs = 100;
-
-/** A job as the console's overview lists it: its status and what it ran on. */
-export type RecentJob = ActiveJobStatus & Pick<JobRecord, 'kind' | 'nas_id' | 'share_id' | 'created_at' | 'finished_at'>;
 
 export function presentJob(job: JobRecord): ActiveJobStatus {
   return {
@@ -37,10 +38,46 @@ export function presentJob(job: JobRecord): ActiveJobStatus {
   };
 }
 
+/** A job as GET /jobs shows it (DESIGN §5.21); never its sealed payload or its worker. */
+export function presentJobResource(job: JobRecord): Job {
+  return {
+    ...presentJob(job),
+    message: job.message,
+    steps: job.steps,
+    kind: job.kind,
+    nas_share_id: job.share_id,
+    nas_id: job.nas_id,
+    requester: job.requester,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+  };
+}
+
 /** Bounds count per user: a user's keys share its budget, so more keys buy no more jobs. */
 function requesterOf(principal: Principal): string {
   if (principal.kind === 'user') return `user:${principal.userId}`;
   return principal.ownerUserId === null ? `key:${principal.keyId}` : `user:${principal.ownerUserId}`;
+}
+
+/** The name a job shows for who started it: the user's or the key's, as it is now. */
+function requesterName(principal: Principal): string {
+  return principal.kind === 'user' ? principal.username : principal.name;
+}
+
+/**
+ * Which jobs a principal may read (GET /jobs): the jobs of shares it may see. Users see every
+ * share; a key that may show shares sees every job, any other key the jobs its own key tree
+ * started (a job's message and steps name the hosts it reached).
+ */
+function visibleTo(principal: Principal): { requestedBy?: string } {
+  if (principal.kind === 'user' || isAllowed(principal, 'nas_shares', 'show')) return {};
+  return { requestedBy: requesterOf(principal) };
+}
+
+function onlyVisible(query: ListQuery, principal: Principal): ListQuery {
+  const { requestedBy } = visibleTo(principal);
+  return requestedBy === undefined ? query : { ...query, filters: [...query.filters, { field: 'requested_by', op: 'eq', values: [requestedBy] }] };
 }
 
 /**
@@ -61,6 +98,14 @@ function parseWait(wait: string | undefined): number {
   return Number(wait);
 }
 
+/** A job id as a request gives it: present (400 `blank`) and without NUL (400). */
+function checkJobId(jobId: string | undefined): string {
+  if (!jobId) throw new DomainError('bad_request', 'job_id is required', { details: { job_id: [{ error: 'blank' }] } });
+  // A bad parameter (DESIGN §5.12), and PostgreSQL cannot compare text holding NUL.
+  if (hasNul(jobId)) throw DomainError.badRequest('job_id', 'job_id must not contain NUL characters (%00)');
+  return jobId;
+}
+
 /** Share tests (spec endpoints 3 and 4) and the test/scan extensions of a saved share. */
 export class JobService {
   constructor(
@@ -70,6 +115,7 @@ export class JobService {
     private readonly nas: NasService,
     private readonly shares: ShareService,
     private readonly settings: SettingsService,
+    private readonly audit: AuditTrail,
     private readonly resolveHost?: ResolveHost,
   ) {}
 
@@ -79,21 +125,59 @@ export class JobService {
   }
 
   /**
-   * The newest jobs with what they ran on: an admin user sees every job, anyone else the jobs
-   * it (or, for a key, its owner's key tree) asked for, since a job's message can name hosts.
+   * GET /jobs: the jobs the principal may read (`visibleTo`), with the one list contract,
+   * newest first unless `sort_by` says otherwise.
    */
-  async recent(principal: Principal, limit = 10): Promise<RecentJob[]> {
-    const bounded = Math.min(Math.max(Math.trunc(limit), 1), maxRecentJobs);
-    const seesAll = principal.kind === 'user' && principal.admin;
-    const jobs = await this.deps.storage.jobs.recent(bounded, seesAll ? undefined : requesterOf(principal));
-    return jobs.map((job) => ({
-      ...presentJob(job),
-      kind: job.kind,
-      nas_id: job.nas_id,
-      share_id: job.share_id,
-      created_at: job.created_at,
-      finished_at: job.finished_at,
-    }));
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; jobs: Job[] }> {
+    authorize(principal, 'jobs', 'index');
+    const query = onlyVisible(newestFirst(parseListQuery(raw, jobListSpec), 'created_at'), principal);
+    const page = await this.deps.storage.jobs.list(query);
+    return { count: page.count, jobs: page.items.map(presentJobResource) };
+  }
+
+  /**
+   * GET /jobs/{job_id}: one job the principal may read (404 otherwise, as for a job that does
+   * not exist). With `wait` (seconds, 0–30), a long-poll that answers at the job's first
+   * change of any kind, progress included, or with its state when the time is up.
+   */
+  async show(principal: Principal, jobId: string, wait?: string): Promise<Job> {
+    authorize(principal, 'jobs', 'show');
+    const waitSeconds = parseWait(wait);
+    const read = this.resourceReader(principal, checkJobId(jobId));
+    const first = await read();
+    if (waitSeconds === 0 || isJobFinished(first)) return first;
+    const deadline = clockDeadline(this.deps.clock, waitSeconds * 1000);
+    let latest = first;
+    try {
+      for await (const job of watchJob(first.job_id, first, { read, signals: this.engine.signals, draining: this.engine.draining }, deadline.signal)) {
+        latest = job;
+        if (job !== first) break;
+      }
+    } finally {
+      deadline.cancel();
+    }
+    return latest;
+  }
+
+  /**
+   * Every change of a job the principal may read (status and progress), from its state now
+   * until it finishes, `signal` is aborted or the service begins to stop: the console's live
+   * view and `dms jobs`' follow. Checked and read once before it resolves (404, 403).
+   */
+  async follow(principal: Principal, jobId: string, options: { signal?: AbortSignal } = {}): Promise<AsyncGenerator<Job, void>> {
+    authorize(principal, 'jobs', 'show');
+    const read = this.resourceReader(principal, checkJobId(jobId));
+    const first = await read();
+    return watchJob(first.job_id, first, { read, signals: this.engine.signals, draining: this.engine.draining }, options.signal);
+  }
+
+  private resourceReader(principal: Principal, jobId: string): () => Promise<Job> {
+    const { requestedBy } = visibleTo(principal);
+    return async () => {
+      const job = await this.deps.storage.jobs.get(jobId);
+      if (!job || (requestedBy !== undefined && job.requested_by !== requestedBy)) throw DomainError.notFound('job_id', jobId);
+      return presentJobResource(job);
+    };
   }
 
   /** Job requests refused by the queue bounds since start, by bound. */
@@ -105,11 +189,16 @@ export class JobService {
    * What every job request passes before it is queued: the target host within
    * `share_test_allowed_hosts`, and the queue bounds of the requester and of the service.
    */
-  private async admit(principal: Principal, nas: NasRecord): Promise<QueueBounds & { requestedBy: string }> {
+  private async admit(principal: Principal, nas: NasRecord): Promise<QueueBounds & { requestedBy: string; requester: string }> {
     const settings = await this.settings.current();
     // Early, in the requester's words; the driver checks again where it connects (finding 20.4).
     await checkHostAllowed(createHostPolicy(settings.share_test_allowed_hosts, this.resolveHost), nas.type, nas.host);
-    return { requestedBy: requesterOf(principal), perRequester: settings.job_queue_max_per_principal, total: settings.job_queue_max_total };
+    return {
+      requestedBy: requesterOf(principal),
+      requester: requesterName(principal),
+      perRequester: settings.job_queue_max_per_principal,
+      total: settings.job_queue_max_total,
+    };
   }
 
   /** PUT /nas/{nas_id}/nas_shares/-/test: validates the body like a create, queues a test. */
@@ -121,7 +210,8 @@ export class JobService {
     const connection = { path: input.path, options: input.options || null, username: input.username ?? null };
     const password = input.password ?? null;
     const target = { location: { type: nas.type, host: nas.host, ...connection, password }, label: input.name };
-    return this.queue(principal, 'share_test', nas, null, target, shareLocation(nas, connection, password));
+    const resource = auditResource('nas_shares', null, input.name);
+    return this.queue(principal, 'share_test', nas, { shareId: null, resource }, target, shareLocation(nas, connection, password));
   }
 
   /** PUT /nas_shares/{id}/test: re-tests a saved share with its stored credentials. */
@@ -130,31 +220,38 @@ export class JobService {
     const share = await this.shares.resolve(scope, shareRef);
     const nas = await this.nas.ofShare(share);
     // The stored password is opened only when the job runs; the steps do not depend on it.
-    return this.queue(principal, 'share_test', nas, share.id, { shareId: share.id }, shareLocation(nas, share, null));
+    const resource = auditResource('nas_shares', share.id, share.name);
+    return this.queue(principal, 'share_test', nas, { shareId: share.id, resource }, { shareId: share.id }, shareLocation(nas, share, null));
   }
 
   async scan(principal: Principal, scope: ShareScope, shareRef: string): Promise<ActiveJobStatus> {
     authorize(principal, 'nas_shares', 'scan');
     const share = await this.shares.resolve(scope, shareRef);
-    return this.queue(principal, 'share_scan', await this.nas.ofShare(share), share.id, { shareId: share.id });
+    const resource = auditResource('nas_shares', share.id, share.name);
+    return this.queue(principal, 'share_scan', await this.nas.ofShare(share), { shareId: share.id, resource }, { shareId: share.id });
   }
 
   /**
-   * Queues a job after its admission. A test's `total` is counted here, once: the steps its
-   * driver runs for `location`; the runner reports progress against it. A scan's is 0 until it
-   * has counted.
+   * Queues a job after its admission, with its audit event in the same transaction. A test's
+   * `total` is counted here, once: the steps its driver runs for `location`; the runner
+   * reports progress against it. A scan's is 0 until it has counted.
    */
   private async queue(
     principal: Principal,
     kind: JobKind,
     nas: NasRecord,
-    shareId: number | null,
+    subject: { shareId: number | null; resource: AuditResource },
     target: JobShare,
     location?: ShareLocation,
   ): Promise<ActiveJobStatus> {
     const total = kind === 'share_test' && location ? this.drivers.forType(nas.type).testSteps(location).length : 0;
     const bounds = await this.admit(principal, nas);
-    return presentJob(await this.engine.enqueue(kind, target, { nasId: nas.id, shareId, total }, bounds));
+    const job = await this.audit.change(principal, async (stores) => ({
+      result: await this.engine.store(stores.jobs, kind, target, { nasId: nas.id, shareId: subject.shareId, total }, bounds),
+      audit: { action: kind === 'share_test' ? 'test' : 'scan', resource: subject.resource, changes: null },
+    }));
+    this.engine.signals.queued();
+    return presentJob(job);
   }
 
   /**
@@ -195,12 +292,7 @@ export class JobService {
   /** The right to read a job where it was started (403), then its id (400). */
   private mayRead(principal: Principal, target: JobTarget): string {
     authorize(principal, 'nas_shares', 'kind' in target && target.kind === 'share_scan' ? 'scan' : 'test');
-    if (!target.jobId) {
-      throw new DomainError('bad_request', 'job_id is required', { details: { job_id: [{ error: 'blank' }] } });
-    }
-    // A bad query parameter (DESIGN §5.12), and PostgreSQL cannot compare text holding NUL.
-    if (hasNul(target.jobId)) throw DomainError.badRequest('job_id', 'query parameter "job_id" must not contain NUL characters (%00)');
-    return target.jobId;
+    return checkJobId(target.jobId);
   }
 
   /** Reads the job as presented; a job started under another NAS, share or kind is 404, as one that does not exist. */

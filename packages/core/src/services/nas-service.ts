@@ -10,6 +10,9 @@ import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js
 import { resolveRef } from './resolve-ref.js';
 import type { HostPolicy } from '../security/host-policy.js';
 import type { NasType } from '../domain/common.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
+
+const nasAudit = (nas: NasRecord) => auditResource('nas', nas.id, nas.name);
 
 /**
  * 422 on `host` unless `share_test_allowed_hosts` allows it. A `local` NAS connects nowhere; the
@@ -25,6 +28,7 @@ export async function checkHostAllowed(policy: HostPolicy, type: NasType, host: 
 export class NasService {
   constructor(
     private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
     /** `share_test_allowed_hosts` as it is now. */
     private readonly hostPolicy: () => Promise<HostPolicy>,
   ) {}
@@ -62,7 +66,10 @@ export class NasService {
     authorize(principal, 'nas', 'create');
     const input = parseInput(nasCreateSchema, body);
     await checkHostAllowed(await this.hostPolicy(), input.type, input.host);
-    return this.deps.storage.nas.create({ comment: null, price: null, ...input });
+    return this.audit.change(principal, async (stores) => {
+      const created = await stores.nas.create({ comment: null, price: null, ...input });
+      return { result: created, audit: { action: 'create', resource: nasAudit(created), changes: describeChanges(null, created, input) } };
+    });
   }
 
   /**
@@ -77,10 +84,15 @@ export class NasService {
     const current = await this.resolve(ref);
     const moves = (input.host !== undefined && input.host !== current.host) || (input.type !== undefined && input.type !== current.type);
     if (moves) await checkHostAllowed(await this.hostPolicy(), input.type ?? current.type, input.host ?? current.host);
-    if (moves && !canSeeSharePassword(principal)) await this.deps.storage.shares.clearPasswordsOfNas(current.id);
-    const updated = await this.deps.storage.nas.update(current.id, input);
-    if (!updated) throw DomainError.notFound('nas_id', ref);
-    return updated;
+    return this.audit.change(principal, async (stores) => {
+      const cleared = moves && !canSeeSharePassword(principal) ? await stores.shares.clearPasswordsOfNas(current.id) : 0;
+      const updated = await stores.nas.update(current.id, input);
+      if (!updated) throw DomainError.notFound('nas_id', ref);
+      const changes = describeChanges(current, updated, input);
+      // The shares' passwords forgotten with the move are part of this change (DESIGN §5.19).
+      const withCleared = cleared > 0 ? { ...changes, share_passwords: 'changed' as const } : changes;
+      return { result: updated, audit: { action: 'update', resource: nasAudit(updated), changes: withCleared } };
+    });
   }
 
   async destroy(principal: Principal, ref: string): Promise<void> {
@@ -92,6 +104,9 @@ export class NasService {
         details: { nas_shares: [{ error: 'frozen', count: shares }] },
       });
     }
-    await this.deps.storage.nas.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.nas.delete(current.id),
+      audit: { action: 'delete', resource: nasAudit(current), changes: null },
+    }));
   }
 }

@@ -8,9 +8,15 @@ import { poolCreateSchema, poolUpdateSchema, type Pool } from '../domain/pool.js
 import { poolListSpec } from '../domain/pool.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
+
+const poolAudit = (pool: PoolRecord) => auditResource('pools', pool.id, pool.name);
 
 export class PoolService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
+  ) {}
 
   resolve(ref: string): Promise<PoolRecord> {
     const { pools } = this.deps.storage;
@@ -42,7 +48,11 @@ export class PoolService {
   async create(principal: Principal, body: unknown): Promise<Pool> {
     authorize(principal, 'pools', 'create');
     const input = parseInput(poolCreateSchema, body);
-    const [pool] = await this.withMembers([await this.deps.storage.pools.create({ comment: null, ...input })]);
+    const created = await this.audit.change(principal, async (stores) => {
+      const record = await stores.pools.create({ comment: null, ...input });
+      return { result: record, audit: { action: 'create', resource: poolAudit(record), changes: describeChanges(null, record, input) } };
+    });
+    const [pool] = await this.withMembers([created]);
     return pool!;
   }
 
@@ -70,9 +80,14 @@ export class PoolService {
       const holder = await this.deps.storage.pools.findByName(fields.name);
       if (holder !== undefined && holder.id !== current.id) throw DomainError.taken('name', fields.name);
     }
-    if (memberIds !== undefined) await this.deps.storage.pools.setMembers(current.id, memberIds);
-    const updated = await this.deps.storage.pools.update(current.id, fields);
-    if (!updated) throw DomainError.notFound('pool_id', ref);
+    const [before] = await this.withMembers([current]);
+    const updated = await this.audit.change(principal, async (stores) => {
+      if (memberIds !== undefined) await stores.pools.setMembers(current.id, memberIds);
+      const record = await stores.pools.update(current.id, fields);
+      if (!record) throw DomainError.notFound('pool_id', ref);
+      const after = { ...record, nas_share_ids: memberIds ?? before!.nas_share_ids };
+      return { result: record, audit: { action: 'update', resource: poolAudit(record), changes: describeChanges(before!, after, { ...fields, nas_share_ids: memberIds }) } };
+    });
     const [pool] = await this.withMembers([updated]);
     return pool!;
   }
@@ -80,6 +95,9 @@ export class PoolService {
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorize(principal, 'pools', 'destroy');
     const current = await this.resolve(ref);
-    await this.deps.storage.pools.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.pools.delete(current.id),
+      audit: { action: 'delete', resource: poolAudit(current), changes: null },
+    }));
   }
 }

@@ -1,4 +1,5 @@
 import type { CoreDeps } from './core-deps.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import type { Principal } from '../scopes/principal.js';
 import { authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
@@ -10,7 +11,10 @@ const jwtEpochKey = 'jwt_epoch';
 
 /** Server settings (JWT mode); read from storage each time so every replica agrees at once. */
 export class SettingsService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async current(): Promise<Settings> {
     return { ...defaultSettings, ...(await this.deps.storage.settings.get<Partial<Settings>>(key)) };
@@ -31,11 +35,16 @@ export class SettingsService {
     const input = parseInput(settingsUpdateSchema, body);
     // One transaction: a concurrent update of other fields (any replica) is not written over,
     // and the epoch changes with the switch that needs it, exactly once.
-    const next = await this.deps.storage.settings.update<Settings>(key, (stored) => {
-      const previous = { ...defaultSettings, ...stored };
-      const value = { ...previous, ...input };
-      const switchedOn = value.jwt_enabled && !previous.jwt_enabled;
-      return { value, ...(switchedOn ? { alsoSet: { [jwtEpochKey]: this.deps.newId() } } : {}) };
+    const next = await this.audit.change(principal, async (stores) => {
+      let previous = defaultSettings;
+      const value = await stores.settings.update<Settings>(key, (stored) => {
+        previous = { ...defaultSettings, ...stored };
+        const value = { ...previous, ...input };
+        const switchedOn = value.jwt_enabled && !previous.jwt_enabled;
+        return { value, ...(switchedOn ? { alsoSet: { [jwtEpochKey]: this.deps.newId() } } : {}) };
+      });
+      const resource = auditResource('settings', null, 'server settings');
+      return { result: value, audit: { action: 'settings_changed', resource, changes: describeChanges(previous, value, input) } };
     });
     this.deps.events.publish(makeEvent('configuration_changed', 'server settings changed', this.deps.clock(), { type: 'settings' }));
     return next;

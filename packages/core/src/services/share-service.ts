@@ -12,6 +12,11 @@ import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
 import { shareLocation } from '../jobs/share-location.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
+
+const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
+/** Recorded as changed, never with a value (DESIGN §5.22). */
+const shareSecrets = ['password'];
 
 /** The three route families of the spec: all shares, a NAS's shares, a pool's shares. */
 export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { kind: 'pool'; poolRef: string };
@@ -41,6 +46,7 @@ export async function checkSharePath(drivers: ShareDriverRegistry, nas: NasRecor
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
     private readonly nas: NasService,
     private readonly pools: PoolService,
     private readonly drivers: ShareDriverRegistry,
@@ -99,13 +105,17 @@ export class ShareService {
     const input = parseInput(nasShareCreateSchema, body);
     const nas = await this.nas.resolve(nasRef);
     await checkSharePath(this.drivers, nas, input.path);
-    const record = await this.deps.storage.shares.create({
-      nas_id: nas.id,
-      name: input.name,
-      path: input.path,
-      options: input.options || null,
-      username: input.username ?? null,
-      password_enc: input.password == null ? null : this.deps.secrets.seal(input.password),
+    const record = await this.audit.change(principal, async (stores) => {
+      const created = await stores.shares.create({
+        nas_id: nas.id,
+        name: input.name,
+        path: input.path,
+        options: input.options || null,
+        username: input.username ?? null,
+        password_enc: input.password == null ? null : this.deps.secrets.seal(input.password),
+      });
+      const changes = describeChanges(null, created, { ...input, nas_id: nas.id }, shareSecrets);
+      return { result: created, audit: { action: 'create', resource: shareAudit(created), changes } };
     });
     return this.present(record, canSeeSharePassword(principal));
   }
@@ -124,17 +134,23 @@ export class ShareService {
       ...(options === undefined ? {} : { options: options || null }),
       ...(password === undefined ? {} : { password_enc: password === null ? null : this.deps.secrets.seal(password) }),
     };
-    if (password === undefined && current.password_enc !== null && movesTarget(current, patch) && !canSeeSharePassword(principal)) {
-      patch.password_enc = null;
-    }
-    const record = await this.deps.storage.shares.update(current.id, patch);
-    if (!record) throw DomainError.notFound('nas_share_id', ref);
+    const forgets = password === undefined && current.password_enc !== null && movesTarget(current, patch) && !canSeeSharePassword(principal);
+    if (forgets) patch.password_enc = null;
+    const record = await this.audit.change(principal, async (stores) => {
+      const updated = await stores.shares.update(current.id, patch);
+      if (!updated) throw DomainError.notFound('nas_share_id', ref);
+      const sent = { ...fields, options: patch.options, password: forgets ? null : password };
+      return { result: updated, audit: { action: 'update', resource: shareAudit(updated), changes: describeChanges(current, updated, sent, shareSecrets) } };
+    });
     return this.present(record, canSeeSharePassword(principal));
   }
 
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {
     authorize(principal, 'nas_shares', 'destroy');
     const current = await this.resolve(scope, ref);
-    await this.deps.storage.shares.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.shares.delete(current.id),
+      audit: { action: 'delete', resource: shareAudit(current), changes: null },
+    }));
   }
 }

@@ -1,12 +1,19 @@
 import type { CoreDeps } from './core-deps.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import type { Principal } from '../scopes/principal.js';
 import { authorize, canSeeAgentCommunity } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { snmpConfigUpdateSchema, type SnmpConfig, type SnmpConfigView } from '../domain/snmp-config.js';
 import { makeEvent } from '../domain/events.js';
 
+/** The community is the agent's credential: recorded as changed, never with a value. */
+const configSecrets = ['community'];
+
 export class SnmpConfigService {
-  constructor(private readonly deps: CoreDeps) {}
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async show(principal: Principal): Promise<SnmpConfigView> {
     authorize(principal, 'server_configuration', 'show');
@@ -17,7 +24,12 @@ export class SnmpConfigService {
   async update(principal: Principal, body: unknown): Promise<SnmpConfigView> {
     authorize(principal, 'server_configuration', 'update');
     const patch = parseInput(snmpConfigUpdateSchema, body);
-    const config = await this.deps.storage.snmpConfig.update(patch);
+    const before = await this.deps.storage.snmpConfig.get();
+    const config = await this.audit.change(principal, async (stores) => {
+      const updated = await stores.snmpConfig.update(patch);
+      const resource = auditResource('server_configuration', null, 'SNMP server configuration');
+      return { result: updated, audit: { action: 'update', resource, changes: describeChanges(before, updated, patch, configSecrets) } };
+    });
     this.deps.events.publish(
       makeEvent('configuration_changed', 'SNMP server configuration changed', this.deps.clock(), {
         type: 'snmp_server_configuration',

@@ -1,4 +1,5 @@
 import type { CoreDeps } from './core-deps.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import type { Principal } from '../scopes/principal.js';
 import type { TrapRecord } from '../ports/storage.js';
 import { authorize } from '../scopes/scope-check.js';
@@ -26,9 +27,15 @@ function assertBand(low: number, high: number): void {
  * is refused when a target is saved, and checked again, against the addresses the trap is sent
  * to, whenever a trap or a test trap goes out (the list may have changed since).
  */
+/** A trap target has no name: events name it by its manager. */
+const trapAudit = (trap: Pick<TrapRecord, 'id' | 'manager'>) => auditResource('traps', trap.id, trap.manager);
+/** The community is the target's credential: recorded as changed, never with a value. */
+const trapSecrets = ['community'];
+
 export class TrapService {
   constructor(
     private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
     private readonly sender: TrapSender | undefined,
     private readonly onSendError: (error: unknown) => void,
     /** `share_test_allowed_hosts` as it is now. */
@@ -52,6 +59,7 @@ export class TrapService {
     if (!this.sender) throw new DomainError('unavailable', 'the SNMP notifier is not running', { retryAfter: 30 });
     const event = makeEvent('test_trap', `test trap requested for target ${trap.id}`, this.deps.clock(), { type: 'snmp_trap', id: trap.id });
     const sender = this.sender;
+    await this.audit.record(principal, { action: 'test', resource: trapAudit(trap), changes: null });
     this.allowedHosts()
       .then((allowedHosts) => sender.send(trap, event, allowedHosts))
       .catch(this.onSendError);
@@ -87,7 +95,10 @@ export class TrapService {
     const input = parseInput(trapCreateSchema, body);
     assertBand(input.severity_low, input.severity_high);
     await this.#checkManager(input.manager);
-    return presentTrap(await this.deps.storage.traps.create(input));
+    return this.audit.change(principal, async (stores) => {
+      const created = await stores.traps.create(input);
+      return { result: presentTrap(created), audit: { action: 'create', resource: trapAudit(created), changes: describeChanges(null, created, input, trapSecrets) } };
+    });
   }
 
   async update(principal: Principal, ref: string, body: unknown): Promise<Trap> {
@@ -97,14 +108,19 @@ export class TrapService {
     assertBand(patch.severity_low ?? current.severity_low, patch.severity_high ?? current.severity_high);
     // An edit that does not move the target is not refused: one saved before the list was narrowed can still be deactivated.
     if (patch.manager !== undefined && patch.manager !== current.manager) await this.#checkManager(patch.manager);
-    const updated = await this.deps.storage.traps.update(current.id, patch);
-    if (!updated) throw DomainError.notFound('snmp_trap_id', ref);
-    return presentTrap(updated);
+    return this.audit.change(principal, async (stores) => {
+      const updated = await stores.traps.update(current.id, patch);
+      if (!updated) throw DomainError.notFound('snmp_trap_id', ref);
+      return { result: presentTrap(updated), audit: { action: 'update', resource: trapAudit(updated), changes: describeChanges(current, updated, patch, trapSecrets) } };
+    });
   }
 
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorize(principal, 'traps', 'destroy');
     const current = await this.get(ref);
-    await this.deps.storage.traps.delete(current.id);
+    await this.audit.change(principal, async (stores) => ({
+      result: await stores.traps.delete(current.id),
+      audit: { action: 'delete', resource: trapAudit(current), changes: null },
+    }));
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from './core-deps.js';
-import type { Principal } from '../scopes/principal.js';
+import { systemPrincipal, type Principal } from '../scopes/principal.js';
+import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import type { User } from '../domain/user.js';
 import type { UserRecord } from '../ports/storage.js';
 import { parseInput } from '../validation/zod-details.js';
@@ -32,6 +33,7 @@ function authorizeUserAdmin(principal: Principal, action: ScopeAction<'users'>):
 export class UserService {
   constructor(
     private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
     private readonly onCredentialsChanged: () => void,
   ) {}
 
@@ -45,11 +47,15 @@ export class UserService {
     );
   }
 
-  /** In-process creation (CLI, first start): no principal. */
-  async add(input: { username: string; password: string; admin?: boolean }): Promise<User> {
+  /** In-process creation (CLI, first start) is the system's; no scope is checked here. */
+  async add(input: { username: string; password: string; admin?: boolean }, principal: Principal = systemPrincipal): Promise<User> {
     const { username, password, admin } = parseInput(userCreateSchema, input);
-    const record = await this.deps.storage.users.create({ username, admin, password_hash: await this.deps.hasher.hash(password) });
-    return presentUser(record);
+    // Hashed before the transaction: argon2 takes a core for a while, the write lock must not wait on it.
+    const passwordHash = await this.deps.hasher.hash(password);
+    return this.audit.change(principal, async (stores) => {
+      const user = presentUser(await stores.users.create({ username, admin, password_hash: passwordHash }));
+      return { result: user, audit: { action: 'create', resource: userAudit(user), changes: describeChanges(null, user, { username, admin, password }, userSecrets) } };
+    });
   }
 
   /**
@@ -83,37 +89,41 @@ export class UserService {
   async create(principal: Principal, body: unknown): Promise<User> {
     authorizeUserAdmin(principal, 'create');
     const input = parseInput(userCreateSchema, body);
-    return this.add(input);
+    return this.add(input, principal);
   }
 
   async update(principal: Principal, ref: string, body: unknown): Promise<User> {
     authorizeUserAdmin(principal, 'update');
     const { password, admin } = parseInput(userUpdateSchema, body);
     const current = await this.resolve(ref);
-    if (admin === false && current.admin) await this.demoteKeepingOneAdmin(current, 'demote');
-    if (password !== undefined) await this.deps.storage.users.updatePasswordHash(current.id, await this.deps.hasher.hash(password));
-    if (admin === true && !current.admin) await this.deps.storage.users.setAdmin(current.id, true);
+    const passwordHash = password === undefined ? undefined : await this.deps.hasher.hash(password);
+    const updated = await this.audit.change(principal, async (stores) => {
+      if (admin === false && current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'demote');
+      if (passwordHash !== undefined) await stores.users.updatePasswordHash(current.id, passwordHash);
+      if (admin === true && !current.admin) await stores.users.setAdmin(current.id, true);
+      const user = presentUser((await stores.users.get(current.id)) ?? current);
+      return { result: user, audit: { action: 'update', resource: userAudit(user), changes: describeChanges(presentUser(current), user, { admin, password }, userSecrets) } };
+    });
     this.onCredentialsChanged();
-    return presentUser((await this.deps.storage.users.get(current.id)) ?? current);
+    return updated;
   }
 
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorizeUserAdmin(principal, 'destroy');
     const current = await this.resolve(ref);
-    if (current.admin) await this.demoteKeepingOneAdmin(current, 'delete');
-    await this.deps.storage.users.delete(current.id);
+    // Demoted first, in the same transaction that locks the admins it counts: two concurrent
+    // demotions or deletions, here or on another replica, cannot both leave without an admin.
+    await this.audit.change(principal, async (stores) => {
+      if (current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'delete');
+      return { result: await stores.users.delete(current.id), audit: { action: 'delete', resource: userAudit(current), changes: null } };
+    });
     this.onCredentialsChanged();
   }
-
-  /**
-   * Demotes an admin unless it is the last one, in one storage transaction that locks the
-   * admins it counts: two concurrent demotions or deletions, here or on another replica,
-   * cannot both leave without an admin.
-   */
-  private async demoteKeepingOneAdmin(user: UserRecord, verb: string): Promise<void> {
-    if (!(await this.deps.storage.users.demoteUnlessLastAdmin(user.id))) throw lastAdmin(user, verb);
-  }
 }
+
+const userAudit = (user: Pick<User, 'id' | 'username'>) => auditResource('users', user.id, user.username);
+/** Recorded as changed, never with a value. */
+const userSecrets = ['password'];
 
 function lastAdmin(user: UserRecord, verb: string): DomainError {
   return new DomainError('conflict', `cannot ${verb} ${user.username}: it is the last admin`, {

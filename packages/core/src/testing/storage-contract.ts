@@ -396,7 +396,7 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(stale.map((job) => job.id).sort()).toEqual(['job-1', 'job-2', 'job-3', 'job-4', 'job-5']);
       expect(await storage.jobs.get('job-3')).toMatchObject({ status: 'failed', message: 'interrupted', payload_enc: null });
       expect(await storage.jobs.countByStatus()).toEqual({ queued: 0, working: 0, completed: 1, failed: 5 });
-      expect(await storage.jobs.purgeFinished(at(15))).toBe(1);
+      expect(await storage.jobs.purgeFinished(at(15), 10)).toBe(1);
       expect(await storage.jobs.get('job-0')).toBeUndefined();
     });
 

@@ -1,3 +1,4 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
@@ -38,7 +39,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     if (owner === null) return this.create(values);
     // Count and insert in one statement, under a lock per owner: on PostgreSQL two creates would
     // otherwise each count without seeing the other's insert and both pass a cap with room for one.
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       await this.quirks.lockUntilCommit(trx, `dms_api_keys_owner_${owner}`);
       const held = trx
         .selectFrom('api_keys')

@@ -1,9 +1,12 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
 import { finishedJobStatuses, jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import { listRows } from './kysely-list-rows.js';
 
 /** Takes the oldest queued job of the requester with the fewest working jobs, atomically. */
 function claimStatement(quirks: DialectQuirks, workerId: string, now: string) {
@@ -52,6 +55,27 @@ function finishUpdate(db: Kysely<Database>, id: string, workerId: string, column
   return db.updateTable('jobs').set(columns).where('id', '=', id).where('worker_id', '=', workerId).where('status', '=', 'working');
 }
 
+const jobColumns = [
+  'id',
+  'kind',
+  'status',
+  'nas_id',
+  'share_id',
+  'progress',
+  'total',
+  'message',
+  'steps',
+  'payload_enc',
+  'result',
+  'worker_id',
+  'heartbeat_at',
+  'requested_by',
+  'requester',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const satisfies ReadonlyArray<keyof JobTable>;
+
 function toRecord(row: Selectable<JobTable>): JobRecord {
   return {
     ...row,
@@ -95,6 +119,7 @@ export class KyselyJobStore implements JobStore {
     const values = {
       ...job,
       requested_by: requestedBy,
+      requester: job.requester ?? requestedBy,
       status: 'queued',
       progress: 0,
       message: null,
@@ -109,7 +134,7 @@ export class KyselyJobStore implements JobStore {
     // One statement: the bound is checked and the job stored without another request between
     // them. Under a lock too: on PostgreSQL two such statements would each count without
     // seeing the other's insert, and both pass a bound that has room for one.
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       await this.quirks.lockUntilCommit(trx, 'dms_jobs_enqueue');
       const unfinished = (requester?: string) =>
         trx
@@ -188,7 +213,7 @@ export class KyselyJobStore implements JobStore {
       );
       return row && toRecord(row);
     }
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       await finishUpdate(trx, id, workerId, columns).execute();
       return (await claimStatement(this.quirks, workerId, now).execute(trx)).rows[0];
     });
@@ -218,9 +243,23 @@ export class KyselyJobStore implements JobStore {
     return rows.map(toRecord);
   }
 
-  async purgeFinished(before: string) {
-    const result = await this.db.deleteFrom('jobs').where('status', 'in', finishedJobStatuses).where('finished_at', '<', before).executeTakeFirst();
+  async purgeFinished(before: string, limit: number) {
+    // A bounded batch (jobs_finished_order): the caller loops, so no one delete holds the write lock long.
+    const oldest = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('finished_at', '<', before)
+      .where('status', 'in', finishedJobStatuses)
+      .orderBy('finished_at')
+      .limit(limit);
+    const result = await this.db.deleteFrom('jobs').where('id', 'in', oldest).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  async list(query: ListQuery) {
+    // Every column: the payload is selected too but never leaves the core (JobService presents).
+    const page = await listRows<Selectable<JobTable>>(this.db, 'jobs', jobColumns, query);
+    return { count: page.count, items: page.items.map(toRecord) };
   }
 
   async countByStatus() {

@@ -1,3 +1,4 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely } from 'kysely';
 import type { PoolInsert, PoolRecord, PoolStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
@@ -73,7 +74,7 @@ export class KyselyPoolStore implements PoolStore {
 
   async setMembers(id: number, shareIds: readonly number[]) {
     const wanted = [...new Set(shareIds)];
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       if (wanted.length > 0) {
         // Locked until the commit: a concurrent setMembers of another pool waits, then sees these
         // shares taken instead of taking them too (SQLite's single writer serializes it anyway).

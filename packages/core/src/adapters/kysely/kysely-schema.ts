@@ -100,6 +100,7 @@ export interface JobTable {
   worker_id: string | null;
   heartbeat_at: string | null;
   requested_by: string;
+  requester: string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -114,7 +115,28 @@ export interface CorsRuleTable {
   updated_at: string;
 }
 
+export interface AuditEventTable {
+  id: Generated<number>;
+  at: string;
+  actor_kind: string;
+  actor_id: number | null;
+  actor_name: string;
+  via: string;
+  client_address: string | null;
+  request_id: string | null;
+  action: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  resource_name: string | null;
+  /** JSON of AuditChanges. */
+  changes: string | null;
+  outcome: string;
+  count: Generated<number>;
+  aggregate_key: string | null;
+}
+
 export interface Database {
+  audit_events: AuditEventTable;
   cors_rules: CorsRuleTable;
   nas: NasTable;
   pools: PoolTable;

@@ -1,3 +1,4 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { SettingChange, SettingsStore } from '../../ports/storage.js';
 import type { Database } from './kysely-schema.js';
@@ -24,7 +25,7 @@ export class KyselySettingsStore implements SettingsStore {
   async update<T>(key: string, change: (current: T | undefined) => SettingChange<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => this.#updateIn(trx, key, change));
+        return await inTransaction(this.db, (trx) => this.#updateIn(trx, key, change));
       } catch (error) {
         // No row to lock yet: two first writes both insert, and one meets the other's key.
         if (attempt >= attemptsOnFirstWriteRace || !this.quirks.isUniqueViolation(error)) throw error;

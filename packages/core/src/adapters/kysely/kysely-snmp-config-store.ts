@@ -1,3 +1,4 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely } from 'kysely';
 import type { SnmpConfigStore } from '../../ports/storage.js';
 import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
@@ -30,7 +31,7 @@ export class KyselySnmpConfigStore implements SnmpConfigStore {
    * apply instead of the later one writing back the earlier one's old values.
    */
   async update(patch: Partial<SnmpConfig>): Promise<SnmpConfig> {
-    return await this.db.transaction().execute(async (trx) => {
+    return await inTransaction(this.db, async (trx) => {
       // The defaults' row first, so that there is always a row to lock.
       const defaults = { ...defaultSnmpConfig, community: this.communities.seal(defaultSnmpConfig.community) };
       await trx

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { defaultStorageCapabilities, type Storage, type StorageCapabilities } from '../../ports/storage.js';
+import { defaultStorageCapabilities, type Storage, type StorageCapabilities, type Stores } from '../../ports/storage.js';
+import { inTransaction } from './kysely-transaction.js';
 import { DomainError } from '../../errors/domain-error.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { secretColumn } from './kysely-secret-column.js';
@@ -15,6 +16,7 @@ import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
+import { KyselyAuditEventStore } from './kysely-audit-event-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -47,26 +49,44 @@ export interface KyselyStorageOptions {
   afterLegacySecretsSealed?: () => Promise<void>;
 }
 
+/** Each store built when first used: a transaction builds only the stores its work touches. */
+function lazyStores(make: { [K in keyof Stores]: () => Stores[K] }): Stores {
+  const built: { -readonly [K in keyof Stores]?: Stores[K] } = {};
+  const stores = {} as Stores;
+  for (const key of Object.keys(make) as Array<keyof Stores>) {
+    Object.defineProperty(stores, key, { enumerable: true, get: () => (built[key] ??= make[key]() as never) });
+  }
+  return stores;
+}
+
 /** The shared SQL implementation of the storage port; adapters bring the dialect. */
 export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const { db, quirks } = options;
   const now = options.now ?? (() => new Date().toISOString());
-  const reads = preparedReads(db, options.firstRowReader);
   const communities = secretColumn(options.secrets);
-  const traps = new KyselyTrapStore(db, now, communities);
-  const snmpConfig = new KyselySnmpConfigStore(db, quirks, now, communities);
+  const storesOver = (over: Kysely<Database>, fast: Pick<KyselyStorageOptions, 'firstRowReader' | 'writeStatementRunner'>): Stores =>
+    lazyStores({
+      nas: () => new KyselyNasStore(over, quirks, now),
+      pools: () => new KyselyPoolStore(over, quirks, now),
+      shares: () => new KyselyNasShareStore(over, quirks, now, preparedReads(over, fast.firstRowReader), options.listCache),
+      traps: () => new KyselyTrapStore(over, now, communities),
+      snmpConfig: () => new KyselySnmpConfigStore(over, quirks, now, communities),
+      users: () => new KyselyUserStore(over, quirks, now),
+      apiKeys: () => new KyselyApiKeyStore(over, preparedReads(over, fast.firstRowReader), quirks),
+      settings: () => new KyselySettingsStore(over, quirks),
+      corsRules: () => new KyselyCorsRuleStore(over, now),
+      jobs: () => new KyselyJobStore(over, quirks, fast.writeStatementRunner),
+      auditEvents: () => new KyselyAuditEventStore(over),
+    });
+  const stores = { ...storesOver(db, options) };
+  const traps = stores.traps as KyselyTrapStore;
+  const snmpConfig = stores.snmpConfig as KyselySnmpConfigStore;
   return {
     capabilities: { ...defaultStorageCapabilities, ...options.capabilities },
-    nas: new KyselyNasStore(db, quirks, now),
-    pools: new KyselyPoolStore(db, quirks, now),
-    shares: new KyselyNasShareStore(db, quirks, now, reads, options.listCache),
-    traps,
-    snmpConfig,
-    users: new KyselyUserStore(db, quirks, now),
-    apiKeys: new KyselyApiKeyStore(db, reads, quirks),
-    settings: new KyselySettingsStore(db, quirks),
-    corsRules: new KyselyCorsRuleStore(db, now),
-    jobs: new KyselyJobStore(db, quirks, options.writeStatementRunner),
+    ...stores,
+    // The fast paths run beside Kysely's connection: inside a transaction they would read
+    // (PostgreSQL: on another connection) what the transaction has not committed, or not see it.
+    transaction: (work) => inTransaction(db, (trx) => work(storesOver(trx, {}))),
     async migrate() {
       await options.migrate(db);
       // The schema is current and the key known: communities stored in clear by earlier

@@ -1,3 +1,4 @@
+import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { UserRecord, UserStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
@@ -60,7 +61,7 @@ export class KyselyUserStore implements UserStore {
   }
 
   async demoteUnlessLastAdmin(id: number) {
-    return await this.db.transaction().execute(async (trx) => {
+    return await inTransaction(this.db, async (trx) => {
       // Every admin row locked, in id order so that two demotions cannot deadlock: the second
       // waits for the first to commit, then counts the admins that are left.
       const admins = await trx.selectFrom('users').select('id').where('admin', '=', 1).orderBy('id').modifyEnd(sql.raw(this.quirks.rowLockClause)).execute();

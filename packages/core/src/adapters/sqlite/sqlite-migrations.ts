@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { jobHistoryAndAuditStatements } from '../kysely/kysely-history-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -147,4 +148,13 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql.raw('create table write_probe (id integer primary key check (id = 1), at text not null)').execute(db);
     },
   },
+  '0008_job_history_and_audit': {
+    async up(db: Kysely<unknown>) {
+      await run(db, jobHistoryAndAuditStatements('integer primary key autoincrement', 'text'));
+    },
+  },
 };
+
+async function run(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
