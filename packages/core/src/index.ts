@@ -65,7 +65,36 @@ export { settingsSchema, settingsUpdateSchema } from './domain/settings.js';
 export { loginRequestSchema, tokenSchema } from './domain/auth.js';
 
 // Jobs: statuses, kinds and when a job is finished
-export { isJobFinished, activeJobStatusSchema, type JobStatus, type JobKind, type ActiveJobStatus } from './domain/job.js';
+export {
+  isJobFinished,
+  activeJobStatusSchema,
+  jobKinds,
+  jobSchema,
+  jobCollectionSchema,
+  jobListQuerySchema,
+  schedulerRequester,
+  type JobStatus,
+  type JobKind,
+  type ActiveJobStatus,
+  type Job,
+} from './domain/job.js';
+export { jobStatuses } from './domain/job-status.js';
+
+// The audit log: who changed what, from where
+export {
+  auditActions,
+  auditVias,
+  auditActorKinds,
+  auditOutcomes,
+  secretChange,
+  auditEventSchema,
+  auditEventCollectionSchema,
+  auditEventListQuerySchema,
+  type AuditAction,
+  type AuditVia,
+  type AuditEvent,
+  type AuditChange,
+} from './domain/audit-event.js';
 
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';
@@ -73,7 +102,7 @@ export type { RawQuery } from './list-query/parse-list-query.js';
 
 // Callers and their rights
 export { parseScopeText, formatScope, type Scope } from './scopes/scope.js';
-export { systemPrincipal, type Principal } from './scopes/principal.js';
+export { systemPrincipal, calledFrom, type Principal, type CallOrigin } from './scopes/principal.js';
 export { authorizeAdmin, isAllowed, canSeeSharePassword, canSeeAgentCommunity } from './scopes/scope-check.js';
 export { scopeProblem } from './scopes/scope-validity.js';
 export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
