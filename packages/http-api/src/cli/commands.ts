@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatScope, isDomainError, listDefaults, parseScopeText, scopeProblem, systemPrincipal, type Scope } from '@dms/core';
-import { DataDirInUseError, NoDatabaseError, type Dms } from '@dms/core/runtime';
+import { formatScope, isDomainError, parseScopeText, scopeProblem, type Scope } from '@dms/core';
+import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
 import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
 import { StartupError, startServer } from '../server/serve.js';
 import { readStdin } from './read-stdin.js';
+import { CliError } from './cli-error.js';
+import { cliPrincipal } from './cli-principal.js';
+import { allOnOnePage, withDms, type Output } from './with-dms.js';
+
+export { CliError } from './cli-error.js';
 
 export const usage = `Usage: dms <command>
 
@@ -27,23 +31,6 @@ export const usage = `Usage: dms <command>
   jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
 `;
 
-type Output = (line: string) => void;
-
-/** The lists of `user list`, `apikey list` and `cors list`: the largest page a list serves. */
-const allOnOnePage = { per_page: [String(listDefaults.maxPageSize)] };
-
-/** Every command but serve and migrate works on an existing database, beside a running server. */
-async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean; initDatabase?: boolean } = {}): Promise<T> {
-  const config = readConfig();
-  process.stderr.write(`dms: data dir ${config.dataDir}\n`);
-  const dms = await openForCommand(config, options);
-  try {
-    return await run(dms);
-  } finally {
-    await dms.close();
-  }
-}
-
 async function apikey(args: string[], out: Output): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'create') {
@@ -63,7 +50,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
     if (!values.name) throw new CliError('--name is required');
     if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
     const created = await withDms((rt) =>
-      rt.core.apiKeys.create(systemPrincipal, { name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
+      rt.core.apiKeys.create(cliPrincipal, { name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
     );
     out(`created API key ${created.id} '${created.name}' with scopes ${created.api_key_scopes.map(formatScope).join(', ')}`);
     out('the key is shown only this once:');
@@ -71,7 +58,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(systemPrincipal, allOnOnePage));
+    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(cliPrincipal, allOnOnePage));
     if (keys.length === 0) out('no API keys');
     else out('id\tname\tkey\tscopes\tlast used');
     for (const key of keys) {
@@ -82,7 +69,7 @@ async function apikey(args: string[], out: Output): Promise<number> {
   if (sub === 'revoke') {
     const id = rest[0];
     if (!id) throw new CliError('usage: dms apikey revoke ID');
-    await withDms((rt) => rt.core.apiKeys.destroy(systemPrincipal, id));
+    await withDms((rt) => rt.core.apiKeys.destroy(cliPrincipal, id));
     out(`revoked API key ${id}`);
     return 0;
   }
@@ -111,7 +98,7 @@ async function cors(args: string[], out: Output): Promise<number> {
   const [sub, id] = positionals;
   if (sub === 'add') {
     const rule = await withDms((rt) =>
-      rt.core.corsRules.create(systemPrincipal, {
+      rt.core.corsRules.create(cliPrincipal, {
         origins: list(values.origin, values.origins),
         path: values.path ?? '*',
         methods: list(values.method, values.methods).map((method) => method.toUpperCase()),
@@ -121,14 +108,14 @@ async function cors(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'list') {
-    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(systemPrincipal, allOnOnePage));
+    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(cliPrincipal, allOnOnePage));
     if (rules.length === 0) out('no CORS rules');
     else out('id\torigins\tpath\tmethods');
     for (const rule of rules) out(`${rule.id}\t${rule.origins.join(' ')}\t${rule.path}\t${rule.methods.join(',')}`);
     return 0;
   }
   if (sub === 'rm' && id) {
-    await withDms((rt) => rt.core.corsRules.destroy(systemPrincipal, id));
+    await withDms((rt) => rt.core.corsRules.destroy(cliPrincipal, id));
     out(`removed CORS rule ${id}`);
     return 0;
   }
@@ -140,7 +127,7 @@ async function jwt(args: string[], out: Output): Promise<number> {
   const [sub] = positionals;
   if (sub !== 'enable' && sub !== 'disable') throw new CliError('usage: dms jwt enable [--ttl SECONDS] | dms jwt disable');
   const body = { jwt_enabled: sub === 'enable', ...(values.ttl === undefined ? {} : { jwt_ttl_seconds: Number(values.ttl) }) };
-  const settings = await withDms((rt) => rt.core.settings.update(systemPrincipal, body));
+  const settings = await withDms((rt) => rt.core.settings.update(cliPrincipal, body));
   out(`JWT mode ${settings.jwt_enabled ? 'enabled' : 'disabled'} (token lifetime ${settings.jwt_ttl_seconds} s)`);
   return 0;
 }
@@ -149,20 +136,20 @@ async function user(args: string[], out: Output): Promise<number> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
   const [sub, name] = positionals;
   if (sub === 'list') {
-    const { users } = await withDms((rt) => rt.core.users.list(systemPrincipal, allOnOnePage));
+    const { users } = await withDms((rt) => rt.core.users.list(cliPrincipal, allOnOnePage));
     out('id\tusername\tadmin\tcreated');
     for (const u of users) out(`${u.id}\t${u.username}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
     return 0;
   }
   if (sub === 'add' && name) {
     const password = await readStdin();
-    const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }));
+    const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }, cliPrincipal));
     out(`added user ${created.username} (id ${created.id}${created.admin ? ', admin' : ''})`);
     return 0;
   }
   if (sub === 'passwd' && name) {
     const password = await readStdin();
-    await withDms((rt) => rt.core.users.update(systemPrincipal, name, { password }));
+    await withDms((rt) => rt.core.users.update(cliPrincipal, name, { password }));
     out(`changed the password of ${name}`);
     return 0;
   }
@@ -188,10 +175,6 @@ async function check(out: Output): Promise<number> {
   for (const problem of problems) out(`  ${problem}`);
   out(`to repair: ${restoreAdvice(file)}`);
   return 1;
-}
-
-export class CliError extends Error {
-  override readonly name = 'CliError';
 }
 
 /** Runs one CLI command; resolves with the process exit code. */
