@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { toDomainError, type DomainError, type DomainErrorCode, type ErrorDetails, type Principal } from '@dms/core';
+import { calledFrom, toDomainError, type CallOrigin, type DomainError, type DomainErrorCode, type ErrorDetails, type Principal } from '@dms/core';
 import type { DesktopContext } from './context.js';
 import { trpcCodeByDomainCode } from './error-table.js';
 
@@ -58,17 +58,21 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 /** The address the core's throttling sees for the console: one local client, over IPC. */
 export const desktopAddress = 'desktop-ipc';
 
+/** Where the console's calls come in, as the audit log records them: the console, over IPC. */
+export const consoleOrigin: CallOrigin = { via: 'console', clientAddress: desktopAddress };
+
 /**
  * Everything else runs as the signed-in desktop user, as stored now: the session is
  * presented to the core on every call, as REST presents its credential on every request,
- * and a session the core refuses (user deleted, password changed) is ended here.
+ * and a session the core refuses (user deleted, password changed) is ended here. The principal
+ * carries the console's origin, so every change it makes is on record as made `via: 'console'`.
  */
 export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const credential = ctx.session.credential;
   if (!credential) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
   let principal: Principal;
   try {
-    principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, credential });
+    principal = calledFrom(await ctx.core.access.authenticateRequest({ address: desktopAddress, via: consoleOrigin.via, credential }), consoleOrigin);
   } catch (error) {
     if (isDomainLike(error) && error.code === 'unauthenticated') ctx.session.signOut();
     throw error;

@@ -1,6 +1,6 @@
 import { passwordCredential } from '@dms/core/runtime';
 import { z } from 'zod';
-import { desktopAddress, publicProcedure, router } from '../trpc.js';
+import { consoleOrigin, desktopAddress, publicProcedure, router } from '../trpc.js';
 
 export { desktopAddress };
 
@@ -9,10 +9,15 @@ const credentials = z.object({ username: z.string(), password: z.string() });
 export const authRouter = router({
   /**
    * Through the core's sign-in, with the same throttling and lockout as a REST request; the
-   * main process keeps the session credential it returns, never the password.
+   * main process keeps the session credential it returns, never the password. The core records
+   * the sign-in (or the failed one) as made through the console.
    */
   signIn: publicProcedure.input(credentials).mutation(async ({ ctx, input }) => {
-    const { principal, session } = await ctx.core.access.signIn({ address: desktopAddress, credential: passwordCredential(input.username, input.password) });
+    const { principal, session } = await ctx.core.access.signIn({
+      address: desktopAddress,
+      via: consoleOrigin.via,
+      credential: passwordCredential(input.username, input.password),
+    });
     ctx.session.signIn(session);
     return { username: session.username, admin: principal.kind === 'user' && principal.admin };
   }),
@@ -23,7 +28,7 @@ export const authRouter = router({
   me: publicProcedure.query(async ({ ctx }) => {
     const credential = ctx.session.credential;
     if (!credential) return null;
-    const principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, credential }).catch(() => undefined);
+    const principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, via: consoleOrigin.via, credential }).catch(() => undefined);
     if (principal?.kind !== 'user') {
       ctx.session.signOut();
       return null;
