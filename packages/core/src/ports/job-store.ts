@@ -84,6 +84,4 @@ export interface JobStore {
   /** A page of jobs (GET /jobs): filters and order of jobListSpec's columns. */
   list(query: ListQuery): Promise<ListPage<JobRecord>>;
   countByStatus(): Promise<Record<JobStatus, number>>;
-  /** The newest jobs first, of one requester or of all. */
-  recent(limit: number, requestedBy?: string): Promise<JobRecord[]>;
 }

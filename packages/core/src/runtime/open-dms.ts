@@ -230,7 +230,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       },
       ...(trapSender ? { trapSender } : {}),
       // One line per event, for a log shipper to forward: the stored event's fields, no secret among them.
-      onAudit: (event) => log.info({ audit: true, ...event }, `audit: ${event.action}${event.resource ? ` ${event.resource.type}` : ''} by ${event.actor.name}`),
+      onAudit: (event) =>
+        log.info({ audit: true, ...event }, `audit: ${event.action}${event.resource ? ` ${event.resource.type}` : ''} by ${event.actor.name}`),
       onTrapSendError: (error) => {
         onTrapSendError(error);
         log.warn({ err: error }, 'SNMP test trap not sent');

@@ -86,7 +86,10 @@ export class PoolService {
       const record = await stores.pools.update(current.id, fields);
       if (!record) throw DomainError.notFound('pool_id', ref);
       const after = { ...record, nas_share_ids: memberIds ?? before!.nas_share_ids };
-      return { result: record, audit: { action: 'update', resource: poolAudit(record), changes: describeChanges(before!, after, { ...fields, nas_share_ids: memberIds }) } };
+      return {
+        result: record,
+        audit: { action: 'update', resource: poolAudit(record), changes: describeChanges(before!, after, { ...fields, nas_share_ids: memberIds }) },
+      };
     });
     const [pool] = await this.withMembers([updated]);
     return pool!;

@@ -97,7 +97,10 @@ export class TrapService {
     await this.#checkManager(input.manager);
     return this.audit.change(principal, async (stores) => {
       const created = await stores.traps.create(input);
-      return { result: presentTrap(created), audit: { action: 'create', resource: trapAudit(created), changes: describeChanges(null, created, input, trapSecrets) } };
+      return {
+        result: presentTrap(created),
+        audit: { action: 'create', resource: trapAudit(created), changes: describeChanges(null, created, input, trapSecrets) },
+      };
     });
   }
 
@@ -111,7 +114,10 @@ export class TrapService {
     return this.audit.change(principal, async (stores) => {
       const updated = await stores.traps.update(current.id, patch);
       if (!updated) throw DomainError.notFound('snmp_trap_id', ref);
-      return { result: presentTrap(updated), audit: { action: 'update', resource: trapAudit(updated), changes: describeChanges(current, updated, patch, trapSecrets) } };
+      return {
+        result: presentTrap(updated),
+        audit: { action: 'update', resource: trapAudit(updated), changes: describeChanges(current, updated, patch, trapSecrets) },
+      };
     });
   }
 

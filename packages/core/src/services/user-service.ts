@@ -54,7 +54,10 @@ export class UserService {
     const passwordHash = await this.deps.hasher.hash(password);
     return this.audit.change(principal, async (stores) => {
       const user = presentUser(await stores.users.create({ username, admin, password_hash: passwordHash }));
-      return { result: user, audit: { action: 'create', resource: userAudit(user), changes: describeChanges(null, user, { username, admin, password }, userSecrets) } };
+      return {
+        result: user,
+        audit: { action: 'create', resource: userAudit(user), changes: describeChanges(null, user, { username, admin, password }, userSecrets) },
+      };
     });
   }
 
@@ -102,7 +105,10 @@ export class UserService {
       if (passwordHash !== undefined) await stores.users.updatePasswordHash(current.id, passwordHash);
       if (admin === true && !current.admin) await stores.users.setAdmin(current.id, true);
       const user = presentUser((await stores.users.get(current.id)) ?? current);
-      return { result: user, audit: { action: 'update', resource: userAudit(user), changes: describeChanges(presentUser(current), user, { admin, password }, userSecrets) } };
+      return {
+        result: user,
+        audit: { action: 'update', resource: userAudit(user), changes: describeChanges(presentUser(current), user, { admin, password }, userSecrets) },
+      };
     });
     this.onCredentialsChanged();
     return updated;

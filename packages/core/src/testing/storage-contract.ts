@@ -505,22 +505,124 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect((await storage.jobs.claim('w3', at(10)))?.requested_by).toBe('user:a');
     });
 
-    it('recent jobs: newest first, bounded, of one requester or of all', async () => {
+    it('job list: newest first by default, filters and sorts on the listed columns, with the requester kept by name', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 3, 0, 0, s)).toISOString();
-      const job = (i: number, requested_by: string) => ({
-        id: `recent-${i}`,
-        kind: 'share_scan' as const,
+      const job = (i: number, requested_by: string, kind: 'share_test' | 'share_scan') => ({
+        id: `listed-${i}`,
+        kind,
         nas_id: 1,
-        share_id: null,
+        share_id: i % 2 === 0 ? 7 : 8,
         total: 1,
         payload_enc: null,
         created_at: at(i),
         requested_by,
+        requester: requested_by === 'user:1' ? 'alice' : 'ci-key',
       });
-      for (const [i, requester] of ['user:a', 'user:b', 'user:a', 'user:b'].entries()) await storage.jobs.enqueue(job(i, requester));
-      expect((await storage.jobs.recent(3)).map((recent) => recent.id)).toEqual(['recent-3', 'recent-2', 'recent-1']);
-      expect((await storage.jobs.recent(10, 'user:a')).map((recent) => recent.id)).toEqual(['recent-2', 'recent-0']);
-      expect(await storage.jobs.recent(10, 'user:nobody')).toEqual([]);
+      for (const [i, requester] of ['user:1', 'key:2', 'user:1', 'key:2', 'user:1'].entries()) {
+        await storage.jobs.enqueue(job(i, requester, i < 3 ? 'share_test' : 'share_scan'));
+      }
+      const page = (query: Partial<ListQuery>) =>
+        storage.jobs.list({ limit: 10, offset: 0, sort: [{ field: 'created_at', direction: 'desc', nullable: false }], filters: [], ...query });
+      expect((await page({})).items.map((listed) => listed.id)).toEqual(['listed-4', 'listed-3', 'listed-2', 'listed-1', 'listed-0']);
+      const alice = await page({ filters: [{ field: 'requester', op: 'eq', values: ['alice'] }] });
+      expect(alice).toMatchObject({ count: 3, items: [{ id: 'listed-4', requester: 'alice' }, { id: 'listed-2' }, { id: 'listed-0' }] });
+      const scansOfShare8 = await page({
+        filters: [
+          { field: 'kind', op: 'eq', values: ['share_scan'] },
+          { field: 'share_id', op: 'eq', values: [8] },
+        ],
+      });
+      expect(scansOfShare8.items.map((listed) => listed.id)).toEqual(['listed-3']);
+      const since = await page({ filters: [{ field: 'created_at', op: 'gte', values: [at(3)] }], limit: 1, offset: 1 });
+      expect(since).toMatchObject({ count: 2, items: [{ id: 'listed-3' }] });
+    });
+
+    it('purges finished jobs in bounded batches, oldest first, never an unfinished one', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 4, 0, 0, s)).toISOString();
+      for (let i = 0; i < 5; i++) {
+        await storage.jobs.enqueue({ id: `old-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: null, created_at: at(i) });
+      }
+      for (let i = 0; i < 4; i++) {
+        const claimed = await storage.jobs.claim('w', at(10));
+        await storage.jobs.finish(claimed!.id, 'w', { status: 'completed', message: null, progress: 1, total: 1, steps: [] }, at(20 + i));
+      }
+      expect(await storage.jobs.purgeFinished(at(30), 3)).toBe(3);
+      expect(await storage.jobs.purgeFinished(at(30), 3)).toBe(1);
+      expect(await storage.jobs.purgeFinished(at(30), 3)).toBe(0);
+      expect(await storage.jobs.countByStatus()).toMatchObject({ queued: 1, completed: 0 });
+    });
+
+    it('a transaction commits every write of its work together, or none of them', async () => {
+      const event = (name: string) => ({
+        at: new Date(Date.UTC(2026, 0, 5)).toISOString(),
+        actor_kind: 'user' as const,
+        actor_id: 1,
+        actor_name: 'alice',
+        via: 'rest' as const,
+        client_address: '192.0.2.1',
+        request_id: 'r-1',
+        action: 'create' as const,
+        resource_type: 'nas',
+        resource_id: null,
+        resource_name: name,
+        changes: { name: { from: null, to: name } },
+        outcome: 'success' as const,
+      });
+      await expect(
+        storage.transaction(async (stores) => {
+          await stores.nas.create({ name: 'rolled-back', host: 'h.example', type: 'smb_v3', comment: null, price: null });
+          await stores.auditEvents.append(event('rolled-back'));
+          throw new Error('the change fails after its writes');
+        }),
+      ).rejects.toThrow('the change fails after its writes');
+      expect(await storage.nas.findByName('rolled-back')).toBeUndefined();
+      expect((await storage.auditEvents.list({ limit: 10, offset: 0, sort: [], filters: [] })).count).toBe(0);
+
+      const kept = await storage.transaction(async (stores) => {
+        const created = await stores.nas.create({ name: 'kept', host: 'h.example', type: 'smb_v3', comment: null, price: null });
+        // A store's own atomic write joins the transaction instead of opening another.
+        await stores.settings.update<number>('counter', (current) => ({ value: (current ?? 0) + 1 }));
+        await stores.auditEvents.append(event('kept'));
+        return created;
+      });
+      expect(await storage.nas.findByName('kept')).toEqual(kept);
+      expect(await storage.settings.get('counter')).toBe(1);
+      const listed = await storage.auditEvents.list({ limit: 10, offset: 0, sort: [], filters: [] });
+      expect(listed.items).toEqual([expect.objectContaining({ resource_name: 'kept', changes: { name: { from: null, to: 'kept' } }, count: 1 })]);
+    });
+
+    it('audit events: aggregated ones count under one key, lists filter in the database, purges go oldest first in batches', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 6, 0, 0, s)).toISOString();
+      const failed = (s: number) => ({
+        at: at(s),
+        actor_kind: 'user' as const,
+        actor_id: null,
+        actor_name: 'mallory',
+        via: 'rest' as const,
+        client_address: '198.51.100.7',
+        request_id: null,
+        action: 'login_failed' as const,
+        resource_type: null,
+        resource_id: null,
+        resource_name: null,
+        changes: null,
+        outcome: 'failure' as const,
+      });
+      for (let s = 0; s < 3; s++) await storage.auditEvents.appendAggregated(failed(s), 'minute-1');
+      const other = await storage.auditEvents.appendAggregated(failed(61), 'minute-2');
+      expect(other.count).toBe(1);
+      await storage.auditEvents.append({ ...failed(62), action: 'login', outcome: 'success', actor_name: 'alice' });
+      const all = await storage.auditEvents.list({ limit: 10, offset: 0, sort: [{ field: 'at', direction: 'desc', nullable: false }], filters: [] });
+      expect(all.items.map((event) => [event.action, event.count])).toEqual([
+        ['login', 1],
+        ['login_failed', 1],
+        ['login_failed', 3],
+      ]);
+      const mallory = await storage.auditEvents.list({ limit: 10, offset: 0, sort: [], filters: [{ field: 'actor_name', op: 'eq', values: ['mallory'] }] });
+      expect(mallory.count).toBe(2);
+      expect(await storage.auditEvents.purge(at(62), 1)).toBe(1);
+      expect(await storage.auditEvents.purge(at(62), 10)).toBe(1);
+      expect((await storage.auditEvents.list({ limit: 10, offset: 0, sort: [], filters: [] })).items.map((event) => event.actor_name)).toEqual(['alice']);
     });
 
     // Races one SQLite writer hides and several PostgreSQL connections (or replicas) do not.

@@ -272,11 +272,4 @@ export class KyselyJobStore implements JobStore {
     for (const row of rows) counts[row.status as JobStatus] = Number(row.count);
     return counts;
   }
-
-  async recent(limit: number, requestedBy?: string) {
-    let query = this.db.selectFrom('jobs').selectAll();
-    if (requestedBy !== undefined) query = query.where('requested_by', '=', requestedBy);
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-    return rows.map(toRecord);
-  }
 }

@@ -23,7 +23,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const tables = ['nas', 'pools', 'nas_shares', 'snmp_traps', 'snmp_server_configuration', 'users', 'api_keys', 'settings', 'jobs', 'cors_rules'];
+const tables = ['nas', 'pools', 'nas_shares', 'snmp_traps', 'snmp_server_configuration', 'users', 'api_keys', 'settings', 'jobs', 'cors_rules', 'audit_events'];
 
 /** Each contract test starts from empty tables (ids from 1) in the run's database. */
 async function emptyTables(url: string): Promise<void> {
