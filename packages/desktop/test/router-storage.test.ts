@@ -27,6 +27,11 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Resolves once the clock has moved past `iso`: the next job's created_at then sorts after it. */
+async function clockPast(iso: string): Promise<void> {
+  while (new Date().toISOString() <= iso) await new Promise((resolve) => setImmediate(resolve));
+}
+
 async function finished(
   caller: AppCaller,
   started: ActiveJobStatus,
@@ -34,6 +39,8 @@ async function finished(
 ): Promise<ActiveJobStatus> {
   let last = started;
   for await (const job of await caller.jobs.progress({ jobId: started.job_id, ...target })) last = job;
+  // The next job then starts in a later millisecond: creation times order the jobs without ties.
+  await clockPast(new Date().toISOString());
   return last;
 }
 
@@ -78,32 +85,32 @@ describe('pool membership', () => {
 });
 
 describe('overview.recentJobs', () => {
-  it('lists the newest first with share and NAS names; an admin sees every job, a user only its own', async () => {
+  it("lists the signed-in user's own jobs, newest first, with share and NAS names", async () => {
     const projects = await admin.shares.create({ nas: 'filer', body: { name: 'projects', path: 'projects' } });
     const gone = await admin.shares.create({ nas: 'backup', body: { name: 'gone', path: 'projects' } });
 
-    // Each job ends before the next starts, so their creation times are in this order.
+    // Each job ends before the next starts: their creation times are in this order.
     const adminTest = await finished(admin, await admin.shares.test({ share: projects.id }), { share: projects.id, kind: 'share_test' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const operatorScan = await finished(operator, await operator.shares.scan({ share: gone.id }), { share: gone.id, kind: 'share_scan' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const operatorUnsaved = await finished(operator, await operator.shares.testUnsaved({ nas: 'filer', body: { name: 'draft', path: 'projects' } }), {
-      nas: 'filer',
-    });
+    const adminScan = await finished(admin, await admin.shares.scan({ share: gone.id }), { share: gone.id, kind: 'share_scan' });
+    const adminUnsaved = await finished(admin, await admin.shares.testUnsaved({ nas: 'filer', body: { name: 'draft', path: 'projects' } }), { nas: 'filer' });
+    const operatorScan = await finished(operator, await operator.shares.scan({ share: projects.id }), { share: projects.id, kind: 'share_scan' });
     await admin.shares.delete({ share: gone.id });
 
-    const all = await admin.overview.recentJobs({ limit: 10 });
-    expect(all.map((job) => job.job_id)).toEqual([operatorUnsaved.job_id, operatorScan.job_id, adminTest.job_id]);
-    expect(all.map(({ kind, status, share_id, share_name, nas_name }) => ({ kind, status, share_id, share_name, nas_name }))).toEqual([
-      { kind: 'share_test', status: 'completed', share_id: null, share_name: null, nas_name: 'filer' },
+    const mine = await admin.overview.recentJobs({ limit: 10 });
+    // The operator's scan is on the Jobs screen, not in the admin's recent jobs.
+    expect(mine.map((job) => job.job_id)).toEqual([adminUnsaved.job_id, adminScan.job_id, adminTest.job_id]);
+    expect(
+      mine.map(({ kind, status, nas_share_id, share_name, nas_name, requester }) => ({ kind, status, nas_share_id, share_name, nas_name, requester })),
+    ).toEqual([
+      { kind: 'share_test', status: 'completed', nas_share_id: null, share_name: null, nas_name: 'filer', requester: 'admin' },
       // A deleted share keeps its id on the job, and has no name any more.
-      { kind: 'share_scan', status: 'completed', share_id: gone.id, share_name: null, nas_name: 'backup' },
-      { kind: 'share_test', status: 'completed', share_id: projects.id, share_name: 'projects', nas_name: 'filer' },
+      { kind: 'share_scan', status: 'completed', nas_share_id: gone.id, share_name: null, nas_name: 'backup', requester: 'admin' },
+      { kind: 'share_test', status: 'completed', nas_share_id: projects.id, share_name: 'projects', nas_name: 'filer', requester: 'admin' },
     ]);
-    expect(all[1]).toMatchObject({ file_count: 2, file_size_sum: 8 });
+    expect(mine[1]).toMatchObject({ file_count: 2, file_size_sum: 8, steps: expect.any(Array) });
 
-    expect((await admin.overview.recentJobs({ limit: 2 })).map((job) => job.job_id)).toEqual([operatorUnsaved.job_id, operatorScan.job_id]);
-    expect((await operator.overview.recentJobs()).map((job) => job.job_id)).toEqual([operatorUnsaved.job_id, operatorScan.job_id]);
+    expect((await admin.overview.recentJobs({ limit: 2 })).map((job) => job.job_id)).toEqual([adminUnsaved.job_id, adminScan.job_id]);
+    expect((await operator.overview.recentJobs()).map((job) => job.job_id)).toEqual([operatorScan.job_id]);
     expect(
       await t
         .caller()

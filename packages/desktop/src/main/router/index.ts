@@ -4,6 +4,7 @@ import { nasRouter } from './nas.js';
 import { poolsRouter } from './pools.js';
 import { sharesRouter } from './shares.js';
 import { jobsRouter } from './jobs.js';
+import { auditEventsRouter } from './audit-events.js';
 import { snmpConfigRouter, trapsRouter } from './snmp.js';
 import { apiKeysRouter, corsRulesRouter, settingsRouter, usersRouter } from './admin.js';
 import { overviewRouter } from './overview.js';
@@ -17,6 +18,7 @@ export const appRouter = router({
   pools: poolsRouter,
   shares: sharesRouter,
   jobs: jobsRouter,
+  auditEvents: auditEventsRouter,
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,
   users: usersRouter,

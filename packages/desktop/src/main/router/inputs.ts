@@ -23,6 +23,19 @@ export const listQuery = z
   .optional()
   .transform((query): RawQuery => Object.fromEntries(Object.entries(query ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [String(value)]])));
 
+/**
+ * A history's query (jobs, audit events) as the resource's list schema declares it: each
+ * parameter a string as REST takes it, operator included (`status=working`,
+ * `created_at=>2026-01-01T00:00:00Z`); a name the schema lacks is refused here, the values are
+ * parsed by the core.
+ */
+export function historyQuery(schema: z.ZodObject<Record<string, z.ZodOptional<z.ZodString>>>) {
+  return schema
+    .strict()
+    .optional()
+    .transform((query): RawQuery => Object.fromEntries(Object.entries(query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, [value]]]))));
+}
+
 /** Which shares a call reaches: those of a NAS, of a pool, or all of them. */
 export const shareScope = z
   .object({ nas: ref.optional(), pool: ref.optional() })

@@ -12,8 +12,8 @@ type RecentJob = Outputs['overview']['recentJobs'][number];
 /** What a job ran on, by name: "projects on filer"; a deleted share keeps its id. */
 function shareCell(job: RecentJob): string {
   const on = job.nas_name === null ? '' : ` on ${job.nas_name}`;
-  if (job.share_id === null) return `unsaved share${on}`;
-  if (job.share_name === null) return `deleted share #${job.share_id}`;
+  if (job.nas_share_id === null) return `unsaved share${on}`;
+  if (job.share_name === null) return `deleted share #${job.nas_share_id}`;
   return `${job.share_name}${on}`;
 }
 
