@@ -9,6 +9,9 @@ import { readStdin } from './read-stdin.js';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
 import { allOnOnePage, withDms, type Output } from './with-dms.js';
+import { jobs } from './jobs-command.js';
+import { audit } from './audit-command.js';
+import { share } from './share-command.js';
 
 export { CliError } from './cli-error.js';
 
@@ -29,6 +32,16 @@ export const usage = `Usage: dms <command>
   cors list                               list CORS rules
   cors rm ID                              delete a CORS rule
   jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
+  share test REF | share scan REF [--wait] [--timeout SECONDS]
+                                          queue a saved share's test or scan (REF: id or name)
+                                          for a running 'dms serve' to run; --wait follows it
+                                          (up to --timeout, 60 s) and exits 1 if it failed
+  jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]
+                                          list jobs, newest first (status: queued, working,
+                                          completed, failed; kind: share_test, share_scan)
+  audit list [--since ISO-8601] [--action A] [--actor NAME] [--limit N]
+                                          list the audit log, newest first: who changed what,
+                                          from where (rest, cli, console, scheduler)
 `;
 
 async function apikey(args: string[], out: Output): Promise<number> {
@@ -219,6 +232,12 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         return await cors(args, out);
       case 'jwt':
         return await jwt(args, out);
+      case 'share':
+        return await share(args, out);
+      case 'jobs':
+        return await jobs(args, out);
+      case 'audit':
+        return await audit(args, out);
       case undefined:
       case 'help':
       case '--help':

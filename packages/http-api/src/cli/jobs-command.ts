@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { isDomainError, jobKinds, jobStatuses, type Job } from '@dms/core';
+import type { Dms } from '@dms/core/runtime';
+import { CliError } from './cli-error.js';
+import { cliPrincipal } from './cli-principal.js';
+import { equalTo, oneOf } from './list-flags.js';
+import { notePartialPage, printTable } from './table.js';
+import { withDms, type Output } from './with-dms.js';
+
+export const jobsUsage = 'usage: dms jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]';
+
+/**
+ * The share id `--share` filters on: the share REF names (id or name, as everywhere). A number
+ * no share has any more is taken as the id of a deleted share, whose jobs stay in the history.
+ */
+async function shareIdOf(dms: Dms, ref: string): Promise<string> {
+  try {
+    return String((await dms.core.shares.show(cliPrincipal, { kind: 'all' }, ref)).id);
+  } catch (error) {
+    if (isDomainError(error) && error.code === 'not_found' && /^[1-9]\d*$/.test(ref)) return ref;
+    throw error;
+  }
+}
+
+function jobRow(job: Job): string[] {
+  return [
+    job.job_id,
+    job.kind,
+    job.nas_share_id === null ? '-' : String(job.nas_share_id),
+    job.requester,
+    job.status,
+    `${job.progress}/${job.total}`,
+    job.created_at,
+    job.finished_at ?? '-',
+  ];
+}
+
+/** `dms jobs list`: the job history, newest first, with the filters of GET /jobs. */
+export async function jobs(args: string[], out: Output): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { status: { type: 'string' }, kind: { type: 'string' }, share: { type: 'string' }, requester: { type: 'string' }, limit: { type: 'string' } },
+  });
+  if (positionals.length !== 1 || positionals[0] !== 'list') throw new CliError(jobsUsage);
+  const status = oneOf('status', values.status, jobStatuses);
+  const kind = oneOf('kind', values.kind, jobKinds);
+  const { count, jobs: listed } = await withDms(async (dms) =>
+    dms.core.jobs.list(cliPrincipal, {
+      status: equalTo(status),
+      kind: equalTo(kind),
+      nas_share_id: values.share === undefined ? undefined : [`=${await shareIdOf(dms, values.share)}`],
+      requester: equalTo(values.requester),
+      limit: values.limit === undefined ? undefined : [values.limit],
+    }),
+  );
+  printTable(out, {
+    none: 'no jobs',
+    header: ['id', 'kind', 'share', 'requester', 'status', 'progress', 'created', 'finished'],
+    rows: listed.map(jobRow),
+  });
+  notePartialPage(listed.length, count, 'jobs');
+  return 0;
+}
