@@ -131,7 +131,8 @@ describe('finding 10: a client abort is not a storage outage', () => {
 
   it('finding 10: a storage ECONNRESET on a request that arrived whole still answers and counts 503', async () => {
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-    vi.spyOn(storage.snmpConfig, 'update').mockRejectedValueOnce(reset);
+    // The update and its audit event are written in one transaction: the connection fails there.
+    vi.spyOn(storage, 'transaction').mockRejectedValueOnce(reset);
     const before = await requestCounts();
     const logged = nextRequestLine();
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {

@@ -249,7 +249,8 @@ const endpoints: WriteEndpoint[] = [
     show: () => api('/settings'),
     valid: () => ({}),
     success: 200,
-    known: 'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user',
+    known:
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [
@@ -257,6 +258,8 @@ const endpoints: WriteEndpoint[] = [
       [{ jwt_ttl_seconds: 59 }, 'jwt_ttl_seconds must be between 60 and 2592000'],
       [{ share_test_allowed_hosts: ['a b'] }, 'share_test_allowed_hosts[0] must be a host name, an IP address or a CIDR block such as 10.0.0.0/8'],
       [{ api_keys_max_per_user: 0 }, 'api_keys_max_per_user must be between 1 and 10000'],
+      [{ job_retention_days: 0 }, 'job_retention_days must be between 1 and 3650'],
+      [{ audit_retention_days: 3651 }, 'audit_retention_days must be between 1 and 3650'],
     ],
   },
   {

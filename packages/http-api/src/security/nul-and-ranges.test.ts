@@ -69,7 +69,7 @@ describe('security round 2: NUL bytes and integer ranges', () => {
       `/nas_shares/${share.id}/scan?job_id=x%00`,
     ]) {
       const error = await expectModelError(await t.call('GET', api(path), { auth: t.basic }), 400, 'job_id', 'invalid');
-      expect(error.messages).toEqual(['query parameter "job_id" must not contain NUL characters (%00)']);
+      expect(error.messages).toEqual(['job_id must not contain NUL characters (%00)']);
     }
   });
 
