@@ -1,0 +1,139 @@
+/**
+ * Body of the recurrence worker, plain JavaScript for `new Worker(src, { eval: true })` (as the
+ * scan's walk worker, adapters/local/walk-worker-source.ts): the same from TypeScript sources,
+ * the built dist and Electron. rrule and luxon are required by the absolute paths the main
+ * thread resolved (`workerData`).
+ *
+ * Why a worker: rrule iterates candidates until year 9999 for a rule that matches nothing
+ * (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30` took 16-40 s here), and UNTIL or between() do not
+ * bound that. Run off the loop with a deadline, such a rule costs a worker, not the service.
+ *
+ * Time zones: rrule's own TZID support depends on the process's zone (with TZ=America/New_York
+ * a Paris noon came out at 06:00Z). So the rule is iterated in "floating" wall-clock time (the
+ * wall clock written as UTC) and each occurrence is placed in its zone by luxon, DST included.
+ *
+ * Protocol: `{ id, op: 'check' | 'next' | 'count', text, after?, through?, cap? }` answers
+ * `{ id, ok: true, next, count }` or `{ id, ok: false, reason }`.
+ */
+export const recurrenceWorkerSource = String.raw`
+const { parentPort, workerData } = require('node:worker_threads');
+const { RRule } = require(workerData.rrulePath);
+const { DateTime, IANAZone } = require(workerData.luxonPath);
+
+function parse(text) {
+  const lines = String(text).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const starts = lines.filter((line) => /^DTSTART[;:]/i.test(line));
+  const rules = lines.filter((line) => /^RRULE:/i.test(line));
+  const other = lines.find((line) => !/^(DTSTART[;:]|RRULE:)/i.test(line));
+  if (other !== undefined) throw new Error('unexpected line "' + other.slice(0, 40) + '": write DTSTART, a newline, then RRULE');
+  if (starts.length !== 1) throw new Error('needs exactly one DTSTART line, e.g. DTSTART:20261125T120000Z or DTSTART;TZID=Europe/Paris:20261125T120000');
+  if (rules.length !== 1) throw new Error('needs exactly one RRULE line, e.g. RRULE:FREQ=DAILY;BYHOUR=2');
+  const start = /^DTSTART(?:;TZID=([A-Za-z0-9_+\-\/]+))?:(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/i.exec(starts[0]);
+  if (!start) throw new Error('DTSTART must be DTSTART:YYYYMMDDTHHMMSSZ (UTC) or DTSTART;TZID=Zone:YYYYMMDDTHHMMSS');
+  const [, tzid, y, mo, d, h, mi, s, utc] = start;
+  if (tzid && utc) throw new Error('DTSTART with a TZID is a local time: drop the Z');
+  if (!tzid && !utc) throw new Error('DTSTART without a TZID must be UTC: end it with Z');
+  const zone = tzid || 'UTC';
+  if (!IANAZone.isValidZone(zone)) throw new Error('unknown time zone ' + tzid);
+  const wall = { year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: +s };
+  if (!DateTime.fromObject(wall, { zone: 'UTC' }).isValid) throw new Error('DTSTART is not a valid date and time');
+  let options;
+  try {
+    options = RRule.parseString(rules[0].slice(6));
+  } catch (error) {
+    throw new Error('RRULE: ' + error.message);
+  }
+  if (options.freq === undefined || options.freq === null) throw new Error('RRULE needs FREQ (YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY)');
+  if (options.dtstart || options.tzid) throw new Error('DTSTART goes on its own line, not in the RRULE');
+  const ranges = { byhour: [0, 23], byminute: [0, 59], bysecond: [0, 59], bymonth: [1, 12], bymonthday: [-31, 31], byyearday: [-366, 366], byweekno: [-53, 53] };
+  for (const [key, [low, high]] of Object.entries(ranges)) {
+    const values = options[key] === undefined || options[key] === null ? [] : [].concat(options[key]);
+    const bad = values.find((value) => typeof value !== 'number' || value < low || value > high || value === 0 && low < 0);
+    if (bad !== undefined) throw new Error('RRULE: ' + key.toUpperCase() + ' takes ' + low + ' to ' + high + (low < 0 ? ' (not 0)' : '') + ', not ' + bad);
+  }
+  if (options.interval !== undefined && (!(options.interval >= 1) || options.interval > 100000)) throw new Error('RRULE: INTERVAL takes 1 to 100000');
+  const dtstart = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
+  // UNTIL is an instant (UTC): as wall-clock time in the rule's zone for the floating iteration.
+  const until = options.until ? toWall(options.until, zone) : null;
+  return { zone, options: { ...options, dtstart, until } };
+}
+
+// rrule iterates from DTSTART on every call (a SECONDLY rule a week old: 2 s per answer). A rule
+// of fixed-length periods without COUNT repeats every INTERVAL periods, so it is started again
+// a whole number of those before the wall-clock time asked about: same occurrences, few steps.
+const periodMs = { [RRule.WEEKLY]: 604800000, [RRule.DAILY]: 86400000, [RRule.HOURLY]: 3600000, [RRule.MINUTELY]: 60000, [RRule.SECONDLY]: 1000 };
+function ruleFrom(parsed, wall) {
+  const { options } = parsed;
+  const period = periodMs[options.freq];
+  if (period === undefined || options.count) return new RRule(options);
+  const step = period * (options.interval || 1);
+  const periods = Math.floor((wall.getTime() - options.dtstart.getTime()) / step) - 1;
+  if (periods <= 0) return new RRule(options);
+  return new RRule({ ...options, dtstart: new Date(options.dtstart.getTime() + periods * step) });
+}
+
+/** An instant as the wall clock of zone, written as UTC. */
+function toWall(instant, zone) {
+  const local = DateTime.fromJSDate(instant, { zone });
+  return new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
+}
+
+/** A wall-clock time of zone (written as UTC) as the instant it is there; a DST gap moves it forward. */
+function fromWall(wall, zone) {
+  return DateTime.fromObject(
+    { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate(), hour: wall.getUTCHours(), minute: wall.getUTCMinutes(), second: wall.getUTCSeconds() },
+    { zone },
+  ).toJSDate();
+}
+
+/**
+ * Each occurrence strictly after the instant after, in order, to visit (which returns false to
+ * stop). Wall clocks are walked from a day early: a zone's offset is under a day.
+ */
+function occurrencesAfter(parsed, after, visit) {
+  const from = new Date(toWall(after, parsed.zone).getTime() - 86400000);
+  const rule = ruleFrom(parsed, from);
+  rule.between(from, new Date(Date.UTC(9999, 11, 31)), false, (wall) => {
+    const instant = fromWall(wall, parsed.zone);
+    return instant.getTime() <= after.getTime() || visit(instant) !== false;
+  });
+}
+
+function nextAfter(parsed, after) {
+  let next = null;
+  occurrencesAfter(parsed, after, (instant) => {
+    next = instant;
+    return false;
+  });
+  return next;
+}
+
+parentPort.on('message', (request) => {
+  try {
+    const parsed = parse(request.text);
+    const after = new Date(request.after);
+    if (request.op === 'count') {
+      // Occurrences in (after, through], at most cap of them, and the first one past through.
+      const through = new Date(request.through).getTime();
+      let count = 0;
+      let next = null;
+      occurrencesAfter(parsed, after, (instant) => {
+        if (instant.getTime() > through) {
+          next = instant;
+          return false;
+        }
+        count += 1;
+        if (count < request.cap) return true;
+        next = nextAfter(parsed, new Date(Math.max(through, instant.getTime())));
+        return false;
+      });
+      parentPort.postMessage({ id: request.id, ok: true, count, next: next ? next.toISOString() : null });
+      return;
+    }
+    const next = nextAfter(parsed, after);
+    parentPort.postMessage({ id: request.id, ok: true, next: next ? next.toISOString() : null, count: 0 });
+  } catch (error) {
+    parentPort.postMessage({ id: request.id, ok: false, reason: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;

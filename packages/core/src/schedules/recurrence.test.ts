@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { RecurrenceError, Recurrences } from './recurrence.js';
+
+const recurrences = new Recurrences(500);
+afterAll(() => recurrences.close());
+
+describe('Recurrences (RRULE off the event loop)', () => {
+  it('finds the next occurrence of a UTC rule, sub-minute rules included', async () => {
+    const every5s = 'DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;INTERVAL=5';
+    expect(await recurrences.next(every5s, new Date('2026-11-25T12:00:07Z'))).toEqual(new Date('2026-11-25T12:00:10Z'));
+    expect(await recurrences.next(every5s, new Date('2026-11-25T12:00:10Z'))).toEqual(new Date('2026-11-25T12:00:15Z'));
+  });
+
+  it('places a TZID rule in its zone, across a daylight-saving change, whatever the process zone', async () => {
+    const noonInParis = 'DTSTART;TZID=Europe/Paris:20270326T120000\nRRULE:FREQ=DAILY';
+    expect(await recurrences.next(noonInParis, new Date('2027-03-26T00:00:00Z'))).toEqual(new Date('2027-03-26T11:00:00Z'));
+    // Paris moves to UTC+2 on 2027-03-28: noon is 10:00Z from then on.
+    expect(await recurrences.next(noonInParis, new Date('2027-03-28T00:00:00Z'))).toEqual(new Date('2027-03-28T10:00:00Z'));
+  });
+
+  it('answers fast for a sub-minute rule started long ago (rebased, not iterated from DTSTART)', async () => {
+    // Iterating from DTSTART takes seconds: past the 500 ms deadline, this would be refused.
+    const next = await recurrences.next('DTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY;INTERVAL=7', new Date('2026-11-25T12:00:00Z'));
+    expect(next!.getTime()).toBeGreaterThan(new Date('2026-11-25T12:00:00Z').getTime());
+    expect((next!.getTime() - Date.UTC(2026, 0, 1)) % 7000).toBe(0);
+  });
+
+  it('counts the occurrences missed in a window, capped, with the one after it', async () => {
+    const everyMinute = 'DTSTART:20261125T120000Z\nRRULE:FREQ=MINUTELY';
+    expect(await recurrences.count(everyMinute, new Date('2026-11-25T12:00:00Z'), new Date('2026-11-25T12:10:30Z'), 1000)).toEqual({
+      count: 10,
+      next: new Date('2026-11-25T12:11:00Z'),
+    });
+    expect((await recurrences.count(everyMinute, new Date('2026-11-25T12:00:00Z'), new Date('2026-11-26T12:00:00Z'), 5)).count).toBe(5);
+  });
+
+  it('ends with the rule: null after UNTIL or COUNT', async () => {
+    expect(await recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY;COUNT=2', new Date('2026-11-26T12:00:00Z'))).toBeNull();
+    expect(await recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY;UNTIL=20261127T000000Z', new Date('2026-11-26T12:00:00Z'))).toBeNull();
+  });
+
+  it.each([
+    ['RRULE:FREQ=DAILY', 'exactly one DTSTART'],
+    ['DTSTART:20261125T120000Z', 'exactly one RRULE'],
+    ['DTSTART:20261125T120000\nRRULE:FREQ=DAILY', 'must be UTC'],
+    ['DTSTART;TZID=Mars/Olympus:20261125T120000\nRRULE:FREQ=DAILY', 'unknown time zone'],
+    ['DTSTART:20261125T120000Z\nRRULE:FREQ=WEEKLYY', 'RRULE'],
+    ['DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY;BYHOUR=99', 'BYHOUR takes 0 to 23'],
+    ['DTSTART:20261125T120000Z\nRRULE:INTERVAL=2', 'needs FREQ'],
+    ['DTSTART:20261125T120000Z\nEXDATE:20261126T120000Z\nRRULE:FREQ=DAILY', 'unexpected line'],
+  ])('refuses %j saying why', async (text, reason) => {
+    await expect(recurrences.next(text, new Date('2026-11-25T00:00:00Z'))).rejects.toThrow(reason);
+  });
+
+  it('refuses a rule that matches nothing within the deadline, and the next request works', async () => {
+    const never = 'DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30';
+    const error = await recurrences.next(never, new Date('2026-11-25T12:00:00Z')).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RecurrenceError);
+    expect((error as Error).message).toContain('took longer than 500 ms');
+    expect(await recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY', new Date('2026-11-25T12:30:00Z'))).toEqual(new Date('2026-11-25T13:00:00Z'));
+  });
+});
