@@ -1,7 +1,9 @@
 // `npm run bench [-- ARGS…]`: installs and builds as needed, then runs every package's bench
 // through turbo. ARGS (e.g. `--db postgres`) are for the http-api bench only: with ARGS the
 // other benches run first without them, then the http-api bench with them; without ARGS it is
-// the one `turbo run bench` of before.
+// the one `turbo run bench` of before. Then the http-api history section (jobs list, audit cost,
+// purge; packages/http-api/bench/history/run.mjs), with the same ARGS, merges its rows into the
+// http-api results.
 import { spawnSync } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,3 +26,4 @@ if (args.length === 0) {
   run('turbo', ['run', 'bench', '--concurrency=1', '--filter=!@dms/http-api']);
   run('turbo', ['run', 'bench', '--filter=@dms/http-api', '--', ...args]);
 }
+run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'history', 'run.mjs'), ...args]);

@@ -1,0 +1,111 @@
+// The history section of the bench (issue 22): `node bench/history/run.mjs [SECTION…] [--db postgres] [--pg-url URL]`
+// after a build; `npm run bench` runs it after the rest (scripts/bench.mjs). Sections:
+// jobs-list (jobs.list_*), audit (audit.*), purge (jobs.purge_*); all three without names.
+// With --db postgres, jobs-list and audit run on PostgreSQL too (pg.* rows, a database of their
+// own on the server of --pg-url, else DMS_BENCH_PG_URL, else the local one). Prints a table and
+// merges its rows into bench/results.json: rows of the same names are replaced, the others kept.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanupAll, cleanupSync, destroyAgent, round } from '../lib.mjs';
+import { assertBuilt } from '../server.mjs';
+import { defaultPgServerUrl } from '../pg-bench.mjs';
+import { jobsListBench } from './jobs-list.mjs';
+import { auditOverheadBench } from './audit-overhead.mjs';
+import { purgeStallBench } from './purge-stall.mjs';
+
+const sections = ['jobs-list', 'audit', 'purge'];
+
+function parseArgs(argv) {
+  const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl, sections: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === '--db') options.db = value();
+    else if (flag === '--pg-url') options.pgUrl = value();
+    else if (sections.includes(flag)) options.sections.push(flag);
+    else throw new Error(`bench history: unknown argument '${argv[i]}' (known: ${sections.join(', ')}, --db sqlite|postgres, --pg-url URL)`);
+  }
+  if (options.db !== 'sqlite' && options.db !== 'postgres') throw new Error(`bench history: --db must be sqlite or postgres, got '${options.db}'`);
+  if (options.sections.length === 0) options.sections = sections;
+  return options;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const quick = process.env.BENCH_QUICK === '1';
+const adapters = args.db === 'postgres' ? ['sqlite', 'postgres'] : ['sqlite'];
+const resultsFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'results.json');
+const budgetMs = 900_000;
+
+const results = [];
+const notes = [];
+const targets = {};
+const record = (name, value, unit) => results.push({ name, value: round(value, unit === 'ratio' ? 3 : 2), unit });
+const t0 = performance.now();
+const log = (message) => process.stderr.write(`[bench history +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+
+function verdict(name, value) {
+  const target = targets[name];
+  if (!target) return '';
+  if (!Number.isFinite(value)) return `FAIL (no value; target ${target.op} ${target.value})`;
+  const ok = target.op === '>=' ? value >= target.value : target.op === '<=' ? value <= target.value : value < target.value;
+  return `${ok ? 'pass' : 'FAIL'} (target ${target.op} ${target.value})`;
+}
+
+/** The table, then this run's rows merged into results.json (a row of the same name replaced). */
+function report() {
+  const rows = results.map((r) => [r.name, String(r.value), r.unit, verdict(r.name, r.value)]);
+  for (const name of Object.keys(targets)) if (!results.some((r) => r.name === name)) rows.push([name, 'n/a', '', verdict(name, NaN)]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ['metric', 'value', 'unit'][i].length));
+  const line = (row) => `${row[0].padEnd(widths[0])}  ${row[1].padStart(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`.trimEnd();
+  console.log('\n' + line(['metric', 'value', 'unit', 'target']));
+  console.log(line(['-'.repeat(widths[0]), '-'.repeat(widths[1]), '-'.repeat(widths[2]), '------']));
+  for (const row of rows) console.log(line(row));
+  if (notes.length) console.log('\n' + notes.map((note) => `- ${note}`).join('\n'));
+  const previous = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
+  const mine = new Set(results.map((r) => r.name));
+  writeFileSync(resultsFile, JSON.stringify([...previous.filter((r) => !mine.has(r.name)), ...results], null, 2) + '\n');
+  console.log(`\nmerged ${results.length} rows into ${resultsFile} (bench history took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function main() {
+  assertBuilt();
+  notes.push(
+    `history: ${availableParallelism()} CPUs, Node ${process.version}, load average at start ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; the load generator runs in the bench process and shares the CPUs with the server`,
+  );
+  const context = { pgServerUrl: args.pgUrl, quick, record, notes, log, targets };
+  for (const section of args.sections) {
+    for (const adapter of section === 'purge' ? ['sqlite'] : adapters) {
+      try {
+        if (section === 'jobs-list') await jobsListBench({ ...context, adapter });
+        else if (section === 'audit') await auditOverheadBench({ ...context, adapter });
+        else await purgeStallBench({ ...context, adapter });
+      } catch (error) {
+        notes.push(`ERROR in ${section} on ${adapter}: ${error instanceof Error ? error.message : String(error)}`);
+        log(`${section} on ${adapter}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        process.exitCode = 1;
+      }
+    }
+  }
+}
+
+const watchdog = setTimeout(() => {
+  log(`time budget of ${budgetMs / 1000} s exceeded: stopping`);
+  notes.push('INCOMPLETE: the time budget was exceeded');
+  report();
+  void cleanupAll().finally(() => process.exit(1));
+}, budgetMs);
+process.on('exit', cleanupSync);
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanupAll().finally(() => process.exit(130)));
+
+try {
+  await main();
+} finally {
+  clearTimeout(watchdog);
+  destroyAgent();
+  await cleanupAll();
+  report();
+}
