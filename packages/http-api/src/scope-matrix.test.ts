@@ -78,6 +78,11 @@ interface Endpoint {
    * so no narrower key may mint one): the exact-scope and controller/* keys get 403.
    */
   keyNeedsAllScopes?: true;
+  /**
+   * 404 for a key holding just the row's scope (exactly, or by controller/*): such a key sees
+   * only the jobs of its own key tree, and the row's job was started by a user.
+   */
+  narrowKeySeesOwnOnly?: true;
   /** The answer is not JSON (the Prometheus text of /metrics). */
   text?: true;
 }
@@ -256,6 +261,17 @@ const endpoints: Endpoint[] = [
     scope: 'nas_shares/scan',
     status: 'job',
   },
+  // Every job wherever it was started (DESIGN §5.21), and the audit log (§5.22).
+  { method: 'GET', documented: '/jobs', path: () => '/jobs?sort_by=created_at:desc', scope: 'jobs/index', status: 200 },
+  {
+    method: 'GET',
+    documented: '/jobs/{job_id}',
+    prepare: (f) => finishedJob(`/nas_shares/${f.share.id}/test`),
+    path: (f) => `/jobs/${need(f.jobId, 'job')}`,
+    scope: 'jobs/show',
+    status: 'job',
+    narrowKeySeesOwnOnly: true,
+  },
   // createTestApp wires no trap sender (createCore without `trapSender`), so a caller who passes
   // authentication and the scope check gets 503 "the SNMP notifier is not running": the
   // allowed callers expect exactly 503, which still proves that 401 and 403 come first.
@@ -362,6 +378,7 @@ const endpoints: Endpoint[] = [
     scope: 'cors_rules/destroy',
     status: 204,
   },
+  { method: 'GET', documented: '/audit_events', path: () => '/audit_events?action=create', scope: 'audit_events/index', status: 200 },
   // Same credentials, failure count and rate limits as /api/v2, but Prometheus text.
   { method: 'GET', documented: '/metrics', outsideApi: true, path: () => '/metrics', scope: 'metrics/index', status: 200, text: true },
 ];
@@ -449,7 +466,7 @@ async function keyOfNonAdmin(): Promise<string> {
  */
 function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
   const controller = e.scope === null ? '' : controllerOf(e.scope);
-  if (['users', 'settings', 'cors_rules', 'metrics'].includes(controller)) return 403;
+  if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events'].includes(controller)) return 403;
   if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;
   return e.status;
 }
@@ -530,6 +547,11 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
           const { res, unchanged } = await attempt(e, () => t.bearer(held));
           await expectNeedsAllScopes(res);
           await unchanged();
+        });
+      } else if (e.narrowKeySeesOwnOnly) {
+        it(`key with ${name} but not nas_shares/show → 404 for a job its key tree did not start`, async () => {
+          const { res } = await attempt(e, () => t.bearer(held));
+          await expectModelError(res, 404, 'job_id', 'not_found');
         });
       } else {
         it(`key with ${name} → ${e.status}`, async () => {

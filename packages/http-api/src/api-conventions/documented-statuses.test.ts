@@ -95,6 +95,12 @@ const probes: Record<OperationId, Probe> = {
   showNasShareTest: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/test`), refusals: jobRefusals },
   scanNasShare: { params: shareRef },
   showNasShareScan: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`), refusals: jobRefusals },
+  listJobs: { query: () => 'status=queued&created_at=%3E%3D2020-01-01T00:00:00Z&sort_by=created_at:desc&limit=5' },
+  showJob: {
+    params: (f) => ({ job_id: need(f.jobId, 'job') }),
+    prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`),
+    refusals: () => [{ why: 'wait out of range', query: 'wait=31' }],
+  },
   listNasSharesByNas: { params: nasRef, query: () => 'name=~share%25&sort_by=name:desc' },
   createNasShare: { params: nasRef, body: () => ({ name: unique('new'), path: '/export/new', password: 'pw-new' }) },
   showNasShareByNas: { params: shareUnderNas },
@@ -183,6 +189,7 @@ const probes: Record<OperationId, Probe> = {
     body: () => ({ origins: [`https://${unique('app')}.example.com`] }),
   },
   deleteCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },
+  listAuditEvents: { query: () => 'action=update&via=rest&sort_by=at:desc&per_page=5' },
 };
 
 /** Every status a contract documents: its 2xx, the 304 of a GET, its errors. */

@@ -45,7 +45,8 @@ export const adminContracts: readonly RouteContract[] = [
     noun: 'server settings (JWT mode)',
     schemas: { item: settingsSchema, update: settingsUpdateSchema },
     examples: { item: settingsExample, update: settingsUpdateExample },
-    about: 'JWT mode and token lifetime, job queue bounds, and the hosts share tests may connect to. Admin only.',
+    about:
+      'JWT mode and token lifetime, job queue bounds, the hosts share tests may connect to, and how many days finished jobs (`job_retention_days`) and audit events (`audit_retention_days`) are kept. Admin only.',
   }),
   ...crudContracts({
     path: '/api_keys',

@@ -62,14 +62,20 @@ Every error answer is a \`model_error\`: \`details\` maps each attribute (or par
 - Paths take a numeric id or a unique name for \`{nas_id}\`, \`{pool_id}\`, \`{nas_share_id}\` and \`{user_id}\`; a name with \`/\` is written \`%2F\`.
 - \`PUT\` is a partial update: absent fields stay, \`null\` clears an optional field, read-only fields are ignored, unknown fields are 422.
 - Every \`GET\` answer has an \`ETag\`; \`If-None-Match\` with it gives 304 while the answer is unchanged.
-- Share tests and scans are jobs: the \`PUT\` answers 202 with a \`job_id\`; \`GET\` on the same path with \`job_id\` (and \`wait\` up to 30 s to long-poll) answers 202 while it runs and 200 once it completed or failed.
+- Share tests and scans are jobs: the \`PUT\` answers 202 with a \`job_id\` and \`Location: /api/v2/jobs/{job_id}\`; \`GET\` on the same path with \`job_id\`, or \`GET /jobs/{job_id}\` (and \`wait\` up to 30 s to long-poll) answers 202 while it runs and 200 once it completed or failed. \`GET /jobs\` lists every job, newest first.
+- Every change is on record: \`GET /audit_events\` (admins) says who changed what, when, through which host and from which address; a secret is recorded as \`"changed"\`, never with a value.
 `;
 
 /** The tags in the order the reference lists them, each with what it groups. */
 export const apiTags = [
   { name: 'nas_shares', 'x-displayName': 'NAS shares', description: 'NAS shares under a NAS, in a pool or everywhere, and their test and scan jobs.' },
+  { name: 'jobs', 'x-displayName': 'Jobs', description: 'Every share test and scan, wherever it was started: who asked for it, its progress and its outcome.' },
   { name: 'nas', 'x-displayName': 'NAS', description: 'NAS devices: where shares live and how they are reached (`type`).' },
   { name: 'pools', 'x-displayName': 'Pools', description: 'Pools group NAS shares; a share is in at most one pool.' },
   { name: 'snmp', 'x-displayName': 'SNMP', description: 'SNMP trap targets, test traps, and the configuration of the SNMP agent.' },
-  { name: 'admin', 'x-displayName': 'Authentication and administration', description: 'Login, API keys, users, CORS rules and server settings.' },
+  {
+    name: 'admin',
+    'x-displayName': 'Authentication and administration',
+    description: 'Login, API keys, users, CORS rules, server settings and the audit log.',
+  },
 ];

@@ -41,6 +41,34 @@ export const jobCompletedExample = {
   ],
 };
 
+/** A job as GET /jobs shows it: what ran, on what, for whom, and when. */
+export const jobExample = {
+  ...jobCompletedExample,
+  kind: 'share_test',
+  nas_share_id: 7,
+  nas_id: 1,
+  requester: 'alice',
+  created_at: '2025-01-15T09:30:00.000Z',
+  started_at: '2025-01-15T09:30:00.120Z',
+  finished_at: '2025-01-15T09:30:00.172Z',
+};
+export const jobWorkingExample = { ...jobExample, status: 'working', progress: 2, steps: jobCompletedExample.steps.slice(0, 2), finished_at: null };
+
+/** A change of a share's path and password through REST: the password only as "changed". */
+export const auditEventExample = {
+  id: 812,
+  at: '2025-01-15T09:31:12.000Z',
+  actor: { kind: 'user', id: 2, name: 'alice' },
+  via: 'rest',
+  client_address: '10.20.0.15',
+  request_id: '5f0c2a8e-7d4b-4c1e-9a3f-6b2d8e1c0a47',
+  action: 'update',
+  resource: { type: 'nas_shares', id: '7', name: 'projects' },
+  changes: { path: { from: 'projects/2024', to: 'projects/2025' }, password: 'changed' },
+  outcome: 'success',
+  count: 1,
+};
+
 export const trapExample = {
   snmp_trap_id: '3',
   activation: 1,
@@ -63,6 +91,8 @@ export const settingsExample = {
   job_queue_max_total: 256,
   share_test_allowed_hosts: ['10.20.0.0/16'],
   api_keys_max_per_user: 100,
+  job_retention_days: 30,
+  audit_retention_days: 365,
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

@@ -14,7 +14,10 @@ interface Operation {
   'x-codeSamples'?: Array<{ label: string; source: string }>;
   security?: unknown[];
   'x-scope'?: string;
-  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, unknown> }> }>;
+  responses: Record<
+    string,
+    { headers?: Record<string, { description?: string }>; content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, unknown> }> }
+  >;
 }
 
 function operationsOf(document: ReturnType<typeof openApiDocument>): Array<{ key: string; op: Operation }> {
@@ -123,7 +126,30 @@ describe('openApiDocument()', () => {
   it('documents the 202 of a followed job that still runs, and the 304 of every GET', () => {
     for (const { key, op } of operationsOf(openApiDocument())) {
       if (key.startsWith('get ')) expect(Object.keys(op.responses), key).toContain('304');
-      if (key.startsWith('get ') && /\/(test|scan)$/.test(key)) expect(Object.keys(op.responses), key).toEqual(expect.arrayContaining(['200', '202']));
+      if (key.startsWith('get ') && /\/(test|scan)$|^get \/jobs\/\{job_id\}$/.test(key))
+        expect(Object.keys(op.responses), key).toEqual(expect.arrayContaining(['200', '202']));
     }
+  });
+
+  it('documents the Location of every 202 that starts a job (DESIGN §5.21)', () => {
+    const starting = operationsOf(openApiDocument()).filter(({ key, op }) => key.startsWith('put ') && op.responses['202']);
+    expect(starting.map(({ key }) => key).sort()).toEqual([
+      'put /nas/{nas_id}/nas_shares/-/test',
+      'put /nas_shares/{nas_share_id}/scan',
+      'put /nas_shares/{nas_share_id}/test',
+    ]);
+    for (const { key, op } of starting) expect(op.responses['202']?.headers?.['Location']?.description, key).toContain('/api/v2/jobs/{job_id}');
+  });
+
+  it('lists the jobs under their own tag and the audit log with the administration, each with its scope', () => {
+    const operations = new Map(operationsOf(openApiDocument()).map(({ key, op }) => [key, op as Operation & { tags?: string[] }]));
+    expect(operations.get('get /jobs')).toMatchObject({ operationId: 'listJobs', tags: ['jobs'], 'x-scope': 'jobs/index' });
+    expect(operations.get('get /jobs/{job_id}')).toMatchObject({ operationId: 'showJob', tags: ['jobs'], 'x-scope': 'jobs/show' });
+    expect(operations.get('get /audit_events')).toMatchObject({ operationId: 'listAuditEvents', tags: ['admin'], 'x-scope': 'audit_events/index' });
+    expect(operations.get('get /jobs')?.responses['200']?.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/job_collection');
+    expect(operations.get('get /audit_events')?.responses['200']?.content?.['application/json']?.schema?.$ref).toBe(
+      '#/components/schemas/audit_event_collection',
+    );
+    expect(operations.get('get /audit_events')?.description).toContain('"changed"');
   });
 });

@@ -57,6 +57,7 @@ const pathParamDescriptions: Readonly<Record<string, string>> = {
   snmp_trap_id: 'numeric id',
   api_key_id: 'numeric id',
   cors_rule_id: 'numeric id',
+  job_id: 'the job_id a PUT that started the job answered',
 };
 
 function toOpenApiPath(path: string): string {
@@ -68,11 +69,19 @@ function pathParamsSchema(names: readonly string[]): z.ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((name) => [name, z.string().describe(pathParamDescriptions[name] ?? 'id')])));
 }
 
+/** The headers a success answer documents: the ETag of a GET, then the answer's own. */
+function successHeaders(response: SuccessResponse, method: RouteContract['method']): z.ZodObject | undefined {
+  // Every GET answer is tagged (DESIGN §5.13); a generator needs the 304 below to expect it.
+  const own = Object.entries(response.headers ?? {}).map(([name, description]) => [name, z.string().describe(description)] as const);
+  if (own.length === 0) return method === 'get' ? etag : undefined;
+  return z.object({ ...(method === 'get' ? etag.shape : {}), ...Object.fromEntries(own) });
+}
+
 function successOf(response: SuccessResponse, method: RouteContract['method']): ResponseConfig {
+  const headers = successHeaders(response, method);
   return {
     description: response.description,
-    // Every GET answer is tagged (DESIGN §5.13); a generator needs the 304 below to expect it.
-    ...(method === 'get' ? { headers: etag } : {}),
+    ...(headers ? { headers } : {}),
     ...(response.schema ? { content: json(response.schema, response.example) } : {}),
   };
 }

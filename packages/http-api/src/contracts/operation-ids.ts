@@ -10,6 +10,9 @@ export const operationIds = {
   'get /nas_shares/:nas_share_id/test': 'showNasShareTest',
   'put /nas_shares/:nas_share_id/scan': 'scanNasShare',
   'get /nas_shares/:nas_share_id/scan': 'showNasShareScan',
+  // Every job, wherever it was started.
+  'get /jobs': 'listJobs',
+  'get /jobs/:job_id': 'showJob',
   // NAS shares under a NAS, everywhere, and in a pool.
   'get /nas/:nas_id/nas_shares': 'listNasSharesByNas',
   'post /nas/:nas_id/nas_shares': 'createNasShare',
@@ -64,6 +67,7 @@ export const operationIds = {
   'get /cors_rules/:cors_rule_id': 'showCorsRule',
   'put /cors_rules/:cors_rule_id': 'updateCorsRule',
   'delete /cors_rules/:cors_rule_id': 'deleteCorsRule',
+  'get /audit_events': 'listAuditEvents',
 } as const;
 
 export type OperationKey = keyof typeof operationIds;

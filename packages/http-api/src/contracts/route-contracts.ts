@@ -1,11 +1,13 @@
 import type { RouteContract } from './route-contract.js';
 import { shareJobContracts } from './share-job-contracts.js';
+import { jobContracts } from './job-contracts.js';
 import { shareContracts } from './share-contracts.js';
 import { nasContracts } from './nas-contracts.js';
 import { poolContracts } from './pool-contracts.js';
 import { snmpContracts } from './snmp-contracts.js';
 import { authContracts } from './auth-contracts.js';
 import { adminContracts } from './admin-contracts.js';
+import { auditEventContracts } from './audit-event-contracts.js';
 
 /**
  * Every operation of /api/v2, in the order the app registers them: where two patterns match
@@ -13,10 +15,12 @@ import { adminContracts } from './admin-contracts.js';
  */
 export const routeContracts: readonly RouteContract[] = [
   ...shareJobContracts,
+  ...jobContracts,
   ...shareContracts,
   ...nasContracts,
   ...poolContracts,
   ...snmpContracts,
   ...authContracts,
   ...adminContracts,
+  ...auditEventContracts,
 ];

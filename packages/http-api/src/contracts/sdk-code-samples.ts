@@ -25,6 +25,15 @@ const finished = await job.wait({ timeoutMs: 60_000 });`,
 const { file_count, file_size_sum } = await job.wait();`,
   showNasShareScan: `const job = await dms.nasShares.followScan(7, '0b6f3c1e-5d1a-4a55-9c1e-2f4b8d7a9e10');
 console.log(job.status.progress, job.status.total);`,
+  listJobs: `// The failed scans of the last day, newest first:
+const { count, jobs } = await dms.jobs.list({
+  filter: { kind: eq('share_scan'), status: eq('failed'), created_at: gte('2025-01-14T09:00:00Z') },
+});`,
+  showJob: `const job = await dms.jobs.get('0b6f3c1e-5d1a-4a55-9c1e-2f4b8d7a9e10');
+// or until it has finished, seeing its progress:
+const finished = await dms.jobs.follow(job.job_id, {
+  onProgress: (job) => console.log(job.status, job.progress, job.file_count),
+});`,
   listNasSharesByNas: `const { count, nas_shares } = await dms.nasShares.list({
   nasId: 'nas1',
   filter: { name: like('proj%') },
@@ -134,6 +143,13 @@ const admin = await login('http://127.0.0.1:8080', 'admin', 'admin-password');
   showCorsRule: `const rule = await dms.corsRules.get(1);`,
   updateCorsRule: `const rule = await dms.corsRules.update(1, { methods: ['GET', 'PUT'] });`,
   deleteCorsRule: `await dms.corsRules.delete(1);`,
+  listAuditEvents: `// Who changed share 7, and how:
+const events = dms.auditEvents.listAll({
+  filter: { resource_type: eq('nas_shares'), resource_id: eq('7') },
+});
+for await (const event of events) {
+  console.log(event.at, event.actor.name, event.via, event.action, event.changes);
+}`,
 };
 
 /** What a sample may import beside createClient: the filter helpers and login. */

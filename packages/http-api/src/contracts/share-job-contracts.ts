@@ -14,7 +14,14 @@ const followed: SuccessResponse = {
   schema: activeJobStatusSchema,
   example: jobCompletedExample,
 };
-const accepted: SuccessResponse = { status: 202, description: 'queued job', schema: activeJobStatusSchema, example: jobQueuedExample };
+/** Every answer that starts a job says where the job is (DESIGN §5.21). */
+const accepted: SuccessResponse = {
+  status: 202,
+  description: 'queued job',
+  schema: activeJobStatusSchema,
+  example: jobQueuedExample,
+  headers: { Location: 'the job: `/api/v2/jobs/{job_id}`, to follow with GET (scope `jobs / show`)' },
+};
 const running: SuccessResponse = {
   status: 202,
   description: 'job still queued or working',
@@ -39,8 +46,8 @@ function savedShareJobContracts(kind: 'test' | 'scan'): RouteContract[] {
       summary: kind === 'test' ? 'Re-test a saved share' : 'Scan a saved share for file_count and file_size_sum',
       description:
         kind === 'test'
-          ? `Starts a test of the saved share with its stored credentials and answers the queued job; follow it with GET on the same path. ${allowedHostRule}`
-          : `Starts a walk of the share that stores \`file_count\` and \`file_size_sum\` on it when it completes; follow it with GET on the same path. ${allowedHostRule}`,
+          ? `Starts a test of the saved share with its stored credentials and answers the queued job; follow it with GET on the same path or at its \`Location\`. ${allowedHostRule}`
+          : `Starts a walk of the share that stores \`file_count\` and \`file_size_sum\` on it when it completes; follow it with GET on the same path or at its \`Location\` (\`/api/v2/jobs/{job_id}\`, which also shows the counts so far while it works). ${allowedHostRule}`,
       scope: { controller: 'nas_shares', action: kind },
       success: accepted,
       // The only body-less operation with a 422: the host rule above.
@@ -67,7 +74,7 @@ export const shareJobContracts: readonly RouteContract[] = [
     path: '/nas/:nas_id/nas_shares/-/test',
     tag: 'nas_shares',
     summary: 'Test an unsaved share (really connects to it)',
-    description: `Validates the body as a share (422 if invalid) and starts a job that resolves the host, connects, authenticates, opens the path and lists it; \`total\` is the number of steps. Follow it with GET on the same path and its \`job_id\`. ${allowedHostRule}`,
+    description: `Validates the body as a share (422 if invalid) and starts a job that resolves the host, connects, authenticates, opens the path and lists it; \`total\` is the number of steps. Follow it with GET on the same path and its \`job_id\`, or at its \`Location\` (\`/api/v2/jobs/{job_id}\`). ${allowedHostRule}`,
     scope: { controller: 'nas_shares', action: 'test' },
     body: nasShareCreateSchema,
     bodyExample: nasShareCreateExample,

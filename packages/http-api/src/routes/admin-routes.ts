@@ -4,11 +4,12 @@ import { passwordCredential, type Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
 import { readJsonBody } from '../http/json-body.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';
+import { rawQuery } from '../http/raw-query.js';
 
 /** A login body holds a name and a password: nothing longer is read. */
 const maxLoginBodyLength = 4096;
 
-/** Handlers of contracts/auth-contracts.ts and admin-contracts.ts. */
+/** Handlers of contracts/auth-contracts.ts, admin-contracts.ts and audit-event-contracts.ts. */
 export function adminHandlers(core: Core) {
   const settings = singletonHandlers(core.settings);
   const apiKeys = crudHandlers(core.apiKeys, 'api_key_id');
@@ -37,5 +38,6 @@ export function adminHandlers(core: Core) {
     showCorsRule: corsRules.show,
     updateCorsRule: corsRules.update,
     deleteCorsRule: corsRules.destroy,
+    listAuditEvents: async (c) => respondJson(c, await core.auditEvents.list(c.get('principal'), rawQuery(c))),
   } satisfies Partial<OperationHandlers>;
 }

@@ -1,6 +1,6 @@
 import type { Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
-import { shareJobHandlers } from './job-routes.js';
+import { jobHandlers, shareJobHandlers } from './job-routes.js';
 import { shareHandlers } from './share-routes.js';
 import { resourceHandlers } from './resource-routes.js';
 import { adminHandlers } from './admin-routes.js';
@@ -9,6 +9,7 @@ import { adminHandlers } from './admin-routes.js';
 export function operationHandlers(core: Core): OperationHandlers {
   return {
     ...shareJobHandlers(core),
+    ...jobHandlers(core),
     ...shareHandlers(core),
     ...resourceHandlers(core),
     ...adminHandlers(core),
