@@ -273,9 +273,35 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     await expect.poll(() => row(c.page.getByRole('table', { name: 'Pools' }), 'cold').count()).toBe(0);
   });
 
-  it('shows the recent jobs by share name on the overview', async () => {
+  it('shows a test the allowed hosts refuse as not started, with the reason and a Close (issue 22)', async () => {
+    await caller.nas.create({ name: 'remote', host: '192.0.2.10', type: 'nfs_v4' });
+    const remote = await caller.shares.create({ nas: 'remote', body: { name: 'export', path: '/export' } });
+    await caller.settings.update({ share_test_allowed_hosts: ['127.0.0.1'] });
+    await c.open('NAS');
+    await c.open('Shares');
+    await c.page.getByRole('button', { name: 'Test export on remote' }).click();
+    const panel = c.page.locator('.job-panel').filter({ has: c.page.getByRole('progressbar', { name: 'Test of export on remote' }) });
+    const alert = panel.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'Not started: host 192.0.2.10 is not among the share_test_allowed_hosts of this server; an admin can add it in the settings',
+    );
+    expect(await panel.getByRole('status').textContent()).toBe('Test of export on remote: not started');
+    expect(await panel.getAttribute('data-status')).toBe('refused');
+    // The bar stands still (a value), rather than moving as a job that is starting.
+    expect(await panel.getByRole('progressbar').evaluate((element) => (element as unknown as Meter).value)).toBe(0);
+    expect(await c.page.getByRole('button', { name: 'Test export on remote' }).isDisabled()).toBe(false);
+    await panel.getByRole('button', { name: 'Close Test of export on remote' }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+
+    await caller.settings.update({ share_test_allowed_hosts: [] });
+    await caller.shares.delete({ share: remote.id });
+    await caller.nas.delete({ nas: 'remote' });
+  });
+
+  it("shows the user's own recent jobs by share name on the overview", async () => {
     await c.open('Overview');
-    const jobs = c.page.getByRole('table', { name: 'Recent jobs' });
+    const jobs = c.page.getByRole('table', { name: 'Your recent jobs' });
     await jobs.waitFor();
     const shareCells = (await jobs.locator('tbody > tr > td:nth-child(2)').allTextContents()).map((text) => text.trim());
     // Newest first: the scan, the failed test of the share deleted since, the first test.

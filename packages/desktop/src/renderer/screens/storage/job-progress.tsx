@@ -76,7 +76,7 @@ export function useShareJobs(onFinished: (shareId: number, job: ActiveJobStatus)
 }
 
 /** How far a job got, in words: steps for a test, files counted so far for a scan. */
-function progressText(kind: JobKind, job: ActiveJobStatus): string {
+export function progressText(kind: JobKind, job: ActiveJobStatus): string {
   if (kind === 'share_scan') {
     if (job.status === 'completed') return `${plural(job.file_count ?? job.progress, 'file')}, ${humanBytes(job.file_size_sum ?? 0)}`;
     if (job.status === 'queued') return 'waiting to start';
@@ -85,32 +85,55 @@ function progressText(kind: JobKind, job: ActiveJobStatus): string {
   return `${job.progress} of ${plural(job.total, 'step')}`;
 }
 
+/** A job's steps, each with its outcome, time and message (a failed step says why). */
+export function JobSteps({ steps, label }: { steps: NonNullable<ActiveJobStatus['steps']>; label: string }) {
+  if (steps.length === 0) return null;
+  return (
+    <ol className="job-steps" aria-label={label}>
+      {steps.map((step, index) => (
+        <li key={`${index}-${step.name}`} data-outcome={step.outcome}>
+          <span className="step-name">{stepLabel(step.name)}</span> <span className="step-outcome">{step.outcome}</span>
+          <span className="hint"> ({Math.round(step.duration_ms)} ms)</span>
+          {step.message && <span className="step-message"> – {step.message}</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /**
  * A job's live state: a progress bar (indeterminate while a scan does not know its total yet),
  * its status, its message (a failure's reason is announced), and each step with its outcome.
+ * A job the core refused to start (a host outside the allowed hosts, a full queue) never had a
+ * state: its bar stands still at zero, the refusal is announced, and the panel can be closed.
  */
 export function JobProgress({ tracked, subject, onDismiss }: { tracked: TrackedJob; subject: string; onDismiss?: () => void }) {
   const { kind, job, error } = tracked;
   const what = `${jobKindLabels[kind]} of ${subject}`;
   const done = isFinished(job);
+  const refused = job === undefined && error !== undefined;
   // A bar with no value is indeterminate: a queued job, or a scan that does not know its total.
-  const known = job !== undefined && (done || job.total > 0);
+  const known = refused || (job !== undefined && (done || job.total > 0));
   const max = Math.max(job?.total ?? 0, 1);
   const failed = job?.status === 'failed';
   // A completed job fills the bar; a failed one stops where it failed.
   const value = job?.status === 'completed' ? max : Math.min(job?.progress ?? 0, max);
+  let state = 'starting';
+  if (job) state = jobStatusLabels[job.status];
+  else if (refused) state = 'not started';
   return (
-    <div className="job-panel" data-status={job?.status ?? 'starting'} data-kind={kind}>
+    <div className="job-panel" data-status={job?.status ?? (refused ? 'refused' : 'starting')} data-kind={kind}>
       <div className="job-head">
         <progress aria-label={what} max={max} {...(known ? { value } : {})} />
         <span role="status">
           <strong>{what}</strong>:{' '}
-          <span className="status" data-status={job?.status}>
-            {job ? jobStatusLabels[job.status] : 'starting'}
+          <span className="status" data-status={job?.status ?? (refused ? 'failed' : undefined)}>
+            {state}
           </span>
           {job && <span className="hint"> · {progressText(kind, job)}</span>}
         </span>
-        {onDismiss && done && (
+        {/* Closable once nothing more will come: the job ended, was refused, or could no longer be followed. */}
+        {onDismiss && (done || error !== undefined) && (
           <button type="button" className="secondary small" onClick={onDismiss} aria-label={`Close ${what}`}>
             Close
           </button>
@@ -125,20 +148,11 @@ export function JobProgress({ tracked, subject, onDismiss }: { tracked: TrackedJ
       )}
       {error && (
         <p className="error job-message" role="alert">
+          {refused ? 'Not started: ' : ''}
           {error}
         </p>
       )}
-      {job?.steps && job.steps.length > 0 && (
-        <ol className="job-steps" aria-label={`Steps of the ${jobKindLabels[kind].toLowerCase()} of ${subject}`}>
-          {job.steps.map((step, index) => (
-            <li key={`${index}-${step.name}`} data-outcome={step.outcome}>
-              <span className="step-name">{stepLabel(step.name)}</span> <span className="step-outcome">{step.outcome}</span>
-              <span className="hint"> ({Math.round(step.duration_ms)} ms)</span>
-              {step.message && <span className="step-message"> – {step.message}</span>}
-            </li>
-          ))}
-        </ol>
-      )}
+      {job?.steps && <JobSteps steps={job.steps} label={`Steps of the ${jobKindLabels[kind].toLowerCase()} of ${subject}`} />}
     </div>
   );
 }
