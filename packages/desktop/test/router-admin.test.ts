@@ -99,6 +99,9 @@ const callsByScope: Record<string, Check> = {
   'cors_rules/create': (core, p) => core.corsRules.create(p, {}),
   'cors_rules/update': (core, p) => core.corsRules.update(p, nowhere, {}),
   'cors_rules/destroy': (core, p) => core.corsRules.destroy(p, nowhere),
+  'jobs/index': (core, p) => core.jobs.list(p, {}),
+  'jobs/show': (core, p) => core.jobs.show(p, nowhere),
+  'audit_events/index': (core, p) => core.auditEvents.list(p, {}),
   'settings/show': (core, p) => core.settings.show(p),
   'settings/update': (core, p) => core.settings.update(p, { jwt_enabled: 'yes' }),
 };

@@ -1,23 +1,13 @@
-import { api, type Outputs } from '../trpc-client.js';
+import { api } from '../trpc-client.js';
 import { useLoad } from '../ui/use-load.js';
 import { EmptyState } from '../ui/empty-state.js';
 import { shortTime } from '../ui/format.js';
 import { RestServerStatus } from './system/rest-server-status.js';
 import { ErrorAlert } from '../ui/error-alert.js';
+import { jobKindLabels, jobStatusLabels } from './storage/labels.js';
+import { jobSubject } from './history/job-names.js';
 
-const jobKindLabel = { share_test: 'Test', share_scan: 'Scan' } as const;
-
-type RecentJob = Outputs['overview']['recentJobs'][number];
-
-/** What a job ran on, by name: "projects on filer"; a deleted share keeps its id. */
-function shareCell(job: RecentJob): string {
-  const on = job.nas_name === null ? '' : ` on ${job.nas_name}`;
-  if (job.nas_share_id === null) return `unsaved share${on}`;
-  if (job.share_name === null) return `deleted share #${job.nas_share_id}`;
-  return `${job.share_name}${on}`;
-}
-
-/** Counts, the newest jobs, and the state of what this instance serves (SNMP agent, REST server). */
+/** Counts, the user's own newest jobs, and the state of what this instance serves (SNMP agent, REST server). */
 export function OverviewScreen() {
   const overview = useLoad(() => api.overview.show.query());
   const jobs = useLoad(() => api.overview.recentJobs.query({ limit: 10 }));
@@ -61,7 +51,7 @@ export function OverviewScreen() {
         </dl>
       </section>
       <section aria-labelledby="jobs-heading">
-        <h2 id="jobs-heading">Recent jobs</h2>
+        <h2 id="jobs-heading">Your recent jobs</h2>
         {jobs.data?.length === 0 && <EmptyState title="No jobs yet">Test or scan a share on the Shares screen; its job appears here.</EmptyState>}
         {jobs.data && jobs.data.length > 0 && (
           <table aria-labelledby="jobs-heading">
@@ -77,11 +67,11 @@ export function OverviewScreen() {
             <tbody>
               {jobs.data.map((job) => (
                 <tr key={job.job_id}>
-                  <td>{jobKindLabel[job.kind]}</td>
-                  <td>{shareCell(job)}</td>
+                  <td>{jobKindLabels[job.kind]}</td>
+                  <td>{jobSubject(job)}</td>
                   <td>
                     <span className="status" data-status={job.status}>
-                      {job.status}
+                      {jobStatusLabels[job.status]}
                     </span>
                   </td>
                   <td>{job.message ?? ''}</td>
@@ -91,6 +81,9 @@ export function OverviewScreen() {
             </tbody>
           </table>
         )}
+        <p className="hint">
+          Everyone’s jobs, with filters and live progress, are on the <a href="#/jobs">Jobs screen</a>.
+        </p>
       </section>
     </>
   );

@@ -1,14 +1,15 @@
 import { useEffect, useRef } from 'react';
-import { screens } from './screens.js';
+import { screensFor } from './screens.js';
 import type { ScreenProps } from '../screens/screen-props.js';
 import { useHashRoute } from './hash-route.js';
 import { useTheme } from './theme.js';
 
-const groups = [...new Set(screens.map((screen) => screen.group))];
-
 /** The signed-in console: a menu of screens beside the current one, and the theme and session in the bar. */
 export function Console({ user, onSignOut }: ScreenProps & { onSignOut: () => void }) {
   const route = useHashRoute('overview');
+  // A screen the user may not open (a link to the audit log, say) is not found: the overview shows.
+  const screens = screensFor(user);
+  const groups = [...new Set(screens.map((screen) => screen.group))];
   const current = screens.find((screen) => screen.id === route) ?? screens[0]!;
   const [theme, nextTheme] = useTheme();
   const heading = useRef<HTMLHeadingElement>(null);

@@ -11,6 +11,8 @@ import { CorsRulesScreen } from '../screens/security/cors-rules.js';
 import { JwtScreen } from '../screens/security/jwt.js';
 import { UsersScreen } from '../screens/system/users.js';
 import { SettingsScreen } from '../screens/system/settings.js';
+import { JobsScreen } from '../screens/history/jobs.js';
+import { AuditScreen } from '../screens/history/audit.js';
 
 export interface ScreenEntry {
   id: string;
@@ -18,6 +20,8 @@ export interface ScreenEntry {
   title: string;
   group: string;
   Component: ComponentType<ScreenProps>;
+  /** Left out of a non-admin's menu: the core refuses them everything the screen shows. */
+  adminOnly?: true;
 }
 
 /** The console's screens in menu order; the spec's "System → Configuration → API Security" is its group. */
@@ -26,6 +30,8 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'nas', title: 'NAS', group: 'Storage', Component: NasScreen },
   { id: 'pools', title: 'Pools', group: 'Storage', Component: PoolsScreen },
   { id: 'shares', title: 'Shares', group: 'Storage', Component: SharesScreen },
+  { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },
+  { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, adminOnly: true },
   { id: 'traps', title: 'Trap targets', group: 'SNMP', Component: TrapsScreen },
   { id: 'snmp-server', title: 'SNMP server', group: 'SNMP', Component: SnmpServerScreen },
   { id: 'api-keys', title: 'API keys', group: 'API security', Component: ApiKeysScreen },
@@ -34,3 +40,8 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'users', title: 'Users', group: 'System', Component: UsersScreen },
   { id: 'settings', title: 'Settings', group: 'System', Component: SettingsScreen },
 ];
+
+/** The screens `user` may open: all of them for an admin, all but the admin-only ones for anyone else. */
+export function screensFor(user: ScreenProps['user']): readonly ScreenEntry[] {
+  return screens.filter((screen) => !screen.adminOnly || user.admin);
+}

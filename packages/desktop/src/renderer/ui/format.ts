@@ -11,3 +11,9 @@ export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '';
   return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** An ISO time to the second, as a log's entries need it: events of one minute keep their order. */
+export function preciseTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
+}

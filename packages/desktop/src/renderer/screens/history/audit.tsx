@@ -1,0 +1,64 @@
+import { useCallback, useState } from 'react';
+import { api } from '../../trpc-client.js';
+import { EmptyState } from '../../ui/empty-state.js';
+import { ErrorAlert } from '../../ui/error-alert.js';
+import { AdminOnly } from '../../ui/admin-only.js';
+import { Pager } from '../../ui/pager.js';
+import { usePageInRange } from '../../ui/use-page-in-range.js';
+import { useRefusableLoad } from '../../ui/use-refusable-load.js';
+import { plural } from '../../ui/format.js';
+import { AuditFilterBar, auditFilterParams, isAuditFiltered, noAuditFilter, type AuditFilter } from './audit-filter.js';
+import { AuditTable } from './audit-table.js';
+import '../../ui/admin.css';
+import '../storage/storage.css';
+import './history.css';
+
+/**
+ * Who changed what, when, and through which way in (REST, CLI, this console, the scheduler):
+ * admin-only, newest first, filtered and paged by the core; a row opens its changes field by field.
+ */
+export function AuditScreen() {
+  const [filter, setFilterState] = useState<AuditFilter>(noAuditFilter);
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPageState] = useState(25);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const setFilter = useCallback((next: AuditFilter) => (setFilterState(next), setPage(1)), []);
+  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
+
+  const query = { page: String(page), per_page: String(perPage), ...auditFilterParams(filter) };
+  const events = useRefusableLoad(() => api.auditEvents.list.query(query), JSON.stringify(query));
+  usePageInRange(page, events.data?.count, perPage, setPage);
+  if (events.refusal) return <AdminOnly what="read the audit log" refusal={events.refusal} />;
+
+  const count = events.data?.count ?? 0;
+  const filtered = isAuditFiltered(filter);
+  return (
+    <>
+      <p className="hint">
+        Every change made through the REST API, the CLI, this console or the scheduler, and every sign-in. Secrets show only that they changed.
+      </p>
+      <ErrorAlert message={events.error} />
+      <AuditFilterBar value={filter} onChange={setFilter} />
+      {events.data && count === 0 && (
+        <EmptyState title={filtered ? 'No event matches the filter' : 'No events yet'}>
+          {filtered ? 'Change the filter, or clear it to see every event.' : 'Changes and sign-ins appear here as they happen.'}
+        </EmptyState>
+      )}
+      {events.data && count > 0 && (
+        <>
+          <div className="history-toolbar">
+            <p className="storage-count">
+              {plural(count, 'event')}
+              {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
+            </p>
+            <button type="button" className="secondary small" onClick={events.reload}>
+              Refresh
+            </button>
+          </div>
+          <AuditTable events={events.data.audit_events} openId={openId} onToggle={(id) => setOpenId((current) => (current === id ? null : id))} />
+          <Pager label="Audit events" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
+        </>
+      )}
+    </>
+  );
+}

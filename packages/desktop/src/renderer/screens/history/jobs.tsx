@@ -1,0 +1,75 @@
+import { useCallback, useState } from 'react';
+import { api } from '../../trpc-client.js';
+import { useLoad } from '../../ui/use-load.js';
+import { EmptyState } from '../../ui/empty-state.js';
+import { ErrorAlert } from '../../ui/error-alert.js';
+import { Pager } from '../../ui/pager.js';
+import { usePageInRange } from '../../ui/use-page-in-range.js';
+import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
+import { plural } from '../../ui/format.js';
+import { JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
+import { JobTable } from './job-table.js';
+import { useFollowedJobs } from './use-followed-jobs.js';
+import '../storage/storage.css';
+import './history.css';
+
+/**
+ * Every test and scan, by anyone, newest first: filtered by status and kind, paged through the
+ * core's list contract; a running job's row moves live (jobs.follow), and a row opens the job's
+ * steps and message.
+ */
+export function JobsScreen() {
+  const [filter, setFilterState] = useState<JobFilter>(noJobFilter);
+  const [order, setOrderState] = useState<SortOrder>({ field: 'created_at', direction: 'desc' });
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPageState] = useState(25);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  // A new filter, order or page size starts again at page 1.
+  const setFilter = useCallback((next: JobFilter) => (setFilterState(next), setPage(1)), []);
+  const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), []);
+  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
+
+  const query = { page: String(page), per_page: String(perPage), sort_by: sortParam(order), ...jobFilterParams(filter) };
+  const jobs = useLoad(() => api.jobs.list.query(query), JSON.stringify(query));
+  const live = useFollowedJobs(jobs.data?.jobs, jobs.reload);
+  usePageInRange(page, jobs.data?.count, perPage, setPage);
+
+  const count = jobs.data?.count ?? 0;
+  const filtered = filter.status !== '' || filter.kind !== '';
+  const rows = (jobs.data?.jobs ?? []).map((job) => ({ ...job, ...live.get(job.job_id) }));
+  return (
+    <>
+      <p className="hint">The tests and scans of every share, whoever started them. Finished jobs are kept for the job retention days set in the settings.</p>
+      <ErrorAlert message={jobs.error} />
+      <JobsFilter value={filter} onChange={setFilter} />
+      {jobs.data && count === 0 && !filtered && (
+        <EmptyState title="No jobs yet">
+          Test or scan a share on the <a href="#/shares">Shares screen</a>; its job appears here.
+        </EmptyState>
+      )}
+      {jobs.data && count === 0 && filtered && <EmptyState title="No job matches the filter">Change the filter, or clear it to see every job.</EmptyState>}
+      {jobs.data && count > 0 && (
+        <>
+          <div className="history-toolbar">
+            <p className="storage-count">
+              {plural(count, 'job')}
+              {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
+            </p>
+            <button type="button" className="secondary small" onClick={jobs.reload}>
+              Refresh
+            </button>
+          </div>
+          <JobTable
+            jobs={rows}
+            order={order}
+            onSort={setOrder}
+            openId={openId}
+            onToggle={(jobId) => setOpenId((current) => (current === jobId ? null : jobId))}
+          />
+          <Pager label="Jobs" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
+        </>
+      )}
+    </>
+  );
+}
