@@ -9,6 +9,10 @@ import { listQuerySchema } from '../list-query/list-query-schema.js';
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
 
+/** A share's health, from its latest test (DESIGN §5.25). */
+export const shareHealths = ['ok', 'unreachable', 'unknown'] as const;
+export type ShareHealth = (typeof shareHealths)[number];
+
 export const nasShareWritableSchema = z.object({
   name: resourceName(255),
   path: text(4096),
@@ -19,7 +23,7 @@ export const nasShareWritableSchema = z.object({
 
 /** Read-only, so ignored in a body; a typo close to one of them is told where it is set. */
 const shareInputRules: InputRules = {
-  readOnly: ['id', 'nas_id', 'pool_id', 'file_count', 'file_size_sum'],
+  readOnly: ['id', 'nas_id', 'pool_id', 'file_count', 'file_size_sum', 'health', 'last_tested_at', 'last_test_status', 'last_scanned_at'],
   setElsewhere: {
     pool_id: 'is set through PUT /pools/{id} {"nas_share_ids": [...]}',
     file_count: 'is set by scans: PUT /nas_shares/{id}/scan',
@@ -41,6 +45,10 @@ export const nasShareSchema = z
     password: z.string().nullable().optional(),
     file_count: z.number().int(),
     file_size_sum: z.number().int(),
+    health: z.enum(shareHealths).describe('from the latest test, saved or scheduled: ok, unreachable, or unknown before any'),
+    last_tested_at: z.string().nullable(),
+    last_test_status: z.enum(['completed', 'failed']).nullable(),
+    last_scanned_at: z.string().nullable().describe('null until a scan completed: file_count and file_size_sum are then not counted yet'),
   })
   .meta({ id: 'nas_share' });
 
@@ -62,7 +70,7 @@ export function parseShareOptions(options: string | null | undefined): Map<strin
 }
 
 // Lists: the attributes a list sorts and filters on, and the query parameters they give.
-const { integer, nullableInteger, string, nullableString, bigInteger } = listFields;
+const { integer, nullableInteger, string, nullableString, bigInteger, nullableTimestamp } = listFields;
 
 const shareFields = {
   id: integer,
@@ -74,9 +82,12 @@ const shareFields = {
   username: nullableString,
   file_count: bigInteger,
   file_size_sum: bigInteger,
+  health: string,
+  last_tested_at: nullableTimestamp,
+  last_scanned_at: nullableTimestamp,
 };
 
-const commonShareFilters = ['id', 'name', 'path', 'options', 'username'] as const;
+const commonShareFilters = ['id', 'name', 'path', 'options', 'username', 'health', 'last_tested_at', 'last_scanned_at'] as const;
 
 /**
  * Endpoints 1, 8 and 12 of the spec each filter on a different set of attributes: a list

@@ -51,6 +51,8 @@ export interface JobRefs {
   nasId: number | null;
   shareId: number | null;
   total: number;
+  /** The schedule whose run starts it. */
+  scheduleId?: number;
 }
 
 /** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
@@ -156,6 +158,7 @@ export class JobEngine {
       total: refs.total,
       payload_enc: sealJobPayload(this.#options.secrets, kind, target),
       created_at: this.now(),
+      ...(refs.scheduleId === undefined ? {} : { schedule_id: refs.scheduleId }),
       ...(bounds ? { requested_by: bounds.requestedBy, requester: bounds.requester } : {}),
     };
     return jobs.enqueue(insert, bounds).then(async (job) => job ?? Promise.reject(await this.refusal(jobs, bounds!)));
@@ -298,6 +301,31 @@ export class JobEngine {
     }
   }
 
+  /**
+   * What a finished job found out about its saved share: a test its health, a completed scan
+   * its counts and a row of its scan history (DESIGN §5.25). A failure here is reported; the
+   * job's own outcome is stored already.
+   */
+  private async recordFindings(job: JobRecord, outcome: JobOutcome): Promise<void> {
+    if (job.share_id === null) return;
+    const { storage, clock } = this.#options;
+    const at = this.now();
+    try {
+      if (job.kind === 'share_test') await storage.shares.recordTest(job.share_id, { status: outcome.status, at });
+      else if (outcome.status === 'completed' && outcome.result) {
+        const startedAt = job.started_at === null ? clock().getTime() : Date.parse(job.started_at);
+        await storage.shares.recordScan(job.share_id, {
+          at,
+          file_count: outcome.result['file_count'] ?? 0,
+          file_size_sum: outcome.result['file_size_sum'] ?? 0,
+          duration_ms: Math.max(0, clock().getTime() - startedAt),
+        });
+      }
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
+  }
+
   /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */
   private async execute(job: JobRecord): Promise<JobRecord | undefined> {
     const { storage, clock } = this.#options;
@@ -336,6 +364,7 @@ export class JobEngine {
         return undefined;
       }
       const next = await this.storeFinish(job, outcome);
+      await this.recordFindings(job, outcome);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
         this.announceFinished(job, outcome, subject);

@@ -79,7 +79,6 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
       ...run,
       onProgress: (p) => context.report({ progress: p.file_count, total: 0, steps: [...steps], result: { ...p } }),
     });
-    if (job.share_id !== null) await context.storage.shares.update(job.share_id, counts);
     return {
       subject,
       outcome: { status: 'completed', message: scanSummary(counts), progress: counts.file_count, total: counts.file_count, steps, result: { ...counts } },

@@ -21,13 +21,15 @@ export interface JobRecord {
   requested_by: string;
   /** Its name as shown: the user's or key's name when it was started, or `scheduler`. */
   requester: string;
+  /** The schedule whose run started it; null for a job someone asked for. */
+  schedule_id: number | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
 }
 
 export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> &
-  Partial<Pick<JobRecord, 'requested_by' | 'requester'>>;
+  Partial<Pick<JobRecord, 'requested_by' | 'requester' | 'schedule_id'>>;
 
 /** Most unfinished (queued or working) jobs allowed, for the job's requester and overall. */
 export interface QueueBounds {
@@ -58,6 +60,8 @@ export interface JobStore {
   enqueue(job: JobInsert, bounds?: QueueBounds): Promise<JobRecord | undefined>;
   /** Unfinished (queued or working) jobs, of one requester or of all. */
   countUnfinished(requestedBy?: string): Promise<number>;
+  /** Unfinished jobs started by a run of the schedule. */
+  countUnfinishedOfSchedule(scheduleId: number): Promise<number>;
   get(id: string): Promise<JobRecord | undefined>;
   claim(workerId: string, now: string): Promise<JobRecord | undefined>;
   /** Saves progress and refreshes the heartbeat; ignored unless the job is working for this worker. */

@@ -3,8 +3,10 @@ import type { NasType } from '../domain/common.js';
 import type { Scope } from '../scopes/scope.js';
 import type { SnmpConfig } from '../domain/snmp-config.js';
 import type { SnmpVersion } from '../domain/trap.js';
+import type { ShareHealth } from '../domain/nas-share.js';
 import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -44,9 +46,27 @@ export interface NasShareRecord {
   password_enc: string | null;
   file_count: number;
   file_size_sum: number;
+  /** From the latest test (recordTest); `unknown` before any. */
+  health: ShareHealth;
+  last_tested_at: string | null;
+  last_test_status: 'completed' | 'failed' | null;
+  /** Null until a scan completed (recordScan). */
+  last_scanned_at: string | null;
 }
-export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | 'file_count' | 'file_size_sum'>;
-export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id'>>;
+/** What the latest scan or test of a share set; written only by recordScan and recordTest. */
+type ShareFindings = 'file_count' | 'file_size_sum' | 'health' | 'last_tested_at' | 'last_test_status' | 'last_scanned_at';
+export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindings>;
+export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id' | ShareFindings>>;
+
+/** A completed scan, as kept in the share's scan history (GET /nas_shares/{id}/scans). */
+export interface ShareScanRecord {
+  id: number;
+  share_id: number;
+  at: string;
+  file_count: number;
+  file_size_sum: number;
+  duration_ms: number;
+}
 
 export interface TrapRecord {
   id: number;
@@ -114,6 +134,14 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   count(): Promise<number>;
   /** Forgets the stored password of every share of a NAS; resolves how many had one. */
   clearPasswordsOfNas(nasId: number): Promise<number>;
+  /** A test finished: the share's health and last test; resolves the share as it was before (undefined if gone). */
+  recordTest(id: number, outcome: { status: 'completed' | 'failed'; at: string }): Promise<NasShareRecord | undefined>;
+  /** A scan completed: the share's counts, its last scan, and a row of its history. */
+  recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>): Promise<void>;
+  /** The scan history of a share. */
+  listScans(id: number, query: ListQuery): Promise<ListPage<ShareScanRecord>>;
+  /** Deletes at most `limit` scan rows older than `before`, never a share's latest; resolves how many. */
+  purgeScans(before: string, limit: number): Promise<number>;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {
@@ -216,6 +244,7 @@ export interface Stores {
   readonly corsRules: CorsRuleStore;
   readonly jobs: JobStore;
   readonly auditEvents: AuditEventStore;
+  readonly schedules: ScheduleStore;
 }
 
 export interface Storage extends Stores {

@@ -5,6 +5,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
 import type { TrapSender } from '../ports/notifier.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
+import type { Scheduler } from '../schedules/scheduler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { makeEvent } from '../domain/events.js';
@@ -63,6 +64,8 @@ export interface OpenDmsOptions {
   trapSender?: TrapSender | null;
   /** How often an idle worker looks for jobs queued elsewhere (jobDefaults.pollMs); tests shorten it. */
   jobPollMs?: number;
+  /** How often the scheduler looks for schedules changed by another replica (1 s). */
+  schedulerPollMs?: number;
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
   log?: DmsLog;
@@ -77,6 +80,8 @@ export interface Dms {
    * stops them (`drain`, `stop`, `requeued`), and tests start them. Not part of `Core`.
    */
   engine: JobEngine;
+  /** Runs due schedules; started with the engine in the service role. */
+  scheduler: Scheduler;
   events: EventBus;
   dataDir: string;
   /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
@@ -213,7 +218,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
           }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
-    const { core, engine } = wireCore({
+    const { core, engine, scheduler, recurrences } = wireCore({
       ...memoryLimits,
       ...coordination,
       ...options.core,
@@ -228,6 +233,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
         onError: (error) => log.error({ err: error }, 'job engine error'),
       },
+      scheduler: {
+        ...(options.schedulerPollMs === undefined ? {} : { pollMs: options.schedulerPollMs }),
+        onError: (error) => log.error({ err: error }, 'scheduler error'),
+      },
       ...(trapSender ? { trapSender } : {}),
       // One line per event, for a log shipper to forward: the stored event's fields, no secret among them.
       onAudit: (event) =>
@@ -237,6 +246,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         log.warn({ err: error }, 'SNMP test trap not sent');
       },
     });
+    cleanups.push(() => recurrences.close());
     const { events } = core;
     // Every failed job at warn with its id, so the answer a user got can be found in the log.
     engine.setFailureHandler((failure) =>
@@ -265,6 +275,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       await engine.start({ recoverEveryWorking: storage.capabilities.exclusiveOwner });
       cleanups.push(() => engine.stop());
       log.info({ worker_id: engine.workerId }, 'job engine started');
+      scheduler.start();
+      cleanups.push(() => scheduler.stop());
       events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 
@@ -272,6 +284,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     return {
       core,
       engine,
+      scheduler,
       events,
       dataDir,
       firstAdmin,

@@ -18,6 +18,17 @@ describe('Recurrences (RRULE off the event loop)', () => {
     expect(await recurrences.next(noonInParis, new Date('2027-03-28T00:00:00Z'))).toEqual(new Date('2027-03-28T10:00:00Z'));
   });
 
+  it('places the wall-clock times a DST change skips or repeats: a skipped one moves forward, a repeated one runs once', async () => {
+    // 2027-03-28 in Paris: 02:00 CET jumps to 03:00 CEST; 02:30 does not exist that day.
+    const skipped = 'DTSTART;TZID=Europe/Paris:20270327T023000\nRRULE:FREQ=DAILY';
+    expect(await recurrences.next(skipped, new Date('2027-03-27T12:00:00Z'))).toEqual(new Date('2027-03-28T01:30:00Z'));
+    // 2026-10-25 in Paris: 03:00 CEST goes back to 02:00 CET; 02:30 happens twice, runs once.
+    const repeated = 'DTSTART;TZID=Europe/Paris:20261024T023000\nRRULE:FREQ=DAILY';
+    const first = await recurrences.next(repeated, new Date('2026-10-24T12:00:00Z'));
+    expect(first).toEqual(new Date('2026-10-25T01:30:00Z'));
+    expect(await recurrences.next(repeated, first!)).toEqual(new Date('2026-10-26T01:30:00Z'));
+  });
+
   it('answers fast for a sub-minute rule started long ago (rebased, not iterated from DTSTART)', async () => {
     // Iterating from DTSTART takes seconds: past the 500 ms deadline, this would be refused.
     const next = await recurrences.next('DTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY;INTERVAL=7', new Date('2026-11-25T12:00:00Z'));

@@ -46,6 +46,13 @@ export interface ApiKeyPrincipal {
 /** The in-process principal of the CLI and the desktop console's own operations. */
 export const systemPrincipal: Principal = { kind: 'user', userId: 0, username: 'system', admin: true };
 
+/**
+ * Who runs a schedule's jobs: the service itself, named `scheduler` in GET /jobs and the audit
+ * log, with bounds of its own (JobService's requester key), so scheduled runs never spend a
+ * user's budget.
+ */
+export const schedulerPrincipal: UserPrincipal = { kind: 'user', userId: 0, username: 'scheduler', admin: true, origin: { via: 'scheduler' } };
+
 /** The same principal, as it called from `origin`. */
 export function calledFrom<P extends Principal>(principal: P, origin: CallOrigin): P {
   return { ...principal, origin };

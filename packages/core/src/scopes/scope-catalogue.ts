@@ -15,6 +15,7 @@ export const scopeCatalogue = [
   { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   // Jobs are started through their share (nas_shares / test, scan); these read them back.
   { controller: 'jobs', actions: ['index', 'show'] },
+  { controller: 'schedules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   // Admin-only areas: a key also needs an admin owner for these.
   { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'cors_rules', actions: ['index', 'show', 'create', 'update', 'destroy'] },

@@ -26,6 +26,9 @@ import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter
 import { AuditTrail } from './audit-trail.js';
 import { retentionPurge } from './retention.js';
 import type { AuditEvent } from '../domain/audit-event.js';
+import { ScheduleService } from './schedule-service.js';
+import { Recurrences } from '../schedules/recurrence.js';
+import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -49,6 +52,7 @@ export interface Core {
   readonly corsRules: CorsRuleService;
   /** The audit log: every change recorded with its transaction, and GET /audit_events. */
   readonly auditEvents: AuditTrail;
+  readonly schedules: ScheduleService;
 }
 
 /**
@@ -60,6 +64,10 @@ export interface WiredCore {
   core: Core;
   /** Not running until `engine.start()`: a process may serve the API without workers. */
   engine: JobEngine;
+  /** Not running until `scheduler.start()`: runs due schedules (a service starts it with the engine). */
+  scheduler: Scheduler;
+  /** The RRULE worker; `close()` ends it. */
+  recurrences: Recurrences;
 }
 
 export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
@@ -74,6 +82,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     jwtKey?: Uint8Array;
     /** Rate limits and the failed-authentication lockout (in memory, with rateLimitDefaults, by default). */
     limits?: AccessLimits;
+    scheduler?: Partial<Pick<SchedulerOptions, 'pollMs' | 'onMissed' | 'onError'>>;
     /** Each audit event once committed (openDms logs it as one `audit: true` line). */
     onAudit?: (event: AuditEvent) => void;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'pollMs' | 'onError'>>;
@@ -86,7 +95,7 @@ export function createCore(options: CoreOptions): Core {
 
 /** `createCore`, with the job engine its job service drives (not started). */
 export function wireCore(options: CoreOptions): WiredCore {
-  const { drivers, engine: engineOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, onAudit, ...given } = options;
+  const { drivers, engine: engineOptions, scheduler: schedulerOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, onAudit, ...given } = options;
   const deps: CoreDeps = {
     hasher: boundHasher(lazyArgon2PasswordHasher),
     events: new MemoryEventBus(),
@@ -103,6 +112,15 @@ export function wireCore(options: CoreOptions): WiredCore {
   const shares = new ShareService(deps, audit, nas, pools, drivers);
   const engine = new JobEngine({ ...deps, drivers, hostPolicy, purgeExpired: retentionPurge(deps, settings, audit), ...engineOptions });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
+  const recurrences = new Recurrences();
+  const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
+  const scheduler = new Scheduler({
+    storage: deps.storage,
+    recurrences,
+    clock: deps.clock,
+    startJob: (action, share, scheduleId) => jobs.startScheduled(action, share, scheduleId),
+    ...schedulerOptions,
+  });
   const core: Core = {
     events: deps.events,
     clock: deps.clock,
@@ -110,7 +128,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     nas,
     pools,
     shares,
-    jobs: new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost),
+    jobs,
+    schedules: new ScheduleService(deps, audit, recurrences, () => scheduler.wake()),
     traps: new TrapService(deps, audit, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps, audit),
     auth,
@@ -121,5 +140,5 @@ export function wireCore(options: CoreOptions): WiredCore {
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
-  return { core, engine };
+  return { core, engine, scheduler, recurrences };
 }

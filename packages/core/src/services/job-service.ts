@@ -1,14 +1,15 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { JobRecord, QueueBounds } from '../ports/job-store.js';
-import type { NasRecord } from '../ports/storage.js';
+import type { NasRecord, NasShareRecord } from '../ports/storage.js';
+import { schedulerPrincipal } from '../scopes/principal.js';
 import type { SettingsService } from './settings-service.js';
 import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
 import type { ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
 import { checkHostAllowed, type NasService } from './nas-service.js';
 import { checkSharePath, type ShareService, type ShareScope } from './share-service.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import { isJobFinished, jobListSpec, type ActiveJobStatus, type Job, type JobKind, type JobStatus } from '../domain/job.js';
+import { isJobFinished, jobListSpec, schedulerRequester, type ActiveJobStatus, type Job, type JobKind, type JobStatus } from '../domain/job.js';
 import { authorize, isAllowed } from '../scopes/scope-check.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { newestFirst } from '../list-query/newest-first.js';
@@ -56,7 +57,7 @@ export function presentJobResource(job: JobRecord): Job {
 
 /** Bounds count per user: a user's keys share its budget, so more keys buy no more jobs. */
 function requesterOf(principal: Principal): string {
-  if (principal.kind === 'user') return `user:${principal.userId}`;
+  if (principal.kind === 'user') return principal.origin?.via === 'scheduler' ? schedulerRequester : `user:${principal.userId}`;
   return principal.ownerUserId === null ? `key:${principal.keyId}` : `user:${principal.ownerUserId}`;
 }
 
@@ -232,6 +233,17 @@ export class JobService {
   }
 
   /**
+   * A test or scan of a saved share for a schedule's run, as the scheduler: under its own
+   * bounds (a refusal is thrown, as for anyone), listed with requester `scheduler`.
+   */
+  async startScheduled(action: 'test' | 'scan', share: NasShareRecord, scheduleId: number): Promise<ActiveJobStatus> {
+    const nas = await this.nas.ofShare(share);
+    const subject = { shareId: share.id, resource: auditResource('nas_shares', share.id, share.name), scheduleId };
+    if (action === 'scan') return this.queue(schedulerPrincipal, 'share_scan', nas, subject, { shareId: share.id });
+    return this.queue(schedulerPrincipal, 'share_test', nas, subject, { shareId: share.id }, shareLocation(nas, share, null));
+  }
+
+  /**
    * Queues a job after its admission, with its audit event in the same transaction. A test's
    * `total` is counted here, once: the steps its driver runs for `location`; the runner
    * reports progress against it. A scan's is 0 until it has counted.
@@ -240,14 +252,20 @@ export class JobService {
     principal: Principal,
     kind: JobKind,
     nas: NasRecord,
-    subject: { shareId: number | null; resource: AuditResource },
+    subject: { shareId: number | null; resource: AuditResource; scheduleId?: number },
     target: JobShare,
     location?: ShareLocation,
   ): Promise<ActiveJobStatus> {
     const total = kind === 'share_test' && location ? this.drivers.forType(nas.type).testSteps(location).length : 0;
     const bounds = await this.admit(principal, nas);
     const job = await this.audit.change(principal, async (stores) => ({
-      result: await this.engine.store(stores.jobs, kind, target, { nasId: nas.id, shareId: subject.shareId, total }, bounds),
+      result: await this.engine.store(
+        stores.jobs,
+        kind,
+        target,
+        { nasId: nas.id, shareId: subject.shareId, total, ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }) },
+        bounds,
+      ),
       audit: { action: kind === 'share_test' ? 'test' : 'scan', resource: subject.resource, changes: null },
     }));
     this.engine.signals.queued();

@@ -679,9 +679,16 @@ export function runStorageContract(name: string, open: StorageFactory): void {
     it('same on every adapter: counts past 2^32 as numbers, byte-wise text order, nulls lowest', async () => {
       const a = await nas('bytes');
       const big = await share(a.id, 'big');
-      const updated = await storage.shares.update(big.id, { file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
-      expect(updated).toMatchObject({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
-      expect((await storage.shares.get(big.id))?.file_size_sum).toBe(Number.MAX_SAFE_INTEGER);
+      await storage.shares.recordScan(big.id, {
+        at: '2026-01-07T00:00:00.000Z',
+        file_count: 2 ** 33 + 1,
+        file_size_sum: Number.MAX_SAFE_INTEGER,
+        duration_ms: 5,
+      });
+      expect(await storage.shares.get(big.id)).toMatchObject({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
+      expect((await storage.shares.listScans(big.id, query({}))).items).toEqual([
+        expect.objectContaining({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER }),
+      ]);
       const names = ['b', 'B', 'a', 'Z', '_', 'é', 'A b', 'a-b', 'ab'];
       for (const name of names) await storage.nas.create({ name, host: 'h', type: 'local', comment: name === 'b' ? 'x' : null, price: null });
       const byName = await storage.nas.list(

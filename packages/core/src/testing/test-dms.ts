@@ -43,6 +43,7 @@ export async function openTestDms(options: TestDmsOptions): Promise<TestDms> {
     localRoots: options.localRoots ?? [tmpdir()],
     trapSender: null,
     jobPollMs: 20,
+    schedulerPollMs: 50,
     ...(options.core ? { core: options.core } : {}),
   });
   return {

@@ -71,6 +71,7 @@ const jobColumns = [
   'heartbeat_at',
   'requested_by',
   'requester',
+  'schedule_id',
   'created_at',
   'started_at',
   'finished_at',
@@ -120,6 +121,7 @@ export class KyselyJobStore implements JobStore {
       ...job,
       requested_by: requestedBy,
       requester: job.requester ?? requestedBy,
+      schedule_id: job.schedule_id ?? null,
       status: 'queued',
       progress: 0,
       message: null,
@@ -164,6 +166,16 @@ export class KyselyJobStore implements JobStore {
       .where('status', 'in', unfinishedJobStatuses);
     if (requestedBy !== undefined) query = query.where('requested_by', '=', requestedBy);
     return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+
+  async countUnfinishedOfSchedule(scheduleId: number) {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('schedule_id', '=', scheduleId)
+      .where('status', 'in', unfinishedJobStatuses)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async get(id: string) {

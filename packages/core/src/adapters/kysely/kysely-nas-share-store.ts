@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { NasShareInsert, NasSharePatch, NasShareRecord, NasShareStore } from '../../ports/storage.js';
+import { sql, type Kysely } from 'kysely';
+import type { NasShareInsert, NasSharePatch, NasShareRecord, NasShareStore, ShareScanRecord } from '../../ports/storage.js';
+import { inTransaction } from './kysely-transaction.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
@@ -8,7 +9,23 @@ import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
 import type { PreparedReads } from './kysely-prepared.js';
 import type { ListCache } from './kysely-list-cache.js';
 
-const columns = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'password_enc', 'file_count', 'file_size_sum'] as const;
+const columns = [
+  'id',
+  'nas_id',
+  'pool_id',
+  'name',
+  'path',
+  'options',
+  'username',
+  'password_enc',
+  'file_count',
+  'file_size_sum',
+  'health',
+  'last_tested_at',
+  'last_test_status',
+  'last_scanned_at',
+] as const;
+const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms'] as const;
 
 export class KyselyNasShareStore implements NasShareStore {
   readonly #byId: (id: number) => Promise<NasShareRecord | undefined>;
@@ -80,5 +97,50 @@ export class KyselyNasShareStore implements NasShareStore {
   async delete(id: number) {
     const result = await this.db.deleteFrom('nas_shares').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async recordTest(id: number, outcome: { status: 'completed' | 'failed'; at: string }) {
+    return await inTransaction(this.db, async (trx) => {
+      const before = await trx.selectFrom('nas_shares').select(columns).where('id', '=', id).modifyEnd(sql.raw(this.quirks.rowLockClause)).executeTakeFirst();
+      if (!before) return undefined;
+      await trx
+        .updateTable('nas_shares')
+        .set({ health: outcome.status === 'completed' ? 'ok' : 'unreachable', last_tested_at: outcome.at, last_test_status: outcome.status })
+        .where('id', '=', id)
+        .execute();
+      return before as NasShareRecord;
+    });
+  }
+
+  async recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>) {
+    await inTransaction(this.db, async (trx) => {
+      const updated = await trx
+        .updateTable('nas_shares')
+        .set({ file_count: scan.file_count, file_size_sum: scan.file_size_sum, last_scanned_at: scan.at })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0)
+        await trx
+          .insertInto('share_scans')
+          .values({ share_id: id, ...scan })
+          .execute();
+    });
+  }
+
+  async listScans(id: number, query: ListQuery) {
+    const page = await listRows<ShareScanRecord>(this.db, 'share_scans', scanColumns, {
+      ...query,
+      filters: [...query.filters, { field: 'share_id', op: 'eq', values: [id] }],
+    });
+    return { count: page.count, items: page.items.map((row) => ({ ...row, file_count: Number(row.file_count), file_size_sum: Number(row.file_size_sum) })) };
+  }
+
+  async purgeScans(before: string, limit: number) {
+    // A share's latest scan stays whatever its age: capacity totals read it.
+    const result = await sql`delete from share_scans where id in (
+        select old.id from share_scans old
+        where old.at < ${before} and exists (select 1 from share_scans newer where newer.share_id = old.share_id and newer.at > old.at)
+        order by old.at limit ${limit})`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
   }
 }

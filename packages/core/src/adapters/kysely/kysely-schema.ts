@@ -1,3 +1,4 @@
+import type { ShareHealth } from '../../domain/nas-share.js';
 import type { Generated } from 'kysely';
 
 /** Tables as both SQL adapters store them: timestamps are ISO-8601 text, JSON is text. */
@@ -36,6 +37,10 @@ export interface NasShareTable {
   file_size_sum: Generated<number>;
   created_at: string;
   updated_at: string;
+  health: Generated<ShareHealth>;
+  last_tested_at: string | null;
+  last_test_status: 'completed' | 'failed' | null;
+  last_scanned_at: string | null;
 }
 
 export interface SnmpTrapTable {
@@ -101,6 +106,7 @@ export interface JobTable {
   heartbeat_at: string | null;
   requested_by: string;
   requester: string;
+  schedule_id: number | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -135,7 +141,61 @@ export interface AuditEventTable {
   aggregate_key: string | null;
 }
 
+export interface ScheduleTable {
+  id: Generated<number>;
+  name: string;
+  action: string;
+  /** JSON array of share ids, when the target names shares one by one. */
+  share_ids: string | null;
+  pool_id: number | null;
+  nas_id: number | null;
+  all_shares: number;
+  rrule: string;
+  enabled: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  missed_count: Generated<number>;
+  skipped_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShareScanTable {
+  id: Generated<number>;
+  share_id: number;
+  at: string;
+  file_count: number;
+  file_size_sum: number;
+  duration_ms: number;
+}
+
+export interface AlertTable {
+  id: Generated<number>;
+  source: string;
+  level: number;
+  resource_type: string | null;
+  resource_id: string | null;
+  resource_name: string | null;
+  message: string;
+  raised_at: string;
+  last_seen_at: string;
+  cleared_at: string | null;
+  dismissed_at: string | null;
+  /** Source and resource while the alert is open, null once cleared: one open alert per condition. */
+  open_key: string | null;
+}
+
+export interface AlertSettingTable {
+  source: string;
+  enabled: number;
+  level: number;
+}
+
 export interface Database {
+  schedules: ScheduleTable;
+  share_scans: ShareScanTable;
+  alerts: AlertTable;
+  alert_settings: AlertSettingTable;
   audit_events: AuditEventTable;
   cors_rules: CorsRuleTable;
   nas: NasTable;

@@ -17,6 +17,7 @@ import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
 import { KyselyAuditEventStore } from './kysely-audit-event-store.js';
+import { KyselyScheduleStore } from './kysely-schedule-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -77,6 +78,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       corsRules: () => new KyselyCorsRuleStore(over, now),
       jobs: () => new KyselyJobStore(over, quirks, fast.writeStatementRunner),
       auditEvents: () => new KyselyAuditEventStore(over),
+      schedules: () => new KyselyScheduleStore(over, quirks, now),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { jobHistoryAndAuditStatements } from '../kysely/kysely-history-schema.js';
+import { watchStatements } from '../kysely/kysely-watch-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -151,6 +152,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0008_job_history_and_audit': {
     async up(db: Kysely<unknown>) {
       await run(db, jobHistoryAndAuditStatements('integer primary key autoincrement', 'text'));
+    },
+  },
+  '0009_keep_watch': {
+    async up(db: Kysely<unknown>) {
+      await run(db, watchStatements('integer primary key autoincrement', 'text'));
     },
   },
 };
