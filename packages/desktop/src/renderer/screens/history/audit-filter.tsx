@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { auditActions, auditVias, type AuditAction, type AuditVia } from '@dms/core';
+import type { AuditAction, AuditVia } from '@dms/core';
+import { optionsOf } from '../storage/labels.js';
 import { auditActionLabels, auditViaLabels, resourceTypeLabels } from './history-labels.js';
 
 /** What the audit log is narrowed to; '' is "any". `since` is a local date and time (datetime-local). */
@@ -51,9 +52,9 @@ export function AuditFilterBar({ value, onChange }: { value: AuditFilter; onChan
         Action
         <select name="filter-action" value={value.action} onChange={(event) => onChange({ ...value, action: event.target.value as AuditFilter['action'] })}>
           <option value="">Any action</option>
-          {auditActions.map((action) => (
+          {optionsOf(auditActionLabels).map(([action, label]) => (
             <option key={action} value={action}>
-              {auditActionLabels[action]}
+              {label}
             </option>
           ))}
         </select>
@@ -84,9 +85,9 @@ export function AuditFilterBar({ value, onChange }: { value: AuditFilter; onChan
         Via
         <select name="filter-via" value={value.via} onChange={(event) => onChange({ ...value, via: event.target.value as AuditFilter['via'] })}>
           <option value="">Any way in</option>
-          {auditVias.map((via) => (
+          {optionsOf(auditViaLabels).map(([via, label]) => (
             <option key={via} value={via}>
-              {auditViaLabels[via]}
+              {label}
             </option>
           ))}
         </select>

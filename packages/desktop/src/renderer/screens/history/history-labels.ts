@@ -1,7 +1,8 @@
 import type { AuditAction, AuditVia } from '@dms/core';
 
 // Keyed by the core's unions: an action or a host added there fails the renderer's typecheck
-// until it has its words here.
+// until it has its words here. The filters' choices are these tables' keys (optionsOf), not the
+// core's lists: those live beside zod schemas, which the renderer bundle must not take in.
 
 export const auditActionLabels: Record<AuditAction, string> = {
   create: 'Created',

@@ -1,5 +1,5 @@
-import { jobKinds, jobStatuses, type JobKind, type JobStatus } from '@dms/core';
-import { jobKindLabels, jobStatusLabels } from '../storage/labels.js';
+import { jobStatuses, type JobKind, type JobStatus } from '@dms/core';
+import { jobKindLabels, jobStatusLabels, optionsOf } from '../storage/labels.js';
 
 /** What the job history is narrowed to: one status and one kind, or all of them (''). */
 export interface JobFilter {
@@ -33,9 +33,9 @@ export function JobsFilter({ value, onChange }: { value: JobFilter; onChange: (f
         Kind
         <select name="filter-kind" value={value.kind} onChange={(event) => onChange({ ...value, kind: event.target.value as JobFilter['kind'] })}>
           <option value="">Tests and scans</option>
-          {jobKinds.map((kind) => (
+          {optionsOf(jobKindLabels).map(([kind, label]) => (
             <option key={kind} value={kind}>
-              {jobKindLabels[kind]}
+              {label}
             </option>
           ))}
         </select>
