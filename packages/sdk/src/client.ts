@@ -1,7 +1,9 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { caller, type Call } from './call.js';
 import type { paths } from './generated/openapi.js';
+import { auditEventsResource, type AuditEventsResource } from './resources/audit-events.js';
 import { crud, type CrudResource } from './resources/crud.js';
+import { jobsResource, type JobsResource } from './resources/jobs.js';
 import { nasSharesResource, type NasSharesResource } from './resources/nas-shares.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
@@ -42,6 +44,8 @@ export interface DmsClient {
     setShares(ref: T.Ref, nasShareIds: readonly number[], options?: T.CallOptions): Promise<T.Pool>;
   };
   nasShares: NasSharesResource;
+  /** Share tests and scans, whoever started them (a user, a key, the scheduler), until their retention. */
+  jobs: JobsResource;
   snmp: {
     traps: Crud<'listSnmpTraps', 'createSnmpTrap', 'showSnmpTrap', 'updateSnmpTrap'> & {
       /** Sends a test trap to this target now. */
@@ -56,6 +60,8 @@ export interface DmsClient {
   users: Crud<'listUsers', 'createUser', 'showUser', 'updateUser'>;
   corsRules: Crud<'listCorsRules', 'createCorsRule', 'showCorsRule', 'updateCorsRule'>;
   settings: Singleton<T.Settings, T.SettingsUpdate>;
+  /** Who changed what, when and through which door (administrators only). */
+  auditEvents: AuditEventsResource;
   auth: {
     /** A JWT for a user's credentials (JWT mode only); `login()` makes a client of it. */
     login(username: string, password: string, options?: T.CallOptions): Promise<T.JwtToken>;
@@ -115,6 +121,7 @@ export function createClient(options: ClientOptions): DmsClient {
     nas: crud(call, '/nas', 'nas_id', 'nas'),
     pools: { ...pools, setShares: (ref, nasShareIds, callOptions) => pools.update(ref, { nas_share_ids: [...nasShareIds] }, callOptions) },
     nasShares: nasSharesResource(call),
+    jobs: jobsResource(call),
     snmp: {
       traps: {
         ...traps,
@@ -127,6 +134,7 @@ export function createClient(options: ClientOptions): DmsClient {
     users: crud(call, '/users', 'user_id', 'users'),
     corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
     settings: singleton(call, '/settings'),
+    auditEvents: auditEventsResource(call),
     auth: {
       login: (username, password, callOptions = {}) =>
         call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,

@@ -29,5 +29,7 @@ export type { JobHandle, WaitOptions } from './jobs.js';
 export type { RetryOptions } from './transport.js';
 export type { CrudResource, ListOptions, SortKey } from './resources/crud.js';
 export type { NasSharesResource, NasShareListOptions, ShareScope } from './resources/nas-shares.js';
+export type { JobsResource, JobListOptions } from './resources/jobs.js';
+export type { AuditEventsResource, AuditEventListOptions } from './resources/audit-events.js';
 export type * from './types.js';
 export type { paths, components, operations } from './generated/openapi.js';

@@ -1,13 +1,13 @@
-import { DmsJobFailedError } from './errors.js';
+import { DmsJobFailedError, isDmsApiError } from './errors.js';
 import { linkedSignal } from './signals.js';
 import type { ActiveJobStatus, CallOptions } from './types.js';
 
 /** The server holds a long poll at most this long (`wait`, DESIGN §14). */
 const maxWaitSeconds = 30;
 
-export interface WaitOptions extends CallOptions {
-  /** Called with each status seen, the first one included. */
-  onProgress?: (status: ActiveJobStatus) => void;
+export interface WaitOptions<Status extends ActiveJobStatus = ActiveJobStatus> extends CallOptions {
+  /** Called with the first status and then with each answer that differs from the one before (status, progress, counts, steps). */
+  onProgress?: (status: Status) => void;
   /** Gives up with a TimeoutError after this long; the job itself goes on. */
   timeoutMs?: number;
 }
@@ -26,8 +26,12 @@ export interface JobHandle {
   wait(options?: WaitOptions): Promise<ActiveJobStatus>;
 }
 
-/** Reads the job, waiting on the server up to `waitSeconds` for its status to change. */
-export type FollowJob = (jobId: string, waitSeconds: number, signal: AbortSignal | undefined) => Promise<ActiveJobStatus>;
+/** Reads the job, waiting on the server up to `waitSeconds` for it to change. */
+export type FollowJob<Status extends ActiveJobStatus = ActiveJobStatus> = (
+  jobId: string,
+  waitSeconds: number,
+  signal: AbortSignal | undefined,
+) => Promise<Status>;
 
 /**
  * Which job statuses are final. The SDK reads the API, never the core (whose list is
@@ -38,8 +42,83 @@ export type FollowJob = (jobId: string, waitSeconds: number, signal: AbortSignal
 const finished: Record<ActiveJobStatus['status'], boolean> = { queued: false, working: false, completed: true, failed: true };
 const running = (status: ActiveJobStatus) => !finished[status.status];
 
-export function jobHandle(first: ActiveJobStatus, follow: FollowJob): JobHandle {
+/**
+ * The fields of active_job_status, in one order. A handle shows these whichever path answered
+ * (GET /jobs/{job_id} adds who, where and when), so its status compares equal across them; a
+ * field added to the API fails the typecheck here until it is listed.
+ */
+const activeFields: Record<keyof ActiveJobStatus, true> = {
+  job_id: true,
+  status: true,
+  progress: true,
+  total: true,
+  message: true,
+  steps: true,
+  file_count: true,
+  file_size_sum: true,
+};
+
+export function activeStatusOf(job: ActiveJobStatus): ActiveJobStatus {
+  const status: Record<string, unknown> = {};
+  for (const field of Object.keys(activeFields)) if (field in job) status[field] = job[field as keyof ActiveJobStatus];
+  return status as ActiveJobStatus;
+}
+
+/** Two answers are the same when every field of active_job_status is (a timed-out long poll). */
+const sameAnswer = (a: ActiveJobStatus, b: ActiveJobStatus) => JSON.stringify(activeStatusOf(a)) === JSON.stringify(activeStatusOf(b));
+
+/**
+ * Long-polls from `first` until the job has finished, calling `onProgress` with `first` and
+ * each answer that differs from the one before. Resolves with the completed job, rejects with
+ * DmsJobFailedError for a failed one.
+ */
+export async function followUntilFinished<Status extends ActiveJobStatus>(
+  first: Status,
+  follow: FollowJob<Status>,
+  { onProgress, signal: userSignal, timeoutMs }: WaitOptions<Status>,
+  onAnswer: (status: Status) => void = () => {},
+): Promise<Status> {
+  const { signal, release } = linkedSignal(userSignal, timeoutMs, `job ${first.job_id}`);
   let status = first;
+  try {
+    onProgress?.(status);
+    while (running(status)) {
+      signal.throwIfAborted();
+      const previous = status;
+      status = await follow(first.job_id, maxWaitSeconds, signal);
+      onAnswer(status);
+      if (!sameAnswer(status, previous)) onProgress?.(status);
+    }
+  } finally {
+    release();
+  }
+  if (status.status === 'failed') throw new DmsJobFailedError(status);
+  return status;
+}
+
+/**
+ * Follows a job through GET /jobs/{job_id}, whose long poll wakes on every change (progress
+ * included), and shows it as active_job_status. Where that answers 403 (a key without
+ * `jobs / show`) or 404 (a server from before it), the handle follows the path the job was
+ * started on from then on, whose long poll wakes on a change of status only.
+ */
+export function preferJobResource(jobResource: FollowJob, startedOn: FollowJob): FollowJob {
+  let fallBack = false;
+  return async (jobId, waitSeconds, signal) => {
+    if (!fallBack) {
+      try {
+        return activeStatusOf(await jobResource(jobId, waitSeconds, signal));
+      } catch (error) {
+        if (!isDmsApiError(error) || (error.status !== 403 && error.status !== 404)) throw error;
+        fallBack = true;
+      }
+    }
+    return activeStatusOf(await startedOn(jobId, waitSeconds, signal));
+  };
+}
+
+export function jobHandle(first: ActiveJobStatus, follow: FollowJob): JobHandle {
+  let status = activeStatusOf(first);
   const handle: JobHandle = {
     id: first.job_id,
     get status() {
@@ -48,22 +127,10 @@ export function jobHandle(first: ActiveJobStatus, follow: FollowJob): JobHandle 
     async refresh(options = {}) {
       return (status = await follow(first.job_id, 0, options.signal));
     },
-    async wait({ onProgress, signal: userSignal, timeoutMs } = {}) {
-      const { signal, release } = linkedSignal(userSignal, timeoutMs, `job ${first.job_id}`);
-      try {
-        onProgress?.(status);
-        while (running(status)) {
-          signal.throwIfAborted();
-          const previous = status;
-          status = await follow(first.job_id, maxWaitSeconds, signal);
-          if (status.status !== previous.status || status.progress !== previous.progress) onProgress?.(status);
-        }
-      } finally {
-        release();
-      }
-      if (status.status === 'failed') throw new DmsJobFailedError(status);
-      return status;
-    },
+    wait: (options = {}) =>
+      followUntilFinished(status, follow, options, (seen) => {
+        status = seen;
+      }),
   };
   return handle;
 }

@@ -29,8 +29,11 @@ describe('share tests and scans', () => {
     expect(seen[0]?.status).toBe('queued');
     expect(seen.at(-1)).toEqual(finished);
     expect(job.status).toEqual(finished);
-    // The long poll was used: `wait=30`, answered at the job's change of state.
-    expect(t.responses.checked).toContain('GET /nas/{nas_id}/nas_shares/-/test 200');
+    // Each call saw a different answer: a long poll that timed out unchanged is not reported.
+    seen.slice(1).forEach((status, i) => expect(status).not.toEqual(seen[i]));
+    // Followed through GET /jobs/{job_id}, shown as active_job_status (not the job resource's other fields).
+    expect(t.responses.checked).toContain('GET /jobs/{job_id} 200');
+    expect(finished).not.toHaveProperty('kind');
     // A handle on the same job, by id, from anywhere.
     const followed = await t.dms.nasShares.followTest('nas-jobs', job.id);
     expect(followed.status).toEqual(finished);
@@ -92,6 +95,39 @@ describe('a job that does not finish soon', () => {
     await expect(job.wait({ signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(['queued', 'working']).toContain((await job.refresh()).status);
+  });
+
+  it('reports progress while the status stays working (GET /jobs/{job_id} wakes on every change)', async () => {
+    // The silent server lets resolve_host and connect succeed; negotiate_protocol then hangs
+    // until the driver's timeout, so `working` with progress 2 of 4 stays until we stop.
+    const job = await start();
+    const controller = new AbortController();
+    const seen: ActiveJobStatus[] = [];
+    const waited = job.wait({
+      signal: controller.signal,
+      onProgress: (status) => {
+        seen.push(status);
+        if (status.status === 'working' && status.progress === 2) controller.abort();
+      },
+    });
+    await expect(waited).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen.at(-1)).toMatchObject({ status: 'working', progress: 2, total: 4 });
+    expect(seen.at(-1)?.steps?.map((step) => step.name)).toEqual(['resolve_host', 'connect']);
+    expect(job.status).toEqual(seen.at(-1));
+  });
+
+  it('falls back to the path the job was started on for a key without jobs / show', async () => {
+    const { key } = await t.admin.apiKeys.create({ name: 'tester only', api_key_scopes: [{ controller: 'nas_shares', action: 'test' }] });
+    const tester = t.client({ auth: { apiKey: key } });
+    const job = await tester.nasShares.test('nas-jobs', { name: 'projects', path: 'projects' });
+    const before = t.responses.checked.length;
+    expect(await job.wait()).toMatchObject({ job_id: job.id, status: 'completed' });
+    const answers = t.responses.checked.slice(before);
+    // One refusal, then the share test's own long poll for the rest of the handle's life.
+    expect(answers[0]).toBe('GET /jobs/{job_id} 403');
+    expect(answers.length).toBeGreaterThan(1);
+    expect(answers.slice(1).every((answer) => answer.startsWith('GET /nas/{nas_id}/nas_shares/-/test 20'))).toBe(true);
+    await expect(tester.jobs.get(job.id)).rejects.toMatchObject({ name: 'DmsApiError', status: 403, kind: 'forbidden' });
   });
 
   it('gives up after timeoutMs with a TimeoutError; the job goes on', async () => {

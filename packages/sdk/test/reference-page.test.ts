@@ -48,11 +48,17 @@ afterAll(async () => {
   await server?.close();
 });
 
-const shareSummaries = Object.values(openApiDocument().paths ?? {}).flatMap((item) =>
-  Object.values(item as Record<string, { tags?: string[]; summary?: string }>)
-    .filter((operation) => operation.tags?.includes('nas_shares'))
-    .map((operation) => operation.summary ?? ''),
-);
+type Operation = { tags?: string[]; summary?: string };
+/** The summaries of the document's operations at the paths `where` picks, in document order. */
+const summariesWhere = (where: (path: string, operation: Operation) => boolean) =>
+  Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
+    Object.values(item as Record<string, Operation>)
+      .filter((operation) => where(path, operation))
+      .map((operation) => operation.summary ?? ''),
+  );
+const tagDisplayName = (name: string) =>
+  (openApiDocument().tags as Array<{ name: string; 'x-displayName'?: string }> | undefined)?.find((tag) => tag.name === name)?.['x-displayName'] ?? name;
+const shareSummaries = summariesWhere((_path, operation) => operation.tags?.includes('nas_shares') === true);
 
 describe('the API reference page, offline in headless Chromium', () => {
   it('renders the document and lists every NAS share operation', async () => {
@@ -64,6 +70,16 @@ describe('the API reference page, offline in headless Chromium', () => {
     await expect.poll(() => page.getByText('matches a pattern').count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByText('Every error answer is a').count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${results}reference-page.png` });
+  });
+
+  it('lists the job history and the audit log operations', async () => {
+    const sidebar = page.locator('aside, nav').first();
+    const history = summariesWhere((path) => path === '/jobs' || path.startsWith('/jobs/') || path === '/audit_events');
+    expect(history).toEqual(['List jobs', 'Show a job', 'List audit events']);
+    // Their groups open on a click, as a reader would open them.
+    for (const tag of ['jobs', 'admin']) await sidebar.getByText(tagDisplayName(tag), { exact: true }).click();
+    for (const summary of history) await expect.poll(() => sidebar.getByText(summary, { exact: true }).count(), { message: summary }).toBeGreaterThan(0);
+    await page.screenshot({ path: `${results}reference-history.png` });
   });
 
   it('shows an operation with its parameters, responses, auth and its @dms/sdk sample', async () => {

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, gt, like, type Filter, type NasShare, type NasShareListOptions } from '../src/index.js';
+import { createClient, gt, like, type AuditEvent, type Filter, type Job, type NasShare, type NasShareListOptions } from '../src/index.js';
 
 // Compile-time tests: `npm run typecheck` fails when a `@ts-expect-error` line compiles. The
 // client is never called (the lambdas below are not run), so no server is needed.
@@ -43,5 +43,19 @@ describe('types generated from the API description', () => {
     const badSort = () => dms.nas.list({ sortBy: 'hots:desc' });
     expectTypeOf([ok, secret, notFilterable, underNas, otherResource, badSort]).items.toBeFunction();
     expectTypeOf<NasShareListOptions>().toMatchTypeOf<{ limit?: number; offset?: number }>();
+  });
+
+  it('jobs and audit events filter on their list attributes only', () => {
+    const jobs = () =>
+      dms.jobs.list({ filter: { kind: 'share_scan', status: 'working', requester: 'scheduler', nas_share_id: gt(1) }, sortBy: 'started_at:desc' });
+    const audit = () => dms.auditEvents.listAll({ filter: { actor: 'alice', action: 'update', resource_type: 'nas_shares', at: gt('2025-01-01') } });
+    // @ts-expect-error progress is not a filter of the job list
+    const notFilterable = () => dms.jobs.list({ filter: { progress: 1 } });
+    // @ts-expect-error an audit event's changes are not filterable
+    const changes = () => dms.auditEvents.list({ filter: { changes: 'x' } });
+    expectTypeOf([jobs, audit, notFilterable, changes]).items.toBeFunction();
+    expectTypeOf(dms.jobs.get).returns.resolves.toEqualTypeOf<Job>();
+    expectTypeOf<Job['kind']>().toEqualTypeOf<'share_test' | 'share_scan'>();
+    expectTypeOf<AuditEvent['via']>().toEqualTypeOf<'rest' | 'cli' | 'console' | 'scheduler'>();
   });
 });

@@ -1,7 +1,8 @@
 import type { Call } from '../call.js';
-import { jobHandle, type FollowJob, type JobHandle } from '../jobs.js';
+import { jobHandle, preferJobResource, type FollowJob, type JobHandle } from '../jobs.js';
 import type { ActiveJobStatus, CallOptions, FilterFieldOf, NasShare, NasShareCollection, NasShareCreate, NasShareUpdate, Ref } from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
+import { readJob } from './jobs.js';
 
 /** Where a share is addressed: under its NAS, in its pool, or among all shares. */
 export type ShareScope = { nasId: Ref; poolId?: never } | { poolId: Ref; nasId?: never } | { nasId?: undefined; poolId?: undefined };
@@ -55,14 +56,21 @@ export function nasSharesResource(call: Call): NasSharesResource {
     return call(method, path, { path: params, body, signal: options.signal });
   };
 
-  /** A job of a path (`…/-/test`, `…/{id}/test`, `…/{id}/scan`): started by PUT, followed by GET. */
+  /**
+   * A job of a path (`…/-/test`, `…/{id}/test`, `…/{id}/scan`): started by PUT, followed by
+   * GET /jobs/{job_id} (each handle its own, see preferJobResource).
+   */
   const jobs = (path: string, params: Record<string, string>) => {
-    const follow: FollowJob = (jobId, wait, signal) =>
+    const startedOn: FollowJob = (jobId, wait, signal) =>
       call('GET', path, { path: params, query: { job_id: jobId, wait: String(wait) }, signal }) as Promise<ActiveJobStatus>;
+    const follow = () => preferJobResource(readJob(call), startedOn);
     return {
       start: async (body: unknown, options: CallOptions) =>
-        jobHandle((await call('PUT', path, { path: params, body, signal: options.signal })) as ActiveJobStatus, follow),
-      follow: async (jobId: string, options: CallOptions) => jobHandle(await follow(jobId, 0, options.signal), follow),
+        jobHandle((await call('PUT', path, { path: params, body, signal: options.signal })) as ActiveJobStatus, follow()),
+      follow: async (jobId: string, options: CallOptions) => {
+        const handleFollow = follow();
+        return jobHandle(await handleFollow(jobId, 0, options.signal), handleFollow);
+      },
     };
   };
   const unsaved = (nasId: Ref) => jobs('/nas/{nas_id}/nas_shares/-/test', { nas_id: String(nasId) });
