@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverDefaults, systemPrincipal } from '@dms/core';
+import { serverDefaults } from '@dms/core';
 import { createMemoryRateLimiter } from '@dms/core/memory';
 import { routeContracts } from '../contracts/route-contracts.js';
 import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
 import { maxPathBytes } from '../pipeline/pipeline.js';
-import { adminPassword, adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
-import { addApiKey, addCorsRule, addUser, readJson, unique, seedResourceWorld, type ResourceWorld } from '../testing/fixtures.js';
+import { adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
+import type { ResourceWorld } from '../testing/fixtures.js';
+import { jobQuery, need, operationPath, operationRequests, seedOperationWorld, shareUpdate, type OperationRequest } from '../testing/operation-requests.js';
 
 /**
  * Finding 21.8: the document omitted the 422 that share test and scan answer for a host outside
@@ -16,11 +17,10 @@ import { addApiKey, addCorsRule, addUser, readJson, unique, seedResourceWorld, t
  * body, a NUL in each query parameter, the valid request and its replay), in three worlds (as
  * set up, with `share_test_allowed_hosts` narrowed below the fixtures' NAS, with every rate limit
  * spent); every status observed must be among those the operation's contract documents. A new
- * operation needs a row in `probes` (the type says so) and gets every derived request at once.
+ * operation needs a row in testing/operation-requests.ts (the type says so) and gets every derived
+ * request at once.
  */
 
-/** A network NAS on TEST-NET-2: nothing connects to it, as the job engine is never started. */
-const nasHost = '198.51.100.20';
 /** What the narrowed world allows: not the fixtures' NAS, nor the hosts the bodies send. */
 const narrowedHosts = ['192.0.2.0/24'];
 /** A ref no fixture has: numeric, so it reads as an id for every path parameter. */
@@ -37,159 +37,26 @@ interface Refusal {
   body?: unknown;
 }
 
-interface Probe {
-  /** The path parameters of the valid request. */
-  params?(f: Fixture): Record<string, string | number>;
-  /** The query string of the valid request, without `?`. */
-  query?(f: Fixture): string;
-  /** The body of the valid request; made once, so its replay sends the same. */
-  body?(f: Fixture): unknown;
-  /** Fixtures this row needs beyond the common ones, made before its world is set up. */
-  prepare?(t: TestApp, f: Fixture): Promise<Partial<Fixture>>;
-  refusals?(f: Fixture): Refusal[];
-}
-
-const need = <T>(value: T | undefined, what: string): T => {
-  if (value === undefined) throw new Error(`this row's fixture has no ${what}: give it a prepare`);
-  return value;
-};
-
-const withUser = async (t: TestApp): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
-const withCorsRule = async (t: TestApp): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
-const withApiKey = async (t: TestApp): Promise<Partial<Fixture>> => ({ apiKey: await addApiKey(t, ['pools/index']) });
-
-/** Queues a job through REST (the engine is not started, so it stays queued) and keeps its id. */
-const withJob =
-  (path: (f: Fixture) => string, body?: unknown) =>
-  async (t: TestApp, f: Fixture): Promise<Partial<Fixture>> => {
-    const res = await t.call('PUT', `/api/v2${path(f)}`, { auth: t.basic, ...(body === undefined ? {} : { body }) });
-    expect(res.status, await res.clone().text()).toBe(202);
-    return { jobId: (await readJson<{ job_id: string }>(res)).job_id };
-  };
-
-const unsavedShare = () => ({ name: unique('probe'), path: '/export/probe' });
-const nasRef = (f: Fixture) => ({ nas_id: f.nas.id });
-const shareUnderNas = (f: Fixture) => ({ nas_id: f.nas.id, nas_share_id: f.share.id });
-const shareRef = (f: Fixture) => ({ nas_share_id: f.share.id });
-const shareInPool = (f: Fixture) => ({ pool_id: f.pool.id, nas_share_id: f.share.id });
-const jobQuery = (f: Fixture) => `job_id=${need(f.jobId, 'job')}`;
 const jobRefusals = (f: Fixture): Refusal[] => [
   { why: 'no job_id', query: '' },
   { why: 'wait out of range', query: `${jobQuery(f)}&wait=99` },
   { why: 'unknown job_id', query: 'job_id=no-such-job' },
 ];
-/** Moves the share to where the narrowed world refuses (a change of target is checked too). */
-const shareUpdate = () => ({ path: `/export/${unique('moved')}` });
-let ttl = 600;
 
-/** Every operation, by operation id: how to make its valid request and reach its own refusals. */
-const probes: Record<OperationId, Probe> = {
-  testUnsavedNasShare: { params: nasRef, body: unsavedShare },
-  showUnsavedNasShareTest: {
-    params: nasRef,
-    query: jobQuery,
-    prepare: withJob((f) => `/nas/${f.nas.id}/nas_shares/-/test`, unsavedShare()),
-    refusals: jobRefusals,
-  },
-  testNasShare: { params: shareRef },
-  showNasShareTest: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/test`), refusals: jobRefusals },
-  scanNasShare: { params: shareRef },
-  showNasShareScan: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`), refusals: jobRefusals },
-  listJobs: { query: () => 'status=queued&created_at=%3E%3D2020-01-01T00:00:00Z&sort_by=created_at:desc&limit=5' },
-  showJob: {
-    params: (f) => ({ job_id: need(f.jobId, 'job') }),
-    prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`),
-    refusals: () => [{ why: 'wait out of range', query: 'wait=31' }],
-  },
-  listNasSharesByNas: { params: nasRef, query: () => 'name=~share%25&sort_by=name:desc' },
-  createNasShare: { params: nasRef, body: () => ({ name: unique('new'), path: '/export/new', password: 'pw-new' }) },
-  showNasShareByNas: { params: shareUnderNas },
-  updateNasShareByNas: {
-    params: shareUnderNas,
-    body: shareUpdate,
-    refusals: (f) => [{ why: 'share of another NAS', params: { nas_id: f.emptyNas.id, nas_share_id: f.share.id }, body: shareUpdate() }],
-  },
-  deleteNasShareByNas: { params: shareUnderNas },
-  listNasShares: { query: () => 'limit=5' },
-  showNasShare: { params: shareRef },
-  updateNasShare: { params: shareRef, body: shareUpdate },
-  deleteNasShare: { params: shareRef },
-  listNasSharesByPool: { params: (f) => ({ pool_id: f.pool.id }) },
-  showNasShareByPool: { params: shareInPool },
-  updateNasShareByPool: { params: shareInPool, body: shareUpdate },
-  deleteNasShareByPool: { params: shareInPool },
-  listNas: { query: () => 'page=1&per_page=5' },
-  createNas: { body: () => ({ name: unique('new-nas'), host: '198.51.100.30', type: 'nfs_v4' }) },
-  showNas: { params: nasRef },
-  updateNas: {
-    params: nasRef,
-    body: () => ({ comment: 'moved', host: '198.51.100.31' }),
-    refusals: (f) => [{ why: 'name of another NAS', body: { name: f.emptyNas.name } }],
-  },
-  deleteNas: { params: (f) => ({ nas_id: f.emptyNas.id }), refusals: (f) => [{ why: 'a NAS that still has shares', params: { nas_id: f.nas.id } }] },
-  listPools: {},
-  createPool: { body: () => ({ name: unique('new-pool') }) },
-  showPool: { params: (f) => ({ pool_id: f.pool.id }) },
-  updatePool: { params: (f) => ({ pool_id: f.pool.id }), body: (f) => ({ comment: 'updated', nas_share_ids: [f.share.id] }) },
-  deletePool: { params: (f) => ({ pool_id: f.pool.id }) },
-  listSnmpTraps: {},
-  createSnmpTrap: { body: () => ({ manager: '198.51.100.7' }) },
-  showSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
-  updateSnmpTrap: {
-    params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }),
-    body: () => ({ community: 'changed' }),
-    refusals: () => [{ why: 'severity band upside down', body: { severity_low: 5, severity_high: 1 } }],
-  },
-  deleteSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
-  // createTestApp runs no trap sender: this answers 503, as with the notifier down.
-  testSnmpTrap: { params: (f) => ({ snmp_trap_id: f.trap.snmp_trap_id }) },
-  showSnmpServerConfiguration: {},
-  updateSnmpServerConfiguration: { body: () => ({ location: unique('room') }) },
-  login: {
-    body: () => ({ username: adminUsername, password: adminPassword }),
-    // JWT mode on, so that the body is checked (JWT mode off is 403 whatever the body says).
-    prepare: async (t) => {
-      await t.core.settings.update(systemPrincipal, { jwt_enabled: true });
-      return {};
-    },
-    refusals: () => [{ why: 'wrong password', body: { username: adminUsername, password: 'not-the-password' } }],
-  },
-  showCurrentApiKey: {},
-  showSettings: {},
-  updateSettings: {
-    body: () => ({ jwt_ttl_seconds: (ttl += 1) }),
-    refusals: () => [{ why: 'a host entry that is no host', body: { share_test_allowed_hosts: ['not a host/99'] } }],
-  },
-  listApiKeys: {},
-  createApiKey: { body: () => ({ name: unique('granted'), api_key_scopes: [{ controller: 'pools', action: 'index' }] }) },
-  showApiKey: { params: (f) => ({ api_key_id: need(f.apiKey, 'API key').id }), prepare: withApiKey },
-  updateApiKey: { params: (f) => ({ api_key_id: need(f.apiKey, 'API key').id }), prepare: withApiKey, body: () => ({ name: unique('renamed') }) },
-  deleteApiKey: { params: (f) => ({ api_key_id: need(f.apiKey, 'API key').id }), prepare: withApiKey },
-  listUsers: {},
-  createUser: { body: () => ({ username: unique('new-user'), password: 'new-user-password' }) },
-  showUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser },
-  // Not `admin: true`: a second admin would let the refusals of the last admin through.
-  updateUser: {
-    params: (f) => ({ user_id: need(f.user, 'user').id }),
-    prepare: withUser,
-    body: () => ({ admin: false }),
-    refusals: () => [{ why: 'demoting the last admin', params: { user_id: adminUsername }, body: { admin: false } }],
-  },
-  deleteUser: {
-    params: (f) => ({ user_id: need(f.user, 'user').id }),
-    prepare: withUser,
-    refusals: () => [{ why: 'deleting the last admin', params: { user_id: adminUsername } }],
-  },
-  listCorsRules: {},
-  createCorsRule: { body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }) },
-  showCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },
-  updateCorsRule: {
-    params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }),
-    prepare: withCorsRule,
-    body: () => ({ origins: [`https://${unique('app')}.example.com`] }),
-  },
-  deleteCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },
-  listAuditEvents: { query: () => 'action=update&via=rest&sort_by=at:desc&per_page=5' },
+/** Each operation's own refusals, beside those its contract implies; its valid request is in testing/operation-requests.ts. */
+const refusals: Partial<Record<OperationId, (f: Fixture) => Refusal[]>> = {
+  showUnsavedNasShareTest: jobRefusals,
+  showNasShareTest: jobRefusals,
+  showNasShareScan: jobRefusals,
+  showJob: () => [{ why: 'wait out of range', query: 'wait=31' }],
+  updateNasShareByNas: (f) => [{ why: 'share of another NAS', params: { nas_id: f.emptyNas.id, nas_share_id: f.share.id }, body: shareUpdate() }],
+  updateNas: (f) => [{ why: 'name of another NAS', body: { name: f.emptyNas.name } }],
+  deleteNas: (f) => [{ why: 'a NAS that still has shares', params: { nas_id: f.nas.id } }],
+  updateSnmpTrap: () => [{ why: 'severity band upside down', body: { severity_low: 5, severity_high: 1 } }],
+  login: () => [{ why: 'wrong password', body: { username: adminUsername, password: 'not-the-password' } }],
+  updateSettings: () => [{ why: 'a host entry that is no host', body: { share_test_allowed_hosts: ['not a host/99'] } }],
+  updateUser: () => [{ why: 'demoting the last admin', params: { user_id: adminUsername }, body: { admin: false } }],
+  deleteUser: () => [{ why: 'deleting the last admin', params: { user_id: adminUsername } }],
 };
 
 /** Every status a contract documents: its 2xx, the 304 of a GET, its errors. */
@@ -200,10 +67,6 @@ function documented(contract: RouteContract): Set<number> {
     ...(contract.method === 'get' ? [304] : []),
     ...contract.errors,
   ]);
-}
-
-function pathOf(contract: RouteContract, params: Record<string, string | number>): string {
-  return `/api/v2${contract.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(String(need(params[name], `path parameter ${name}`))))}`;
 }
 
 interface Sent {
@@ -222,10 +85,7 @@ function scopeItLacks(contract: RouteContract): `${string}/${string}` {
   return contract.scope?.controller === 'pools' ? 'traps/index' : 'pools/index';
 }
 
-async function seed(t: TestApp, probe: Probe): Promise<Fixture> {
-  const f = await seedResourceWorld(t, { nas: { type: 'nfs_v4', host: nasHost }, share: { path: '/export/data', password: 'pw-probe' } });
-  return { ...f, ...(await probe.prepare?.(t, f)) };
-}
+const seed = (t: TestApp, request: OperationRequest): Promise<Fixture> => seedOperationWorld(t, request);
 
 class Prober {
   constructor(
@@ -241,7 +101,7 @@ class Prober {
   ): Promise<void> {
     const { contract, t } = this;
     const query = request.query ? `?${request.query}` : '';
-    const res = await t.call(contract.method.toUpperCase(), pathOf(contract, request.params ?? {}) + query, {
+    const res = await t.call(contract.method.toUpperCase(), operationPath(contract, request.params ?? {}) + query, {
       ...(request.auth === undefined ? {} : { auth: request.auth }),
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.headers ? { headers: request.headers } : {}),
@@ -258,14 +118,14 @@ async function probeAll(
   keys: { lacking: (scope: `${string}/${string}`) => Promise<string> },
   seen: Sent[],
 ): Promise<void> {
-  const probe = probes[contract.operationId];
+  const probe = operationRequests[contract.operationId];
   const p = new Prober(t, contract, seen);
   const params = probe.params?.(f) ?? {};
   const query = probe.query?.(f) ?? '';
   const body = probe.body?.(f);
   const valid = { params, query, body, auth: t.basic };
   // First, while nothing the valid request (or a probe that passes as one) changes is in their way.
-  for (const refusal of probe.refusals?.(f) ?? []) {
+  for (const refusal of refusals[contract.operationId]?.(f) ?? []) {
     await p.send(refusal.why, {
       ...valid,
       ...(refusal.params ? { params: { ...params, ...refusal.params } } : {}),
@@ -350,8 +210,8 @@ function remember(observations: Observations): void {
 }
 
 describe('finding 21.8: every operation answers only statuses its contract documents', () => {
-  it('has a probe for every operation of the route contracts, and none for an operation that is gone', () => {
-    expect(Object.keys(probes).sort()).toEqual(routeContracts.map((contract) => contract.operationId).sort());
+  it('has a valid request for every operation of the route contracts, and none for an operation that is gone', () => {
+    expect(Object.keys(operationRequests).sort()).toEqual(routeContracts.map((contract) => contract.operationId).sort());
   });
 
   /** As set up: `share_test_allowed_hosts` empty, every host allowed. */
@@ -372,7 +232,7 @@ describe('finding 21.8: every operation answers only statuses its contract docum
       for (const contract of routeContracts) {
         const seen: Sent[] = [];
         observations.set(contract.operationId, seen);
-        await probeAll(t, contract, await seed(t, probes[contract.operationId]), keys, seen);
+        await probeAll(t, contract, await seed(t, operationRequests[contract.operationId]), keys, seen);
       }
       expect(undocumented(observations)).toEqual([]);
       expect(missed(observations)).toEqual([]);
@@ -386,7 +246,7 @@ describe('finding 21.8: every operation answers only statuses its contract docum
     const fixtures = new Map<OperationId, Fixture>();
     beforeAll(async () => {
       t = await createTestApp();
-      for (const contract of routeContracts) fixtures.set(contract.operationId, await seed(t, probes[contract.operationId]));
+      for (const contract of routeContracts) fixtures.set(contract.operationId, await seed(t, operationRequests[contract.operationId]));
       const res = await t.call('PUT', '/api/v2/settings', { auth: t.basic, body: { share_test_allowed_hosts: narrowedHosts } });
       expect(res.status, await res.clone().text()).toBe(200);
     });
@@ -400,7 +260,7 @@ describe('finding 21.8: every operation answers only statuses its contract docum
         const seen: Sent[] = [];
         observations.set(contract.operationId, seen);
         const f = need(fixtures.get(contract.operationId), 'fixture');
-        const probe = probes[contract.operationId];
+        const probe = operationRequests[contract.operationId];
         const p = new Prober(t, contract, seen);
         await p.send('the valid request, host outside share_test_allowed_hosts', {
           params: probe.params?.(f) ?? {},
