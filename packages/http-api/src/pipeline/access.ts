@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
+import { calledFrom, type CallOrigin } from '@dms/core';
 import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core/runtime';
 import { requestHeader } from '../http/request-header.js';
-import { setRateLimitHeaders } from '../http/common-headers.js';
+import { requestIdOf, setRateLimitHeaders } from '../http/common-headers.js';
 import { credentialFromAuthorization } from '../http/credential-header.js';
 import type { AppEnv } from '../http/env.js';
 import type { Step } from './step.js';
@@ -20,7 +21,7 @@ export interface AccessHooks {
 class RestAccessRequest<C extends Credential | undefined> implements AccessRequest {
   #address: string | undefined;
   constructor(
-    private readonly c: Context,
+    private readonly c: Context<AppEnv>,
     private readonly hooks: AccessHooks,
     readonly credential: C,
   ) {}
@@ -29,12 +30,52 @@ class RestAccessRequest<C extends Credential | undefined> implements AccessReque
     return (this.#address ??= this.hooks.clientAddress(this.c));
   }
 
+  /** Sign-ins are audited as REST calls, under the request id of their answer. */
+  get via(): 'rest' {
+    return 'rest';
+  }
+
+  get requestId(): string | undefined {
+    return requestIdOf(this.c);
+  }
+
   onRateLimit(decision: RateLimitDecision): void {
     setRateLimitHeaders(this.c, decision);
   }
 
   onAuthFailure(): void {
     this.hooks.onAuthFailure?.();
+  }
+}
+
+/**
+ * Where a REST call came from, as the audit log records it: the client's address as the rate
+ * limiter sees it and the answer's X-Request-Id. Read through the request when an event is
+ * written, so a request that changes nothing (nearly every one) resolves no address for it.
+ * The request stays private: the principal carrying this origin never exposes its credential.
+ */
+class RestCallOrigin implements CallOrigin {
+  readonly #request: AccessRequest;
+  constructor(request: AccessRequest) {
+    this.#request = request;
+  }
+
+  get via(): 'rest' {
+    return 'rest';
+  }
+
+  get clientAddress(): string {
+    return this.#request.address;
+  }
+
+  get requestId(): string | undefined {
+    return this.#request.requestId;
+  }
+
+  /** A plain copy, should a principal ever be logged or cloned. */
+  toJSON(): CallOrigin {
+    const { requestId } = this;
+    return { via: this.via, clientAddress: this.clientAddress, ...(requestId === undefined ? {} : { requestId }) };
   }
 }
 
@@ -49,11 +90,12 @@ export function authenticate(access: AccessService, publicPaths: ReadonlySet<str
   return async (c, next) => {
     if (!publicPaths.has(c.req.path)) {
       const credential = credentialFromAuthorization(requestHeader(c, 'authorization'));
-      c.set('principal', await access.authenticateRequest(new RestAccessRequest(c, hooks, credential)));
+      const request = new RestAccessRequest(c, hooks, credential);
+      c.set('principal', calledFrom(await access.authenticateRequest(request), new RestCallOrigin(request)));
       return next();
     }
     await access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined));
-    (c as Context<AppEnv>).set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
+    c.set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
     return next();
   };
 }
