@@ -5,7 +5,7 @@ import { collectionExample, jobExample, jobWorkingExample } from './examples.js'
 
 /** Who reads which jobs (the core's rule), said on both operations. */
 const visibility =
-  'A user sees every job; an API key that holds `nas_shares / show` sees every job (as it sees every share); any other key sees only the jobs its own key tree started.';
+  'A user sees every job; an API key that holds `nas_shares / show` sees every job, as it sees every share; any other key sees only the jobs started within its own key tree: by the user it belongs to or by any of that user’s keys (a key made by the CLI or the console: by itself alone).';
 
 /** GET /jobs and GET /jobs/{job_id} (DESIGN §5.21): every job, wherever it was started. */
 export const jobContracts: readonly RouteContract[] = [
