@@ -68,6 +68,12 @@ export const auditDefaults = {
   retentionDays: 365,
 } as const;
 
+/** What keeps watch (settings `scan_retention_days`, `alert_retention_days`). */
+export const watchDefaults = {
+  scanRetentionDays: 365,
+  alertRetentionDays: 30,
+} as const;
+
 /** JWT mode and API keys (settings). */
 export const authDefaults = {
   jwtTtlSeconds: 3600,

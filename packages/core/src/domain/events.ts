@@ -15,6 +15,9 @@ export const eventCatalogue = {
   service_stopping: { severity: 2, notification: 8, description: 'the service is stopping' },
   configuration_changed: { severity: 1, notification: 9, description: 'the configuration changed' },
   test_trap: { severity: 1, notification: 10, description: 'a test trap requested through the API' },
+  // An alert's own level replaces the severity here (alertEvent): a target's band filters by it.
+  alert_raised: { severity: 3, notification: 11, description: 'an alert was raised: its condition started' },
+  alert_cleared: { severity: 3, notification: 12, description: 'an alert was cleared: its condition ended' },
 } as const satisfies Record<string, { severity: Severity; notification: number; description: string }>;
 
 export type DmsEventName = keyof typeof eventCatalogue;
@@ -44,6 +47,8 @@ export interface DmsEvent {
   severity: Severity;
   message: string;
   resource?: DmsEventResource;
+  /** The alert an alert_raised or alert_cleared event is about (its trap names the source). */
+  alert?: { id: number; source: string; level: Severity };
   at: Date;
   origin?: EventOrigin;
 }
@@ -67,4 +72,15 @@ export function makeInternalEvent(name: InternalEventName, message: string, at: 
   const event: InternalEvent = { name, severity: internalEventCatalogue[name].severity, message, at };
   if (resource) event.resource = resource;
   return event;
+}
+
+/** An alert's raise or clear, at the alert's level (its source's setting), not the catalogue's. */
+export function alertEvent(
+  name: 'alert_raised' | 'alert_cleared',
+  alert: { id: number; source: string; level: Severity },
+  message: string,
+  at: Date,
+  resource?: DmsEventResource,
+): DmsEvent {
+  return { name, severity: alert.level, message, at, alert, ...(resource ? { resource } : {}) };
 }

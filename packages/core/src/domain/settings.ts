@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { strictInput } from '../validation/strict-input.js';
-import { auditDefaults, authDefaults, jobDefaults } from '../defaults.js';
+import { auditDefaults, authDefaults, jobDefaults, watchDefaults } from '../defaults.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
 export const allowedHostEntry = z
@@ -19,6 +19,8 @@ export const settingsSchema = z
     api_keys_max_per_user: z.number().int(),
     job_retention_days: z.number().int(),
     audit_retention_days: z.number().int(),
+    scan_retention_days: z.number().int(),
+    alert_retention_days: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -42,6 +44,10 @@ export const settingsUpdateSchema = strictInput(
       job_retention_days: z.number().int().min(1).max(3650),
       /** Audit events older than this many days are purged. */
       audit_retention_days: z.number().int().min(1).max(3650),
+      /** Scan history rows older than this many days are purged (a share's latest scan is kept). */
+      scan_retention_days: z.number().int().min(1).max(3650),
+      /** Cleared alerts older than this many days are purged. */
+      alert_retention_days: z.number().int().min(1).max(3650),
     })
     .partial(),
 );
@@ -56,4 +62,6 @@ export const defaultSettings: Settings = {
   api_keys_max_per_user: authDefaults.apiKeysMaxPerUser,
   job_retention_days: jobDefaults.retentionDays,
   audit_retention_days: auditDefaults.retentionDays,
+  scan_retention_days: watchDefaults.scanRetentionDays,
+  alert_retention_days: watchDefaults.alertRetentionDays,
 };

@@ -37,6 +37,8 @@ export interface JobEngineOptions {
    * any live replica (3 heartbeats by default: a dead replica's jobs end within ~8 s).
    */
   staleAfterMs?: number;
+  /** Told when the overall queue bound refused a job (the alerts raise `job_queue_saturated`). */
+  onQueueFull?: (total: number) => void;
   /** Purges what is past its retention (finished jobs, audit events), once a minute. */
   purgeExpired?: () => Promise<void>;
   /** How often an idle worker looks for jobs enqueued by another replica. */
@@ -58,7 +60,7 @@ export interface JobRefs {
 /** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
 export type JobBounds = QueueBounds & { requestedBy: string; requester: string };
 
-type Hooks = 'onError' | 'onJobFailed' | 'purgeExpired';
+type Hooks = 'onError' | 'onJobFailed' | 'purgeExpired' | 'onQueueFull';
 
 const eventNames: Record<JobKind, Record<FinishedJobStatus, DmsEventName>> = {
   share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
@@ -175,6 +177,7 @@ export class JobEngine {
       });
     }
     this.rejections.overall += 1;
+    this.#options.onQueueFull?.(bounds.total);
     return new DomainError('unavailable', `the job queue is full (at most ${bounds.total} unfinished jobs); retry after ${retryAfter} s`, {
       retryAfter,
       details: { jobs: [{ error: 'less_than_or_equal_to', count: bounds.total }] },

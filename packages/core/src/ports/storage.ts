@@ -7,6 +7,7 @@ import type { ShareHealth } from '../domain/nas-share.js';
 import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
+import type { AlertStore } from './alert-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -245,6 +246,7 @@ export interface Stores {
   readonly jobs: JobStore;
   readonly auditEvents: AuditEventStore;
   readonly schedules: ScheduleStore;
+  readonly alerts: AlertStore;
 }
 
 export interface Storage extends Stores {

@@ -6,6 +6,7 @@ import type { Storage } from '../ports/storage.js';
 import type { TrapSender } from '../ports/notifier.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
 import type { Scheduler } from '../schedules/scheduler.js';
+import type { AlertWatch } from '../services/alert-watch.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { makeEvent } from '../domain/events.js';
@@ -82,6 +83,8 @@ export interface Dms {
   engine: JobEngine;
   /** Runs due schedules; started with the engine in the service role. */
   scheduler: Scheduler;
+  /** The alert sources; watching in the service role. */
+  alertWatch: AlertWatch;
   events: EventBus;
   dataDir: string;
   /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
@@ -218,7 +221,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
           }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
-    const { core, engine, scheduler, recurrences } = wireCore({
+    const { core, engine, scheduler, recurrences, alertWatch } = wireCore({
       ...memoryLimits,
       ...coordination,
       ...options.core,
@@ -277,6 +280,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       log.info({ worker_id: engine.workerId }, 'job engine started');
       scheduler.start();
       cleanups.push(() => scheduler.stop());
+      alertWatch.start();
+      cleanups.push(() => alertWatch.stop());
       events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 
@@ -285,6 +290,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       core,
       engine,
       scheduler,
+      alertWatch,
       events,
       dataDir,
       firstAdmin,

@@ -14,8 +14,8 @@ export interface SchedulerOptions {
   startJob(action: 'test' | 'scan', share: NasShareRecord, scheduleId: number): Promise<unknown>;
   /** How often storage is looked at for schedules changed on another replica. */
   pollMs?: number;
-  /** Told of a run's missed occurrences (the alerts raise `schedule_missed`). */
-  onMissed?: (schedule: ScheduleRecord, missed: number) => void;
+  /** Told of each run it claimed, with the occurrences it missed (the alerts raise or clear `schedule_missed`). */
+  onRun?: (schedule: ScheduleRecord, missed: number) => void;
   onError?: (error: unknown) => void;
 }
 
@@ -135,7 +135,7 @@ export class Scheduler {
       missed: plan.count,
     });
     if (!claimed) return;
-    if (plan.count > 0) this.#options.onMissed?.(schedule, plan.count);
+    this.#options.onRun?.(schedule, plan.count);
     if (this.#feeding.has(schedule.id) || (await storage.jobs.countUnfinishedOfSchedule(schedule.id)) > 0) {
       await storage.schedules.countSkipped(schedule.id);
       return;

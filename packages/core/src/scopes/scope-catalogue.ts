@@ -16,11 +16,14 @@ export const scopeCatalogue = [
   // Jobs are started through their share (nas_shares / test, scan); these read them back.
   { controller: 'jobs', actions: ['index', 'show'] },
   { controller: 'schedules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  { controller: 'alerts', actions: ['index', 'show', 'update'] },
+  { controller: 'statistics', actions: ['show'] },
   // Admin-only areas: a key also needs an admin owner for these.
   { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'cors_rules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'settings', actions: ['show', 'update'] },
   { controller: 'audit_events', actions: ['index'] },
+  { controller: 'alert_settings', actions: ['index', 'update'] },
   { controller: 'metrics', actions: ['index'] },
 ] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
 

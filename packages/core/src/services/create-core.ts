@@ -27,6 +27,8 @@ import { AuditTrail } from './audit-trail.js';
 import { retentionPurge } from './retention.js';
 import type { AuditEvent } from '../domain/audit-event.js';
 import { ScheduleService } from './schedule-service.js';
+import { AlertService } from './alert-service.js';
+import { AlertWatch } from './alert-watch.js';
 import { Recurrences } from '../schedules/recurrence.js';
 import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
 
@@ -53,6 +55,7 @@ export interface Core {
   /** The audit log: every change recorded with its transaction, and GET /audit_events. */
   readonly auditEvents: AuditTrail;
   readonly schedules: ScheduleService;
+  readonly alerts: AlertService;
 }
 
 /**
@@ -68,6 +71,8 @@ export interface WiredCore {
   scheduler: Scheduler;
   /** The RRULE worker; `close()` ends it. */
   recurrences: Recurrences;
+  /** The alert sources; not watching until `alertWatch.start()` (a service starts it with the engine). */
+  alertWatch: AlertWatch;
 }
 
 export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
@@ -82,7 +87,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     jwtKey?: Uint8Array;
     /** Rate limits and the failed-authentication lockout (in memory, with rateLimitDefaults, by default). */
     limits?: AccessLimits;
-    scheduler?: Partial<Pick<SchedulerOptions, 'pollMs' | 'onMissed' | 'onError'>>;
+    scheduler?: Partial<Pick<SchedulerOptions, 'pollMs' | 'onError'>>;
     /** Each audit event once committed (openDms logs it as one `audit: true` line). */
     onAudit?: (event: AuditEvent) => void;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'pollMs' | 'onError'>>;
@@ -110,7 +115,16 @@ export function wireCore(options: CoreOptions): WiredCore {
   const nas = new NasService(deps, audit, hostPolicy);
   const pools = new PoolService(deps, audit);
   const shares = new ShareService(deps, audit, nas, pools, drivers);
-  const engine = new JobEngine({ ...deps, drivers, hostPolicy, purgeExpired: retentionPurge(deps, settings, audit), ...engineOptions });
+  const alerts = new AlertService(deps, audit);
+  const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError);
+  const engine = new JobEngine({
+    ...deps,
+    drivers,
+    hostPolicy,
+    purgeExpired: retentionPurge(deps, settings, audit),
+    onQueueFull: (total) => alertWatch.queueRefused(total),
+    ...engineOptions,
+  });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   const recurrences = new Recurrences();
   const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
@@ -119,6 +133,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     recurrences,
     clock: deps.clock,
     startJob: (action, share, scheduleId) => jobs.startScheduled(action, share, scheduleId),
+    onRun: (schedule, missed) => alertWatch.scheduleRan(schedule, missed),
     ...schedulerOptions,
   });
   const core: Core = {
@@ -137,8 +152,9 @@ export function wireCore(options: CoreOptions): WiredCore {
     settings,
     corsRules: new CorsRuleService(deps, audit),
     auditEvents: audit,
+    alerts,
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
-  return { core, engine, scheduler, recurrences };
+  return { core, engine, scheduler, recurrences, alertWatch };
 }

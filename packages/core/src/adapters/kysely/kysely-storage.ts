@@ -18,6 +18,7 @@ import { KyselyJobStore } from './kysely-job-store.js';
 import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
 import { KyselyAuditEventStore } from './kysely-audit-event-store.js';
 import { KyselyScheduleStore } from './kysely-schedule-store.js';
+import { KyselyAlertStore } from './kysely-alert-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -79,6 +80,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       jobs: () => new KyselyJobStore(over, quirks, fast.writeStatementRunner),
       auditEvents: () => new KyselyAuditEventStore(over),
       schedules: () => new KyselyScheduleStore(over, quirks, now),
+      alerts: () => new KyselyAlertStore(over),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

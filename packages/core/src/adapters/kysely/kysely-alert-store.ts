@@ -1,0 +1,94 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AlertRecord, AlertSettingRecord, AlertSighting, AlertStore } from '../../ports/alert-store.js';
+import type { AlertSource } from '../../domain/alert.js';
+import type { Severity } from '../../domain/trap.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import type { AlertTable, Database } from './kysely-schema.js';
+import { listRows } from './kysely-list-rows.js';
+
+const columns = [
+  'id',
+  'source',
+  'level',
+  'resource_type',
+  'resource_id',
+  'resource_name',
+  'message',
+  'raised_at',
+  'last_seen_at',
+  'cleared_at',
+  'dismissed_at',
+] as const;
+type Row = Pick<Selectable<AlertTable>, (typeof columns)[number]>;
+
+const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), source: row.source as AlertSource, level: Number(row.level) as Severity });
+
+/** One open alert per condition: the key is set while open, null once cleared. */
+const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
+
+export class KyselyAlertStore implements AlertStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async sight(sighting: AlertSighting) {
+    const { at, ...condition } = sighting;
+    const key = openKey(sighting.source, sighting.resource_type, sighting.resource_id);
+    const row = await this.db
+      .insertInto('alerts')
+      .values({ ...condition, raised_at: at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key })
+      .onConflict((conflict) => conflict.column('open_key').doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level }))
+      .returning([...columns, sql<number>`case when raised_at = last_seen_at then 1 else 0 end`.as('fresh')])
+      .executeTakeFirstOrThrow();
+    const { fresh, ...alert } = row;
+    return { alert: toRecord(alert), raised: Number(fresh) === 1 };
+  }
+
+  async clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string) {
+    const row = await this.db
+      .updateTable('alerts')
+      .set({ cleared_at: at, open_key: null })
+      .where('open_key', '=', openKey(source, resourceType, resourceId))
+      .returning(columns)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async open(source: AlertSource) {
+    const rows = await this.db.selectFrom('alerts').select(columns).where('source', '=', source).where('cleared_at', 'is', null).orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  async get(id: number) {
+    const row = await this.db.selectFrom('alerts').select(columns).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(query: ListQuery) {
+    const page = await listRows<Row>(this.db, 'alerts', columns, query);
+    return { count: page.count, items: page.items.map(toRecord) };
+  }
+
+  async dismiss(id: number, at: string | null) {
+    const row = await this.db.updateTable('alerts').set({ dismissed_at: at }).where('id', '=', id).returning(columns).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async purgeCleared(before: string, limit: number) {
+    const oldest = this.db.selectFrom('alerts').select('id').where('cleared_at', '<', before).orderBy('cleared_at').limit(limit);
+    const result = await this.db.deleteFrom('alerts').where('id', 'in', oldest).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async settings() {
+    const rows = await this.db.selectFrom('alert_settings').select(['source', 'enabled', 'level']).execute();
+    return rows.map((row) => ({ source: row.source as AlertSource, enabled: Boolean(row.enabled), level: Number(row.level) as Severity }));
+  }
+
+  async saveSetting(setting: AlertSettingRecord) {
+    const values = { source: setting.source, enabled: setting.enabled ? 1 : 0, level: setting.level };
+    await this.db
+      .insertInto('alert_settings')
+      .values(values)
+      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: values.enabled, level: values.level }))
+      .execute();
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { idSchema } from './common.js';
+import { strictInput } from '../validation/strict-input.js';
+import type { Severity } from './trap.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
+
+/**
+ * What dms keeps watch on (DESIGN §5.24, TrueNAS's alert sources): each raises an alert when
+ * its condition starts and clears it when it ends, at its default level unless the alert
+ * settings say otherwise (levels as traps: 1 info … 5 critical).
+ */
+export const alertSourceCatalogue = {
+  share_unreachable: { level: 4, description: 'a test of a share failed where it had passed (or never run): cleared by the next successful test' },
+  scan_failed: { level: 3, description: 'a scan of a share failed: cleared by the next completed scan' },
+  schedule_missed: { level: 3, description: 'a schedule missed runs while dms was not running: cleared by its next run on time' },
+  api_key_expiring: { level: 3, description: 'an API key expires within 7 days: cleared once it is extended, revoked or expired' },
+  storage_degraded: { level: 5, description: 'the storage failed a readiness check (/readyz): cleared once it passes again' },
+  job_queue_saturated: { level: 3, description: 'a job was refused by the queue bounds: cleared once the queue has room again' },
+  trap_target_unreachable: { level: 3, description: 'an SNMP inform was not acknowledged after its retries: cleared by the next acknowledged one' },
+} as const satisfies Record<string, { level: Severity; description: string }>;
+
+export type AlertSource = keyof typeof alertSourceCatalogue;
+export const alertSources = Object.keys(alertSourceCatalogue) as AlertSource[];
+
+const level = z.number().int().min(1).max(5);
+
+const alertResourceSchema = z.object({ type: z.string(), id: z.string().nullable(), name: z.string().nullable() });
+
+export const alertSchema = z
+  .object({
+    id: idSchema,
+    source: z.enum(alertSources as [AlertSource, ...AlertSource[]]),
+    level,
+    resource: alertResourceSchema.nullable(),
+    message: z.string(),
+    raised_at: z.string(),
+    last_seen_at: z.string().describe('the last time the condition was seen: an alert is updated, not repeated, while it lasts'),
+    cleared_at: z.string().nullable().describe('null while the condition lasts (an open alert)'),
+    dismissed_at: z.string().nullable().describe('set by PUT {"dismissed": true}: seen by an operator; it still clears by itself'),
+  })
+  .meta({ id: 'alert' });
+export type Alert = z.output<typeof alertSchema>;
+export const alertCollectionSchema = collectionSchema('alerts', alertSchema).meta({ id: 'alert_collection' });
+
+export const alertUpdateSchema = strictInput(z.object({ dismissed: z.boolean() }), {
+  readOnly: ['id', 'source', 'level', 'resource', 'message', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at'],
+});
+
+export const alertSettingSchema = z
+  .object({
+    source: z.enum(alertSources as [AlertSource, ...AlertSource[]]),
+    enabled: z.boolean(),
+    level,
+    description: z.string(),
+  })
+  .meta({ id: 'alert_setting' });
+export type AlertSetting = z.output<typeof alertSettingSchema>;
+export const alertSettingCollectionSchema = collectionSchema('alert_settings', alertSettingSchema).meta({ id: 'alert_setting_collection' });
+export const alertSettingUpdateSchema = strictInput(z.object({ enabled: z.boolean(), level }).partial(), { readOnly: ['source', 'description'] });
+
+const { integer, string, nullableString, timestamp, nullableTimestamp } = listFields;
+
+/** Newest first unless `sort_by` says otherwise; `cleared_at=null` lists the open ones. */
+export const alertListSpec: ListSpec = {
+  fields: {
+    id: integer,
+    source: string,
+    level: integer,
+    resource_type: nullableString,
+    resource_id: nullableString,
+    raised_at: timestamp,
+    last_seen_at: timestamp,
+    cleared_at: nullableTimestamp,
+    dismissed_at: nullableTimestamp,
+  },
+  filterable: ['id', 'source', 'level', 'resource_type', 'resource_id', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at'],
+};
+export const alertListQuerySchema = listQuerySchema(alertListSpec);

@@ -1,0 +1,47 @@
+import type { AlertSource } from '../domain/alert.js';
+import type { Severity } from '../domain/trap.js';
+import type { ListPage, ListQuery } from '../list-query/list-query.js';
+
+export interface AlertRecord {
+  id: number;
+  source: AlertSource;
+  level: Severity;
+  resource_type: string | null;
+  resource_id: string | null;
+  resource_name: string | null;
+  message: string;
+  raised_at: string;
+  last_seen_at: string;
+  cleared_at: string | null;
+  dismissed_at: string | null;
+}
+
+/** A condition as a source sees it now. */
+export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & { at: string };
+
+export interface AlertSettingRecord {
+  source: AlertSource;
+  enabled: boolean;
+  level: Severity;
+}
+
+/**
+ * Alerts as conditions: at most one open alert per source and resource (its `open key`). A
+ * sighting of an open one updates it (`last_seen_at`, message, level) instead of adding one.
+ */
+export interface AlertStore {
+  /** Opens the alert of this condition, or updates the open one; `raised` says which. */
+  sight(sighting: AlertSighting): Promise<{ alert: AlertRecord; raised: boolean }>;
+  /** Clears the open alert of this condition; resolves it, or undefined when none was open. */
+  clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string): Promise<AlertRecord | undefined>;
+  /** Open alerts of a source (the sweeps compare them with what they see now). */
+  open(source: AlertSource): Promise<AlertRecord[]>;
+  get(id: number): Promise<AlertRecord | undefined>;
+  list(query: ListQuery): Promise<ListPage<AlertRecord>>;
+  /** Sets or unsets dismissed_at; resolves the alert, or undefined when it does not exist. */
+  dismiss(id: number, at: string | null): Promise<AlertRecord | undefined>;
+  /** Deletes at most `limit` alerts cleared before `before`; resolves how many. */
+  purgeCleared(before: string, limit: number): Promise<number>;
+  settings(): Promise<AlertSettingRecord[]>;
+  saveSetting(setting: AlertSettingRecord): Promise<void>;
+}

@@ -1,0 +1,158 @@
+import type { CoreDeps } from './core-deps.js';
+import type { Principal } from '../scopes/principal.js';
+import type { AlertRecord, AlertSettingRecord } from '../ports/alert-store.js';
+import type { AuditResource } from '../domain/audit-event.js';
+import { authorize, authorizeAdmin } from '../scopes/scope-check.js';
+import { parseInput } from '../validation/zod-details.js';
+import { DomainError } from '../errors/domain-error.js';
+import {
+  alertListSpec,
+  alertSettingUpdateSchema,
+  alertSourceCatalogue,
+  alertSources,
+  alertUpdateSchema,
+  type Alert,
+  type AlertSetting,
+  type AlertSource,
+} from '../domain/alert.js';
+import { alertEvent } from '../domain/events.js';
+import type { Severity } from '../domain/trap.js';
+import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
+import { newestFirst } from '../list-query/newest-first.js';
+import { findByNumericId } from './resolve-ref.js';
+import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
+
+export function presentAlert(record: AlertRecord): Alert {
+  const { resource_type, resource_id, resource_name, ...rest } = record;
+  return { ...rest, resource: resource_type === null ? null : { type: resource_type, id: resource_id, name: resource_name } };
+}
+
+/**
+ * Alerts as TrueNAS keeps them (DESIGN §5.24): a condition raised once when it starts, updated
+ * while it lasts, cleared when it ends; each raise and clear is an event (and so a trap, at the
+ * alert's level). Sources report what they see through `sight` and `clear`.
+ */
+export class AlertService {
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** A source sees its condition now: raised (and announced) when new, updated when open; nothing when the source is off. */
+  async sight(source: AlertSource, resource: AuditResource | null, message: string): Promise<void> {
+    const setting = await this.setting(source);
+    if (!setting.enabled) return;
+    const at = this.deps.clock();
+    const { alert, raised } = await this.deps.storage.alerts.sight({
+      source,
+      level: setting.level,
+      resource_type: resource?.type ?? null,
+      resource_id: resource?.id ?? null,
+      resource_name: resource?.name ?? null,
+      message,
+      at: at.toISOString(),
+    });
+    if (raised) this.announce('alert_raised', alert, `${source}: ${message}`, at);
+  }
+
+  /** A source sees its condition over: the open alert, if any, is cleared (and announced). */
+  async clear(source: AlertSource, resource: AuditResource | null): Promise<void> {
+    const at = this.deps.clock();
+    const cleared = await this.deps.storage.alerts.clear(source, resource?.type ?? null, resource?.id ?? null, at.toISOString());
+    if (cleared) this.announce('alert_cleared', cleared, `${source} cleared: ${cleared.message}`, at);
+  }
+
+  /** The open alerts of a source, for a sweep to clear what it no longer sees. */
+  open(source: AlertSource): Promise<AlertRecord[]> {
+    return this.deps.storage.alerts.open(source);
+  }
+
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; alerts: Alert[] }> {
+    authorize(principal, 'alerts', 'index');
+    const page = await this.deps.storage.alerts.list(newestFirst(parseListQuery(raw, alertListSpec), 'raised_at'));
+    return { count: page.count, alerts: page.items.map(presentAlert) };
+  }
+
+  async show(principal: Principal, ref: string): Promise<Alert> {
+    authorize(principal, 'alerts', 'show');
+    return presentAlert(await this.get(ref));
+  }
+
+  /** PUT /alerts/{id} {"dismissed": true|false}: seen by an operator (or not); it still clears by itself. */
+  async update(principal: Principal, ref: string, body: unknown): Promise<Alert> {
+    authorize(principal, 'alerts', 'update');
+    const { dismissed } = parseInput(alertUpdateSchema, body);
+    const current = await this.get(ref);
+    const at = dismissed ? (current.dismissed_at ?? this.deps.clock().toISOString()) : null;
+    const updated = await this.audit.change(principal, async (stores) => {
+      const record = await stores.alerts.dismiss(current.id, at);
+      if (!record) throw DomainError.notFound('alert_id', ref);
+      const changes = describeChanges({ dismissed: current.dismissed_at !== null }, { dismissed }, { dismissed });
+      return { result: record, audit: { action: 'update', resource: auditResource('alerts', record.id, record.source), changes } };
+    });
+    return presentAlert(updated);
+  }
+
+  /** GET /alert_settings: one row per source, its default where none was saved. */
+  async settings(principal: Principal): Promise<{ count: number; alert_settings: AlertSetting[] }> {
+    authorize(principal, 'alert_settings', 'index');
+    const saved = new Map((await this.deps.storage.alerts.settings()).map((setting) => [setting.source, setting]));
+    const rows = alertSources.map((source) => ({ ...this.withDefault(source, saved.get(source)), description: alertSourceCatalogue[source].description }));
+    return { count: rows.length, alert_settings: rows };
+  }
+
+  /** PUT /alert_settings/{source}: admins only; turning a source off clears its open alerts. */
+  async updateSetting(principal: Principal, sourceRef: string, body: unknown): Promise<AlertSetting> {
+    authorizeAdmin(principal, 'alert_settings', 'update', 'change alert settings');
+    const input = parseInput(alertSettingUpdateSchema, body);
+    if (!(alertSources as string[]).includes(sourceRef)) {
+      throw new DomainError('not_found', `no alert source ${sourceRef}; sources: ${alertSources.join(', ')}`, {
+        details: { source: [{ error: 'not_found', value: sourceRef }] },
+      });
+    }
+    const source = sourceRef as AlertSource;
+    const current = await this.setting(source);
+    const next: AlertSettingRecord = { ...current, ...input, level: (input.level ?? current.level) as Severity };
+    await this.audit.change(principal, async (stores) => {
+      await stores.alerts.saveSetting(next);
+      return {
+        result: next,
+        audit: { action: 'settings_changed', resource: auditResource('alert_settings', source, source), changes: describeChanges(current, next, input) },
+      };
+    });
+    if (!next.enabled)
+      for (const alert of await this.open(source))
+        await this.clear(source, alert.resource_type === null ? null : auditResource(alert.resource_type, alert.resource_id, alert.resource_name));
+    return { ...next, description: alertSourceCatalogue[source].description };
+  }
+
+  /** Deletes cleared alerts older than `before`, a batch at a time. */
+  purgeClearedBefore(before: string): Promise<number> {
+    return purgeInBatches((limit) => this.deps.storage.alerts.purgeCleared(before, limit));
+  }
+
+  private async setting(source: AlertSource): Promise<AlertSettingRecord> {
+    const saved = (await this.deps.storage.alerts.settings()).find((setting) => setting.source === source);
+    return this.withDefault(source, saved);
+  }
+
+  private withDefault(source: AlertSource, saved: AlertSettingRecord | undefined): AlertSettingRecord {
+    return saved ?? { source, enabled: true, level: alertSourceCatalogue[source].level };
+  }
+
+  private async get(ref: string): Promise<AlertRecord> {
+    return findByNumericId(ref, 'alert_id', (id) => this.deps.storage.alerts.get(id));
+  }
+
+  private announce(name: 'alert_raised' | 'alert_cleared', alert: AlertRecord, message: string, at: Date): void {
+    const resource =
+      alert.resource_type === null
+        ? undefined
+        : {
+            type: alert.resource_type,
+            ...(alert.resource_id === null ? {} : { id: alert.resource_id }),
+            ...(alert.resource_name === null ? {} : { name: alert.resource_name }),
+          };
+    this.deps.events.publish(alertEvent(name, { id: alert.id, source: alert.source, level: alert.level }, message, at, resource));
+  }
+}

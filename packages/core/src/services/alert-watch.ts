@@ -1,0 +1,153 @@
+import type { CoreDeps } from './core-deps.js';
+import type { DmsEvent } from '../domain/events.js';
+import type { ScheduleRecord } from '../ports/schedule-store.js';
+import type { AlertService } from './alert-service.js';
+import type { SettingsService } from './settings-service.js';
+import { auditResource } from './audit-trail.js';
+
+/** How often the sweep looks at what no event tells: keys about to expire, the queue, the storage. */
+export const alertSweepMs = 60_000;
+/** An API key expiring within this many days raises `api_key_expiring`. */
+export const keyExpiryWarningDays = 7;
+
+const dayMs = 24 * 3600_000;
+
+/**
+ * The alert sources (domain/alert.ts): job outcomes told by events of this process (each
+ * replica raises for the jobs it ran), schedule runs told by the scheduler, queue refusals by
+ * the engine, and a sweep for conditions no event tells. A source's failure is reported, never
+ * thrown into what it watches.
+ */
+export class AlertWatch {
+  #unsubscribe: (() => void) | undefined;
+  #sweep: NodeJS.Timeout | undefined;
+  /** Since when the storage failed its check; the alert is written once it can be. */
+  #degradedSince: Date | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: Pick<CoreDeps, 'storage' | 'events' | 'clock'>,
+    private readonly alerts: AlertService,
+    private readonly settings: SettingsService,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  start(sweepMs = alertSweepMs): void {
+    this.#unsubscribe ??= this.deps.events.subscribe((event) => {
+      if (event.origin !== 'remote') this.guard(this.onEvent(event));
+    });
+    if (!this.#sweep) {
+      this.#sweep = setInterval(() => this.guard(this.sweep()), sweepMs);
+      this.#sweep.unref();
+    }
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  /** A schedule's run was claimed: missed occurrences raise `schedule_missed`, a run on time clears it. */
+  scheduleRan(schedule: ScheduleRecord, missed: number): void {
+    const resource = auditResource('schedules', schedule.id, schedule.name);
+    this.guard(
+      missed > 0
+        ? this.alerts.sight('schedule_missed', resource, `schedule ${schedule.name} missed ${missed} run(s) while dms was not running; it ran once`)
+        : this.alerts.clear('schedule_missed', resource),
+    );
+  }
+
+  /** The queue bounds refused a job for the whole service. */
+  queueRefused(total: number): void {
+    this.guard(this.alerts.sight('job_queue_saturated', null, `the job queue is full (${total} unfinished jobs): new tests and scans are refused`));
+  }
+
+  /** What the sweep checks, once (tests call it directly). */
+  async sweep(): Promise<void> {
+    await this.checkStorage();
+    if (this.#degradedSince) return;
+    await this.checkKeys();
+    await this.checkQueue();
+  }
+
+  private async onEvent(event: DmsEvent): Promise<void> {
+    const id = event.resource?.id;
+    if (event.resource?.type !== 'nas_share' || id === undefined) return;
+    const share = auditResource('nas_shares', id, event.resource.name ?? null);
+    switch (event.name) {
+      case 'share_test_failed':
+        return this.alerts.sight('share_unreachable', share, event.message);
+      case 'share_test_completed':
+        return this.alerts.clear('share_unreachable', share);
+      case 'share_scan_failed':
+        return this.alerts.sight('scan_failed', share, event.message);
+      case 'share_scan_completed':
+        return this.alerts.clear('scan_failed', share);
+      default:
+    }
+  }
+
+  /** The readiness check (/readyz): an alert can be written only once storage answers again, so it is raised then and cleared. */
+  private async checkStorage(): Promise<void> {
+    try {
+      await this.deps.storage.ping();
+    } catch (error) {
+      this.#degradedSince ??= this.deps.clock();
+      // Announced now even if it cannot be stored: the trap goes out through the event bus.
+      await this.alerts
+        .sight('storage_degraded', null, `storage failed its readiness check: ${error instanceof Error ? error.message : String(error)}`)
+        .catch(() => {});
+      return;
+    }
+    if (!this.#degradedSince) return;
+    const since = this.#degradedSince.toISOString();
+    this.#degradedSince = undefined;
+    await this.alerts.sight('storage_degraded', null, `storage failed its readiness check from ${since} until it answered again`);
+    await this.alerts.clear('storage_degraded', null);
+  }
+
+  private async checkKeys(): Promise<void> {
+    const now = this.deps.clock();
+    const horizon = new Date(now.getTime() + keyExpiryWarningDays * dayMs);
+    const expiring = await this.deps.storage.apiKeys.list({
+      limit: 1000,
+      offset: 0,
+      sort: [{ field: 'expires_at', direction: 'asc', nullable: true }],
+      filters: [
+        { field: 'expires_at', op: 'gt', values: [now.toISOString()] },
+        { field: 'expires_at', op: 'lte', values: [horizon.toISOString()] },
+      ],
+    });
+    const seen = new Set<string>();
+    for (const key of expiring.items) {
+      seen.add(String(key.id));
+      await this.alerts.sight(
+        'api_key_expiring',
+        auditResource('api_keys', key.id, key.name),
+        `API key ${key.name} (…${key.key_last4}) expires at ${key.expires_at}`,
+      );
+    }
+    for (const alert of await this.alerts.open('api_key_expiring')) {
+      if (alert.resource_id !== null && !seen.has(alert.resource_id))
+        await this.alerts.clear('api_key_expiring', auditResource('api_keys', alert.resource_id, alert.resource_name));
+    }
+  }
+
+  private async checkQueue(): Promise<void> {
+    if ((await this.alerts.open('job_queue_saturated')).length === 0) return;
+    const { job_queue_max_total: total } = await this.settings.current();
+    if ((await this.deps.storage.jobs.countUnfinished()) < total) await this.alerts.clear('job_queue_saturated', null);
+  }
+
+  /** Resolves once what the sources were told so far is stored (tests; a stop). */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  private guard(work: Promise<void>): void {
+    const tracked = work.catch(this.onError).finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+}
