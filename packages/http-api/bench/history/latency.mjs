@@ -2,7 +2,7 @@
 // to the microsecond: autocannon's own percentiles are whole milliseconds, too coarse to compare
 // answers of 1-3 ms with each other.
 import autocannon from 'autocannon';
-import { percentile } from '../lib.mjs';
+import { percentile, processCpuSeconds } from '../lib.mjs';
 
 /**
  * `connections` connections in a closed loop for `duration` s, cycling over `paths`; resolves
@@ -49,18 +49,28 @@ export function latencySummary(times) {
 /**
  * Several loads on one server, alternated round by round (a change in background load hits
  * them all alike): per round and load `warmup` s unmeasured, then `duration` s measured. The
- * times of all rounds are pooled per load. Resolves a summary per load name.
+ * times of all rounds are pooled per load. Resolves a summary per load name, with the server's
+ * CPU time per answer (`pid`'s user+sys over the measured runs): unlike latency, hardly moved
+ * by other work on the machine.
  * @param loads {Record<string, { paths: string[] }>}
  */
-export async function alternatedLatency({ origin, headers, loads, connections, rounds, duration, warmup }) {
-  const pooled = Object.fromEntries(Object.keys(loads).map((name) => [name, { times: [], other: 0 }]));
+export async function alternatedLatency({ origin, pid, headers, loads, connections, rounds, duration, warmup }) {
+  const pooled = Object.fromEntries(Object.keys(loads).map((name) => [name, { times: [], other: 0, cpuSeconds: 0, requests: 0 }]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, load] of Object.entries(loads)) {
       if (warmup > 0) await timedLoad({ origin, paths: load.paths, headers, connections, duration: warmup });
+      const cpuBefore = processCpuSeconds(pid);
       const run = await timedLoad({ origin, paths: load.paths, headers, connections, duration });
+      pooled[name].cpuSeconds += processCpuSeconds(pid) - cpuBefore;
+      pooled[name].requests += run.requests;
       pooled[name].times.push(...run.times);
       pooled[name].other += run.other;
     }
   }
-  return Object.fromEntries(Object.entries(pooled).map(([name, { times, other }]) => [name, { ...latencySummary(times), other }]));
+  return Object.fromEntries(
+    Object.entries(pooled).map(([name, { times, other, cpuSeconds, requests }]) => [
+      name,
+      { ...latencySummary(times), other, cpuUsPerAnswer: (cpuSeconds * 1e6) / Math.max(1, requests) },
+    ]),
+  );
 }

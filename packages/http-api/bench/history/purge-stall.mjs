@@ -15,6 +15,7 @@ import { freePort, makeTempDir, round, sleep, spawnChild, stopChild, waitForHttp
 import { cliMain, serverEnv } from '../server.mjs';
 import { hostileGoals } from '../hostile/harness.mjs';
 import { jobRows, seedSqliteHistory } from './seed-jobs.mjs';
+import { captureStatements, explainStatements } from './statement-plans.mjs';
 
 const BetterSqlite3 = createRequire(import.meta.resolve('@dms/core'))('better-sqlite3');
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,6 +25,35 @@ const serveNodeFlags = JSON.parse(readFileSync(resolve(benchDir, '../../../packa
 const dayMs = 24 * 3600_000;
 
 const settings = { expired: 100_000, kept: 1_000, pollMs: 5, timeoutMs: 300_000 };
+
+/**
+ * The plan of one purge batch as the store runs it (`jobs.purgeFinished`, noted in a transaction
+ * that is rolled back, so nothing is deleted yet): the lines, and whether it sorts every expired job.
+ */
+async function purgePlan(file, before) {
+  const { openSqliteStorage } = await import('@dms/core/sqlite');
+  const storage = openSqliteStorage({ file, integrity: 'skip' });
+  const rollback = new Error('rollback');
+  try {
+    const statements = await captureStatements('sqlite', () =>
+      storage
+        .transaction(async (stores) => {
+          await stores.jobs.purgeFinished(before, 500);
+          throw rollback;
+        })
+        .catch((error) => {
+          if (error !== rollback) throw error;
+        }),
+    );
+    const [plan] = await explainStatements(
+      { adapter: 'sqlite', file, table: 'jobs' },
+      statements.filter((statement) => /^\s*delete from "jobs"/i.test(statement.sql)),
+    );
+    return plan;
+  } finally {
+    await storage.close();
+  }
+}
 
 /** Asks loop-probe.mjs in the server over IPC and waits for its answer. */
 function ask(child, type) {
@@ -81,6 +111,15 @@ export async function purgeStallBench({ record, notes, log, targets }) {
   const started = performance.now();
   const seeded = await seedSqliteHistory(dataDir, { jobs, settings: { job_retention_days: 1 } });
   log(`jobs.purge: seeded ${seeded.jobCount} finished jobs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const plan = await purgePlan(seeded.file, new Date(now - dayMs).toISOString());
+  const sortsAll = plan.plan.some((line) => /USE TEMP B-TREE/.test(line));
+  log(
+    [
+      `jobs.purge batch: ${plan.sql.replace(/\s+/g, ' ')}  -- ${JSON.stringify(plan.parameters)}`,
+      ...plan.plan.map((line) => `    ${line}`),
+      ...(sortsAll ? ['    SORTS EVERY EXPIRED JOB FOR EACH BATCH (temp b-tree): the batch is not a walk of the finished_at index'] : []),
+    ].join('\n'),
+  );
 
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword: randomBytes(12).toString('hex'), logLevel: 'warn' });
@@ -125,7 +164,7 @@ export async function purgeStallBench({ record, notes, log, targets }) {
     record('jobs.purge_healthz_max_ms', healthzMaxMs, 'ms');
     targets['jobs.purge_loop_delay_max_ms'] = { op: '<', value: hostileGoals.loopDelayMaxMs };
     notes.push(
-      `jobs.purge: ${settings.expired} jobs finished 2-60 days ago and ${settings.kept} within the day (kept, checked), job_retention_days = 1, SQLite; \`dms serve\` with loop-probe.mjs (monitorEventLoopDelay, 10 ms resolution) purges them in its first housekeeping round, 2 s after start; the loop-delay window opens when /healthz first answers (${atReset === total ? 'before the first delete' : `AFTER THE PURGE HAD BEGUN: ${total - atReset} rows gone already`}) and closes when the bench, polling count(*) every ${settings.pollMs} ms on a read-only connection, sees only the kept rows; jobs.purge_seconds from the first row seen gone to the last (±${settings.pollMs} ms); /healthz probed every 50 ms beside it; idle: the same server afterwards for as long, the floor`,
+      `jobs.purge: ${settings.expired} jobs finished 2-60 days ago and ${settings.kept} within the day (kept, checked), job_retention_days = 1, SQLite; \`dms serve\` with loop-probe.mjs (monitorEventLoopDelay, 10 ms resolution) purges them in its first housekeeping round, 2 s after start; the loop-delay window opens when /healthz first answers (${atReset === total ? 'before the first delete' : `AFTER THE PURGE HAD BEGUN: ${total - atReset} rows gone already`}) and closes when the bench, polling count(*) every ${settings.pollMs} ms on a read-only connection, sees only the kept rows; jobs.purge_seconds from the first row seen gone to the last (±${settings.pollMs} ms); /healthz probed every 50 ms beside it; idle: the same server afterwards for as long, the floor; a batch's plan (printed above the table): ${plan.plan.map((line) => line.trim()).join(' / ')}${sortsAll ? ' — it sorts every expired job for each batch of 500' : ''}`,
     );
     log(
       `jobs.purge: ${settings.expired} rows in ${round(seconds, 2)} s, loop delay max ${round(during.loopDelayMaxMs, 1)} ms (idle ${round(idle.loopDelayMaxMs, 1)} ms), /healthz max ${round(healthzMaxMs, 1)} ms`,
