@@ -96,6 +96,42 @@ export {
   type AuditChange,
 } from './domain/audit-event.js';
 
+// Keeping watch: schedules, alerts, scans and capacity
+export {
+  scheduleActions,
+  scheduleCreateSchema,
+  scheduleUpdateSchema,
+  scheduleSchema,
+  scheduleCollectionSchema,
+  scheduleListQuerySchema,
+  type Schedule,
+  type ScheduleAction,
+} from './domain/schedule.js';
+export {
+  alertSourceCatalogue,
+  alertSources,
+  alertSchema,
+  alertCollectionSchema,
+  alertUpdateSchema,
+  alertListQuerySchema,
+  alertSettingSchema,
+  alertSettingCollectionSchema,
+  alertSettingUpdateSchema,
+  type Alert,
+  type AlertSource,
+  type AlertSetting,
+} from './domain/alert.js';
+export {
+  shareScanSchema,
+  shareScanCollectionSchema,
+  shareScanListQuerySchema,
+  capacityQuerySchema,
+  capacitySchema,
+  type ShareScan,
+  type Capacity,
+} from './domain/statistics.js';
+export { shareHealths, type ShareHealth } from './domain/nas-share.js';
+
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';
 export type { RawQuery } from './list-query/parse-list-query.js';

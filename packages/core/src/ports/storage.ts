@@ -143,6 +143,24 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   listScans(id: number, query: ListQuery): Promise<ListPage<ShareScanRecord>>;
   /** Deletes at most `limit` scan rows older than `before`, never a share's latest; resolves how many. */
   purgeScans(before: string, limit: number): Promise<number>;
+  /** Every share's latest counts and its counts as of `since` (GET /statistics/capacity). */
+  capacity(since: string): Promise<ShareCapacityRow[]>;
+}
+
+/**
+ * A share's size now (its latest scan, null before any) and at the start of a period: its
+ * latest scan at or before `since`, else its first scan after it (growth counts from when dms
+ * first saw it).
+ */
+export interface ShareCapacityRow {
+  id: number;
+  nas_id: number;
+  pool_id: number | null;
+  last_scanned_at: string | null;
+  file_count: number;
+  file_size_sum: number;
+  base_file_count: number | null;
+  base_file_size_sum: number | null;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {

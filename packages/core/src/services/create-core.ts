@@ -29,6 +29,7 @@ import type { AuditEvent } from '../domain/audit-event.js';
 import { ScheduleService } from './schedule-service.js';
 import { AlertService } from './alert-service.js';
 import { AlertWatch } from './alert-watch.js';
+import { StatisticsService } from './statistics-service.js';
 import { Recurrences } from '../schedules/recurrence.js';
 import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
 
@@ -56,6 +57,7 @@ export interface Core {
   readonly auditEvents: AuditTrail;
   readonly schedules: ScheduleService;
   readonly alerts: AlertService;
+  readonly statistics: StatisticsService;
 }
 
 /**
@@ -153,6 +155,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     corsRules: new CorsRuleService(deps, audit),
     auditEvents: audit,
     alerts,
+    statistics: new StatisticsService(deps),
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };

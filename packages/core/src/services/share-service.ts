@@ -12,6 +12,8 @@ import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
 import { shareLocation } from '../jobs/share-location.js';
+import { shareScanListSpec, type ShareScan } from '../domain/statistics.js';
+import { newestFirst } from '../list-query/newest-first.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 
 const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
@@ -143,6 +145,15 @@ export class ShareService {
       return { result: updated, audit: { action: 'update', resource: shareAudit(updated), changes: describeChanges(current, updated, sent, shareSecrets) } };
     });
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */
+  async scans(principal: Principal, scope: ShareScope, ref: string, raw: RawQuery): Promise<{ count: number; scans: ShareScan[] }> {
+    authorize(principal, 'nas_shares', 'show');
+    const query = newestFirst(parseListQuery(raw, shareScanListSpec), 'at');
+    const share = await this.resolve(scope, ref);
+    const page = await this.deps.storage.shares.listScans(share.id, query);
+    return { count: page.count, scans: page.items.map(({ share_id: _share, ...scan }) => scan) };
   }
 
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { NasShareInsert, NasSharePatch, NasShareRecord, NasShareStore, ShareScanRecord } from '../../ports/storage.js';
+import type { NasShareInsert, NasSharePatch, NasShareRecord, NasShareStore, ShareCapacityRow, ShareScanRecord } from '../../ports/storage.js';
 import { inTransaction } from './kysely-transaction.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
@@ -133,6 +133,23 @@ export class KyselyNasShareStore implements NasShareStore {
       filters: [...query.filters, { field: 'share_id', op: 'eq', values: [id] }],
     });
     return { count: page.count, items: page.items.map((row) => ({ ...row, file_count: Number(row.file_count), file_size_sum: Number(row.file_size_sum) })) };
+  }
+
+  async capacity(since: string) {
+    const baseline = (column: 'file_count' | 'file_size_sum') => sql<number | null>`coalesce(
+        (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and b.at <= ${since} order by b.at desc, b.id desc limit 1),
+        (select f.${sql.ref(column)} from share_scans f where f.share_id = s.id and f.at > ${since} order by f.at, f.id limit 1))`;
+    const { rows } = await sql<ShareCapacityRow>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
+        ${baseline('file_count')} as base_file_count, ${baseline('file_size_sum')} as base_file_size_sum
+      from nas_shares s order by s.id`.execute(this.db);
+    const number = (value: number | string | null) => (value === null ? null : Number(value));
+    return rows.map((row) => ({
+      ...row,
+      file_count: Number(row.file_count),
+      file_size_sum: Number(row.file_size_sum),
+      base_file_count: number(row.base_file_count),
+      base_file_size_sum: number(row.base_file_size_sum),
+    }));
   }
 
   async purgeScans(before: string, limit: number) {

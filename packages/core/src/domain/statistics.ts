@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { idSchema } from './common.js';
+import type { ListSpec } from '../list-query/list-query.js';
+import { listFields } from '../list-query/list-fields.js';
+import { listQuerySchema } from '../list-query/list-query-schema.js';
+import { collectionSchema } from '../list-query/collection-schema.js';
+
+/** A completed scan of a share, as its history lists it (GET /nas_shares/{id}/scans). */
+export const shareScanSchema = z
+  .object({
+    id: idSchema,
+    at: z.string(),
+    file_count: z.number().int(),
+    file_size_sum: z.number().int(),
+    duration_ms: z.number().int(),
+  })
+  .meta({ id: 'share_scan' });
+export type ShareScan = z.output<typeof shareScanSchema>;
+export const shareScanCollectionSchema = collectionSchema('scans', shareScanSchema).meta({ id: 'share_scan_collection' });
+
+const { integer, bigInteger, timestamp } = listFields;
+
+/** Newest first unless `sort_by` says otherwise. */
+export const shareScanListSpec: ListSpec = {
+  fields: { id: integer, at: timestamp, file_count: bigInteger, file_size_sum: bigInteger, duration_ms: integer },
+  filterable: ['id', 'at', 'file_count', 'file_size_sum', 'duration_ms'],
+};
+export const shareScanListQuerySchema = listQuerySchema(shareScanListSpec);
+
+/** Longest period growth is measured over, in days. */
+export const maxCapacityPeriodDays = 3650;
+
+export const capacityQuerySchema = z.object({
+  days: z.string().optional().describe(`the period growth is measured over, in days (1–${maxCapacityPeriodDays}, default 30)`),
+});
+
+const sizes = {
+  file_count: z.number().int().describe('files counted by the latest scans'),
+  file_size_sum: z.number().int().describe('bytes counted by the latest scans'),
+  shares_scanned: z.number().int(),
+  shares_not_scanned: z.number().int().describe('shares never scanned: not in the totals'),
+  growth: z
+    .object({ file_count: z.number().int(), file_size_sum: z.number().int() })
+    .describe('change over the period: latest scans against each share’s scan at its start (or its first scan since)'),
+};
+
+export const capacitySchema = z
+  .object({
+    period_days: z.number().int(),
+    since: z.string(),
+    totals: z.object(sizes),
+    nas: z.array(z.object({ nas_id: idSchema, name: z.string(), ...sizes })),
+    pools: z.array(z.object({ pool_id: idSchema, name: z.string(), ...sizes })),
+  })
+  .meta({ id: 'capacity' });
+export type Capacity = z.output<typeof capacitySchema>;
