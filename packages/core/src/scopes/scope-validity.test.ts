@@ -14,7 +14,7 @@ describe('scopeProblem (security round 2, finding 7)', () => {
     expect(scopeProblem({ controller: 'nas_share', action: 'index' })).toEqual({
       field: 'controller',
       message:
-        "must be * or one of nas, pools, nas_shares, traps, server_configuration, api_keys, jobs, users, cors_rules, settings, audit_events, metrics; did you mean 'nas_shares'?",
+        "must be * or one of nas, pools, nas_shares, traps, server_configuration, api_keys, jobs, schedules, alerts, statistics, users, cors_rules, settings, audit_events, alert_settings, metrics; did you mean 'nas_shares'?",
     });
     expect(scopeProblem({ controller: 'nas_shares', action: 'indx' })).toEqual({
       field: 'action',
