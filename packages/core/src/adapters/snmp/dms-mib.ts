@@ -3,6 +3,7 @@
  * site can move dms under its own arc with DMS_SNMP_ENTERPRISE_OID. mib.test.ts checks
  * these against the MIB file with snmptranslate.
  */
+import type { DmsEventName } from '../../domain/events.js';
 
 /** sysObjectID, sysUpTime … of SNMPv2-MIB's system group. */
 export const systemOids = {
@@ -22,7 +23,31 @@ export const eventObjectArcs = {
   dmsEventMessage: 3,
   dmsEventResource: 4,
   dmsEventTimestamp: 5,
+  dmsAlertSource: 6,
+  dmsAlertId: 7,
 } as const;
+
+export type EventObjectName = keyof typeof eventObjectArcs;
+
+/** The OBJECTS of every NOTIFICATION-TYPE, in order: the varbinds of every trap. */
+export const eventObjects = [
+  'dmsEventName',
+  'dmsEventSeverity',
+  'dmsEventMessage',
+  'dmsEventResource',
+  'dmsEventTimestamp',
+] as const satisfies readonly EventObjectName[];
+
+/** What dmsAlertRaised and dmsAlertCleared carry after the event objects. */
+export const alertObjects = ['dmsAlertSource', 'dmsAlertId'] as const satisfies readonly EventObjectName[];
+
+/** The events whose notifications carry alertObjects. */
+export const alertNotificationEvents = ['alert_raised', 'alert_cleared'] as const satisfies readonly DmsEventName[];
+
+/** The OBJECTS of the notification of `event`, as DMS-MIB declares them. */
+export function notificationObjects(event: DmsEventName): readonly EventObjectName[] {
+  return (alertNotificationEvents as readonly DmsEventName[]).includes(event) ? [...eventObjects, ...alertObjects] : eventObjects;
+}
 
 /** Sub-identifiers below dmsAgentObjects (dms.1.2). */
 export const agentObjectArcs = {
@@ -47,7 +72,7 @@ export function notificationOid(enterpriseOid: string, notification: number): st
   return `${enterpriseOid}.0.${notification}`;
 }
 
-export function eventObjectOid(enterpriseOid: string, name: keyof typeof eventObjectArcs): string {
+export function eventObjectOid(enterpriseOid: string, name: EventObjectName): string {
   return `${enterpriseOid}.1.1.${eventObjectArcs[name]}`;
 }
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { severityLevels } from '../../domain/trap.js';
-import { eventCatalogue } from '../../domain/events.js';
+import { eventCatalogue, type DmsEventName } from '../../domain/events.js';
 import { requireTools } from '../../testing/require-tool.js';
-import { agentObjectArcs, agentObjectOid, eventObjectArcs, eventObjectOid, notificationOid } from './dms-mib.js';
+import { agentObjectArcs, agentObjectOid, eventObjectArcs, eventObjectOid, eventObjects, notificationObjects, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
 
 const defaultEnterpriseOid = snmpDefaults.enterpriseOid;
@@ -54,6 +54,20 @@ describe.skipIf(!tools.ok)('DMS-MIB', () => {
     expect(declared).toHaveLength(entries.length);
   });
 
+  it('declares each notification’s objects in the order the sender sends them, the alert ones with source and id', async () => {
+    for (const name of Object.keys(eventCatalogue) as DmsEventName[]) {
+      const { stdout, stderr } = await translate('-Td', `DMS-MIB::${descriptor(name)}`);
+      expect(stderr).toBe('');
+      const objects = /OBJECTS\s*\{([^}]*)\}/
+        .exec(stdout)?.[1]
+        ?.split(',')
+        .map((object) => object.trim());
+      expect(objects, name).toEqual(notificationObjects(name));
+    }
+    expect(notificationObjects('alert_raised')).toEqual([...eventObjects, 'dmsAlertSource', 'dmsAlertId']);
+    expect(notificationObjects('alert_cleared')).toEqual([...eventObjects, 'dmsAlertSource', 'dmsAlertId']);
+  });
+
   it('puts the event and agent objects where the sender and the agent send them', async () => {
     const events = Object.keys(eventObjectArcs) as (keyof typeof eventObjectArcs)[];
     const agent = Object.keys(agentObjectArcs) as (keyof typeof agentObjectArcs)[];
@@ -62,6 +76,25 @@ describe.skipIf(!tools.ok)('DMS-MIB', () => {
     expect(stdout.split('\n').filter((line) => line !== '')).toEqual([
       ...events.map((name) => `.${eventObjectOid(defaultEnterpriseOid, name)}.0`),
       ...agent.map((name) => `.${agentObjectOid(defaultEnterpriseOid, name)}.0`),
+    ]);
+  });
+
+  it('puts every event object in a group the compliance makes mandatory', () => {
+    // snmptranslate -Td leaves a group's members out: read them from the module's text
+    const mib = readFileSync(join(loadMibPath(), 'DMS-MIB.txt'), 'utf8');
+    const members = (pattern: RegExp) => [...mib.matchAll(pattern)].flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim()));
+    expect(
+      members(/^\w+ OBJECT-GROUP\s+OBJECTS\s*\{([^}]*)\}/gm)
+        .filter((name) => name in eventObjectArcs)
+        .sort(),
+    ).toEqual(Object.keys(eventObjectArcs).sort());
+    expect(members(/NOTIFICATIONS\s*\{([^}]*)\}/gm).sort()).toEqual(Object.keys(eventCatalogue).map(descriptor).sort());
+    expect(members(/MANDATORY-GROUPS\s*\{([^}]*)\}/gm)).toEqual([
+      'dmsEventGroup',
+      'dmsAgentGroup',
+      'dmsNotificationGroup',
+      'dmsAlertGroup',
+      'dmsAlertNotificationGroup',
     ]);
   });
 

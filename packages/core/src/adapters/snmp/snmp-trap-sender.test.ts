@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvent, type DmsEvent } from '../../domain/events.js';
+import { alertEvent, makeEvent, type DmsEvent } from '../../domain/events.js';
 import type { TrapTarget } from '../../ports/notifier.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpTrapSender } from './snmp-trap-sender.js';
@@ -84,6 +84,36 @@ describe.skipIf(!tools.ok)('NetSnmpTrapSender against snmptrapd', () => {
     ]);
   });
 
+  it('sends an alert as dmsAlertRaised / dmsAlertCleared: the alert’s level as severity, then its source and id after the five', async () => {
+    const alert = { id: 42, source: 'share_unreachable', level: 5 as const };
+    const share = { type: 'nas_share', id: 12, name: 'projects' };
+    await sender.send(target({}), alertEvent('alert_raised', alert, 'v2c raised', at, share));
+    await sender.send(target({ version: 'v1' }), alertEvent('alert_cleared', alert, 'v1 cleared', at, share));
+    const raised = await trapd.waitFor(withMessage('v2c raised'));
+    const cleared = await trapd.waitFor(withMessage('v1 cleared'));
+    expect(raised.varbinds.slice(1)).toEqual([
+      'SNMPv2-SMI::snmpModules.1.1.4.1.0 = OID: DMS-MIB::dmsAlertRaised',
+      'DMS-MIB::dmsEventName.0 = STRING: alert_raised',
+      // the alert's level, not the catalogue's 3
+      'DMS-MIB::dmsEventSeverity.0 = INTEGER: critical(5)',
+      'DMS-MIB::dmsEventMessage.0 = STRING: v2c raised',
+      'DMS-MIB::dmsEventResource.0 = STRING: nas_share 12 (projects)',
+      'DMS-MIB::dmsEventTimestamp.0 = STRING: 2025-11-21T19:33:00.000Z',
+      'DMS-MIB::dmsAlertSource.0 = STRING: share_unreachable',
+      'DMS-MIB::dmsAlertId.0 = Gauge32: 42',
+    ]);
+    expect(cleared).toMatchObject({ version: 0, enterprise: 'DMS-MIB::dms', generic: '6', specific: 'DMS-MIB::dmsAlertCleared' });
+    expect(cleared.varbinds).toEqual([
+      'DMS-MIB::dmsEventName.0 = STRING: alert_cleared',
+      'DMS-MIB::dmsEventSeverity.0 = INTEGER: critical(5)',
+      'DMS-MIB::dmsEventMessage.0 = STRING: v1 cleared',
+      'DMS-MIB::dmsEventResource.0 = STRING: nas_share 12 (projects)',
+      'DMS-MIB::dmsEventTimestamp.0 = STRING: 2025-11-21T19:33:00.000Z',
+      'DMS-MIB::dmsAlertSource.0 = STRING: share_unreachable',
+      'DMS-MIB::dmsAlertId.0 = Gauge32: 42',
+    ]);
+  });
+
   it('reaches an IPv6 manager written in brackets', async () => {
     await sender.send(target({ manager: manager6 }), failed('over IPv6'));
     const trap = await trapd.waitFor(withMessage('over IPv6'));
@@ -157,6 +187,29 @@ describe('NetSnmpTrapSender failures', () => {
       expect(asked[0]![0]).toBe('localhost');
       expect(asked[0]![1]).toContain('127.0.0.1');
       expect(asked[1]).toEqual(['127.0.0.1', ['127.0.0.1']]);
+    } finally {
+      sender.close();
+      manager.close();
+    }
+  });
+
+  it('refuses an alert event without its alert, before it opens a socket: a trap without dmsAlertSource and dmsAlertId is not sent', async () => {
+    const manager = createSocket('udp4');
+    const received: Buffer[] = [];
+    manager.on('message', (datagram) => received.push(datagram));
+    await new Promise<void>((resolve) => manager.bind(0, '127.0.0.1', resolve));
+    const sender = new NetSnmpTrapSender();
+    const target: TrapTarget = { id: 1, version: 'v2c', manager: `127.0.0.1:${manager.address().port}`, community: 'p' };
+    try {
+      const bare: DmsEvent = { name: 'alert_raised', severity: 4, message: 'no alert', at };
+      await expect(sender.send(target, bare)).rejects.toThrow(/alert_raised event without its alert/);
+      const oversized = alertEvent('alert_cleared', { id: 2 ** 32, source: 'scan_failed', level: 3 }, 'too big', at);
+      await expect(sender.send(target, oversized)).rejects.toThrow(/does not fit dmsAlertId/);
+      // a good send after them: once it arrives, the refused ones would have too
+      await sender.send(target, failed('after the refused'));
+      await until(() => received.length > 0);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.includes(Buffer.from('after the refused'))).toBe(true);
     } finally {
       sender.close();
       manager.close();

@@ -6,7 +6,7 @@ import type { TrapAllowedHosts, TrapSender, TrapTarget } from '../../ports/notif
 import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
 import { eventVarbinds } from './event-varbinds.js';
-import { netSnmp, type NetSnmpSession } from './net-snmp.js';
+import { netSnmp, type NetSnmpSession, type NetSnmpVarbind } from './net-snmp.js';
 
 export interface NetSnmpTrapSenderOptions {
   /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); snmpDefaults.enterpriseOid by default. */
@@ -43,6 +43,13 @@ export class NetSnmpTrapSender implements TrapSender {
       if (this.#closed) return reject(new Error('trap sender is closed'));
       const entry = eventCatalogue[event.name];
       if (!entry) return reject(new Error(`unknown event ${String(event.name)}`));
+      let varbinds: NetSnmpVarbind[];
+      try {
+        // built first: an event its notification cannot carry (an alert event without its alert) opens no socket
+        varbinds = eventVarbinds(this.#enterpriseOid, event);
+      } catch (error) {
+        return reject(error instanceof Error ? error : new Error(String(error)));
+      }
       const { host, port } = parseManager(target.manager);
       if (!Number.isInteger(port) || port < 1 || port > 65535 || host === '') {
         return reject(new Error(`invalid trap manager ${target.manager}`));
@@ -84,9 +91,7 @@ export class NetSnmpTrapSender implements TrapSender {
           // v1: net-snmp splits enterprise.N into enterprise + specific-trap N, generic 6;
           // v2c: snmpTrapOID.0 = dmsNotifications.N (enterprise.0.N).
           const oid = v1 ? `${this.#enterpriseOid}.${entry.notification}` : notificationOid(this.#enterpriseOid, entry.notification);
-          session.trap(oid, eventVarbinds(this.#enterpriseOid, event), { agentAddr: this.#agentAddress, upTime: upTime() }, (error) =>
-            finish(error ?? undefined),
-          );
+          session.trap(oid, varbinds, { agentAddr: this.#agentAddress, upTime: upTime() }, (error) => finish(error ?? undefined));
         })
         .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
     });
