@@ -27,6 +27,13 @@ export function encodeWireMessage(message: WireMessage): string {
  * The message, marked remote, or undefined for a payload this version does not know (a
  * newer replica's event during a rolling upgrade is skipped, not delivered half-understood).
  * Severity comes from the local catalogue, never from the wire.
+ *
+ * So an alert_raised or alert_cleared from another replica arrives at the catalogue's severity
+ * and without its `alert` (id, source, level). Nothing needs them here: its trap was sent by the
+ * replica that raised it (events/trap-dispatcher.ts skips remote events, and the trap sender
+ * refuses an alert event without its alert), and the alert sources act on local events only
+ * (services/alert-watch.ts); the alert itself is in the shared storage. A consumer that ever
+ * needs a remote alert's level must carry `alert` on the wire first.
  */
 export function decodeWireMessage(payload: string): WireMessage | undefined {
   let parsed: z.infer<typeof wireSchema>;
