@@ -9,6 +9,9 @@ import { snmpConfigRouter, trapsRouter } from './snmp.js';
 import { apiKeysRouter, corsRulesRouter, settingsRouter, usersRouter } from './admin.js';
 import { overviewRouter } from './overview.js';
 import { restServerRouter } from './rest-server.js';
+import { schedulesRouter } from './schedules.js';
+import { alertSettingsRouter, alertsRouter } from './alerts.js';
+import { statisticsRouter } from './statistics.js';
 
 /** The main process's API to the renderer: a thin adapter over the core services. */
 export const appRouter = router({
@@ -19,6 +22,10 @@ export const appRouter = router({
   shares: sharesRouter,
   jobs: jobsRouter,
   auditEvents: auditEventsRouter,
+  schedules: schedulesRouter,
+  alerts: alertsRouter,
+  alertSettings: alertSettingsRouter,
+  statistics: statisticsRouter,
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,
   users: usersRouter,

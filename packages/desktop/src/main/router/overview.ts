@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listDefaults, type Principal } from '@dms/core';
+import { listDefaults, type Principal, type ShareHealth } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
 import { withNames } from './job-names.js';
 
@@ -11,19 +11,24 @@ function requesterName(principal: Principal): string {
   return principal.kind === 'user' ? principal.username : principal.name;
 }
 
-/** The console's first screen: counts, jobs by status and the newest jobs, the SNMP agent's state. */
+/** The console's first screen: counts, the shares' health, jobs by status and the newest jobs, the SNMP agent's state. */
 export const overviewRouter = router({
   show: userProcedure.query(async ({ ctx }) => {
     const { core, principal } = ctx;
-    const [nas, pools, shares, traps, jobs] = await Promise.all([
+    const sharesWith = (health: ShareHealth) => core.shares.list(principal, { kind: 'all' }, { ...countOnly, health: [health] });
+    const [nas, pools, shares, traps, jobs, ok, unreachable, unknown] = await Promise.all([
       core.nas.list(principal, countOnly),
       core.pools.list(principal, countOnly),
       core.shares.list(principal, { kind: 'all' }, countOnly),
       core.traps.list(principal, countOnly),
       core.jobs.countByStatus(),
+      sharesWith('ok'),
+      sharesWith('unreachable'),
+      sharesWith('unknown'),
     ]);
     return {
       counts: { nas: nas.count, pools: pools.count, nas_shares: shares.count, snmp_traps: traps.count },
+      share_health: { ok: ok.count, unreachable: unreachable.count, unknown: unknown.count } satisfies Record<ShareHealth, number>,
       jobs_by_status: jobs,
       snmp_agent: ctx.snmpAgent(),
     };

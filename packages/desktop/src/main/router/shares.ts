@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { nasShareCreateSchema, nasShareUpdateSchema } from '@dms/core';
+import { shareScanListQuerySchema, type nasShareCreateSchema, type nasShareUpdateSchema } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
-import { listQuery, ref, shareScope, type Input } from './inputs.js';
+import { historyQuery, listQuery, ref, shareScope, type Input } from './inputs.js';
 
 const oneShare = z.object({ scope: shareScope, share: ref });
 
@@ -25,4 +25,8 @@ export const sharesRouter = router({
   /** Re-tests a saved share with its stored credentials. */
   test: userProcedure.input(oneShare).mutation(({ ctx, input }) => ctx.core.jobs.testSaved(ctx.principal, input.scope, input.share)),
   scan: userProcedure.input(oneShare).mutation(({ ctx, input }) => ctx.core.jobs.scan(ctx.principal, input.scope, input.share)),
+  /** GET /nas_shares/{id}/scans: the share's completed scans (when, files, bytes, how long), newest first unless sorted. */
+  scans: userProcedure
+    .input(oneShare.extend({ query: historyQuery(shareScanListQuerySchema) }))
+    .query(({ ctx, input }) => ctx.core.shares.scans(ctx.principal, input.scope, input.share, input.query)),
 });
