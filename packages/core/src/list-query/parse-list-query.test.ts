@@ -102,7 +102,9 @@ describe('parseListQuery parameter names', () => {
     expect(refusal('file_count=0', shareListSpecs.all).message).toBe(
       "cannot filter on 'file_count'; filterable: id, name, path, options, username, health, last_tested_at, last_scanned_at, nas_id, pool_id",
     );
-    expect(refusal('nas_id=1', shareListSpecs.nas).message).toBe("cannot filter on 'nas_id'; filterable: id, name, path, options, username, health, last_tested_at, last_scanned_at, pool_id");
+    expect(refusal('nas_id=1', shareListSpecs.nas).message).toBe(
+      "cannot filter on 'nas_id'; filterable: id, name, path, options, username, health, last_tested_at, last_scanned_at, pool_id",
+    );
   });
 
   it.each([
