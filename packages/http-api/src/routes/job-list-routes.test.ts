@@ -181,6 +181,24 @@ describe('GET /jobs and GET /jobs/{job_id}', () => {
   });
 });
 
+describe('a job started from a web page', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('exposes Location to a page of an allowed origin, so a browser client can follow the job', async () => {
+    await t.core.corsRules.create(systemPrincipal, { origins: ['https://app.example.com'], path: '/api/v2/*', methods: ['PUT', 'GET'] });
+    const world = await seedResourceWorld(t, { nas: { type: 'nfs_v4', host: unreachableNasHost }, share: { path: '/export/data' } });
+    const res = await t.call('PUT', api(`/nas_shares/${world.share.id}/test`), { auth: t.basic, headers: { origin: 'https://app.example.com' } });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Location');
+    expect(res.headers.get('location')).toBe(`/api/v2/jobs/${(await readJson<{ job_id: string }>(res)).job_id}`);
+  });
+});
+
 describe('GET /jobs/{job_id}?wait= wakes on progress, not only on status', () => {
   let t: TestApp;
   beforeAll(async () => {
