@@ -1,7 +1,7 @@
 import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
-import { finishedJobStatuses, jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
+import { jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
