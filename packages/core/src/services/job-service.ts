@@ -107,6 +107,12 @@ function checkJobId(jobId: string | undefined): string {
   return jobId;
 }
 
+/** A job id as a path gives it: like every path id, one no job can have (a NUL) is 404, not 400 (finding 20.9). */
+function pathJobId(jobId: string): string {
+  if (hasNul(jobId)) throw DomainError.notFound('job_id', jobId.replace(/\0/g, '%00'));
+  return jobId;
+}
+
 /** Share tests (spec endpoints 3 and 4) and the test/scan extensions of a saved share. */
 export class JobService {
   constructor(
@@ -144,7 +150,7 @@ export class JobService {
   async show(principal: Principal, jobId: string, wait?: string): Promise<Job> {
     authorize(principal, 'jobs', 'show');
     const waitSeconds = parseWait(wait);
-    const read = this.resourceReader(principal, checkJobId(jobId));
+    const read = this.resourceReader(principal, pathJobId(jobId));
     const first = await read();
     if (waitSeconds === 0 || isJobFinished(first)) return first;
     const deadline = clockDeadline(this.deps.clock, waitSeconds * 1000);
@@ -167,7 +173,7 @@ export class JobService {
    */
   async follow(principal: Principal, jobId: string, options: { signal?: AbortSignal } = {}): Promise<AsyncGenerator<Job, void>> {
     authorize(principal, 'jobs', 'show');
-    const read = this.resourceReader(principal, checkJobId(jobId));
+    const read = this.resourceReader(principal, pathJobId(jobId));
     const first = await read();
     return watchJob(first.job_id, first, { read, signals: this.engine.signals, draining: this.engine.draining }, options.signal);
   }
