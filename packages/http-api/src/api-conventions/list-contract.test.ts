@@ -30,7 +30,22 @@ interface ListCase {
 }
 
 const pagination = ['limit', 'offset', 'page', 'per_page', 'sort_by'];
-const shareFields = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'file_count', 'file_size_sum'];
+const shareFields = [
+  'id',
+  'nas_id',
+  'pool_id',
+  'name',
+  'path',
+  'options',
+  'username',
+  'file_count',
+  'file_size_sum',
+  'health',
+  'last_tested_at',
+  'last_scanned_at',
+];
+/** The share filters every family takes; each adds the parent it is not under. */
+const shareFilters = ['id', 'name', 'path', 'options', 'username', 'health', 'last_tested_at', 'last_scanned_at'];
 const maxPage = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 const perSeries = 25;
 
@@ -120,7 +135,7 @@ const cases: ListCase[] = [
     id: 'id',
     // 25 shares on one NAS, 3 on another
     total: perSeries + 3,
-    filterable: ['id', 'name', 'path', 'options', 'username', 'nas_id', 'pool_id'],
+    filterable: [...shareFilters, 'nas_id', 'pool_id'],
     sortable: shareFields,
     sort: { attribute: 'options', direction: 'asc' },
     filter: { name: 'path', value: () => '!~/vol/1%', matches: (item) => !text(item['path']).startsWith('/vol/1') },
@@ -132,7 +147,7 @@ const cases: ListCase[] = [
     key: 'nas_shares',
     id: 'id',
     total: perSeries,
-    filterable: ['id', 'name', 'path', 'options', 'username', 'pool_id'],
+    filterable: [...shareFilters, 'pool_id'],
     sortable: shareFields,
     sort: { attribute: 'name', direction: 'desc' },
     filter: { name: 'pool_id', value: () => 'null', matches: (item) => item['pool_id'] === null },
@@ -144,7 +159,7 @@ const cases: ListCase[] = [
     key: 'nas_shares',
     id: 'id',
     total: perSeries,
-    filterable: ['id', 'name', 'path', 'options', 'username', 'nas_id'],
+    filterable: [...shareFilters, 'nas_id'],
     sortable: shareFields,
     sort: { attribute: 'nas_id', direction: 'desc' },
     filter: { name: 'nas_id', value: () => `!=${holder.id}`, matches: (item) => item['nas_id'] !== holder.id },

@@ -75,7 +75,17 @@ interface WriteEndpoint {
 const nasTypes = 'smb_v1, smb_v2_1, smb_v3, nfs_v3, nfs_v4, storenext_v5, local';
 const poolTypes = 'active_archive, offline_archive, data_exchange, scratch, data_enrichment, primary';
 const shareFields = 'name, path, options, username, password';
-const shareReadOnly = { id: 987654, nas_id: 987654, pool_id: 987654, file_count: 42, file_size_sum: 4242 };
+const shareReadOnly = {
+  id: 987654,
+  nas_id: 987654,
+  pool_id: 987654,
+  file_count: 42,
+  file_size_sum: 4242,
+  health: 'ok',
+  last_tested_at: '2000-01-01T00:00:00.000Z',
+  last_test_status: 'completed',
+  last_scanned_at: '2000-01-01T00:00:00.000Z',
+};
 const shareRules = [
   [{ options: ['ro'] }, 'options must be a string or null, got an array'],
   [{ name: true }, 'name must be a string, got true'],
@@ -250,7 +260,7 @@ const endpoints: WriteEndpoint[] = [
     valid: () => ({}),
     success: 200,
     known:
-      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days',
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, scan_retention_days, alert_retention_days',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [
@@ -260,6 +270,8 @@ const endpoints: WriteEndpoint[] = [
       [{ api_keys_max_per_user: 0 }, 'api_keys_max_per_user must be between 1 and 10000'],
       [{ job_retention_days: 0 }, 'job_retention_days must be between 1 and 3650'],
       [{ audit_retention_days: 3651 }, 'audit_retention_days must be between 1 and 3650'],
+      [{ scan_retention_days: 0 }, 'scan_retention_days must be between 1 and 3650'],
+      [{ alert_retention_days: 1.5 }, 'alert_retention_days must be an integer, got 1.5'],
     ],
   },
   {

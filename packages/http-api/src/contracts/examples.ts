@@ -22,6 +22,10 @@ export const nasShareExample = {
   username: 'backup',
   file_count: 1520,
   file_size_sum: 73400320,
+  health: 'ok',
+  last_tested_at: '2025-01-15T09:30:00.172Z',
+  last_test_status: 'completed',
+  last_scanned_at: '2025-01-15T03:00:04.310Z',
 };
 export const nasShareCreateExample = { name: 'projects', path: 'projects/2024', options: 'domain=CORP', username: 'backup', password: 's3cret' };
 export const nasShareUpdateExample = { path: 'projects/2025', password: null };
@@ -93,6 +97,8 @@ export const settingsExample = {
   api_keys_max_per_user: 100,
   job_retention_days: 30,
   audit_retention_days: 365,
+  scan_retention_days: 365,
+  alert_retention_days: 30,
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

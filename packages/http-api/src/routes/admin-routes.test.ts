@@ -463,6 +463,8 @@ describe('CORS rules and settings validation', () => {
       api_keys_max_per_user: 100,
       job_retention_days: 30,
       audit_retention_days: 365,
+      scan_retention_days: 365,
+      alert_retention_days: 30,
     };
     expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });

@@ -124,7 +124,7 @@ describe('share list pagination', () => {
     const res = await t.call('GET', '/api/v2/nas_shares?utm_source=mail&foo=bar', { auth: t.basic });
     const body = await expectModelError(res, 400, 'utm_source', 'invalid');
     expect(body.messages).toEqual([
-      "unknown query parameter 'utm_source'; accepted: limit, offset, page, per_page, sort_by, id, name, path, options, username, nas_id, pool_id",
+      "unknown query parameter 'utm_source'; accepted: limit, offset, page, per_page, sort_by, id, name, path, options, username, health, last_tested_at, last_scanned_at, nas_id, pool_id",
     ]);
   });
 });

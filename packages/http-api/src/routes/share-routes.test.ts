@@ -23,7 +23,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const shareKeys = ['id', 'nas_id', 'pool_id', 'name', 'path', 'options', 'username', 'password', 'file_count', 'file_size_sum'];
+const shareKeys = [
+  'id',
+  'nas_id',
+  'pool_id',
+  'name',
+  'path',
+  'options',
+  'username',
+  'password',
+  'file_count',
+  'file_size_sum',
+  'health',
+  'last_tested_at',
+  'last_test_status',
+  'last_scanned_at',
+];
 
 /** A NAS with one share that is a member of a pool, for the three route families. */
 async function world(): Promise<{ nas: Nas; pool: Pool; share: NasShare; families: string[] }> {
@@ -60,6 +75,11 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
       password: 'pa55',
       file_count: 0,
       file_size_sum: 0,
+      // Never tested nor scanned: clients say "not scanned", not "0 files".
+      health: 'unknown',
+      last_tested_at: null,
+      last_test_status: null,
+      last_scanned_at: null,
     });
     expect(Number.isInteger(share.id)).toBe(true);
     for (const path of [`/api/v2/nas_shares/${share.id}`, `/api/v2/nas/${nas.id}/nas_shares/projects`, `/api/v2/nas/${nas.name}/nas_shares/${share.id}`]) {
