@@ -110,6 +110,39 @@ for (const adapter of ['sqlite', 'postgres'] as TestAdapter[]) {
       expect((await core.jobs.list(systemPrincipal, { requester: ['scheduler'] })).count).toBe(1);
     });
 
+    if (adapter === 'sqlite') {
+      it('a restart over a missed window counts the occurrences it slept through as missed and runs once', async () => {
+        const time = manualClock('2026-11-25T12:00:00Z');
+        const dataDir = mkdtempSync(join(tmpdir(), 'dms-restart-'));
+        roots.push(dataDir);
+        const root = join(dataDir, 'shares');
+        mkdirSync(join(root, 'watched'), { recursive: true });
+        const before = await openTestDms({ adapter, dataDir, localRoots: [root], core: { clock: time.clock } });
+        const nas = await before.dms.core.nas.create(systemPrincipal, { name: 'local', host: 'localhost', type: 'local' });
+        const share = await before.dms.core.shares.create(systemPrincipal, String(nas.id), { name: 'watched', path: join(root, 'watched') });
+        await before.dms.core.schedules.create(systemPrincipal, {
+          name: 'hourly',
+          action: 'test',
+          rrule: 'DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY',
+          nas_share_ids: [share.id],
+        });
+        await before.close();
+
+        // Down for most of a day: due at 13:00, then 14:00 … 21:00 passed unseen.
+        time.set('2026-11-25T21:30:00Z');
+        const after = await openTestDms({ adapter, dataDir, localRoots: [root], core: { clock: time.clock } });
+        opened.push(after);
+        await after.dms.scheduler.tick();
+        await after.dms.scheduler.settled();
+        expect(await after.dms.core.schedules.show(systemPrincipal, 'hourly')).toMatchObject({ missed_count: 8, next: '2026-11-25T22:00:00.000Z' });
+        expect((await after.dms.core.jobs.list(systemPrincipal, { requester: ['scheduler'] })).count).toBe(1);
+        await after.dms.alertWatch.settled();
+        expect((await after.dms.core.alerts.list(systemPrincipal, { source: ['schedule_missed'] })).alerts).toEqual([
+          expect.objectContaining({ resource: expect.objectContaining({ type: 'schedules', name: 'hourly' }), cleared_at: null }),
+        ]);
+      });
+    }
+
     it('skips a run while the previous run’s jobs are still going, and counts it', async () => {
       const time = manualClock('2026-11-25T12:00:00Z');
       const { test, root, core } = await open({ clock: time.clock });
