@@ -22,11 +22,11 @@ describe.skipIf(skipReason !== undefined)('console shell in headless Chromium (H
 
   it('reaches every screen from the menu with the keyboard, and focus lands on its heading', async () => {
     const menu = c.page.getByRole('navigation', { name: 'Console' });
-    await menu.getByRole('link', { name: 'Settings' }).focus();
+    await menu.getByRole('link', { name: 'Settings', exact: true }).focus();
     await c.page.keyboard.press('Enter');
     await c.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect(await c.page.locator(':focus').evaluate((element) => element.tagName)).toBe('H1');
-    expect(await menu.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
+    expect(await menu.getByRole('link', { name: 'Settings', exact: true }).getAttribute('aria-current')).toBe('page');
   });
 
   it('toggles the theme: system, then light, then dark, kept across a reload', async () => {

@@ -3,14 +3,15 @@ import { screensFor } from './screens.js';
 import type { ScreenProps } from '../screens/screen-props.js';
 import { useHashRoute } from './hash-route.js';
 import { useTheme } from './theme.js';
+import { AlertsBadge } from './alerts-badge.js';
 
-/** The signed-in console: a menu of screens beside the current one, and the theme and session in the bar. */
+/** The signed-in console: a menu of screens beside the current one; the open alerts, the theme and the session in the bar. */
 export function Console({ user, onSignOut }: ScreenProps & { onSignOut: () => void }) {
-  const route = useHashRoute('overview');
+  const { screen: screenId, route } = useHashRoute('overview');
   // A screen the user may not open (a link to the audit log, say) is not found: the overview shows.
   const screens = screensFor(user);
   const groups = [...new Set(screens.map((screen) => screen.group))];
-  const current = screens.find((screen) => screen.id === route) ?? screens[0]!;
+  const current = screens.find((entry) => entry.id === screenId) ?? screens[0]!;
   const [theme, nextTheme] = useTheme();
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
@@ -28,6 +29,7 @@ export function Console({ user, onSignOut }: ScreenProps & { onSignOut: () => vo
       <header className="bar">
         <span className="brand">dms console</span>
         <span className="bar-actions">
+          <AlertsBadge route={route} />
           <button type="button" className="secondary" onClick={nextTheme} aria-label={`Theme: ${theme} (change)`}>
             Theme: {theme}
           </button>
@@ -61,7 +63,8 @@ export function Console({ user, onSignOut }: ScreenProps & { onSignOut: () => vo
         <h1 ref={heading} tabIndex={-1}>
           {current.title}
         </h1>
-        <Component key={current.id} user={user} />
+        {/* Opened anew when its address's parameters change too: a link to a filtered list lands on it. */}
+        <Component key={current.id === screenId ? route : current.id} user={user} />
       </main>
     </div>
   );

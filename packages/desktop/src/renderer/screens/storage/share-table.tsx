@@ -4,11 +4,12 @@ import { isJobFinished } from '@dms/core';
 import { api } from '../../trpc-client.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
-import { humanBytes } from '../../ui/format.js';
+import { humanBytes, shortTime } from '../../ui/format.js';
+import { shareHealthHints, shareHealthLabels } from '../watch/watch-labels.js';
 import { JobProgress, type TrackedJob } from './job-progress.js';
 import type { ShareRow } from './share-form.js';
 
-const columns = 7;
+const columns = 9;
 
 interface ShareTableProps {
   shares: ShareRow[];
@@ -29,6 +30,28 @@ export function shareTitle(share: ShareRow, nasNames: ReadonlyMap<number, string
   return `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}`;
 }
 
+/** "failed its latest test, Nov 25, 2026, 4:31 PM": a health and when it was last tested. */
+function healthTitle(share: ShareRow): string {
+  const hint = shareHealthHints[share.health];
+  return share.last_tested_at ? `${hint}, ${shortTime(share.last_tested_at)}` : hint;
+}
+
+/** A share never scanned has no counts yet: not "0 files". */
+function NotScannedCells() {
+  return (
+    <>
+      <td className="number">
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">not scanned</span>
+      </td>
+      <td className="number">
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">not scanned</span>
+      </td>
+    </>
+  );
+}
+
 /**
  * One page of shares, sorted by the clicked column; each row tests, scans, edits or deletes its
  * share, and a running or finished job shows in a row of its own under it.
@@ -44,6 +67,8 @@ export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, o
           <th scope="col">Pool</th>
           <SortableHeader field="file_count" label="Files" order={order} onSort={onSort} className="number" />
           <SortableHeader field="file_size_sum" label="Size" order={order} onSort={onSort} className="number" />
+          <SortableHeader field="health" label="Health" order={order} onSort={onSort} />
+          <SortableHeader field="last_scanned_at" label="Last scanned" order={order} onSort={onSort} />
           <th scope="col">Actions</th>
         </tr>
       </thead>
@@ -59,8 +84,20 @@ export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, o
                 <td>{nasNames.get(share.nas_id) ?? `#${share.nas_id}`}</td>
                 <td>{share.path}</td>
                 <td>{share.pool_id === null ? '' : (poolNames.get(share.pool_id) ?? `#${share.pool_id}`)}</td>
-                <td className="number">{share.file_count.toLocaleString('en')}</td>
-                <td className="number">{humanBytes(share.file_size_sum)}</td>
+                {share.last_scanned_at === null ? (
+                  <NotScannedCells />
+                ) : (
+                  <>
+                    <td className="number">{share.file_count.toLocaleString('en')}</td>
+                    <td className="number">{humanBytes(share.file_size_sum)}</td>
+                  </>
+                )}
+                <td>
+                  <span className="health" data-health={share.health} title={healthTitle(share)}>
+                    {shareHealthLabels[share.health]}
+                  </span>
+                </td>
+                <td className="nowrap">{share.last_scanned_at === null ? <span className="hint">not scanned</span> : shortTime(share.last_scanned_at)}</td>
                 <td>
                   <span className="row-actions">
                     <button type="button" aria-label={`Test ${title}`} disabled={running} onClick={() => onJob(share, 'share_test')}>

@@ -1,22 +1,40 @@
 import { useEffect, useState } from 'react';
+import type { ShareHealth } from '@dms/core';
+import { optionsOf } from './labels.js';
+import { shareHealthLabels } from '../watch/watch-labels.js';
 
-/** What the shares table is narrowed to: a part of the name, and one NAS (its id) or every NAS (''). */
+/** What the shares table is narrowed to: a part of the name, one NAS (its id) and one health, or every one (''). */
 export interface ShareFilter {
   name: string;
   nasId: string;
+  health: ShareHealth | '';
 }
 
-export const noFilter: ShareFilter = { name: '', nasId: '' };
+export const noFilter: ShareFilter = { name: '', nasId: '', health: '' };
+
+/** Whether any part of the filter narrows the list. */
+export function isShareFiltered(filter: ShareFilter): boolean {
+  return Object.values(filter).some((value) => value !== '');
+}
+
+/** A health the address names (`#/shares?health=unreachable`, the overview's links), or none. */
+export function healthParam(value: string | null): ShareHealth | '' {
+  return value !== null && value in shareHealthLabels ? (value as ShareHealth) : '';
+}
 
 /**
  * The filter as the core's list contract takes it (DESIGN §5.10): `name=~%text%` (`%` and `_`
- * are the pattern's wildcards, and the match is case-sensitive) and `nas_id=ID`.
+ * are the pattern's wildcards, and the match is case-sensitive), `nas_id=ID` and `health=unreachable`.
  */
 export function filterParams(filter: ShareFilter): Record<string, string> {
-  return { ...(filter.name ? { name: `~%${filter.name}%` } : {}), ...(filter.nasId ? { nas_id: filter.nasId } : {}) };
+  return {
+    ...(filter.name ? { name: `~%${filter.name}%` } : {}),
+    ...(filter.nasId ? { nas_id: filter.nasId } : {}),
+    ...(filter.health ? { health: filter.health } : {}),
+  };
 }
 
-/** Typing narrows the table after a short pause; choosing a NAS narrows it at once. */
+/** Typing narrows the table after a short pause; choosing a NAS or a health narrows it at once. */
 export function SharesFilter({
   nas,
   value,
@@ -59,7 +77,18 @@ export function SharesFilter({
           ))}
         </select>
       </label>
-      {(value.name || value.nasId) && (
+      <label>
+        Health
+        <select name="filter-health" value={value.health} onChange={(event) => onChange({ ...value, health: event.target.value as ShareFilter['health'] })}>
+          <option value="">Any health</option>
+          {optionsOf(shareHealthLabels).map(([health, label]) => (
+            <option key={health} value={health}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {isShareFiltered(value) && (
         <button type="button" className="secondary" onClick={() => onChange(noFilter)}>
           Clear filter
         </button>

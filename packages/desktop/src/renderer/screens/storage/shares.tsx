@@ -8,8 +8,10 @@ import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { ShareForm, type ShareRow } from './share-form.js';
 import { ShareTable, shareTitle } from './share-table.js';
-import { filterParams, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
+import { filterParams, healthParam, isShareFiltered, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
+import { hashParams } from '../../shell/hash-route.js';
 import { useShareJobs } from './job-progress.js';
+import '../../ui/admin.css';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 
@@ -17,11 +19,12 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 const namesQuery = { per_page: 100, sort_by: 'name' };
 
 /**
- * The shares: filtered by name and NAS, sorted by column, paged through the core's list contract
+ * The shares: filtered by name, NAS and health, sorted by column, paged through the core's list contract
  * (`count` gives the pages); each is tested or scanned with live progress, edited or deleted.
  */
 export function SharesScreen() {
-  const [filter, setFilterState] = useState<ShareFilter>(noFilter);
+  // The overview's health counts link here with `?health=…`.
+  const [filter, setFilterState] = useState<ShareFilter>(() => ({ ...noFilter, health: healthParam(hashParams().get('health')) }));
   const [order, setOrderState] = useState<SortOrder>({ field: 'name', direction: 'asc' });
   const [page, setPage] = useState(1);
   const [perPage, setPerPageState] = useState(10);
@@ -44,7 +47,7 @@ export function SharesScreen() {
   const nasNames = new Map(nasRows.map((item) => [item.id, item.name]));
   const poolNames = new Map(pools.data?.pools.map((pool) => [pool.id, pool.name]));
   const count = shares.data?.count ?? 0;
-  const filtered = filter.name !== '' || filter.nasId !== '';
+  const filtered = isShareFiltered(filter);
 
   usePageInRange(page, shares.data?.count, perPage, setPage);
 

@@ -1,0 +1,31 @@
+import type { AlertSource, ScheduleAction, ShareHealth } from '@dms/core';
+
+// Keyed by the core's unions (types only: the renderer takes no value from a module that builds
+// zod schemas): a source, an action or a health added there fails the renderer's typecheck until
+// it has its words here. Filters offer these tables' keys (optionsOf).
+
+export const alertSourceLabels: Record<AlertSource, string> = {
+  share_unreachable: 'Share unreachable',
+  scan_failed: 'Scan failed',
+  schedule_missed: 'Schedule missed',
+  api_key_expiring: 'API key expiring',
+  storage_degraded: 'Storage degraded',
+  job_queue_saturated: 'Job queue saturated',
+  trap_target_unreachable: 'Trap target unreachable',
+};
+
+/** A source the console does not know yet (a newer service) shows as its own name. */
+export function alertSourceLabel(source: string): string {
+  return alertSourceLabels[source as AlertSource] ?? source.replaceAll('_', ' ');
+}
+
+export const scheduleActionLabels: Record<ScheduleAction, string> = { test: 'Test', scan: 'Scan' };
+
+export const shareHealthLabels: Record<ShareHealth, string> = { ok: 'OK', unreachable: 'Unreachable', unknown: 'Unknown' };
+
+/** What each health means, where a count or a cell needs it said. */
+export const shareHealthHints: Record<ShareHealth, string> = {
+  ok: 'passed its latest test',
+  unreachable: 'failed its latest test',
+  unknown: 'not tested yet',
+};
