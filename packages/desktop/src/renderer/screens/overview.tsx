@@ -6,8 +6,18 @@ import { RestServerStatus } from './system/rest-server-status.js';
 import { ErrorAlert } from '../ui/error-alert.js';
 import { jobKindLabels, jobStatusLabels } from './storage/labels.js';
 import { jobSubject } from './history/job-names.js';
+import { ShareHealthCounts } from './dashboard/share-health.js';
+import { OpenAlerts } from './dashboard/open-alerts.js';
+import { CapacitySection } from './dashboard/capacity.js';
+import { ShareGrowth } from './dashboard/share-growth.js';
+import '../ui/admin.css';
+import './dashboard/dashboard.css';
 
-/** Counts, the user's own newest jobs, and the state of what this instance serves (SNMP agent, REST server). */
+/**
+ * The dashboard: counts, every share's health, the open alerts, capacity per NAS and pool, one
+ * share's growth over its scans, the state of what this instance serves (SNMP agent, REST
+ * server) and the user's own newest jobs.
+ */
 export function OverviewScreen() {
   const overview = useLoad(() => api.overview.show.query());
   const jobs = useLoad(() => api.overview.recentJobs.query({ limit: 10 }));
@@ -42,6 +52,10 @@ export function OverviewScreen() {
           </li>
         </ul>
       )}
+      <ShareHealthCounts counts={summary?.share_health} />
+      <OpenAlerts />
+      <CapacitySection />
+      <ShareGrowth />
       <section aria-labelledby="services-heading">
         <h2 id="services-heading">Services</h2>
         <dl className="facts">

@@ -13,6 +13,9 @@ import { UsersScreen } from '../screens/system/users.js';
 import { SettingsScreen } from '../screens/system/settings.js';
 import { JobsScreen } from '../screens/history/jobs.js';
 import { AuditScreen } from '../screens/history/audit.js';
+import { SchedulesScreen } from '../screens/watch/schedules.js';
+import { AlertsScreen } from '../screens/watch/alerts.js';
+import { AlertSettingsScreen } from '../screens/watch/alert-settings.js';
 
 export interface ScreenEntry {
   id: string;
@@ -30,6 +33,9 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'nas', title: 'NAS', group: 'Storage', Component: NasScreen },
   { id: 'pools', title: 'Pools', group: 'Storage', Component: PoolsScreen },
   { id: 'shares', title: 'Shares', group: 'Storage', Component: SharesScreen },
+  { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
+  { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
+  { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
   { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },
   { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, adminOnly: true },
   { id: 'traps', title: 'Trap targets', group: 'SNMP', Component: TrapsScreen },

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { buildRule, defaultRule, describeRule, readRule, timeZones, type SimpleRule } from './rule-text.js';
+
+const paris: SimpleRule = { every: '2', unit: 'hours', weekdays: ['WE', 'MO'], date: '2026-11-25', time: '12:00', timeZone: 'Europe/Paris' };
+
+describe('the schedule form’s rule text', () => {
+  it('builds a DTSTART with its TZID and an RRULE, the weekdays in the week’s order', () => {
+    expect(buildRule(paris)).toBe('DTSTART;TZID=Europe/Paris:20261125T120000\nRRULE:FREQ=HOURLY;INTERVAL=2;BYDAY=MO,WE');
+  });
+
+  it('writes UTC as a Z time, and leaves BYDAY out when no weekday is chosen', () => {
+    expect(buildRule({ ...paris, unit: 'minutes', every: '15', weekdays: [], timeZone: 'UTC' })).toBe(
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=MINUTELY;INTERVAL=15',
+    );
+    expect(buildRule({ ...paris, unit: 'days', every: '1', weekdays: [] })).toBe('DTSTART;TZID=Europe/Paris:20261125T120000\nRRULE:FREQ=DAILY;INTERVAL=1');
+  });
+
+  it('reads back every rule it builds', () => {
+    const rules: SimpleRule[] = [
+      { ...paris, weekdays: ['MO', 'WE'] },
+      { ...paris, timeZone: 'UTC', unit: 'minutes', weekdays: [] },
+      { ...paris, unit: 'days', weekdays: ['SA', 'SU'] },
+    ];
+    for (const rule of rules) expect(readRule(buildRule(rule))).toEqual(rule);
+  });
+
+  it('leaves to the raw text a rule it would write differently', () => {
+    for (const text of [
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1',
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY;INTERVAL=1;COUNT=3',
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY',
+      'DTSTART:20261125T120030Z\nRRULE:FREQ=HOURLY;INTERVAL=1',
+      'DTSTART:20261125T120000\nRRULE:FREQ=HOURLY;INTERVAL=1',
+      'DTSTART;TZID=Europe/Paris:20261125T120000Z\nRRULE:FREQ=HOURLY;INTERVAL=1',
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY;INTERVAL=1;BYDAY=WE,MO',
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY;INTERVAL=1;BYDAY=1MO',
+      'RRULE:FREQ=DAILY;INTERVAL=1\nDTSTART:20261125T120000Z',
+      'DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;INTERVAL=5',
+    ]) {
+      expect(readRule(text), text).toBeUndefined();
+    }
+  });
+
+  it('says a rule in words, or that it is custom', () => {
+    expect(describeRule(buildRule(paris))).toBe('Every 2 hours on Mon, Wed, from Nov 25, 2026, 12:00 (Europe/Paris)');
+    expect(describeRule(buildRule({ ...paris, every: '1', unit: 'days', weekdays: [], time: '03:30', timeZone: 'UTC' }))).toBe(
+      'Every day at 03:30, from Nov 25, 2026, 03:30 (UTC)',
+    );
+    expect(describeRule('DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;INTERVAL=5')).toBe('Custom rule');
+  });
+
+  it('starts a new rule daily at the next full hour, in a zone it offers', () => {
+    const rule = defaultRule(new Date('2026-11-25T10:20:00Z'));
+    expect(rule).toMatchObject({ every: '1', unit: 'days', weekdays: [] });
+    expect(rule.time).toMatch(/^\d{2}:00$/);
+    expect(timeZones()[0]).toBe('UTC');
+    expect(timeZones()).toContain(rule.timeZone);
+  });
+});
