@@ -7,7 +7,10 @@ import { adminPassword, adminUsername, createTestApp, type TestApp } from './tes
 import {
   addApiKey,
   addCorsRule,
+  addSchedule,
   addUser,
+  dailyRule,
+  raiseAlert,
   expectModelError,
   readJson,
   unique,
@@ -89,6 +92,9 @@ interface Endpoint {
 
 const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
 const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
+const withSchedule = async (f: Fixture): Promise<Partial<Fixture>> => ({ schedule: await addSchedule(t, [f.share.id]) });
+const withAlert = async (f: Fixture): Promise<Partial<Fixture>> => ({ alert: await raiseAlert(t, f.share) });
+let level = 3;
 /**
  * A key may only show, change or delete keys within its own scopes: the target key holds
  * just the row's scope, which each allowed caller holds (exactly, by controller/*, by * / *,
@@ -379,6 +385,70 @@ const endpoints: Endpoint[] = [
     status: 204,
   },
   { method: 'GET', documented: '/audit_events', path: () => '/audit_events?action=create', scope: 'audit_events/index', status: 200 },
+  // Keeping watch (DESIGN §5.23-25): schedules, alerts and their settings, a share's scans, capacity.
+  { method: 'GET', documented: '/schedules', path: () => '/schedules?enabled=true', scope: 'schedules/index', status: 200 },
+  {
+    method: 'POST',
+    documented: '/schedules',
+    path: () => '/schedules',
+    scope: 'schedules/create',
+    body: (f) => ({ name: unique('new-schedule'), action: 'test', nas_share_ids: [f.share.id], rrule: dailyRule }),
+    status: 201,
+  },
+  {
+    method: 'GET',
+    documented: '/schedules/{schedule_id}',
+    prepare: withSchedule,
+    path: (f) => `/schedules/${need(f.schedule, 'schedule').id}`,
+    scope: 'schedules/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/schedules/{schedule_id}',
+    prepare: withSchedule,
+    path: (f) => `/schedules/${need(f.schedule, 'schedule').id}`,
+    scope: 'schedules/update',
+    body: () => ({ enabled: false }),
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    documented: '/schedules/{schedule_id}',
+    prepare: withSchedule,
+    path: (f) => `/schedules/${need(f.schedule, 'schedule').id}`,
+    scope: 'schedules/destroy',
+    status: 204,
+  },
+  { method: 'GET', documented: '/alerts', path: () => '/alerts?cleared_at=null', scope: 'alerts/index', status: 200 },
+  {
+    method: 'GET',
+    documented: '/alerts/{alert_id}',
+    prepare: withAlert,
+    path: (f) => `/alerts/${need(f.alert, 'alert').id}`,
+    scope: 'alerts/show',
+    status: 200,
+  },
+  {
+    method: 'PUT',
+    documented: '/alerts/{alert_id}',
+    prepare: withAlert,
+    path: (f) => `/alerts/${need(f.alert, 'alert').id}`,
+    scope: 'alerts/update',
+    body: () => ({ dismissed: true }),
+    status: 200,
+  },
+  { method: 'GET', documented: '/alert_settings', path: () => '/alert_settings', scope: 'alert_settings/index', status: 200 },
+  {
+    method: 'PUT',
+    documented: '/alert_settings/{source}',
+    path: () => '/alert_settings/scan_failed',
+    scope: 'alert_settings/update',
+    body: () => ({ level: (level = (level % 5) + 1) }),
+    status: 200,
+  },
+  { method: 'GET', documented: '/nas_shares/{nas_share_id}/scans', path: (f) => `/nas_shares/${f.share.id}/scans`, scope: 'nas_shares/show', status: 200 },
+  { method: 'GET', documented: '/statistics/capacity', path: () => '/statistics/capacity?days=7', scope: 'statistics/show', status: 200 },
   // Same credentials, failure count and rate limits as /api/v2, but Prometheus text.
   { method: 'GET', documented: '/metrics', outsideApi: true, path: () => '/metrics', scope: 'metrics/index', status: 200, text: true },
 ];
@@ -402,6 +472,9 @@ async function state(f: Fixture): Promise<string> {
     f.user && (await safe(() => t.core.users.show(p, String(f.user!.id)))),
     f.apiKey && (await safe(() => t.core.apiKeys.show(p, String(f.apiKey!.id)))),
     f.corsRule && (await safe(() => t.core.corsRules.show(p, String(f.corsRule!.id)))),
+    f.schedule && (await safe(() => t.core.schedules.show(p, String(f.schedule!.id)))),
+    f.alert && (await safe(() => t.core.alerts.show(p, String(f.alert!.id)))),
+    await t.core.alerts.settings(p),
     await t.core.snmpConfig.show(p),
     await t.core.settings.show(p),
     (await t.core.nas.list(p, {})).count,
@@ -411,6 +484,7 @@ async function state(f: Fixture): Promise<string> {
     (await t.core.users.list(p, {})).count,
     (await t.core.apiKeys.list(p, {})).count,
     (await t.core.corsRules.list(p, {})).count,
+    (await t.core.schedules.list(p, {})).count,
     // A job changes its status on its own, but the number of jobs only grows by a PUT.
     Object.values(jobs).reduce((sum, n) => sum + n, 0),
   ]);
@@ -461,12 +535,14 @@ async function keyOfNonAdmin(): Promise<string> {
 
 /**
  * What a `* / *` key made by a non-admin user gets (security review 1, DESIGN §5.18): users,
- * settings, CORS rules and metrics (security round 2, 10) are admin-only (403); the keys of the table's other rows belong to
+ * settings, CORS rules, metrics (security round 2, 10), the audit log and changes of the alert settings are admin-only (403); the keys of the table's other rows belong to
  * the system, another owner's, so they are not found (404); everything else as for a user.
  */
 function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
   const controller = e.scope === null ? '' : controllerOf(e.scope);
   if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events'].includes(controller)) return 403;
+  // Anyone with the scope reads the alert settings; only an admin changes them.
+  if (controller === 'alert_settings' && e.method !== 'GET') return 403;
   if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;
   return e.status;
 }

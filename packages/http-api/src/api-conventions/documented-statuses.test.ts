@@ -6,7 +6,7 @@ import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
 import { maxPathBytes } from '../pipeline/pipeline.js';
 import { adminUsername, createTestApp, type TestApp } from '../testing/test-app.js';
-import type { ResourceWorld } from '../testing/fixtures.js';
+import { dailyRule, type ResourceWorld } from '../testing/fixtures.js';
 import { jobQuery, need, operationPath, operationRequests, seedOperationWorld, shareUpdate, type OperationRequest } from '../testing/operation-requests.js';
 
 /**
@@ -49,6 +49,16 @@ const refusals: Partial<Record<OperationId, (f: Fixture) => Refusal[]>> = {
   showNasShareTest: jobRefusals,
   showNasShareScan: jobRefusals,
   showJob: () => [{ why: 'wait out of range', query: 'wait=31' }],
+  createSchedule: (f) => [
+    {
+      why: 'a rule the parser refuses',
+      body: { name: 'refused-rule', action: 'test', nas_share_ids: [f.share.id], rrule: 'DTSTART:20250101T000000\nRRULE:FREQ=DAILY' },
+    },
+    { why: 'two targets', body: { name: 'two-targets', action: 'test', nas_share_ids: [f.share.id], pool_id: f.pool.id, rrule: dailyRule } },
+  ],
+  updateSchedule: () => [{ why: 'a rule the parser refuses', body: { rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=25' } }],
+  updateAlertSetting: () => [{ why: 'a level above 5', body: { level: 6 } }],
+  showCapacity: () => [{ why: 'days out of range', query: 'days=0' }],
   updateNasShareByNas: (f) => [{ why: 'share of another NAS', params: { nas_id: f.emptyNas.id, nas_share_id: f.share.id }, body: shareUpdate() }],
   updateNas: (f) => [{ why: 'name of another NAS', body: { name: f.emptyNas.name } }],
   deleteNas: (f) => [{ why: 'a NAS that still has shares', params: { nas_id: f.nas.id } }],

@@ -2,7 +2,7 @@
  * The introduction of the API description (`info.description`, Markdown): the rules that hold
  * for every operation, which the API reference shows above the operations.
  */
-export const apiIntroduction = `The REST API of dms, a data management service for NAS storage: NAS devices, pools, NAS shares and the jobs that test and scan them, SNMP trap targets and the SNMP agent, and the administration of users, API keys, CORS rules and settings.
+export const apiIntroduction = `The REST API of dms, a data management service for NAS storage: NAS devices, pools, NAS shares and the jobs that test and scan them, schedules that start those jobs, alerts raised when something goes wrong, capacity over time, SNMP trap targets and the SNMP agent, and the administration of users, API keys, CORS rules and settings.
 
 Typed client: \`npm install @dms/sdk\`; every operation below shows its call (the \`@dms/sdk\` sample).
 
@@ -63,6 +63,7 @@ Every error answer is a \`model_error\`: \`details\` maps each attribute (or par
 - \`PUT\` is a partial update: absent fields stay, \`null\` clears an optional field, read-only fields are ignored, unknown fields are 422.
 - Every \`GET\` answer has an \`ETag\`; \`If-None-Match\` with it gives 304 while the answer is unchanged.
 - Share tests and scans are jobs: the \`PUT\` answers 202 with a \`job_id\` and \`Location: /api/v2/jobs/{job_id}\`; \`GET\` on the same path with \`job_id\`, or \`GET /jobs/{job_id}\` (and \`wait\` up to 30 s to long-poll) answers 202 while it runs and 200 once it completed or failed. \`GET /jobs\` lists every job, newest first.
+- dms keeps watch: \`/schedules\` start tests and scans on an RFC 5545 rule; a share's \`health\` comes from its latest test; \`/alerts\` are conditions, raised once when they start, updated while they last and cleared when they end (each raise and clear is also a trap, at the alert's level); every completed scan is kept (\`GET /nas_shares/{id}/scans\`) and \`GET /statistics/capacity\` sums the latest ones per NAS and pool, with their growth.
 - Every change is on record: \`GET /audit_events\` (admins) says who changed what, when, through which host and from which address; a secret is recorded as \`"changed"\`, never with a value.
 `;
 
@@ -70,6 +71,17 @@ Every error answer is a \`model_error\`: \`details\` maps each attribute (or par
 export const apiTags = [
   { name: 'nas_shares', 'x-displayName': 'NAS shares', description: 'NAS shares under a NAS, in a pool or everywhere, and their test and scan jobs.' },
   { name: 'jobs', 'x-displayName': 'Jobs', description: 'Every share test and scan, wherever it was started: who asked for it, its progress and its outcome.' },
+  {
+    name: 'schedules',
+    'x-displayName': 'Schedules',
+    description: 'Share tests and scans started on an RFC 5545 rule (RRULE with DTSTART and TZID), as jobs requested by `scheduler`.',
+  },
+  {
+    name: 'alerts',
+    'x-displayName': 'Alerts',
+    description: 'Conditions dms keeps watch on, raised when they start and cleared when they end, and per source whether they are raised and at which level.',
+  },
+  { name: 'statistics', 'x-displayName': 'Statistics', description: 'Capacity from the latest scans, per NAS and per pool, and its growth over a period.' },
   { name: 'nas', 'x-displayName': 'NAS', description: 'NAS devices: where shares live and how they are reached (`type`).' },
   { name: 'pools', 'x-displayName': 'Pools', description: 'Pools group NAS shares; a share is in at most one pool.' },
   { name: 'snmp', 'x-displayName': 'SNMP', description: 'SNMP trap targets, test traps, and the configuration of the SNMP agent.' },

@@ -73,6 +73,68 @@ export const auditEventExample = {
   count: 1,
 };
 
+/** A nightly scan of a pool's shares at 02:00 Paris time (01:00 UTC in winter). */
+export const scheduleExample = {
+  id: 3,
+  name: 'nightly-scan',
+  action: 'scan',
+  nas_share_ids: null,
+  pool_id: 2,
+  nas_id: null,
+  all_shares: false,
+  rrule: 'DTSTART;TZID=Europe/Paris:20250101T020000\nRRULE:FREQ=DAILY',
+  enabled: true,
+  next: '2025-01-16T01:00:00.000Z',
+  last_run_at: '2025-01-15T01:00:00.004Z',
+  missed_count: 0,
+  skipped_count: 1,
+  created_at: '2025-01-01T10:12:40.000Z',
+  updated_at: '2025-01-15T01:00:00.004Z',
+};
+export const scheduleCreateExample = { name: 'nightly-scan', action: 'scan', pool_id: 2, rrule: 'DTSTART;TZID=Europe/Paris:20250101T020000\nRRULE:FREQ=DAILY' };
+export const scheduleUpdateExample = { rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=HOURLY;INTERVAL=6', enabled: true };
+
+/** A share whose test failed where it had passed: open (not cleared), not yet dismissed. */
+export const alertExample = {
+  id: 41,
+  source: 'share_unreachable',
+  level: 4,
+  resource: { type: 'nas_shares', id: '7', name: 'projects' },
+  message: "path 'projects/2024' not found on share",
+  raised_at: '2025-01-15T09:30:00.172Z',
+  last_seen_at: '2025-01-15T09:45:00.168Z',
+  cleared_at: null,
+  dismissed_at: null,
+};
+export const alertUpdateExample = { dismissed: true };
+
+export const alertSettingExample = {
+  source: 'share_unreachable',
+  enabled: true,
+  level: 4,
+  description: 'a test of a share failed where it had passed (or never run): cleared by the next successful test',
+};
+export const alertSettingUpdateExample = { level: 5 };
+
+/** One completed scan in a share's history. */
+export const shareScanExample = { id: 118, at: '2025-01-15T03:00:04.310Z', file_count: 1520, file_size_sum: 73400320, duration_ms: 4310 };
+
+const capacityOfPool = {
+  file_count: 1520,
+  file_size_sum: 73400320,
+  shares_scanned: 1,
+  shares_not_scanned: 0,
+  growth: { file_count: 120, file_size_sum: 5242880 },
+};
+/** Capacity over the last 30 days: one NAS, one pool, and a second share of the NAS never scanned. */
+export const capacityExample = {
+  period_days: 30,
+  since: '2024-12-16T09:30:00.000Z',
+  totals: { ...capacityOfPool, shares_not_scanned: 1 },
+  nas: [{ nas_id: 1, name: 'nas1', ...capacityOfPool, shares_not_scanned: 1 }],
+  pools: [{ pool_id: 2, name: 'projects', ...capacityOfPool }],
+};
+
 export const trapExample = {
   snmp_trap_id: '3',
   activation: 1,

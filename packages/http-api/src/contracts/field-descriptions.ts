@@ -20,6 +20,14 @@ const share: Record<string, FieldDoc> = {
   password: { description: 'Sealed at rest; in an answer only for a principal holding `nas_shares / get_password`. null clears it.' },
   file_count: { description: 'Files found by the last completed scan (0 before any).', readOnly: true },
   file_size_sum: { description: 'Bytes in those files.', readOnly: true },
+  health: { description: 'From the latest test, saved or scheduled: `ok`, `unreachable`, or `unknown` before any test.', readOnly: true },
+  last_tested_at: { description: 'When the latest test finished; null before any.', readOnly: true },
+  last_test_status: { description: 'How the latest test ended: `completed` or `failed`; null before any.', readOnly: true },
+  last_scanned_at: {
+    description:
+      'When the latest scan completed; null until one has: `file_count` and `file_size_sum` are then not counted yet ("not scanned", not "0 files").',
+    readOnly: true,
+  },
 };
 
 const job: Record<string, FieldDoc> = {
@@ -33,7 +41,62 @@ const job: Record<string, FieldDoc> = {
   file_size_sum: { description: 'A completed scan: bytes in those files.' },
 };
 
+const schedule: Record<string, FieldDoc> = {
+  id: { description: 'Identifier of the schedule.', readOnly: true },
+  name: { description: 'Unique; 1–255 characters, not all digits (a path may take it instead of the id).' },
+  action: { description: 'What a run starts on each share of the target: a `test` or a `scan` job.' },
+  nas_share_ids: { description: 'Target: these shares (one of the four target fields; null when another is used).' },
+  pool_id: { description: 'Target: the shares of this pool at each run.' },
+  nas_id: { description: 'Target: the shares of this NAS at each run.' },
+  all_shares: { description: 'Target: every share at each run (`true` in a body; false when another target is used).' },
+  rrule: {
+    description: 'RFC 5545: `DTSTART:…Z` (UTC) or `DTSTART;TZID=Zone:…` (local), a newline, then `RRULE:…`; sub-minute rules (`FREQ=SECONDLY`) allowed.',
+  },
+  enabled: { description: 'A disabled schedule starts nothing and has no `next`; enabled again, it is planned from now.' },
+  next: { readOnly: true, description: 'When the next run is due (UTC).' },
+  last_run_at: { description: 'When the last run started; null before any.', readOnly: true },
+  missed_count: { readOnly: true, description: 'Occurrences missed while dms was not running.' },
+  skipped_count: { readOnly: true, description: 'Runs skipped while the previous run’s jobs were still going.' },
+  created_at: { description: 'When it was created.', readOnly: true },
+  updated_at: { description: 'When it was last changed (a run changes it too).', readOnly: true },
+};
+
 export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>>> = {
+  schedule,
+  alert: {
+    id: { description: 'Identifier of the alert.', readOnly: true },
+    source: { description: 'What raised it (see `GET /alert_settings` for every source).', readOnly: true },
+    level: { description: '1 info, 2 notice, 3 warning, 4 error, 5 critical, as traps; from the source’s setting.', readOnly: true },
+    resource: {
+      description: 'What the condition is about, `{type, id, name}` as in audit events (`nas_shares`, `schedules`, `api_keys`); null for the service itself.',
+      readOnly: true,
+    },
+    message: { description: 'The condition in plain words, as last seen.', readOnly: true },
+    raised_at: { description: 'When the condition started.', readOnly: true },
+    last_seen_at: { readOnly: true, description: 'When the condition was last seen.' },
+    cleared_at: { readOnly: true, description: 'When the condition ended; null while open.' },
+    dismissed_at: { readOnly: true, description: 'When an operator dismissed it; null if not.' },
+  },
+  alert_setting: {
+    source: { description: 'The alert source (the path parameter of PUT).', readOnly: true },
+    enabled: { description: 'Whether the source raises alerts; turned off, its open alerts are cleared.' },
+    level: { description: 'The level of its alerts: 1 info … 5 critical (traps are filtered by it).' },
+    description: { description: 'What the source watches, and what clears its alerts.', readOnly: true },
+  },
+  share_scan: {
+    id: { description: 'Identifier of the scan record.', readOnly: true },
+    at: { description: 'When the scan completed.', readOnly: true },
+    file_count: { description: 'Files found.', readOnly: true },
+    file_size_sum: { description: 'Bytes in those files.', readOnly: true },
+    duration_ms: { description: 'How long the walk took.', readOnly: true },
+  },
+  capacity: {
+    period_days: { description: 'The period growth is measured over (`days`).' },
+    since: { description: 'Its start: now minus `period_days`.' },
+    totals: { description: 'Over every share.' },
+    nas: { description: 'Per NAS, every NAS (zeros for one never scanned).' },
+    pools: { description: 'Per pool, every pool.' },
+  },
   nas_share: share,
   nas_share_input: share,
   active_job_status: job,

@@ -58,6 +58,9 @@ const pathParamDescriptions: Readonly<Record<string, string>> = {
   api_key_id: 'numeric id',
   cors_rule_id: 'numeric id',
   job_id: 'the job_id a PUT that started the job answered',
+  schedule_id: 'numeric id or name',
+  alert_id: 'numeric id',
+  source: 'an alert source: share_unreachable, scan_failed, schedule_missed, …',
 };
 
 function toOpenApiPath(path: string): string {

@@ -13,6 +13,19 @@ export const operationIds = {
   // Every job, wherever it was started.
   'get /jobs': 'listJobs',
   'get /jobs/:job_id': 'showJob',
+  // Keeping watch: schedules, alerts and their settings, a share's scans, capacity.
+  'get /schedules': 'listSchedules',
+  'post /schedules': 'createSchedule',
+  'get /schedules/:schedule_id': 'showSchedule',
+  'put /schedules/:schedule_id': 'updateSchedule',
+  'delete /schedules/:schedule_id': 'deleteSchedule',
+  'get /alerts': 'listAlerts',
+  'get /alerts/:alert_id': 'showAlert',
+  'put /alerts/:alert_id': 'updateAlert',
+  'get /alert_settings': 'listAlertSettings',
+  'put /alert_settings/:source': 'updateAlertSetting',
+  'get /nas_shares/:nas_share_id/scans': 'listNasShareScans',
+  'get /statistics/capacity': 'showCapacity',
   // NAS shares under a NAS, everywhere, and in a pool.
   'get /nas/:nas_id/nas_shares': 'listNasSharesByNas',
   'post /nas/:nas_id/nas_shares': 'createNasShare',

@@ -4,7 +4,7 @@ import { operationIds, type OperationId, type OperationKey } from './operation-i
 import type { ErrorStatus as TableStatus } from './error-table.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
-export type Tag = 'nas_shares' | 'jobs' | 'nas' | 'pools' | 'snmp' | 'admin';
+export type Tag = 'nas_shares' | 'jobs' | 'schedules' | 'alerts' | 'statistics' | 'nas' | 'pools' | 'snmp' | 'admin';
 export type SuccessStatus = 200 | 201 | 202 | 204;
 /**
  * A status of the one table from domain error codes (contracts/error-table.ts), so a code the table

@@ -8,6 +8,9 @@ import { snmpContracts } from './snmp-contracts.js';
 import { authContracts } from './auth-contracts.js';
 import { adminContracts } from './admin-contracts.js';
 import { auditEventContracts } from './audit-event-contracts.js';
+import { scheduleContracts } from './schedule-contracts.js';
+import { alertContracts } from './alert-contracts.js';
+import { capacityContracts } from './capacity-contracts.js';
 
 /**
  * Every operation of /api/v2, in the order the app registers them: where two patterns match
@@ -16,6 +19,9 @@ import { auditEventContracts } from './audit-event-contracts.js';
 export const routeContracts: readonly RouteContract[] = [
   ...shareJobContracts,
   ...jobContracts,
+  ...scheduleContracts,
+  ...alertContracts,
+  ...capacityContracts,
   ...shareContracts,
   ...nasContracts,
   ...poolContracts,

@@ -34,6 +34,38 @@ const { count, jobs } = await dms.jobs.list({
 const finished = await dms.jobs.follow(job.job_id, {
   onProgress: (job) => console.log(job.status, job.progress, job.file_count),
 });`,
+  listSchedules: `// The enabled schedules, the next one due first:
+const { count, schedules } = await dms.schedules.list({
+  filter: { enabled: eq(true) },
+  sortBy: 'next',
+});`,
+  createSchedule: `// Scans the pool's shares every night at 02:00, Paris time:
+const schedule = await dms.schedules.create({
+  name: 'nightly-scan',
+  action: 'scan',
+  pool_id: 2,
+  rrule: 'DTSTART;TZID=Europe/Paris:20250101T020000\\nRRULE:FREQ=DAILY',
+});
+console.log(schedule.next);`,
+  showSchedule: `const schedule = await dms.schedules.get('nightly-scan');
+console.log(schedule.next, schedule.missed_count, schedule.skipped_count);`,
+  updateSchedule: `const schedule = await dms.schedules.update('nightly-scan', { enabled: false });`,
+  deleteSchedule: `await dms.schedules.delete('nightly-scan');`,
+  listAlerts: `// The open alerts no one has dismissed yet, newest first:
+const { count, alerts } = await dms.alerts.list({
+  filter: { cleared_at: isNull(), dismissed_at: isNull() },
+});
+for (const alert of alerts) console.log(alert.level, alert.source, alert.message);`,
+  showAlert: `const alert = await dms.alerts.get(41);`,
+  updateAlert: `const alert = await dms.alerts.dismiss(41);
+// or take it back: await dms.alerts.undismiss(41)`,
+  listAlertSettings: `const { alert_settings } = await dms.alertSettings.list();`,
+  updateAlertSetting: `const setting = await dms.alertSettings.update('share_unreachable', { level: 5 });`,
+  listNasShareScans: `// The share's last ten scans, newest first:
+const { count, scans } = await dms.nasShares.scans(7, { limit: 10 });
+for (const scan of scans) console.log(scan.at, scan.file_count, scan.file_size_sum);`,
+  showCapacity: `const capacity = await dms.statistics.capacity({ days: 90 });
+console.log(capacity.totals.file_size_sum, capacity.totals.growth.file_size_sum);`,
   listNasSharesByNas: `const { count, nas_shares } = await dms.nasShares.list({
   nasId: 'nas1',
   filter: { name: like('proj%') },

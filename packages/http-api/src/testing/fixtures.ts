@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import {
   systemPrincipal,
+  type Alert,
+  type AlertSource,
   type ApiKeyView,
   type CorsRule,
   type Nas,
   type NasShare,
   type Pool,
+  type Schedule,
   type Scope,
   type SnmpConfig,
   type Trap,
@@ -22,7 +25,7 @@ export interface ShareCollectionBody {
   count: number;
   nas_shares: NasShare[];
 }
-export type { ApiKeyView, CorsRule, Nas, NasShare, Pool, SnmpConfig, Trap, User };
+export type { Alert, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
 
 export async function readJson<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -99,6 +102,8 @@ export interface ResourceWorld {
   corsRule?: CorsRule;
   /** A job already started, for the rows that follow a job. */
   jobId?: string;
+  schedule?: Schedule;
+  alert?: Alert;
 }
 
 export async function seedResourceWorld(
@@ -130,4 +135,33 @@ export async function addApiKey(t: TestApp, scopes: Array<`${string}/${string}`>
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {
   return t.core.corsRules.create(systemPrincipal, { origins: ['https://app.example.com'], path: '/api/v2/nas*', methods: ['GET'], ...fields });
+}
+
+/** A rule that is due once a day at midnight UTC: no run starts while a test lasts. */
+export const dailyRule = 'DTSTART:20250101T000000Z\nRRULE:FREQ=DAILY';
+
+/** A daily test of these shares, enabled. */
+export function addSchedule(t: TestApp, shareIds: number[], fields: Partial<Pick<Schedule, 'name' | 'action' | 'rrule' | 'enabled'>> = {}): Promise<Schedule> {
+  return t.core.schedules.create(systemPrincipal, { name: unique('schedule'), action: 'test', nas_share_ids: shareIds, rrule: dailyRule, ...fields });
+}
+
+/**
+ * An open alert of `source` on the share, as the alert watch raises one (a failed test raises
+ * `share_unreachable`): through the core's own sighting, without a job. Returns it as stored.
+ */
+export async function raiseAlert(
+  t: TestApp,
+  share: Pick<NasShare, 'id' | 'name'>,
+  source: AlertSource = 'share_unreachable',
+  message = 'path not found on share',
+): Promise<Alert> {
+  await t.core.alerts.sight(source, { type: 'nas_shares', id: String(share.id), name: share.name }, message);
+  const { alerts } = await t.core.alerts.list(systemPrincipal, {
+    source: [source],
+    resource_type: ['nas_shares'],
+    resource_id: [String(share.id)],
+    cleared_at: ['null'],
+  });
+  if (alerts.length !== 1) throw new Error(`expected one open ${source} alert on share ${share.id}, found ${alerts.length}`);
+  return alerts[0]!;
 }

@@ -3,7 +3,7 @@ import { systemPrincipal } from '@dms/core';
 import type { OperationId } from '../contracts/operation-ids.js';
 import type { RouteContract } from '../contracts/route-contract.js';
 import { adminPassword, adminUsername, type TestApp } from './test-app.js';
-import { addApiKey, addCorsRule, addUser, readJson, seedResourceWorld, unique, type ResourceWorld } from './fixtures.js';
+import { addApiKey, addCorsRule, addSchedule, addUser, dailyRule, raiseAlert, readJson, seedResourceWorld, unique, type ResourceWorld } from './fixtures.js';
 
 /**
  * The valid request of every operation, made in a seeded world: the suites that walk the route
@@ -32,6 +32,10 @@ export const need = <T>(value: T | undefined, what: string): T => {
 const withUser = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ user: await addUser(t) });
 const withCorsRule = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ corsRule: await addCorsRule(t) });
 const withApiKey = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ apiKey: await addApiKey(t, ['pools/index']) });
+const withSchedule = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ schedule: await addSchedule(t, [f.share.id]) });
+const withAlert = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ alert: await raiseAlert(t, f.share) });
+const scheduleRef = (f: ResourceWorld) => ({ schedule_id: need(f.schedule, 'schedule').id });
+const alertRef = (f: ResourceWorld) => ({ alert_id: need(f.alert, 'alert').id });
 
 /** Queues a job through REST (the engine is not started, so it stays queued) and keeps its id. */
 const withJob =
@@ -51,6 +55,7 @@ export const jobQuery = (f: ResourceWorld) => `job_id=${need(f.jobId, 'job')}`;
 /** Moves the share elsewhere on its NAS: a change of target, which a narrowed allow-list checks too. */
 export const shareUpdate = () => ({ path: `/export/${unique('moved')}` });
 let ttl = 600;
+let level = 3;
 
 export const operationRequests: Record<OperationId, OperationRequest> = {
   testUnsavedNasShare: { params: nasRef, body: unsavedShare },
@@ -61,6 +66,18 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   showNasShareScan: { params: shareRef, query: jobQuery, prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`) },
   listJobs: { query: () => 'status=queued&created_at=%3E%3D2020-01-01T00:00:00Z&sort_by=created_at:desc&limit=5' },
   showJob: { params: (f) => ({ job_id: need(f.jobId, 'job') }), prepare: withJob((f) => `/nas_shares/${f.share.id}/scan`) },
+  listSchedules: { query: () => 'enabled=true&sort_by=next&limit=5' },
+  createSchedule: { body: (f) => ({ name: unique('new-schedule'), action: 'scan', nas_share_ids: [f.share.id], rrule: dailyRule }) },
+  showSchedule: { params: scheduleRef, prepare: withSchedule },
+  updateSchedule: { params: scheduleRef, prepare: withSchedule, body: () => ({ name: unique('renamed-schedule'), enabled: false }) },
+  deleteSchedule: { params: scheduleRef, prepare: withSchedule },
+  listAlerts: { query: () => 'cleared_at=null&sort_by=raised_at:desc&limit=5' },
+  showAlert: { params: alertRef, prepare: withAlert },
+  updateAlert: { params: alertRef, prepare: withAlert, body: () => ({ dismissed: true }) },
+  listAlertSettings: {},
+  updateAlertSetting: { params: () => ({ source: 'scan_failed' }), body: () => ({ enabled: true, level: (level = (level % 5) + 1) }) },
+  listNasShareScans: { params: shareRef, query: () => 'sort_by=at:desc&limit=5' },
+  showCapacity: { query: () => 'days=7' },
   listNasSharesByNas: { params: nasRef, query: () => 'name=~share%25&sort_by=name:desc' },
   createNasShare: { params: nasRef, body: () => ({ name: unique('new'), path: '/export/new', password: 'pw-new' }) },
   showNasShareByNas: { params: shareUnderNas },
