@@ -81,6 +81,12 @@ describe('electron-builder configuration', () => {
     expect(manifest.devDependencies['electron']).toMatch(/^\d+\.\d+\.\d+$/);
     expect(manifest.devDependencies).toHaveProperty('electron-builder');
     expect(manifest.dependencies).not.toHaveProperty('electron');
+    // The chart's libraries live in the renderer bundle only (dist/renderer): packed as node_modules
+    // too, chart.js would add 6 MB to app.asar that nothing loads.
+    for (const name of ['chart.js', 'react-chartjs-2']) {
+      expect(manifest.devDependencies, name).toHaveProperty(name);
+      expect(manifest.dependencies, name).not.toHaveProperty(name);
+    }
     expect(manifest.scripts['package']).toMatch(/electron-builder --config electron-builder\.yml$/);
     // `electron .` runs the main entry under the package's productName, so development and the
     // packaged app share one user-data dir (…/dms).
