@@ -279,6 +279,7 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     await expect.poll(() => reason.textContent()).toMatch(/^rrule RRULE needs FREQ/);
     expect(await raw.getAttribute('aria-invalid')).toBe('true');
     expect((await raw.getAttribute('aria-describedby'))?.split(' ')).toContain('schedule-1-rrule-error');
+    expect(await c.capture('schedules-rule-error')).toEqual([]);
 
     // A rule the simple form cannot build is kept as text, and saved.
     await raw.fill('DTSTART:20301125T120000Z\nRRULE:FREQ=MINUTELY;INTERVAL=30;BYHOUR=8,9,10');
