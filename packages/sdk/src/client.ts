@@ -1,10 +1,14 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { caller, type Call } from './call.js';
 import type { paths } from './generated/openapi.js';
+import { alertSettingsResource, type AlertSettingsResource } from './resources/alert-settings.js';
+import { alertsResource, type AlertsResource } from './resources/alerts.js';
 import { auditEventsResource, type AuditEventsResource } from './resources/audit-events.js';
 import { crud, type CrudResource } from './resources/crud.js';
 import { jobsResource, type JobsResource } from './resources/jobs.js';
 import { nasSharesResource, type NasSharesResource } from './resources/nas-shares.js';
+import { schedulesResource, type SchedulesResource } from './resources/schedules.js';
+import { statisticsResource, type StatisticsResource } from './resources/statistics.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
 
@@ -46,6 +50,14 @@ export interface DmsClient {
   nasShares: NasSharesResource;
   /** Share tests and scans, whoever started them (a user, a key, the scheduler), until their retention. */
   jobs: JobsResource;
+  /** Share tests and scans started on an RFC 5545 rule, as jobs requested by `scheduler`. */
+  schedules: SchedulesResource;
+  /** Conditions dms keeps watch on: raised, updated while they last, cleared, dismissable. */
+  alerts: AlertsResource;
+  /** Per alert source: enabled and level (changes: administrators only). */
+  alertSettings: AlertSettingsResource;
+  /** Capacity from the latest scans, per NAS and pool, and its growth. */
+  statistics: StatisticsResource;
   snmp: {
     traps: Crud<'listSnmpTraps', 'createSnmpTrap', 'showSnmpTrap', 'updateSnmpTrap'> & {
       /** Sends a test trap to this target now. */
@@ -122,6 +134,10 @@ export function createClient(options: ClientOptions): DmsClient {
     pools: { ...pools, setShares: (ref, nasShareIds, callOptions) => pools.update(ref, { nas_share_ids: [...nasShareIds] }, callOptions) },
     nasShares: nasSharesResource(call),
     jobs: jobsResource(call),
+    schedules: schedulesResource(call),
+    alerts: alertsResource(call),
+    alertSettings: alertSettingsResource(call),
+    statistics: statisticsResource(call),
     snmp: {
       traps: {
         ...traps,

@@ -28,8 +28,12 @@ export {
 export type { JobHandle, WaitOptions } from './jobs.js';
 export type { RetryOptions } from './transport.js';
 export type { CrudResource, ListOptions, SortKey } from './resources/crud.js';
-export type { NasSharesResource, NasShareListOptions, ShareScope } from './resources/nas-shares.js';
+export type { NasSharesResource, NasShareListOptions, ShareScanListOptions, ShareScope } from './resources/nas-shares.js';
 export type { JobsResource, JobListOptions } from './resources/jobs.js';
 export type { AuditEventsResource, AuditEventListOptions } from './resources/audit-events.js';
+export type { SchedulesResource, ScheduleListOptions } from './resources/schedules.js';
+export type { AlertsResource, AlertListOptions } from './resources/alerts.js';
+export type { AlertSettingsResource } from './resources/alert-settings.js';
+export type { StatisticsResource, CapacityOptions } from './resources/statistics.js';
 export type * from './types.js';
 export type { paths, components, operations } from './generated/openapi.js';

@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@dms/http-api';
 import { schemaValidator } from './support/response-validator.js';
+import { typeCheck } from './support/type-check.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -85,25 +85,7 @@ describe('the API description the SDK is generated from', () => {
       writeFileSync(file, sample!.source);
       return file;
     });
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: [],
-      skipLibCheck: true,
-      // A sample imports the package by name; here that is this package's source.
-      paths: { '@dms/sdk': [join(packageDir, 'src/index.ts')] },
-      moduleDetection: ts.ModuleDetectionKind.Force,
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file
-        ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-        : '';
-      return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    });
+    const problems = typeCheck(files, dir);
     expect(problems).toEqual([]);
   });
 });

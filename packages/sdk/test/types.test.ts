@@ -1,5 +1,18 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, gt, like, type AuditEvent, type Filter, type Job, type NasShare, type NasShareListOptions } from '../src/index.js';
+import {
+  createClient,
+  gt,
+  isNull,
+  like,
+  type Alert,
+  type AlertSource,
+  type AuditEvent,
+  type Filter,
+  type Job,
+  type NasShare,
+  type NasShareListOptions,
+  type Schedule,
+} from '../src/index.js';
 
 // Compile-time tests: `npm run typecheck` fails when a `@ts-expect-error` line compiles. The
 // client is never called (the lambdas below are not run), so no server is needed.
@@ -57,5 +70,37 @@ describe('types generated from the API description', () => {
     expectTypeOf(dms.jobs.get).returns.resolves.toEqualTypeOf<Job>();
     expectTypeOf<Job['kind']>().toEqualTypeOf<'share_test' | 'share_scan'>();
     expectTypeOf<AuditEvent['via']>().toEqualTypeOf<'rest' | 'cli' | 'console' | 'scheduler'>();
+  });
+
+  it('schedules, alerts, alert settings, scans and capacity take what their operations take', () => {
+    const schedules = () => dms.schedules.list({ filter: { action: 'scan', enabled: true, next: gt('2025-01-01') }, sortBy: ['next', 'created_at:desc'] });
+    // @ts-expect-error a schedule's rule is not a list attribute
+    const byRule = () => dms.schedules.list({ filter: { rrule: 'x' } });
+    // @ts-expect-error nor its shares: sort keys are the list's attributes, not every field
+    const sortShares = () => dms.schedules.list({ sortBy: 'nas_share_ids' });
+    // @ts-expect-error an action outside the enum
+    const badAction = () => dms.schedules.create({ name: 'n', action: 'copy', all_shares: true, rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=DAILY' });
+    // @ts-expect-error next is read-only
+    const readOnly = () => dms.schedules.update(1, { next: '2025-01-01T00:00:00Z' });
+    const alerts = () => dms.alerts.listAll({ filter: { source: 'share_unreachable', cleared_at: isNull(), level: gt(3) }, sortBy: 'raised_at:desc' });
+    // @ts-expect-error an alert's message is not filterable
+    const byMessage = () => dms.alerts.list({ filter: { message: 'x' } });
+    // @ts-expect-error a source outside the catalogue
+    const noSource = () => dms.alertSettings.update('disk_full', { level: 2 });
+    // @ts-expect-error a level is a number
+    const badLevel = () => dms.alertSettings.update('scan_failed', { level: 'high' });
+    const scans = () => dms.nasShares.scans(7, { filter: { file_count: gt(0) }, sortBy: 'at:asc' });
+    // @ts-expect-error a scan's share is its path, not a filter
+    const byShare = () => dms.nasShares.scans(7, { filter: { nas_share_id: 7 } });
+    const capacity = () => dms.statistics.capacity({ days: 7 });
+    expectTypeOf([schedules, byRule, sortShares, badAction, readOnly, alerts, byMessage, noSource, badLevel, scans, byShare, capacity]).items.toBeFunction();
+    expectTypeOf(dms.schedules.get).returns.resolves.toEqualTypeOf<Schedule>();
+    expectTypeOf(dms.alerts.dismiss).returns.resolves.toEqualTypeOf<Alert>();
+    expectTypeOf<Schedule['action']>().toEqualTypeOf<'test' | 'scan'>();
+    expectTypeOf<AlertSource>().toEqualTypeOf<
+      'share_unreachable' | 'scan_failed' | 'schedule_missed' | 'api_key_expiring' | 'storage_degraded' | 'job_queue_saturated' | 'trap_target_unreachable'
+    >();
+    expectTypeOf<NasShare['health']>().toEqualTypeOf<'ok' | 'unreachable' | 'unknown'>();
+    expectTypeOf<NasShare['last_scanned_at']>().toEqualTypeOf<string | null>();
   });
 });

@@ -22,9 +22,12 @@ export interface CrudTypes {
   create: unknown;
   update: unknown;
   filter: string;
+  /** The sort keys, where the list sorts on other attributes than the item's. */
+  sort?: string;
 }
 
-type ListOptionsOf<T extends CrudTypes> = ListOptions<T['filter'], keyof T['item'] & string>;
+type SortFieldOf<T extends CrudTypes> = T extends { sort: infer Sort extends string } ? Sort : keyof T['item'] & string;
+type ListOptionsOf<T extends CrudTypes> = ListOptions<T['filter'], SortFieldOf<T>>;
 
 export interface CrudResource<T extends CrudTypes> {
   /** One page and `count`, the number of matches before paging. */

@@ -1,6 +1,17 @@
 import type { Call } from '../call.js';
 import { jobHandle, preferJobResource, type FollowJob, type JobHandle } from '../jobs.js';
-import type { ActiveJobStatus, CallOptions, FilterFieldOf, NasShare, NasShareCollection, NasShareCreate, NasShareUpdate, Ref } from '../types.js';
+import type {
+  ActiveJobStatus,
+  CallOptions,
+  FilterFieldOf,
+  NasShare,
+  NasShareCollection,
+  NasShareCreate,
+  NasShareUpdate,
+  Ref,
+  ShareScan,
+  ShareScanCollection,
+} from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
 import { readJob } from './jobs.js';
 
@@ -13,6 +24,9 @@ export type NasShareListOptions =
   | ({ nasId: Ref; poolId?: never } & ShareListOptions<'listNasSharesByNas'>)
   | ({ poolId: Ref; nasId?: never } & ShareListOptions<'listNasSharesByPool'>)
   | ({ nasId?: undefined; poolId?: undefined } & ShareListOptions<'listNasShares'>);
+
+/** A share's scan history filters and sorts on the same attributes (GET /nas_shares/{nas_share_id}/scans). */
+export type ShareScanListOptions = ListOptions<FilterFieldOf<'listNasShareScans'>, FilterFieldOf<'listNasShareScans'>>;
 
 export interface NasSharesResource {
   list(options?: NasShareListOptions): Promise<NasShareCollection>;
@@ -33,6 +47,10 @@ export interface NasSharesResource {
   followTest(nasId: Ref, jobId: string, options?: CallOptions): Promise<JobHandle>;
   followRetest(ref: Ref, jobId: string, options?: CallOptions): Promise<JobHandle>;
   followScan(ref: Ref, jobId: string, options?: CallOptions): Promise<JobHandle>;
+  /** One page of the share's completed scans (`at`, counts, `duration_ms`), newest first unless `sortBy` says otherwise, and `count`. */
+  scans(ref: Ref, options?: ShareScanListOptions): Promise<ShareScanCollection>;
+  /** Every matching scan of the share, page after page (`limit` a request, 100 by default). */
+  allScans(ref: Ref, options?: ShareScanListOptions): AsyncIterableIterator<ShareScan>;
 }
 
 /** The collection path of a scope, and its path parameters. */
@@ -73,6 +91,15 @@ export function nasSharesResource(call: Call): NasSharesResource {
       },
     };
   };
+  /** GET /nas_shares/{nas_share_id}/scans of one share, as `pages` takes a list. */
+  const listScans =
+    (ref: Ref) =>
+    (options: ListOptions<string, string> = {}) =>
+      call('GET', '/nas_shares/{nas_share_id}/scans', {
+        path: { nas_share_id: String(ref) },
+        query: listQuery(options),
+        signal: options.signal,
+      }) as Promise<ShareScanCollection>;
   const unsaved = (nasId: Ref) => jobs('/nas/{nas_id}/nas_shares/-/test', { nas_id: String(nasId) });
   const saved = (ref: Ref, kind: 'test' | 'scan') => jobs(`/nas_shares/{nas_share_id}/${kind}`, { nas_share_id: String(ref) });
 
@@ -93,5 +120,7 @@ export function nasSharesResource(call: Call): NasSharesResource {
     followTest: (nasId, jobId, options = {}) => unsaved(nasId).follow(jobId, options),
     followRetest: (ref, jobId, options = {}) => saved(ref, 'test').follow(jobId, options),
     followScan: (ref, jobId, options = {}) => saved(ref, 'scan').follow(jobId, options),
+    scans: (ref, options = {}) => listScans(ref)(options),
+    allScans: (ref, options = {}) => pages<ShareScan>(listScans(ref), 'scans', options),
   };
 }
