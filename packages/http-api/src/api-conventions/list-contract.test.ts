@@ -6,7 +6,7 @@ import { addCorsRule, addNas, addPool, addShare, addTrap, addUser, expectModelEr
 /**
  * One list contract on every list (DESIGN §5.8-5.10): both pagination schemes, their bounds,
  * sort_by, the filter operators, unknown parameters and `count`, run as one table over all
- * nine list endpoints. Every list holds 25 or more rows, so every one has several pages.
+ * ten list endpoints. Every list holds 25 or more rows, so every one has several pages.
  */
 type Item = Record<string, unknown>;
 
@@ -129,6 +129,18 @@ const cases: ListCase[] = [
     refused: 'origins',
   },
   {
+    name: '/schedules',
+    path: () => '/schedules',
+    key: 'schedules',
+    id: 'id',
+    total: perSeries,
+    filterable: ['id', 'name', 'action', 'enabled', 'pool_id', 'nas_id', 'next', 'last_run_at', 'missed_count', 'skipped_count'],
+    sortable: ['id', 'name', 'action', 'enabled', 'pool_id', 'nas_id', 'next', 'last_run_at', 'missed_count', 'skipped_count', 'created_at'],
+    sort: { attribute: 'nas_id', direction: 'desc' },
+    filter: { name: 'name', value: () => '!~list-schedule-1%', matches: (item) => !text(item['name']).startsWith('list-schedule-1') },
+    refused: 'rrule',
+  },
+  {
     name: '/nas_shares',
     path: () => '/nas_shares',
     key: 'nas_shares',
@@ -204,6 +216,16 @@ beforeAll(async () => {
   for (let i = 0; i < perSeries; i += 1) {
     const expires_at = i % 3 === 0 ? null : `20${30 + (i % 4)}-01-01T00:00:00.000Z`;
     await t.core.apiKeys.create(systemPrincipal, { name: `list-key-${i}`, api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at });
+  }
+  // Each of the three targets a list can tell apart: shares one by one, a pool, a NAS.
+  for (let i = 0; i < perSeries; i += 1) {
+    const target = i % 3 === 0 ? { nas_share_ids: [held[0]!.id] } : i % 3 === 1 ? { pool_id: members.id } : { nas_id: nas[i % 2]!.id };
+    await t.core.schedules.create(systemPrincipal, {
+      name: `list-schedule-${String(i).padStart(2, '0')}`,
+      action: i % 2 === 0 ? 'test' : 'scan',
+      rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=DAILY',
+      ...target,
+    });
   }
   const corsPaths = ['/api/v2/nas*', '/api/v2/pools*', '*'];
   for (let i = 0; i < perSeries; i += 1) await addCorsRule(t, { path: corsPaths[i % 3]! });

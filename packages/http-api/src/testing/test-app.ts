@@ -19,6 +19,10 @@ export interface TestApp {
   core: Core;
   /** The job workers, not started: a test that runs jobs starts them. */
   engine: Dms['engine'];
+  /** Runs due schedules; not started, as the engine (stopped at close when a test started it). */
+  scheduler: Dms['scheduler'];
+  /** The alert sources; not started: a test that raises alerts from job outcomes starts it. */
+  alertWatch: Dms['alertWatch'];
   /** The database as stored (a second connection): for assertions on what is at rest. */
   storage: Storage;
   /** `Basic …` header of the admin user. */
@@ -76,7 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     core: { limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.hasher ? { hasher: options.hasher } : {}) },
   });
   const { dms, dataDir, databaseUrl } = opened;
-  const { core, engine } = dms;
+  const { core, engine, scheduler, alertWatch } = dms;
   const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
   const secrets = createAesGcmSecretBox(key);
   const storage = databaseUrl ? openPostgresStorage({ url: databaseUrl, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
@@ -88,6 +92,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     core,
     engine,
+    scheduler,
+    alertWatch,
     storage,
     basic,
     async bearer(...scopes) {
@@ -109,6 +115,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return app.request(path, init);
     },
     async close() {
+      alertWatch.stop();
+      await scheduler.stop();
       await engine.stop();
       await storage.close();
       await opened.close();
