@@ -3,6 +3,8 @@ import { ProgressSaver } from './progress-saver.js';
 
 describe('ProgressSaver', () => {
   let written: number[];
+  /** Snapshots whose write has begun (a held write has begun, not ended). */
+  let begun: number[];
   let errors: unknown[];
   let release: (() => void) | undefined;
   let holdWrites = false;
@@ -10,6 +12,7 @@ describe('ProgressSaver', () => {
   const saver = (intervalMs = 250) =>
     new ProgressSaver(0, {
       write: async (snapshot) => {
+        begun.push(snapshot);
         if (holdWrites) await new Promise<void>((resolve) => (release = resolve));
         written.push(snapshot);
       },
@@ -21,6 +24,7 @@ describe('ProgressSaver', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     written = [];
+    begun = [];
     errors = [];
     holdWrites = false;
     release = undefined;
@@ -61,15 +65,37 @@ describe('ProgressSaver', () => {
     await progress.close();
   });
 
-  it('a heartbeat saves at once, reported or not, and restarts the interval', async () => {
+  it('a heartbeat saves at once when nothing waits, and never brings a report forward', async () => {
     const progress = saver();
     progress.save();
     await vi.advanceTimersByTimeAsync(0);
     expect(written).toEqual([0]);
     progress.report(5);
     progress.save();
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(written).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(written).toEqual([0, 5]);
+    await progress.close();
+  });
+
+  it('counts the interval from the end of a save, so a slow write is not followed at once by the next', async () => {
+    holdWrites = true;
+    const progress = saver();
+    await vi.advanceTimersByTimeAsync(250);
+    progress.report(1);
+    await vi.advanceTimersByTimeAsync(10);
+    progress.report(2);
+    // The write of 1 takes 200 ms; 2 is saved 250 ms after it ended, not 250 ms after it began.
+    await vi.advanceTimersByTimeAsync(190);
+    release!();
+    await vi.advanceTimersByTimeAsync(249);
+    expect(begun).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(begun).toEqual([1, 2]);
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([1, 2]);
     await progress.close();
   });
 
@@ -79,17 +105,16 @@ describe('ProgressSaver', () => {
     progress.save();
     progress.report(1);
     await vi.advanceTimersByTimeAsync(10);
-    // The second save waits behind the first.
+    // The second save waits for the first to end, and then for the interval.
     expect(written).toEqual([]);
     let closed = false;
     const closing = progress.close().then(() => (closed = true));
     await vi.advanceTimersByTimeAsync(0);
     expect(closed).toBe(false);
     release!();
-    await vi.advanceTimersByTimeAsync(0);
-    release!();
     await closing;
-    expect(written).toEqual([0, 1]);
+    // Closed before its turn: 1 is not saved, the finish carries it.
+    expect(written).toEqual([0]);
   });
 
   it('a failed write goes to onError and later saves still happen', async () => {

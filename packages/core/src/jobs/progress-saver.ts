@@ -1,7 +1,7 @@
 export interface ProgressSaverOptions<T> {
   /** Stores one snapshot (a committed write on PostgreSQL: a round trip and a WAL flush). */
   write: (snapshot: T) => Promise<void>;
-  /** Least time between two saves of reported progress. */
+  /** Least time between the end of one save and the start of the next. */
   intervalMs: number;
   /** The injected clock, in ms. */
   now: () => number;
@@ -10,16 +10,20 @@ export interface ProgressSaverOptions<T> {
 
 /**
  * Saves a running job's progress without a write per report: the latest report is saved
- * when `intervalMs` has passed since the last save (trailing), the claim counting as the
- * first save, with one save in flight at a time. A job that ends within the interval costs
- * its claim and its finish only, and its finish carries every step; a long one shows its
- * progress at most `intervalMs` late.
+ * once `intervalMs` has passed since the last save ended (trailing), the claim counting as the
+ * first save, with one save in flight at a time. Counting from a save's end, not its start, keeps
+ * stored changes (and so the answers of a long-poll) `intervalMs` apart even when one write is
+ * slow and the next fast. A job that ends within the interval costs its claim and its finish
+ * only, and its finish carries every step; a long one shows its progress at most `intervalMs`
+ * (plus a write) late.
  */
 export class ProgressSaver<T> {
   readonly #options: ProgressSaverOptions<T>;
   #latest: T;
+  #unsaved = false;
   #lastSave: number;
   #timer: NodeJS.Timeout | undefined;
+  #writing = false;
   #inFlight: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -32,20 +36,18 @@ export class ProgressSaver<T> {
   /** The newest progress; saved now if the interval is over, else when it is. */
   report(snapshot: T): void {
     this.#latest = snapshot;
-    if (this.#timer || this.#closed) return;
-    const wait = this.#lastSave + this.#options.intervalMs - this.#options.now();
-    if (wait <= 0) this.save();
-    else this.#timer = setTimeout(() => this.save(), wait);
+    this.#unsaved = true;
+    this.#plan();
   }
 
-  /** Saves the latest progress at once, reported or not (a heartbeat: the job is alive). */
+  /**
+   * A heartbeat: the job is alive. Saves the latest progress at once unless a save is in flight
+   * or due within the interval (either refreshes the heartbeat too), so a beat never brings a
+   * report forward.
+   */
   save(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#closed) return;
-    this.#lastSave = this.#options.now();
-    const snapshot = this.#latest;
-    this.#inFlight = this.#inFlight.then(() => this.#options.write(snapshot)).catch(this.#options.onError);
+    if (this.#closed || this.#writing || this.#timer) return;
+    this.#write();
   }
 
   /** No more saves; resolves once the one in flight has settled (the finish comes after it). */
@@ -54,5 +56,31 @@ export class ProgressSaver<T> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#inFlight;
+  }
+
+  #plan(): void {
+    if (this.#closed || this.#writing || this.#timer || !this.#unsaved) return;
+    const wait = this.#lastSave + this.#options.intervalMs - this.#options.now();
+    if (wait <= 0) this.#write();
+    else {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#plan();
+      }, wait);
+    }
+  }
+
+  #write(): void {
+    const snapshot = this.#latest;
+    this.#unsaved = false;
+    this.#writing = true;
+    this.#inFlight = this.#options
+      .write(snapshot)
+      .catch(this.#options.onError)
+      .then(() => {
+        this.#writing = false;
+        this.#lastSave = this.#options.now();
+        this.#plan();
+      });
   }
 }

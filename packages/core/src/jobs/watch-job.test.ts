@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActiveJobStatus } from '../domain/job.js';
 import { JobSignals } from './job-signals.js';
-import { watchJob } from './watch-job.js';
+import { watchJob, watchPollMs } from './watch-job.js';
 
 const status = (fields: Partial<ActiveJobStatus>): ActiveJobStatus => ({ job_id: 'j', status: 'working', progress: 0, total: 2, ...fields });
 
@@ -59,5 +59,33 @@ describe('watchJob', () => {
     const drained = collect(watchJob('j', running, draining.watch));
     draining.drain();
     expect(await drained).toEqual([running]);
+  });
+
+  it('wakes at once for a change stored while a read is in flight, not a poll later', async () => {
+    const signals = new JobSignals();
+    let stored = status({ progress: 1 });
+    let duringRead: (() => void) | undefined;
+    const read = async () => {
+      const row = stored;
+      // The change lands after the read saw the row, before the read answers.
+      await Promise.resolve();
+      duringRead?.();
+      duringRead = undefined;
+      return row;
+    };
+    const first = stored;
+    const watch = watchJob('j', first, { read, signals, draining: new AbortController().signal });
+    expect((await watch.next()).value).toBe(first);
+    const started = performance.now();
+    stored = status({ progress: 2 });
+    duringRead = () => {
+      stored = status({ progress: 3 });
+      signals.changed('j');
+    };
+    signals.changed('j');
+    expect((await watch.next()).value).toMatchObject({ progress: 2 });
+    expect((await watch.next()).value).toMatchObject({ progress: 3 });
+    expect(performance.now() - started).toBeLessThan(watchPollMs / 2);
+    await watch.return();
   });
 });

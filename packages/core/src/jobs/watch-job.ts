@@ -22,16 +22,32 @@ export interface WatchSource<S extends ActiveJobStatus = ActiveJobStatus> {
  * signal or `watchPollMs`. Ends after yielding a finished status, when `signal` is aborted,
  * or when the service drains (a client asks again elsewhere or after the restart). The read
  * after the last wake-up is yielded if it changed, so a watch ended by its signal misses nothing.
+ * The wait for a change is armed before each read: a change stored while a read is in flight
+ * (the read sees the row before it) wakes the watch at once, not a poll later. `first` was read
+ * before any wait was armed, so it is read once more.
  */
 export async function* watchJob<S extends ActiveJobStatus>(jobId: string, first: S, source: WatchSource<S>, signal?: AbortSignal): AsyncGenerator<S, void> {
-  let status = first;
-  let last: string | undefined;
-  for (;;) {
-    const seen = JSON.stringify(status);
-    if (seen !== last) yield status;
-    last = seen;
-    if (isJobFinished(status) || signal?.aborted || source.draining.aborted) return;
-    await source.signals.nextChange(jobId, watchPollMs, signal, source.draining);
-    status = await source.read();
+  if (isJobFinished(first)) {
+    yield first;
+    return;
+  }
+  const ended = new AbortController();
+  const nextChange = () => source.signals.nextChange(jobId, watchPollMs, signal, source.draining, ended.signal);
+  try {
+    let wake = nextChange();
+    const again = await source.read();
+    let status = JSON.stringify(again) === JSON.stringify(first) ? first : again;
+    let last: string | undefined;
+    for (;;) {
+      const seen = JSON.stringify(status);
+      if (seen !== last) yield status;
+      last = seen;
+      if (isJobFinished(status) || signal?.aborted || source.draining.aborted) return;
+      await wake;
+      wake = nextChange();
+      status = await source.read();
+    }
+  } finally {
+    ended.abort();
   }
 }
