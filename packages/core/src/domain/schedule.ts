@@ -45,7 +45,7 @@ export function targetFieldsOf(input: Partial<Record<(typeof scheduleTargetField
 
 const oneTarget = (input: Partial<Record<(typeof scheduleTargetFields)[number], unknown>>) => targetFieldsOf(input).length === 1;
 const oneTargetRule = {
-  message: `name exactly one target: nas_share_ids, pool_id, nas_id or all_shares: true`,
+  message: 'must be exactly one of nas_share_ids, pool_id, nas_id or all_shares: true',
   path: ['target'],
 };
 
