@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate, compileErrors } from '@readme/openapi-parser';
 // Through the package's entry, as the SDK build and other consumers import it.
+import { alertSources } from '@dms/core';
 import { openApiDocument, operationIds, routeContracts } from '../index.js';
 
 interface Operation {
@@ -151,5 +152,47 @@ describe('openApiDocument()', () => {
       '#/components/schemas/audit_event_collection',
     );
     expect(operations.get('get /audit_events')?.description).toContain('"changed"');
+  });
+
+  it('lists the keep-watch operations (issue 23) under their tags, each with its scope', () => {
+    const operations = new Map(operationsOf(openApiDocument()).map(({ key, op }) => [key, op as Operation & { tags?: string[] }]));
+    const expected: Array<[string, string, string, string]> = [
+      ['get /schedules', 'listSchedules', 'schedules', 'schedules/index'],
+      ['post /schedules', 'createSchedule', 'schedules', 'schedules/create'],
+      ['get /schedules/{schedule_id}', 'showSchedule', 'schedules', 'schedules/show'],
+      ['put /schedules/{schedule_id}', 'updateSchedule', 'schedules', 'schedules/update'],
+      ['delete /schedules/{schedule_id}', 'deleteSchedule', 'schedules', 'schedules/destroy'],
+      ['get /alerts', 'listAlerts', 'alerts', 'alerts/index'],
+      ['get /alerts/{alert_id}', 'showAlert', 'alerts', 'alerts/show'],
+      ['put /alerts/{alert_id}', 'updateAlert', 'alerts', 'alerts/update'],
+      ['get /alert_settings', 'listAlertSettings', 'alerts', 'alert_settings/index'],
+      ['put /alert_settings/{source}', 'updateAlertSetting', 'alerts', 'alert_settings/update'],
+      ['get /nas_shares/{nas_share_id}/scans', 'listNasShareScans', 'nas_shares', 'nas_shares/show'],
+      ['get /statistics/capacity', 'showCapacity', 'statistics', 'statistics/show'],
+    ];
+    for (const [key, operationId, tag, scope] of expected) expect(operations.get(key), key).toMatchObject({ operationId, tags: [tag], 'x-scope': scope });
+    expect(openApiDocument().tags?.map((tag) => tag.name)).toEqual(expect.arrayContaining(['schedules', 'alerts', 'statistics']));
+  });
+
+  it('says the rules of the keep-watch operations: RRULE forms, runs, the alert lifecycle and sources, levels, growth', () => {
+    const operations = new Map(operationsOf(openApiDocument()).map(({ key, op }) => [key, op]));
+    const create = operations.get('post /schedules')?.description ?? '';
+    for (const rule of [
+      'DTSTART:20261125T120000Z',
+      'DTSTART;TZID=Europe/Paris:20261125T120000',
+      'SECONDLY',
+      'next',
+      'missed_count',
+      'skipped_count',
+      'scheduler',
+      '422',
+    ])
+      expect(create, rule).toContain(rule);
+    const alerts = operations.get('get /alerts')?.description ?? '';
+    for (const rule of ['raised', 'updated', 'cleared', 'cleared_at=null', '5 critical', 'dmsAlertRaised', ...alertSources])
+      expect(alerts, rule).toContain(rule);
+    expect(operations.get('put /alerts/{alert_id}')?.description).toContain('{"dismissed": true}');
+    expect(operations.get('put /alert_settings/{source}')?.description).toMatch(/^Scope: `alert_settings \/ update`\n\nAdmin only\./);
+    expect(operations.get('get /statistics/capacity')?.description).toContain('its latest scan minus its last scan at or before `since`');
   });
 });
