@@ -81,7 +81,14 @@ export function OverviewScreen() {
             <tbody>
               {jobs.data.map((job) => (
                 <tr key={job.job_id}>
-                  <td>{jobKindLabels[job.kind]}</td>
+                  <td>
+                    <a
+                      href={`#/jobs?job=${encodeURIComponent(job.job_id)}`}
+                      aria-label={`${jobKindLabels[job.kind]} of ${jobSubject(job)}, ${shortTime(job.created_at)}: open the job`}
+                    >
+                      {jobKindLabels[job.kind]}
+                    </a>
+                  </td>
                   <td>{jobSubject(job)}</td>
                   <td>
                     <span className="status" data-status={job.status}>

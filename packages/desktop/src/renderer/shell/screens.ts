@@ -41,9 +41,9 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'traps', title: 'Trap targets', group: 'SNMP', Component: TrapsScreen },
   { id: 'snmp-server', title: 'SNMP server', group: 'SNMP', Component: SnmpServerScreen },
   { id: 'api-keys', title: 'API keys', group: 'API security', Component: ApiKeysScreen },
-  { id: 'cors-rules', title: 'Cross-origin rules', group: 'API security', Component: CorsRulesScreen },
-  { id: 'jwt', title: 'JWT mode', group: 'API security', Component: JwtScreen },
-  { id: 'users', title: 'Users', group: 'System', Component: UsersScreen },
+  { id: 'cors-rules', title: 'Cross-origin rules', group: 'API security', Component: CorsRulesScreen, adminOnly: true },
+  { id: 'jwt', title: 'JWT mode', group: 'API security', Component: JwtScreen, adminOnly: true },
+  { id: 'users', title: 'Users', group: 'System', Component: UsersScreen, adminOnly: true },
   { id: 'settings', title: 'Settings', group: 'System', Component: SettingsScreen },
 ];
 

@@ -21,6 +21,11 @@ export function formProblem(error: unknown, formFields: readonly string[]): Form
   return problem;
 }
 
+/** Whether the core refused the change as it stands (CONFLICT), as it does deleting a NAS that still has shares. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'CONFLICT';
+}
+
 /** Whether the core refused the signed-in user (FORBIDDEN), as it does a non-admin on admin-only resources. */
 export function isRefusal(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'FORBIDDEN';

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { growthSummary } from './scan-points.js';
 import { ScanTable } from './scan-table.js';
+import { byName } from '../../ui/name-order.js';
 
 // Chart.js is loaded with the chart, not with the console: the first screen does not wait for it.
 const ShareGrowthChart = lazy(() => import('./share-growth-chart.js').then((module) => ({ default: module.ShareGrowthChart })));
@@ -15,10 +16,13 @@ function useScannedShares() {
   const shares = useLoad(() => api.shares.list.query({ query: { per_page: listDefaults.maxPageSize, sort_by: 'name', last_scanned_at: '!=null' } }));
   const nas = useLoad(() => api.nas.list.query({ per_page: listDefaults.maxPageSize, sort_by: 'name' }));
   const nasNames = new Map(nas.data?.nas.map((item) => [item.id, item.name]));
-  const rows = (shares.data?.nas_shares ?? []).map((share) => ({
-    ...share,
-    title: `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}`,
-  }));
+  const rows = byName(
+    (shares.data?.nas_shares ?? []).map((share) => ({
+      ...share,
+      title: `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}`,
+    })),
+    (share) => share.title,
+  );
   return { rows, loaded: shares.data !== undefined && nas.data !== undefined, error: shares.error ?? nas.error };
 }
 

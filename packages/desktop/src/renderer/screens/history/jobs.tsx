@@ -10,38 +10,52 @@ import { plural } from '../../ui/format.js';
 import { JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
 import { JobTable } from './job-table.js';
 import { useFollowedJobs } from './use-followed-jobs.js';
+import { hashParams } from '../../shell/hash-route.js';
 import '../storage/storage.css';
 import './history.css';
 
 /**
  * Every test and scan, by anyone, newest first: filtered by status and kind, paged through the
  * core's list contract; a running job's row moves live (jobs.follow), and a row opens the job's
- * steps and message.
+ * steps and message. `#/jobs?job=ID` (the overview's job rows) shows that one job, its detail open.
  */
 export function JobsScreen() {
   const [filter, setFilterState] = useState<JobFilter>(noJobFilter);
   const [order, setOrderState] = useState<SortOrder>({ field: 'created_at', direction: 'desc' });
   const [page, setPage] = useState(1);
   const [perPage, setPerPageState] = useState(25);
-  const [openId, setOpenId] = useState<string | null>(null);
+  // The job the address names, read once: the console opens the screen anew when the address changes.
+  const [linkedJob] = useState(() => hashParams().get('job'));
+  const [openId, setOpenId] = useState<string | null>(linkedJob);
 
   // A new filter, order or page size starts again at page 1.
   const setFilter = useCallback((next: JobFilter) => (setFilterState(next), setPage(1)), []);
   const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), []);
   const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
 
-  const query = { page: String(page), per_page: String(perPage), sort_by: sortParam(order), ...jobFilterParams(filter) };
+  const query = {
+    page: String(page),
+    per_page: String(perPage),
+    sort_by: sortParam(order),
+    ...jobFilterParams(filter),
+    ...(linkedJob ? { id: `=${linkedJob}` } : {}),
+  };
   const jobs = useLoad(() => api.jobs.list.query(query), JSON.stringify(query));
   const live = useFollowedJobs(jobs.data?.jobs, jobs.reload);
   usePageInRange(page, jobs.data?.count, perPage, setPage);
 
   const count = jobs.data?.count ?? 0;
-  const filtered = filter.status !== '' || filter.kind !== '';
+  const filtered = filter.status !== '' || filter.kind !== '' || linkedJob !== null;
   const rows = (jobs.data?.jobs ?? []).map((job) => ({ ...job, ...live.get(job.job_id) }));
   return (
     <>
       <p className="hint">The tests and scans of every share, whoever started them. Finished jobs are kept for the job retention days set in the settings.</p>
       <ErrorAlert message={jobs.error} />
+      {linkedJob && (
+        <p className="notice" role="status">
+          {jobs.data?.count === 0 ? 'The job this link names is no longer kept.' : 'Showing the job you opened.'} <a href="#/jobs">Show every job</a>
+        </p>
+      )}
       <JobsFilter value={filter} onChange={setFilter} />
       {jobs.data && count === 0 && !filtered && (
         <EmptyState title="No jobs yet">

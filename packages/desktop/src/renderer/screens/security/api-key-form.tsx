@@ -4,6 +4,7 @@ import { Field } from '../../ui/form-field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formProblem, type FormProblem } from '../../ui/form-problem.js';
 import { ProblemAlert } from '../../ui/problem-alert.js';
+import { useFocusFirstInvalid } from '../../ui/focus-first-invalid.js';
 import { ScopePicker, firstScope, type ScopeChoice } from './scope-picker.js';
 
 export type CreatedApiKey = Outputs['apiKeys']['create'];
@@ -22,6 +23,7 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
   const catalogue = useLoad(() => api.apiKeys.scopeCatalogue.query());
   const [scopes, setScopes] = useState<ScopeChoice[] | null>(null);
   const [problem, setProblem] = useState<FormProblem | null>(null);
+  const formRef = useFocusFirstInvalid(problem);
   if (catalogue.error) {
     return (
       <p role="alert" className="error">
@@ -50,7 +52,7 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
     }
   };
   return (
-    <form className="admin-form" aria-labelledby="api-key-form-heading" onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={formRef} className="admin-form" aria-labelledby="api-key-form-heading" onSubmit={(event) => void submit(event)} noValidate>
       <h2 id="api-key-form-heading">New API key</h2>
       <Field form={form} name="name" label="Name" errors={problem?.fields} hint="Who or what uses the key, e.g. backup-script." autoComplete="off" />
       <ScopePicker catalogue={catalogue.data} scopes={picked} onChange={setScopes} messages={problem?.fields['api_key_scopes']} />

@@ -1,11 +1,11 @@
+import { useState } from 'react';
 import type { Outputs } from '../../trpc-client.js';
 import { FieldMessages } from '../../ui/problem-alert.js';
+import { scopePresets, type ScopeChoice } from './scope-presets.js';
+
+export type { ScopeChoice } from './scope-presets.js';
 
 type Catalogue = Outputs['apiKeys']['scopeCatalogue'];
-export interface ScopeChoice {
-  controller: string;
-  action: string;
-}
 
 interface ScopePickerProps {
   catalogue: Catalogue;
@@ -32,12 +32,36 @@ export function firstScope(catalogue: Catalogue): ScopeChoice {
 export function ScopePicker({ catalogue, scopes, onChange, messages }: ScopePickerProps) {
   const set = (index: number, scope: ScopeChoice) => onChange(scopes.map((current, at) => (at === index ? scope : current)));
   const errorId = 'api-key-scopes-error';
+  const [filled, setFilled] = useState<string | null>(null);
   return (
     <fieldset className="scope-picker" aria-describedby={['api-key-scopes-hint', messages ? errorId : ''].filter(Boolean).join(' ')}>
       <legend>Scopes</legend>
       <p id="api-key-scopes-hint" className="hint">
         What the key may do, as controller / action. * allows every controller or every action; a * action does not include{' '}
         {catalogue.explicitOnlyActions.join(', ')}, which must be picked on its own.
+      </p>
+      <div className="scope-presets" role="group" aria-label="Presets" aria-describedby="api-key-presets-hint">
+        <span id="api-key-presets-hint" className="hint">
+          Fill the scopes from a preset, then edit them:
+        </span>
+        {scopePresets.map((preset) => (
+          <button
+            key={preset.id}
+            type="button"
+            className="secondary"
+            title={preset.description}
+            aria-label={`${preset.label} preset: ${preset.description}`}
+            onClick={() => {
+              onChange(preset.scopes.map((scope) => ({ ...scope })));
+              setFilled(`${preset.label}: ${preset.scopes.length} scopes filled in below (${preset.description}).`);
+            }}
+          >
+            {preset.label}
+          </button>
+        ))}
+      </div>
+      <p role="status" className="hint">
+        {filled}
       </p>
       {scopes.map((scope, index) => {
         const actions = actionsOf(catalogue, scope.controller);
@@ -48,6 +72,7 @@ export function ScopePicker({ catalogue, scopes, onChange, messages }: ScopePick
               Controller
               <select
                 value={scope.controller}
+                aria-invalid={messages && index === 0 ? true : undefined}
                 onChange={(event) => {
                   const controller = event.target.value;
                   set(index, { controller, action: actionsOf(catalogue, controller).includes(scope.action) ? scope.action : anything });

@@ -9,15 +9,21 @@ import { ProblemAlert } from '../../ui/problem-alert.js';
 import { SecretField } from '../../ui/secret-field.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { SeverityBand } from './severity-band.js';
+import { useFocusFirstInvalid } from '../../ui/focus-first-invalid.js';
+import { BandEvents } from './band-events.js';
 
 export type Trap = Outputs['traps']['list']['traps'][number];
 
 const formFields = ['manager', 'community', 'version', 'activation', 'severity_low', 'severity_high'];
 
-/** Creates a trap target, or edits one; the core's field errors are shown under their fields. */
+/**
+ * Creates a trap target, or edits one; the core's field errors are shown under their fields. Beside
+ * the form, the events dms raises and which of them the band being chosen lets through.
+ */
 export function TrapForm({ trap, onSaved, onCancel }: { trap?: Trap; onSaved: (trap: Trap) => void; onCancel?: () => void }) {
   const [band, setBand] = useState({ low: trap?.severity_low ?? 1, high: trap?.severity_high ?? 5 });
   const [problem, setProblem] = useState<FormProblem | null>(null);
+  const formRef = useFocusFirstInvalid(problem);
   const form = trap ? `trap-${trap.snmp_trap_id}` : 'trap-new';
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -40,28 +46,31 @@ export function TrapForm({ trap, onSaved, onCancel }: { trap?: Trap; onSaved: (t
   };
   const headingId = `${form}-heading`;
   return (
-    <form className="admin-form" aria-labelledby={headingId} onSubmit={(event) => void submit(event)} noValidate>
-      <FormHeading id={headingId} focusOnMount={trap !== undefined}>
-        {trap ? `Edit trap target ${trap.manager}` : 'New trap target'}
-      </FormHeading>
-      <Field
-        form={form}
-        name="manager"
-        label="Manager"
-        errors={problem?.fields}
-        defaultValue={trap?.manager}
-        hint="Host name, IPv4 or [IPv6] address, with :port if not 162."
-        autoComplete="off"
-      />
-      <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={trap?.community ?? 'public'} />
-      <VersionSelect defaultValue={trap?.version ?? 'v2c'} />
-      <label className="inline">
-        <input type="checkbox" name="activation" defaultChecked={trap ? trap.activation === 1 : true} />
-        Active: send events to this target
-      </label>
-      <SeverityBand low={band.low} high={band.high} onChange={setBand} errors={problem?.fields} />
-      <ProblemAlert problem={problem} />
-      <FormActions editing={trap !== undefined} create="Add trap target" save="Save trap target" onCancel={onCancel} />
-    </form>
+    <div className="trap-form-layout">
+      <form ref={formRef} className="admin-form" aria-labelledby={headingId} onSubmit={(event) => void submit(event)} noValidate>
+        <FormHeading id={headingId} focusOnMount={trap !== undefined}>
+          {trap ? `Edit trap target ${trap.manager}` : 'New trap target'}
+        </FormHeading>
+        <Field
+          form={form}
+          name="manager"
+          label="Manager"
+          errors={problem?.fields}
+          defaultValue={trap?.manager}
+          hint="Host name, IPv4 or [IPv6] address, with :port if not 162."
+          autoComplete="off"
+        />
+        <SecretField form={form} name="community" label="Community" errors={problem?.fields} defaultValue={trap?.community ?? 'public'} />
+        <VersionSelect defaultValue={trap?.version ?? 'v2c'} />
+        <label className="inline">
+          <input type="checkbox" name="activation" defaultChecked={trap ? trap.activation === 1 : true} />
+          Active: send events to this target
+        </label>
+        <SeverityBand low={band.low} high={band.high} onChange={setBand} errors={problem?.fields} />
+        <ProblemAlert problem={problem} />
+        <FormActions editing={trap !== undefined} create="Add trap target" save="Save trap target" onCancel={onCancel} />
+      </form>
+      <BandEvents low={band.low} high={band.high} id={`${form}-events`} />
+    </div>
   );
 }

@@ -11,6 +11,7 @@ import { NasForm, type NasRow } from './nas-form.js';
 import { nasTypeLabels } from './labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { isConflict } from '../../ui/form-problem.js';
 
 const perPage = 25;
 
@@ -90,6 +91,7 @@ export function NasScreen() {
                           setNotice(null);
                           list.reload();
                         }}
+                        refusalHelp={(error) => (isConflict(error) ? <a href={`#/shares?nas_id=${nas.id}`}>Show the shares of NAS {nas.name}</a> : null)}
                       />
                     </span>
                   </td>

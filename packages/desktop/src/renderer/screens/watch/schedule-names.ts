@@ -2,6 +2,7 @@ import { listDefaults } from '@dms/core';
 import { api, type Outputs } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { plural } from '../../ui/format.js';
+import { byName } from '../../ui/name-order.js';
 
 export type Schedule = Outputs['schedules']['list']['schedules'][number];
 
@@ -30,9 +31,19 @@ export function useScheduleNames(): { names: ScheduleNames | undefined; error: s
   const nasNames = new Map(nas.data.nas.map((item) => [item.id, item.name]));
   return {
     names: {
-      shares: shares.data.nas_shares.map((share) => ({ id: share.id, name: `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}` })),
-      pools: pools.data.pools.map(({ id, name }) => ({ id, name })),
-      nas: nas.data.nas.map(({ id, name }) => ({ id, name })),
+      // Offered in the form's pickers: in the order people read names, not the core's byte-wise one.
+      shares: byName(
+        shares.data.nas_shares.map((share) => ({ id: share.id, name: `${share.name} on ${nasNames.get(share.nas_id) ?? `NAS #${share.nas_id}`}` })),
+        (item) => item.name,
+      ),
+      pools: byName(
+        pools.data.pools.map(({ id, name }) => ({ id, name })),
+        (item) => item.name,
+      ),
+      nas: byName(
+        nas.data.nas.map(({ id, name }) => ({ id, name })),
+        (item) => item.name,
+      ),
     },
     error,
   };
