@@ -29,7 +29,8 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
 
   const row = (table: Locator, name: string) => table.getByRole('row').filter({ has: c.page.getByRole('cell', { name, exact: true }) });
   const sharesTable = () => c.page.getByRole('table', { name: 'Shares' });
-  const firstCells = async (table: Locator) => (await table.locator('tbody > tr:not(.job-row) > td:first-child').allTextContents()).map((text) => text.trim());
+  // The shares' names: the first column after the bulk selection's checkboxes.
+  const firstCells = async (table: Locator) => (await table.locator('tbody > tr:not(.job-row) > td:nth-child(2)').allTextContents()).map((text) => text.trim());
 
   it('says what to do first, then adds a NAS through its form after a field error', async () => {
     await c.open('Shares');
@@ -148,7 +149,7 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     // The list reloads when the scan ends: the row shows the share's new counts.
     const projects = row(sharesTable(), 'projects');
     await projects.getByRole('cell', { name: '8 bytes', exact: true }).waitFor();
-    expect(await projects.getByRole('cell').nth(4).textContent()).toBe('2');
+    expect(await projects.getByRole('cell').nth(5).textContent()).toBe('2');
     expect(await c.capture('shares')).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { shareScanListQuerySchema, type nasShareCreateSchema, type nasShareUpdateSchema } from '@dms/core';
 import { router, userProcedure } from '../trpc.js';
 import { historyQuery, listQuery, ref, shareScope, type Input } from './inputs.js';
+import { shareBulkRouter } from './share-bulk.js';
 
 const oneShare = z.object({ scope: shareScope, share: ref });
 
@@ -29,4 +30,6 @@ export const sharesRouter = router({
   scans: userProcedure
     .input(oneShare.extend({ query: historyQuery(shareScanListQuerySchema) }))
     .query(({ ctx, input }) => ctx.core.shares.scans(ctx.principal, input.scope, input.share, input.query)),
+  /** Tests, scans, deletes or pools many shares at once: ticked ones, or all matching a filter. */
+  bulk: shareBulkRouter,
 });

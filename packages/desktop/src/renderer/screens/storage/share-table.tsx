@@ -9,7 +9,7 @@ import { shareHealthHints, shareHealthLabels } from '../watch/watch-labels.js';
 import { JobProgress, type TrackedJob } from './job-progress.js';
 import type { ShareRow } from './share-form.js';
 
-const columns = 9;
+const columns = 10;
 
 interface ShareTableProps {
   shares: ShareRow[];
@@ -23,6 +23,11 @@ interface ShareTableProps {
   editingId: number | undefined;
   onEdit: (share: ShareRow) => void;
   onDeleted: (share: ShareRow) => void;
+  /** Whether a share is ticked for the bulk bar. */
+  isSelected: (share: ShareRow) => boolean;
+  onSelect: (share: ShareRow, selected: boolean) => void;
+  /** Ticks or unticks the whole page. */
+  onSelectPage: (selected: boolean) => void;
 }
 
 /** "projects on filer": a share's name is unique on its NAS only. */
@@ -56,11 +61,38 @@ function NotScannedCells() {
  * One page of shares, sorted by the clicked column; each row tests, scans, edits or deletes its
  * share, and a running or finished job shows in a row of its own under it.
  */
-export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, onJob, onDismissJob, editingId, onEdit, onDeleted }: ShareTableProps) {
+export function ShareTable({
+  shares,
+  nasNames,
+  poolNames,
+  order,
+  onSort,
+  jobs,
+  onJob,
+  onDismissJob,
+  editingId,
+  onEdit,
+  onDeleted,
+  isSelected,
+  onSelect,
+  onSelectPage,
+}: ShareTableProps) {
+  const ticked = shares.filter(isSelected).length;
   return (
     <table aria-label="Shares">
       <thead>
         <tr>
+          <th scope="col" className="select-cell">
+            <input
+              type="checkbox"
+              aria-label="Select every share on this page"
+              checked={ticked > 0 && ticked === shares.length}
+              ref={(box) => {
+                if (box) box.indeterminate = ticked > 0 && ticked < shares.length;
+              }}
+              onChange={(event) => onSelectPage(event.target.checked)}
+            />
+          </th>
           <SortableHeader field="name" label="Name" order={order} onSort={onSort} />
           <th scope="col">NAS</th>
           <SortableHeader field="path" label="Path" order={order} onSort={onSort} />
@@ -80,6 +112,14 @@ export function ShareTable({ shares, nasNames, poolNames, order, onSort, jobs, o
           return (
             <Fragment key={share.id}>
               <tr data-editing={editingId === share.id ? 'true' : undefined}>
+                <td className="select-cell">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${title}`}
+                    checked={isSelected(share)}
+                    onChange={(event) => onSelect(share, event.target.checked)}
+                  />
+                </td>
                 <td>{share.name}</td>
                 <td>{nasNames.get(share.nas_id) ?? `#${share.nas_id}`}</td>
                 <td>{share.path}</td>

@@ -11,6 +11,8 @@ import { ShareTable, shareTitle } from './share-table.js';
 import { filterParams, healthParam, isShareFiltered, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
 import { hashParams } from '../../shell/hash-route.js';
 import { useShareJobs } from './job-progress.js';
+import { ShareBulkBar } from './share-bulk-bar.js';
+import { isSelected, useShareSelection } from './share-selection.js';
 import '../../ui/admin.css';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
@@ -32,8 +34,12 @@ export function SharesScreen() {
   const [notice, setNotice] = useState<string | null>(null);
   const formArea = useRef<HTMLDivElement>(null);
 
-  // A new filter, order or page size starts again at page 1.
-  const setFilter = useCallback((next: ShareFilter) => (setFilterState(next), setPage(1)), []);
+  const selecting = useShareSelection();
+  const { clear: clearSelection } = selecting;
+
+  // A new filter, order or page size starts again at page 1; a new filter also drops the selection,
+  // which named shares of the old one.
+  const setFilter = useCallback((next: ShareFilter) => (setFilterState(next), setPage(1), clearSelection()), [clearSelection]);
   const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), []);
   const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
 
@@ -86,7 +92,20 @@ export function SharesScreen() {
             {plural(count, 'share')}
             {filtered ? ' match the filter' : ''}
           </p>
+          <ShareBulkBar
+            selection={selecting.selection}
+            count={count}
+            pageIds={shares.data.nas_shares.map((share) => share.id)}
+            filter={filterParams(filter)}
+            pools={pools.data?.pools ?? []}
+            onSelectAllMatching={selecting.selectAllMatching}
+            onClear={selecting.clear}
+            onDone={() => (shares.reload(), pools.reload())}
+          />
           <ShareTable
+            isSelected={(share) => isSelected(selecting.selection, share.id)}
+            onSelect={(share, on) => selecting.toggle(share.id, on)}
+            onSelectPage={(on) => selecting.togglePage(shares.data?.nas_shares.map((share) => share.id) ?? [], on)}
             shares={shares.data.nas_shares}
             nasNames={nasNames}
             poolNames={poolNames}
