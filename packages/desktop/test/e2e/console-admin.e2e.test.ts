@@ -127,7 +127,7 @@ describe.skipIf(skipReason !== undefined)('console for admins (issue 29, items 4
     expect(await row('share_scan_failed').getByRole('cell').last().textContent()).toBe('yes');
     expect(await row('job_interrupted').getByRole('cell').last().textContent()).toBe('no');
     expect(await row('alert_raised').textContent()).toContain("the alert's level");
-    expect(await row('alert_raised').getByRole('cell').last().textContent()).toBe('if its alert’s level is in the band');
+    expect(await row('alert_raised').getByRole('cell').last().textContent()).toBe('by its alert’s level');
     const summary = await main().locator('.band-events-summary').textContent();
     expect(summary).toContain('share_test_failed, share_scan_failed');
     expect(summary).toContain('at their alert');

@@ -48,9 +48,9 @@ export function BandEvents({ low, high, id }: { low: number; high: number; id: s
                 <td>
                   <code className="admin-code">{event.name}</code>
                 </td>
-                <td>{event.atAlertLevel ? "the alert's level" : `${severityName(event.level)} (${event.level})`}</td>
+                <td className="nowrap">{event.atAlertLevel ? "the alert's level" : `${severityName(event.level)} (${event.level})`}</td>
                 <td>{event.description}</td>
-                <td>{receives === null ? 'if its alert’s level is in the band' : receives ? 'yes' : 'no'}</td>
+                <td>{receives === null ? 'by its alert’s level' : receives ? 'yes' : 'no'}</td>
               </tr>
             );
           })}
