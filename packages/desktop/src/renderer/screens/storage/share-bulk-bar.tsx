@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { DomainErrorCode } from '@dms/core';
 import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
@@ -57,6 +57,7 @@ export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelec
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [poolId, setPoolId] = useState('');
+  const poolField = useId();
   const selected = selectedCount(selection, count);
   const input = selectionInput(selection, filter);
   const shares = plural(selected, 'selected share');
@@ -122,9 +123,9 @@ export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelec
             }
           />
         )}
-        <label className="bulk-pool">
-          Pool
-          <select value={poolId} onChange={(event) => setPoolId(event.target.value)} disabled={pools.length === 0}>
+        <span className="bulk-pool">
+          <label htmlFor={poolField}>Pool</label>
+          <select id={poolField} value={poolId} onChange={(event) => setPoolId(event.target.value)} disabled={pools.length === 0}>
             <option value="">{pools.length === 0 ? 'No pool yet' : 'Choose a pool'}</option>
             {pools.map((item) => (
               <option key={item.id} value={String(item.id)}>
@@ -132,12 +133,12 @@ export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelec
               </option>
             ))}
           </select>
-        </label>
+        </span>
         <button
           type="button"
           className="secondary"
           disabled={disabled || !pool}
-          aria-label={pool ? `Put ${shares} into pool ${pool.name}` : 'Put into pool (choose a pool first)'}
+          aria-label={pool ? `Put into pool ${pool.name}: ${shares}` : 'Put into pool (choose a pool first)'}
           onClick={() =>
             pool &&
             void run('Adding', async () => {

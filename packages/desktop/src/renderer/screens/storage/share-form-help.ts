@@ -22,7 +22,7 @@ const nfs: ShareTypeHelp = {
 /** Per NAS type, keyed by the core's union: a type added there fails the typecheck until it has its help. */
 export const shareTypeHelp: Record<NasType, ShareTypeHelp> = {
   local: {
-    path: 'A folder under this computer’s local share roots: a folder under the data dir’s shares/ unless DMS_LOCAL_ROOTS says otherwise (projects, or an absolute path inside a root)',
+    path: 'A folder under this computer’s local share roots, such as projects (a relative path lies in the first root). The roots: the data dir’s shares/ folder unless DMS_LOCAL_ROOTS says otherwise.',
     options: 'A local share takes no options: leave this empty.',
   },
   smb_v1: smb,

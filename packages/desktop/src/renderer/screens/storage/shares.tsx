@@ -90,7 +90,7 @@ export function SharesScreen() {
         <>
           <p className="storage-count">
             {plural(count, 'share')}
-            {filtered ? ' match the filter' : ''}
+            {filtered ? (count === 1 ? ' matches the filter' : ' match the filter') : ''}
           </p>
           <ShareBulkBar
             selection={selecting.selection}
