@@ -29,21 +29,33 @@ const rruleText = z
     message: 'must hold a DTSTART line and an RRULE line, e.g. "DTSTART:20261125T120000Z\\nRRULE:FREQ=HOURLY"',
   });
 
+/**
+ * The four target fields. A body names its target with one of them; the others may be absent,
+ * null or (all_shares) false, as a GET body shows them, so a GET body can be sent back (DESIGN §5.4).
+ */
 const targetShape = {
-  nas_share_ids: z.array(idSchema).min(1).max(maxScheduleShareIds).optional(),
-  pool_id: idSchema.optional(),
-  nas_id: idSchema.optional(),
-  all_shares: z.literal(true).optional(),
+  nas_share_ids: z.array(idSchema).min(1).max(maxScheduleShareIds).nullable().optional(),
+  pool_id: idSchema.nullable().optional(),
+  nas_id: idSchema.nullable().optional(),
+  all_shares: z.boolean().optional(),
 };
 
 const scheduleReadOnly = ['id', 'next', 'last_run_at', 'missed_count', 'skipped_count', 'created_at', 'updated_at'];
 
-/** The target fields a body sets. */
-export function targetFieldsOf(input: Partial<Record<(typeof scheduleTargetFields)[number], unknown>>): string[] {
-  return scheduleTargetFields.filter((field) => input[field] !== undefined);
+type TargetInput = Partial<Record<(typeof scheduleTargetFields)[number], unknown>>;
+
+/** The target fields a body sets: present, not null and not false. */
+export function targetFieldsOf(input: TargetInput): string[] {
+  return scheduleTargetFields.filter((field) => input[field] !== undefined && input[field] !== null && input[field] !== false);
 }
 
-const oneTarget = (input: Partial<Record<(typeof scheduleTargetFields)[number], unknown>>) => targetFieldsOf(input).length === 1;
+const oneTarget = (input: TargetInput) => targetFieldsOf(input).length === 1;
+/** An update leaves the target alone (no target field at all) or names exactly one; mentioning targets but naming none is refused. */
+const keepsOrNamesOneTarget = (input: TargetInput) => {
+  const named = targetFieldsOf(input).length;
+  const mentioned = scheduleTargetFields.some((field) => input[field] !== undefined);
+  return named === 1 || (named === 0 && !mentioned);
+};
 const oneTargetRule = {
   message: 'must be exactly one of nas_share_ids, pool_id, nas_id or all_shares: true',
   path: ['target'],
@@ -72,7 +84,7 @@ export const scheduleUpdateSchema = strictInput(
       enabled: z.boolean().optional(),
       ...targetShape,
     })
-    .refine((input) => targetFieldsOf(input).length <= 1, oneTargetRule),
+    .refine(keepsOrNamesOneTarget, oneTargetRule),
   { readOnly: scheduleReadOnly },
 );
 

@@ -12,10 +12,10 @@ import { RecurrenceError, type Recurrences } from '../schedules/recurrence.js';
 
 const scheduleAudit = (schedule: Pick<ScheduleRecord, 'id' | 'name'>) => auditResource('schedules', schedule.id, schedule.name);
 
-/** A schedule as the API shows it: `next` only while it is enabled. */
+/** A schedule as the API shows it; a disabled one plans nothing (`next` null, as stored). */
 export function presentSchedule(record: ScheduleRecord): Schedule {
   const { share_ids, next_run_at, ...rest } = record;
-  return { ...rest, nas_share_ids: share_ids, next: record.enabled ? next_run_at : null };
+  return { ...rest, nas_share_ids: share_ids, next: next_run_at };
 }
 
 /** The target columns of a body's one target field: the others cleared. */
@@ -60,7 +60,9 @@ export class ScheduleService {
     authorize(principal, 'schedules', 'create');
     const input = parseInput(scheduleCreateSchema, body);
     await this.checkTarget(input);
-    const next = await this.firstRun(input.rrule);
+    // Checked whether enabled or not; a disabled schedule plans nothing (next null) until enabled.
+    const first = await this.firstRun(input.rrule);
+    const next = input.enabled ? first : null;
     const values: ScheduleInsert = {
       name: input.name,
       action: input.action,
@@ -88,8 +90,14 @@ export class ScheduleService {
     if (targetFieldsOf(input).length > 0) await this.checkTarget(input);
     const { nas_share_ids, pool_id, nas_id, all_shares, ...fields } = input;
     const patch: SchedulePatch = { ...fields, ...(targetFieldsOf(input).length > 0 ? targetColumns({ nas_share_ids, pool_id, nas_id, all_shares }) : {}) };
+    const enabled = input.enabled ?? current.enabled;
     const replans = (input.rrule !== undefined && input.rrule !== current.rrule) || (input.enabled === true && !current.enabled);
-    if (replans) patch.next_run_at = await this.firstRun(input.rrule ?? current.rrule);
+    if (replans) {
+      const first = await this.firstRun(input.rrule ?? current.rrule);
+      patch.next_run_at = enabled ? first : null;
+    }
+    // Disabled: nothing planned, so the list's `next` filter and order see what the answer shows.
+    if (!enabled) patch.next_run_at = null;
     const updated = await this.audit.change(principal, async (stores) => {
       const record = await stores.schedules.update(current.id, patch);
       if (!record) throw DomainError.notFound('schedule_id', ref);
@@ -127,7 +135,7 @@ export class ScheduleService {
         details: { [field]: [{ error: 'not_found', value }] },
       });
     for (const id of input.nas_share_ids ?? []) if (!(await storage.shares.get(id))) throw missing('nas_share_ids', id);
-    if (input.pool_id !== undefined && !(await storage.pools.get(input.pool_id))) throw missing('pool_id', input.pool_id);
-    if (input.nas_id !== undefined && !(await storage.nas.get(input.nas_id))) throw missing('nas_id', input.nas_id);
+    if (input.pool_id != null && !(await storage.pools.get(input.pool_id))) throw missing('pool_id', input.pool_id);
+    if (input.nas_id != null && !(await storage.nas.get(input.nas_id))) throw missing('nas_id', input.nas_id);
   }
 }
