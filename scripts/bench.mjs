@@ -3,7 +3,8 @@
 // other benches run first without them, then the http-api bench with them; without ARGS it is
 // the one `turbo run bench` of before. Then the http-api history section (jobs list, audit cost,
 // purge; packages/http-api/bench/history/run.mjs), with the same ARGS, merges its rows into the
-// http-api results.
+// http-api results; then the keep-watch section (the scheduler over 10,000 shares;
+// packages/http-api/bench/watch/run.mjs) likewise.
 import { spawnSync } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,3 +28,4 @@ if (args.length === 0) {
   run('turbo', ['run', 'bench', '--filter=@dms/http-api', '--', ...args]);
 }
 run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'history', 'run.mjs'), ...args]);
+run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'watch', 'run.mjs'), ...args]);
