@@ -173,7 +173,6 @@ describe.skipIf(skipReason !== undefined)('console for admins (issue 29, items 4
   });
 
   it('offers names in case-insensitive order where the console loads them whole (a schedule’s NAS)', async () => {
-    const { page } = c;
     await c.open('Schedules');
     await main().getByRole('radio', { name: 'The shares of a NAS' }).check();
     const nasNames = async () =>
