@@ -8,7 +8,7 @@ const ruleText =
   "`rrule` is RFC 5545 text: a `DTSTART` line, a newline, then an `RRULE` line. `DTSTART:20261125T120000Z` is a UTC start; `DTSTART;TZID=Europe/Paris:20261125T120000` is a local wall-clock time in that zone, daylight saving time included (no `Z`). Any `FREQ` is taken, `SECONDLY` and `MINUTELY` too. A rule the parser refuses is 422 on `rrule`, with the parser's reason (`DTSTART without a TZID must be UTC: end it with Z`, `RRULE: BYHOUR takes 0 to 23, not 25` …); so is one that matches no date at all.";
 
 const targetRule =
-  'Its target is exactly one of `nas_share_ids` (up to 1,000 share ids), `pool_id`, `nas_id` or `all_shares: true` (422 on `target` otherwise; 422 `not_found` on a field naming a share, pool or NAS that does not exist); a pool, a NAS or all shares are read at each run, so shares added later are included.';
+  'Its target is exactly one of `nas_share_ids` (up to 1,000 share ids), `pool_id`, `nas_id` or `all_shares: true`; the other three may be absent, `null` or (`all_shares`) `false`, as a GET body shows them (422 on `target` otherwise; 422 `not_found` on a field naming a share, pool or NAS that does not exist); a pool, a NAS or all shares are read at each run, so shares added later are included.';
 
 const runRules =
   'A run starts one ordinary job per share (`action` `test` or `scan`), requested by `scheduler` (see `GET /jobs` and the audit log), within the job queue bounds. Read-only: `next` is when the next run is due (UTC; null while disabled or once the rule has ended); `last_run_at` when the last one started; `skipped_count` counts runs not started because the previous run’s jobs were still going; `missed_count` counts occurrences that passed while dms was not running: they are counted, and the schedule runs once, not once per occurrence (and raises a `schedule_missed` alert). Across replicas on one PostgreSQL database each run fires exactly once.';
@@ -32,7 +32,7 @@ export const scheduleContracts: readonly RouteContract[] = crudContracts({
     list: 'Filters on `id`, `name`, `action`, `enabled`, `pool_id`, `nas_id`, `next`, `last_run_at`, `missed_count` and `skipped_count` (`next` and `last_run_at` ISO 8601 UTC, with the compare operators: `next=<2025-01-16T00:00:00Z`).',
     create: `\`name\` (unique), \`action\`, a target and \`rrule\` are required; \`enabled\` defaults to true. ${targetRule} ${ruleText} ${runRules}`,
     show: `By id or name. ${runRules}`,
-    update: `A target field sent replaces the schedule's target (the other target fields are cleared). A new \`rrule\`, or \`enabled\` turned on again, plans \`next\` from now: what passed while it was off is not missed. ${ruleText}`,
+    update: `A body that names a target replaces the schedule's target (the other target fields are cleared); one with no target field keeps it, and a GET body can be sent back as it is. A new \`rrule\`, or \`enabled\` turned on again, plans \`next\` from now: what passed while it was off is not missed. ${ruleText}`,
     destroy: 'Jobs it already started go on.',
   },
 });
