@@ -96,6 +96,9 @@ export {
   type AuditChange,
 } from './domain/audit-event.js';
 
+// The events dms raises (each a DMS-MIB notification), with their levels
+export { eventCatalogue, type DmsEventName } from './domain/events.js';
+
 // Keeping watch: schedules, alerts, scans and capacity
 export {
   scheduleActions,

@@ -4,7 +4,7 @@ import { eventCatalogue } from './event-catalogue.js';
 describe('the event catalogue the Trap targets screen shows', () => {
   it('holds every event of the core with its level and description, alert events marked as carrying their alert’s level', async () => {
     const events = await eventCatalogue();
-    const byName = new Map(events.map((event) => [event.name, event]));
+    const byName = new Map<string, (typeof events)[number]>(events.map((event) => [event.name, event]));
     expect(byName.get('share_scan_failed')).toEqual({ name: 'share_scan_failed', level: 4, description: 'a share scan failed', atAlertLevel: false });
     expect(byName.get('share_test_completed')?.level).toBe(1);
     expect(byName.get('alert_raised')?.atAlertLevel).toBe(true);
