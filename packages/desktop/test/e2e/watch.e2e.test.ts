@@ -65,9 +65,10 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
       expect.arrayContaining([expect.stringMatching(/^Health/), expect.stringMatching(/^Last scanned/)]),
     );
     // Name, NAS, Path, Pool, Files, Size, Health, Last scanned: never scanned is not "0 files".
-    expect((await cellsOf(row(table, 'missing'))).slice(4, 8)).toEqual(['–not scanned', '–not scanned', 'Unreachable', 'not scanned']);
-    expect((await cellsOf(row(table, 'archive'))).slice(6, 8)).toEqual(['Unknown', 'not scanned']);
-    expect((await cellsOf(row(table, 'projects')))[6]).toBe('OK');
+    // Cell 0 is the row's selection checkbox.
+    expect((await cellsOf(row(table, 'missing'))).slice(5, 9)).toEqual(['–not scanned', '–not scanned', 'Unreachable', 'not scanned']);
+    expect((await cellsOf(row(table, 'archive'))).slice(7, 9)).toEqual(['Unknown', 'not scanned']);
+    expect((await cellsOf(row(table, 'projects')))[7]).toBe('OK');
 
     const scan = async () => {
       await c.page.getByRole('button', { name: 'Scan projects on filer' }).click();
@@ -75,11 +76,11 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
       await c.page.getByRole('button', { name: 'Close Scan of projects on filer' }).click();
     };
     await scan();
-    await expect.poll(async () => (await cellsOf(row(table, 'projects'))).slice(4, 6)).toEqual(['2', '8 bytes']);
-    expect((await cellsOf(row(table, 'projects')))[7]).toMatch(/\d{4}/);
+    await expect.poll(async () => (await cellsOf(row(table, 'projects'))).slice(5, 7)).toEqual(['2', '8 bytes']);
+    expect((await cellsOf(row(table, 'projects')))[8]).toMatch(/\d{4}/);
     for (const name of ['c.bin', 'd.bin', 'e.bin']) writeFileSync(join(c.desktop.root, 'projects', name), Buffer.alloc(2_000, 1));
     await scan();
-    await expect.poll(async () => (await cellsOf(row(table, 'projects'))).slice(4, 6)).toEqual(['5', '6.0 kB']);
+    await expect.poll(async () => (await cellsOf(row(table, 'projects'))).slice(5, 7)).toEqual(['5', '6.0 kB']);
 
     // Two rows in the share's scans (GET /nas_shares/{id}/scans), newest first.
     const { count, scans } = await admin.shares.scans({ share: projectsId });
@@ -170,9 +171,9 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
       .click();
     await c.page.getByRole('heading', { level: 1, name: 'Shares' }).waitFor();
     const table = c.page.getByRole('table', { name: 'Shares' });
-    await expect.poll(async () => (await table.locator('tbody > tr > td:first-child').allTextContents()).map((text) => text.trim())).toEqual(['missing']);
+    await expect.poll(async () => (await table.locator('tbody > tr > td:nth-child(2)').allTextContents()).map((text) => text.trim())).toEqual(['missing']);
     expect(await c.page.getByRole('search', { name: 'Filter shares' }).getByLabel('Health').inputValue()).toBe('unreachable');
-    expect(await c.page.locator('.storage-count').textContent()).toBe('1 share match the filter');
+    expect(await c.page.locator('.storage-count').textContent()).toBe('1 share matches the filter');
     // The menu's Shares is the whole list again.
     await c.open('Shares');
     await expect.poll(() => c.page.locator('.storage-count').textContent()).toBe('3 shares');
