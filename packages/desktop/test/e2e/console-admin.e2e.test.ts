@@ -170,6 +170,8 @@ describe.skipIf(skipReason !== undefined)('console for admins (issue 29, items 4
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Shares', exact: true }).waitFor();
     expect(page.url()).toContain(`#/shares?nas_id=${filer.id}`);
+    // The list opens filtered on that NAS.
+    await expect.poll(() => main().locator('select[name="filter-nas"]').inputValue()).toBe(String(filer.id));
   });
 
   it('offers names in case-insensitive order where the console loads them whole (a schedule’s NAS)', async () => {

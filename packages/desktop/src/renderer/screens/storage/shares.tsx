@@ -26,7 +26,12 @@ const namesQuery = { per_page: 100, sort_by: 'name' };
  */
 export function SharesScreen() {
   // The overview's health counts link here with `?health=…`.
-  const [filter, setFilterState] = useState<ShareFilter>(() => ({ ...noFilter, health: healthParam(hashParams().get('health')) }));
+  // `#/shares?health=…` (the dashboard) and `#/shares?nas_id=…` (a NAS that still has shares) open it filtered.
+  const [filter, setFilterState] = useState<ShareFilter>(() => ({
+    ...noFilter,
+    health: healthParam(hashParams().get('health')),
+    nasId: /^\d+$/.test(hashParams().get('nas_id') ?? '') ? hashParams().get('nas_id')! : '',
+  }));
   const [order, setOrderState] = useState<SortOrder>({ field: 'name', direction: 'asc' });
   const [page, setPage] = useState(1);
   const [perPage, setPerPageState] = useState(10);
