@@ -60,6 +60,14 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
       ]);
     });
 
+    it('two sightings in the same millisecond raise once', async () => {
+      core.events.publish(makeEvent('share_test_failed', 'failed', now, share));
+      core.events.publish(makeEvent('share_test_failed', 'failed again', now, share));
+      await settled();
+      expect(announced.map((event) => event.name)).toEqual(['alert_raised']);
+      expect(await open()).toHaveLength(1);
+    });
+
     it('dismissing keeps the alert open until its condition ends; a source turned off raises nothing and clears what it had open', async () => {
       core.events.publish(makeEvent('share_scan_failed', 'scan failed', now, share));
       await settled();

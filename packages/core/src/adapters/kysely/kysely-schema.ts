@@ -181,6 +181,8 @@ export interface AlertTable {
   last_seen_at: string;
   cleared_at: string | null;
   dismissed_at: string | null;
+  /** How many times the condition was seen while open: 1 means this sighting raised it. */
+  sightings: Generated<number>;
   /** Source and resource while the alert is open, null once cleared: one open alert per condition. */
   open_key: string | null;
 }

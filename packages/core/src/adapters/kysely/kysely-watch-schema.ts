@@ -49,6 +49,7 @@ export function watchStatements(identity: string, text: string): string[] {
       last_seen_at ${text} not null,
       cleared_at ${text},
       dismissed_at ${text},
+      sightings integer not null default 1,
       open_key ${text} unique)`,
     'create index alerts_raised on alerts (raised_at, id)',
     'create index alerts_open on alerts (cleared_at, raised_at, id)',
