@@ -103,6 +103,9 @@ export class PgEventBus implements EventBus {
     }
   };
 
+  #sends: Promise<unknown> = Promise.resolve();
+  #queuedSends = 0;
+
   #send(message: WireMessage): void {
     if (this.#closed) return;
     const payload = encodeWireMessage(message);
@@ -114,7 +117,18 @@ export class PgEventBus implements EventBus {
       if (this.#pending.push(payload) > maxPendingSends) this.#pending.shift();
       return;
     }
-    this.#client.query('select pg_notify($1, $2)', [this.#options.channel, payload]).catch(this.#report);
+    // One query at a time on the listening client (pg deprecates concurrent client.query calls),
+    // at most maxPendingSends waiting: past that, a signal is dropped (storage stays the truth).
+    if (this.#queuedSends >= maxPendingSends) {
+      this.#report(new Error(`more than ${maxPendingSends} NOTIFYs waiting: event ${message.event.name} not sent to other replicas`));
+      return;
+    }
+    const client = this.#client;
+    this.#queuedSends += 1;
+    this.#sends = this.#sends
+      .then(() => client.query('select pg_notify($1, $2)', [this.#options.channel, payload]))
+      .catch(this.#report)
+      .finally(() => (this.#queuedSends -= 1));
   }
 
   #receive(payload: string): void {
