@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
 import { seed } from './seed.mjs';
+import { printResults } from './report.mjs';
 import { assertBuilt, createApiKey, serverEnv, startBaseline, startHonoFloor, startServer } from './server.mjs';
 import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
@@ -94,23 +95,8 @@ const record = (name, value, unit) => results.push({ name, value: round(value, u
 const t0 = performance.now();
 const log = (message) => process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
 
-function verdict(name, value) {
-  const target = targets[name];
-  if (!target) return '';
-  if (!Number.isFinite(value)) return `FAIL (no value; target ${target.op} ${target.value})`;
-  const ok = target.op === '>=' ? value >= target.value : target.op === '<=' ? value <= target.value : value < target.value;
-  return `${ok ? 'pass' : 'FAIL'} (target ${target.op} ${target.value})`;
-}
-
 function report() {
-  const rows = results.map((r) => [r.name, String(r.value), r.unit, verdict(r.name, r.value)]);
-  for (const name of Object.keys(targets)) if (!results.some((r) => r.name === name)) rows.push([name, 'n/a', '', verdict(name, NaN)]);
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ['metric', 'value', 'unit'][i].length));
-  const line = (row) => `${row[0].padEnd(widths[0])}  ${row[1].padStart(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`.trimEnd();
-  console.log('\n' + line(['metric', 'value', 'unit', 'target']));
-  console.log(line(['-'.repeat(widths[0]), '-'.repeat(widths[1]), '-'.repeat(widths[2]), '------']));
-  for (const row of rows) console.log(line(row));
-  if (notes.length) console.log('\n' + notes.map((note) => `- ${note}`).join('\n'));
+  printResults(results, targets, notes);
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   console.log(`\nwrote ${resultsFile} (bench took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }

@@ -7,6 +7,7 @@ import type { Core } from './create-core.js';
 
 const unreachable = await postgresUnreachable();
 if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable}`);
+if (unreachable) console.warn(`[skip] the PostgreSQL half of the alert suite: ${unreachable}`);
 
 for (const adapter of ['sqlite', 'postgres'] as const) {
   describe.skipIf(adapter === 'postgres' && unreachable !== undefined)(`alerts raise and clear (${adapter})`, () => {

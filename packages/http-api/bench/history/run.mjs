@@ -4,11 +4,11 @@
 // With --db postgres, jobs-list and audit run on PostgreSQL too (pg.* rows, a database of their
 // own on the server of --pg-url, else DMS_BENCH_PG_URL, else the local one). Prints a table and
 // merges its rows into bench/results.json: rows of the same names are replaced, the others kept.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, cleanupSync, destroyAgent, round } from '../lib.mjs';
+import { mergeResults, printResults } from '../report.mjs';
 import { assertBuilt } from '../server.mjs';
 import { defaultPgServerUrl } from '../pg-bench.mjs';
 import { jobsListBench } from './jobs-list.mjs';
@@ -45,27 +45,10 @@ const record = (name, value, unit) => results.push({ name, value: round(value, u
 const t0 = performance.now();
 const log = (message) => process.stderr.write(`[bench history +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
 
-function verdict(name, value) {
-  const target = targets[name];
-  if (!target) return '';
-  if (!Number.isFinite(value)) return `FAIL (no value; target ${target.op} ${target.value})`;
-  const ok = target.op === '>=' ? value >= target.value : target.op === '<=' ? value <= target.value : value < target.value;
-  return `${ok ? 'pass' : 'FAIL'} (target ${target.op} ${target.value})`;
-}
-
 /** The table, then this run's rows merged into results.json (a row of the same name replaced). */
 function report() {
-  const rows = results.map((r) => [r.name, String(r.value), r.unit, verdict(r.name, r.value)]);
-  for (const name of Object.keys(targets)) if (!results.some((r) => r.name === name)) rows.push([name, 'n/a', '', verdict(name, NaN)]);
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ['metric', 'value', 'unit'][i].length));
-  const line = (row) => `${row[0].padEnd(widths[0])}  ${row[1].padStart(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`.trimEnd();
-  console.log('\n' + line(['metric', 'value', 'unit', 'target']));
-  console.log(line(['-'.repeat(widths[0]), '-'.repeat(widths[1]), '-'.repeat(widths[2]), '------']));
-  for (const row of rows) console.log(line(row));
-  if (notes.length) console.log('\n' + notes.map((note) => `- ${note}`).join('\n'));
-  const previous = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
-  const mine = new Set(results.map((r) => r.name));
-  writeFileSync(resultsFile, JSON.stringify([...previous.filter((r) => !mine.has(r.name)), ...results], null, 2) + '\n');
+  printResults(results, targets, notes);
+  mergeResults(resultsFile, results);
   console.log(`\nmerged ${results.length} rows into ${resultsFile} (bench history took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
