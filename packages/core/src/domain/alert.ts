@@ -61,13 +61,13 @@ export type AlertSetting = z.output<typeof alertSettingSchema>;
 export const alertSettingCollectionSchema = collectionSchema('alert_settings', alertSettingSchema).meta({ id: 'alert_setting_collection' });
 export const alertSettingUpdateSchema = strictInput(z.object({ enabled: z.boolean(), level }).partial(), { readOnly: ['source', 'description'] });
 
-const { integer, string, nullableString, timestamp, nullableTimestamp } = listFields;
+const { integer, nullableString, timestamp, nullableTimestamp, oneOf } = listFields;
 
 /** Newest first unless `sort_by` says otherwise; `cleared_at=null` lists the open ones. */
 export const alertListSpec: ListSpec = {
   fields: {
     id: integer,
-    source: string,
+    source: oneOf(alertSources),
     level: integer,
     resource_type: nullableString,
     resource_id: nullableString,

@@ -67,7 +67,7 @@ export const auditEventSchema = z
 export type AuditEvent = z.output<typeof auditEventSchema>;
 export const auditEventCollectionSchema = collectionSchema('audit_events', auditEventSchema).meta({ id: 'audit_event_collection' });
 
-const { integer, string, nullableString, timestamp } = listFields;
+const { integer, string, nullableString, timestamp, oneOf } = listFields;
 
 /** Newest first unless `sort_by` says otherwise. `actor` is the actor's name. */
 export const auditEventListSpec: ListSpec = {
@@ -75,12 +75,12 @@ export const auditEventListSpec: ListSpec = {
     id: integer,
     at: timestamp,
     actor: { ...string, column: 'actor_name' },
-    actor_kind: string,
-    via: string,
-    action: string,
+    actor_kind: oneOf(auditActorKinds),
+    via: oneOf(auditVias),
+    action: oneOf(auditActions),
     resource_type: nullableString,
     resource_id: nullableString,
-    outcome: string,
+    outcome: oneOf(auditOutcomes),
   },
   filterable: ['id', 'at', 'actor', 'actor_kind', 'via', 'action', 'resource_type', 'resource_id', 'outcome'],
 };

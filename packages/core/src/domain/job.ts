@@ -59,14 +59,14 @@ export const jobSchema = activeJobStatusSchema
 export type Job = z.output<typeof jobSchema>;
 export const jobCollectionSchema = collectionSchema('jobs', jobSchema).meta({ id: 'job_collection' });
 
-const { string, nullableInteger, timestamp, nullableTimestamp } = listFields;
+const { string, nullableInteger, timestamp, nullableTimestamp, oneOf } = listFields;
 
 /** Newest first unless `sort_by` says otherwise; `id` breaks ties as on every list. */
 export const jobListSpec: ListSpec = {
   fields: {
     id: string,
-    kind: string,
-    status: string,
+    kind: oneOf(jobKinds),
+    status: oneOf(jobStatuses),
     nas_share_id: { ...nullableInteger, column: 'share_id' },
     nas_id: nullableInteger,
     requester: string,

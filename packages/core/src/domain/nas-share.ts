@@ -70,7 +70,7 @@ export function parseShareOptions(options: string | null | undefined): Map<strin
 }
 
 // Lists: the attributes a list sorts and filters on, and the query parameters they give.
-const { integer, nullableInteger, string, nullableString, bigInteger, nullableTimestamp } = listFields;
+const { integer, nullableInteger, string, nullableString, bigInteger, nullableTimestamp, oneOf } = listFields;
 
 const shareFields = {
   id: integer,
@@ -82,7 +82,7 @@ const shareFields = {
   username: nullableString,
   file_count: bigInteger,
   file_size_sum: bigInteger,
-  health: string,
+  health: oneOf(shareHealths),
   last_tested_at: nullableTimestamp,
   last_scanned_at: nullableTimestamp,
 };

@@ -113,13 +113,13 @@ export type ScheduleUpdate = z.output<typeof scheduleUpdateSchema>;
 export type Schedule = z.output<typeof scheduleSchema>;
 export const scheduleCollectionSchema = collectionSchema('schedules', scheduleSchema).meta({ id: 'schedule_collection' });
 
-const { integer, string, boolean, nullableInteger, timestamp, nullableTimestamp } = listFields;
+const { integer, string, boolean, nullableInteger, timestamp, nullableTimestamp, oneOf } = listFields;
 
 export const scheduleListSpec: ListSpec = {
   fields: {
     id: integer,
     name: string,
-    action: string,
+    action: oneOf(scheduleActions),
     enabled: boolean,
     pool_id: nullableInteger,
     nas_id: nullableInteger,

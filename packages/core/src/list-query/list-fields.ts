@@ -13,5 +13,8 @@ const bigInteger: ListField = { type: 'integer', range: safeIntegerRange };
 const timestamp = string;
 const nullableTimestamp = nullableString;
 
+/** A text field that holds one of `values` only (a status, a kind): a filter on another value is a 400. */
+const oneOf = (values: readonly string[], nullable = false): ListField => ({ type: 'string', oneOf: values, ...(nullable ? { nullable } : {}) });
+
 /** The field types a resource's ListSpec is written in (domain/<resource>.ts). */
-export const listFields = { integer, nullableInteger, string, nullableString, boolean, bigInteger, timestamp, nullableTimestamp } as const;
+export const listFields = { integer, nullableInteger, string, nullableString, boolean, bigInteger, timestamp, nullableTimestamp, oneOf } as const;

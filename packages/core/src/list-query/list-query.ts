@@ -13,6 +13,11 @@ export interface ListField {
    * A filter value beyond it is 400 rather than a database error.
    */
   range?: readonly [number, number];
+  /**
+   * A text field's only values (a status, a kind, an action): `=`, `!=`, `><` and `!><` with any
+   * other value are a 400 naming them, where a typo would otherwise match nothing, silently.
+   */
+  oneOf?: readonly string[];
 }
 
 /** PostgreSQL `integer`, the type of every id and small counter column. */

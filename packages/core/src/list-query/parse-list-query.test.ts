@@ -8,6 +8,7 @@ import { poolListSpec } from '../domain/pool.js';
 import { shareListSpecs } from '../domain/nas-share.js';
 import { trapListSpec } from '../domain/trap.js';
 import { userListSpec } from '../domain/user.js';
+import { jobListSpec } from '../domain/job.js';
 import { maxFilterTerms, parseListQuery } from './parse-list-query.js';
 import { maxPage } from './parse-pagination.js';
 
@@ -169,5 +170,29 @@ describe('parseListQuery sort_by and filters', () => {
     expect(parseListQuery(query('admin=!=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'ne', values: [1] }]);
     expect(refusal('admin=yes', userListSpec).message).toBe("admin filter value 'yes' must be true or false");
     expect(refusal('admin=>false', userListSpec).message).toBe('admin is true or false: filter it with = or !=');
+  });
+});
+
+describe('parseListQuery filters on a field of known values', () => {
+  const refusal = (raw: RawQuery) => {
+    try {
+      parseListQuery(raw, jobListSpec);
+    } catch (error) {
+      return (error as DomainError).messages[0];
+    }
+    return undefined;
+  };
+
+  it('refuses a value the field never holds, naming the ones it does and the closest, where a typo would match nothing', () => {
+    expect(refusal({ status: ['running'] })).toBe("status filter value 'running' must be one of queued, working, completed, failed");
+    expect(refusal({ status: ['compleated'] })).toBe(
+      "status filter value 'compleated' must be one of queued, working, completed, failed; did you mean 'completed'?",
+    );
+    expect(refusal({ kind: ['><share_test|scan'] })).toMatch(/^kind filter value 'scan' must be one of share_test, share_scan/);
+  });
+
+  it('takes its values with every operator, and patterns as they are', () => {
+    expect(refusal({ status: ['!><queued|working'], kind: ['share_scan'] })).toBeUndefined();
+    expect(refusal({ status: ['~%ed'] })).toBeUndefined();
   });
 });

@@ -117,6 +117,12 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   const parts = op === 'in' || op === 'not_in' ? operand.split('|') : [operand];
   if (parts.length > 1000) throw bad(field, `${field} filter lists at most 1000 values`);
   const values = parts.map((part) => parseValue(field, spec, part));
+  const allowed = definition.oneOf;
+  if (allowed && op !== 'like' && op !== 'not_like') {
+    const unknown = values.find((value) => typeof value === 'string' && !allowed.includes(value));
+    if (unknown !== undefined)
+      throw bad(field, `${field} filter value '${unknown}' must be one of ${allowed.join(', ')}${didYouMean(String(unknown), allowed)}`);
+  }
   if (values.includes(null) && op !== 'eq' && op !== 'ne') {
     throw bad(field, `${field}: null works with = and != only`);
   }
