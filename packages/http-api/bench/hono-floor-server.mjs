@@ -13,7 +13,7 @@ const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
 
 const [file, portText] = process.argv.slice(2);
 // The columns in the order the API presents them (no password without get_password).
-const columns = 'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum';
+const columns = 'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at';
 
 function sqliteReader() {
   const BetterSqlite3 = requireFromCore('better-sqlite3');

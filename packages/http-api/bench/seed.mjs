@@ -43,6 +43,10 @@ const showBody = (row) =>
     username: row.username,
     file_count: row.file_count,
     file_size_sum: row.file_size_sum,
+    health: row.health,
+    last_tested_at: row.last_tested_at,
+    last_test_status: row.last_test_status,
+    last_scanned_at: row.last_scanned_at,
   });
 
 /** Deterministic pseudo-random order (LCG), so every run shows the same ids. */
@@ -89,7 +93,9 @@ export async function seed(dataDir, { shares = 100_000, showCount = 10_000 } = {
   })();
 
   const showIds = showSet(ids, shares, showCount);
-  const select = db.prepare('select id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum from nas_shares where id = ?');
+  const select = db.prepare(
+    'select id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at from nas_shares where id = ?',
+  );
   const bodies = new Map();
   for (const id of showIds) {
     bodies.set(id, showBody(select.get(id)));
