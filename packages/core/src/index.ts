@@ -39,6 +39,7 @@ export {
   type Trap,
 } from './domain/trap.js';
 export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig } from './domain/snmp-config.js';
+export * from './domain/snmp-v3-security.js';
 export { userCreateSchema, userUpdateSchema, userSchema, userCollectionSchema, userListQuerySchema, type User } from './domain/user.js';
 export {
   apiKeyCreateSchema,

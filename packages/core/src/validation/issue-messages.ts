@@ -137,6 +137,8 @@ export function describeRule(issue: Issue, root: z.ZodType): string | undefined 
     case 'too_big':
       return sizeRule(issue, root);
     case 'invalid_value':
+      // A schema that explains a refusal ("is refused: MD5 is broken ...") says it itself.
+      if (statesRule.test(issue.message)) return issue.message;
       return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_union':
       return unionRule(issue);
