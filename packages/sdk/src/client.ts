@@ -1,5 +1,6 @@
-import createFetchClient, { type Client } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import { caller, type Call } from './call.js';
+import { createFetchClient } from './openapi-fetch.js';
 import type { paths } from './generated/openapi.js';
 import { alertSettingsResource, type AlertSettingsResource } from './resources/alert-settings.js';
 import { alertsResource, type AlertsResource } from './resources/alerts.js';
@@ -109,8 +110,26 @@ function apiBaseUrl(baseUrl: string): string {
   return trimmed.endsWith('/api/v2') ? trimmed : `${trimmed}/api/v2`;
 }
 
+/**
+ * A credential that is empty (an unset environment variable, `process.env.DMS_API_KEY!`) is
+ * refused here, where the mistake is, rather than by the server as a 401 on the first call.
+ */
+function checkAuth(auth: Auth): void {
+  const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+  const problem =
+    'basic' in auth
+      ? blank(auth.basic?.username) && 'auth.basic.username is empty'
+      : 'apiKey' in auth
+        ? blank(auth.apiKey) && 'auth.apiKey is empty'
+        : 'jwt' in auth
+          ? blank(auth.jwt) && 'auth.jwt is empty'
+          : 'auth takes one of { basic: { username, password } }, { apiKey }, { jwt }';
+  if (problem) throw new TypeError(`createClient: ${problem}; pass a non-empty credential, or no auth for public operations only (auth.login)`);
+}
+
 export function createClient(options: ClientOptions): DmsClient {
   const { retry = {}, cache } = options;
+  if (options.auth !== undefined) checkAuth(options.auth);
   const headers: Record<string, string> = {};
   if (options.auth) headers['Authorization'] = authorization(options.auth);
   if (options.userAgent) headers['User-Agent'] = options.userAgent;

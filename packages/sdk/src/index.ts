@@ -25,7 +25,7 @@ export {
   type FilterScalar,
   type FilterValue,
 } from './filters.js';
-export type { JobHandle, WaitOptions } from './jobs.js';
+export type { JobHandle, ProgressOptions, WaitOptions } from './jobs.js';
 export type { RetryOptions } from './transport.js';
 export type { CrudResource, ListOptions, SortKey } from './resources/crud.js';
 export type { NasSharesResource, NasShareListOptions, ShareScanListOptions, ShareScope } from './resources/nas-shares.js';

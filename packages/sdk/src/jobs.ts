@@ -24,7 +24,17 @@ export interface JobHandle {
    * DmsJobFailedError (the job's message and steps) when it failed.
    */
   wait(options?: WaitOptions): Promise<ActiveJobStatus>;
+  /**
+   * The job as it advances: the latest status seen, then each answer of the long poll that
+   * differs (status, progress, a scan's counts so far, steps), ending after the finished one,
+   * completed or failed (it does not throw for a failed job: the last status says so). An
+   * abort or `timeoutMs` rejects the pending step with an AbortError or TimeoutError; leaving
+   * the loop early stops following.
+   */
+  progress(options?: ProgressOptions): AsyncIterableIterator<ActiveJobStatus>;
 }
+
+export type ProgressOptions = Omit<WaitOptions, 'onProgress'>;
 
 /** Reads the job, waiting on the server up to `waitSeconds` for it to change. */
 export type FollowJob<Status extends ActiveJobStatus = ActiveJobStatus> = (
@@ -68,6 +78,32 @@ export function activeStatusOf(job: ActiveJobStatus): ActiveJobStatus {
 const sameAnswer = (a: ActiveJobStatus, b: ActiveJobStatus) => JSON.stringify(activeStatusOf(a)) === JSON.stringify(activeStatusOf(b));
 
 /**
+ * `first`, then each answer of the long poll that differs from the one before, until one is
+ * finished (yielded too). `onAnswer` sees every answer, changed or not.
+ */
+export async function* followChanges<Status extends ActiveJobStatus>(
+  first: Status,
+  follow: FollowJob<Status>,
+  { signal: userSignal, timeoutMs }: ProgressOptions,
+  onAnswer: (status: Status) => void = () => {},
+): AsyncGenerator<Status, void, undefined> {
+  const { signal, release } = linkedSignal(userSignal, timeoutMs, `job ${first.job_id}`);
+  let status = first;
+  try {
+    yield status;
+    while (running(status)) {
+      signal.throwIfAborted();
+      const previous = status;
+      status = await follow(first.job_id, maxWaitSeconds, signal);
+      onAnswer(status);
+      if (!sameAnswer(status, previous)) yield status;
+    }
+  } finally {
+    release();
+  }
+}
+
+/**
  * Long-polls from `first` until the job has finished, calling `onProgress` with `first` and
  * each answer that differs from the one before. Resolves with the completed job, rejects with
  * DmsJobFailedError for a failed one.
@@ -75,23 +111,11 @@ const sameAnswer = (a: ActiveJobStatus, b: ActiveJobStatus) => JSON.stringify(ac
 export async function followUntilFinished<Status extends ActiveJobStatus>(
   first: Status,
   follow: FollowJob<Status>,
-  { onProgress, signal: userSignal, timeoutMs }: WaitOptions<Status>,
-  onAnswer: (status: Status) => void = () => {},
+  options: WaitOptions<Status>,
+  onAnswer?: (status: Status) => void,
 ): Promise<Status> {
-  const { signal, release } = linkedSignal(userSignal, timeoutMs, `job ${first.job_id}`);
   let status = first;
-  try {
-    onProgress?.(status);
-    while (running(status)) {
-      signal.throwIfAborted();
-      const previous = status;
-      status = await follow(first.job_id, maxWaitSeconds, signal);
-      onAnswer(status);
-      if (!sameAnswer(status, previous)) onProgress?.(status);
-    }
-  } finally {
-    release();
-  }
+  for await (status of followChanges(first, follow, options, onAnswer)) options.onProgress?.(status);
   if (status.status === 'failed') throw new DmsJobFailedError(status);
   return status;
 }
@@ -119,6 +143,9 @@ export function preferJobResource(jobResource: FollowJob, startedOn: FollowJob):
 
 export function jobHandle(first: ActiveJobStatus, follow: FollowJob): JobHandle {
   let status = activeStatusOf(first);
+  const seen = (answer: ActiveJobStatus) => {
+    status = answer;
+  };
   const handle: JobHandle = {
     id: first.job_id,
     get status() {
@@ -127,10 +154,8 @@ export function jobHandle(first: ActiveJobStatus, follow: FollowJob): JobHandle 
     async refresh(options = {}) {
       return (status = await follow(first.job_id, 0, options.signal));
     },
-    wait: (options = {}) =>
-      followUntilFinished(status, follow, options, (seen) => {
-        status = seen;
-      }),
+    wait: (options = {}) => followUntilFinished(status, follow, options, seen),
+    progress: (options = {}) => followChanges(status, follow, options, seen),
   };
   return handle;
 }

@@ -1,0 +1,103 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActiveJobStatus, NasShare } from '../src/index.js';
+import { useDms } from './support/fixture.js';
+
+/**
+ * A scan that lasts: the server walks a local share with GNU find, found on PATH; here PATH
+ * starts with a `find` that runs the real one and hands its output on a line at a time with a
+ * pause between. The walk and its counts are the real ones; only their pace is slowed, so that
+ * a scan of a modest tree spans many of the engine's progress intervals (250 ms) on any
+ * machine, and the assertions count answers, not milliseconds.
+ */
+const slowFind = `#!/bin/sh
+if [ "$1" = --version ]; then exec /usr/bin/find "$@"; fi
+/usr/bin/find "$@" | while IFS= read -r line; do printf '%s\\n' "$line"; sleep 0.02; done
+`;
+
+let binDir: string;
+const path = process.env['PATH'];
+// Before the server starts (useDms' own beforeAll), and put back for whatever runs next in this process.
+beforeAll(() => {
+  binDir = mkdtempSync(join(tmpdir(), 'dms-sdk-find-'));
+  writeFileSync(join(binDir, 'find'), slowFind);
+  chmodSync(join(binDir, 'find'), 0o755);
+  process.env['PATH'] = `${binDir}${delimiter}${path}`;
+});
+afterAll(() => {
+  process.env['PATH'] = path;
+  rmSync(binDir, { recursive: true, force: true });
+});
+
+const t = useDms();
+const files = 60;
+let share: NasShare;
+
+beforeAll(async () => {
+  for (let d = 0; d < 4; d++) {
+    const dir = join(t.server.localRoot, 'slow', `d${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < files / 4; f++) writeFileSync(join(dir, `f${f}`), 'xy');
+  }
+  const nas = await t.dms.nas.create({ name: 'nas-progress', host: 'localhost', type: 'local' });
+  share = await t.dms.nasShares.create(nas.id, { name: 'slow', path: 'slow' });
+});
+
+/** The file counts a scan showed while working: what a progress bar would have drawn. */
+const workingCounts = (seen: readonly ActiveJobStatus[]) => seen.filter((status) => status.status === 'working').map((status) => status.file_count ?? 0);
+
+describe('a long scan seen as it advances', () => {
+  it('calls wait({ onProgress }) as the scan counts files, not only at each status', async () => {
+    const job = await t.dms.nasShares.scan(share.id);
+    const seen: ActiveJobStatus[] = [];
+    const done = await job.wait({ onProgress: (status) => seen.push(status) });
+    expect(done).toMatchObject({ status: 'completed', file_count: files, file_size_sum: 2 * files });
+    const counts = workingCounts(seen).filter((count) => count > 0);
+    expect(counts.length).toBeGreaterThanOrEqual(2);
+    // Each a step further than the one before, all short of the end.
+    counts.slice(1).forEach((count, i) => expect(count).toBeGreaterThan(counts[i]!));
+    expect(counts.at(-1)).toBeLessThan(files);
+    expect(seen.at(-1)).toEqual(done);
+  });
+
+  it('yields the same snapshots from job.progress(), ending after the finished one', async () => {
+    const job = await t.dms.nasShares.scan(share.id);
+    const seen: ActiveJobStatus[] = [];
+    for await (const status of job.progress()) seen.push(status);
+    expect(seen[0]).toMatchObject({ job_id: job.id, status: 'queued' });
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', file_count: files });
+    expect(seen.filter((status) => status.status === 'completed')).toHaveLength(1);
+    const counts = workingCounts(seen).filter((count) => count > 0);
+    expect(counts.length).toBeGreaterThanOrEqual(2);
+    counts.slice(1).forEach((count, i) => expect(count).toBeGreaterThan(counts[i]!));
+    expect(job.status).toEqual(seen.at(-1));
+  });
+
+  it('stops following when the loop is left, and rejects with AbortError when its signal aborts', async () => {
+    const job = await t.dms.nasShares.scan(share.id);
+    // Leaving the loop: the iterator ends with no request left open; the job goes on.
+    for await (const status of job.progress()) if (status.status === 'working') break;
+    expect(await job.progress().return()).toEqual({ done: true, value: undefined });
+    const controller = new AbortController();
+    const seen: ActiveJobStatus[] = [];
+    const following = (async () => {
+      for await (const status of job.progress({ signal: controller.signal })) {
+        seen.push(status);
+        if ((status.file_count ?? 0) > 0) controller.abort();
+      }
+    })();
+    await expect(following).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen.at(-1)?.status).toBe('working');
+    // The scan was not stopped by either: it completes.
+    expect(await job.wait()).toMatchObject({ status: 'completed', file_count: files });
+  });
+
+  it('ends with a failed job as its last snapshot, without throwing', async () => {
+    const job = await t.dms.nasShares.test('nas-progress', { name: 'missing', path: 'does/not/exist' });
+    const seen: ActiveJobStatus[] = [];
+    for await (const status of job.progress()) seen.push(status);
+    expect(seen.at(-1)).toMatchObject({ job_id: job.id, status: 'failed' });
+  });
+});
