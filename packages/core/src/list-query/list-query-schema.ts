@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ListSpec } from './list-query.js';
 import { listDefaults } from '../defaults.js';
-import { acceptedQueryParameters } from './parse-list-query.js';
+import { acceptedQueryParameters, filterOperators } from './parse-list-query.js';
 import { maxPage } from './parse-pagination.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
@@ -22,9 +22,13 @@ const paginationParams = {
 export function listQuerySchema(spec: Pick<ListSpec, 'fields' | 'filterable'>) {
   const fixed: Record<string, z.ZodOptional<z.ZodString>> = {
     ...paginationParams,
-    sort_by: optionalText(`ATTR[:asc|:desc] separated by |; ATTR one of ${Object.keys(spec.fields).join(', ')}`),
+    sort_by: optionalText(
+      `ATTR[:asc|:desc][:ci] separated by |; ATTR one of ${Object.keys(spec.fields).join(', ')}; :ci orders text case-insensitively (ASCII letters)`,
+    ),
   };
-  const filter = optionalText('value with optional operator prefix: = != > >= < <= >< !>< ~ !~');
+  const filter = optionalText(
+    `value with optional operator prefix: ${filterOperators.join(' ')} (~ and !~ match a pattern, % any text and _ one character; ~* and !~* the same ignoring the case of ASCII letters)`,
+  );
   // The parser's own list of accepted names, in the order of its messages.
   return z.object(Object.fromEntries(acceptedQueryParameters(spec).map((name) => [name, fixed[name] ?? filter])));
 }

@@ -25,7 +25,11 @@ export const int32Range = [-2_147_483_648, 2_147_483_647] as const;
 /** `bigint` columns (file counts and sizes) as far as a JavaScript number is exact. */
 export const safeIntegerRange = [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
 
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'like' | 'not_like';
+/** `ilike` and `not_ilike` are `like` and `not_like` with ASCII letters folded to lower case on both sides (`~*`, `!~*`). */
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'like' | 'not_like' | 'ilike' | 'not_ilike';
+
+/** The operators that match a text attribute against a `%` / `_` pattern. */
+export const patternOps: readonly FilterOp[] = ['like', 'not_like', 'ilike', 'not_ilike'];
 
 export interface Filter {
   /** A storage column taken from the ListSpec, never from the request. */
@@ -40,6 +44,11 @@ export interface SortKey {
   direction: 'asc' | 'desc';
   /** Whether the column holds nulls: only then does the order need a NULLS clause. */
   nullable: boolean;
+  /**
+   * Text ordered with ASCII letters folded to lower case (`sort_by=name:ci`): `alpha, Beta, gamma`
+   * rather than every capital first. Ties between names equal but for case fall to `id`.
+   */
+  caseInsensitive?: boolean;
 }
 
 export interface ListQuery {

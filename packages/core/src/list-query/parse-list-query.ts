@@ -1,24 +1,35 @@
 import { DomainError } from '../errors/domain-error.js';
-import { int32Range, type Filter, type FilterOp, type ListQuery, type ListSpec, type RawQuery, type SortKey } from './list-query.js';
+import { int32Range, patternOps, type Filter, type FilterOp, type ListQuery, type ListSpec, type RawQuery, type SortKey } from './list-query.js';
 import { closestName } from '../validation/closest-name.js';
 import { hasNul } from '../validation/strings-with-nul.js';
 import { paginationParameters, parsePagination } from './parse-pagination.js';
 
 export type { RawQuery } from './list-query.js';
 
-/** Longest prefix first: `!><` before `><` before `!=` … (DESIGN §5.10). */
-const operatorPrefixes: ReadonlyArray<[string, FilterOp]> = [
-  ['!><', 'not_in'],
-  ['><', 'in'],
-  ['!=', 'ne'],
-  ['>=', 'gte'],
-  ['<=', 'lte'],
-  ['!~', 'not_like'],
-  ['>', 'gt'],
-  ['<', 'lt'],
-  ['~', 'like'],
+/** The filter operators in the order the API description lists them (DESIGN §5.10, and `~*` / `!~*`). */
+const operators: ReadonlyArray<[string, FilterOp]> = [
   ['=', 'eq'],
+  ['!=', 'ne'],
+  ['>', 'gt'],
+  ['>=', 'gte'],
+  ['<', 'lt'],
+  ['<=', 'lte'],
+  ['><', 'in'],
+  ['!><', 'not_in'],
+  ['~', 'like'],
+  ['!~', 'not_like'],
+  ['~*', 'ilike'],
+  ['!~*', 'not_ilike'],
 ];
+/** Every operator a filter value may start with, as messages and the API description list them. */
+export const filterOperators: readonly string[] = operators.map(([prefix]) => prefix);
+/** The operators a numeric attribute takes: every one but the pattern operators. */
+const numericOperators = operators.filter(([, op]) => !patternOps.includes(op)).map(([prefix]) => prefix);
+const patternOperators = operators.filter(([, op]) => patternOps.includes(op)).map(([prefix]) => prefix);
+/** Longest prefix first: `!><` before `><`, `!~*` before `!~` before `~` … */
+const operatorPrefixes = operators.toSorted(([a], [b]) => b.length - a.length);
+/** What a value that starts like an operator but is none (`id=*5`, `id==>5`) looks like. */
+const operatorLike = /^[=!<>~*]/;
 
 const reservedParams = new Set<string>([...paginationParameters, 'sort_by']);
 /** Each filter term is one more node of the SQL expression: SQLite refuses trees past depth 1000. */
@@ -62,21 +73,30 @@ function refuseNul(name: string, values: readonly string[]): void {
   if (hasNul(name) || values.some(hasNul)) throw bad(name, `query parameter ${JSON.stringify(name)} must not contain NUL characters (%00)`);
 }
 
+/** `:ci` after an attribute (and its direction) orders text with ASCII letters folded to lower case. */
+const caseInsensitiveSuffix = 'ci';
+
 function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
   const keys: SortKey[] = [];
   for (const text of raw['sort_by'] ?? []) {
     for (const part of text.split('|')) {
-      const [field = '', direction = 'asc', ...rest] = part.split(':');
+      const [field = '', ...modifiers] = part.split(':');
+      const caseInsensitive = modifiers.at(-1) === caseInsensitiveSuffix;
+      if (caseInsensitive) modifiers.pop();
+      const [direction = 'asc', ...rest] = modifiers;
       if (rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
-        throw bad('sort_by', `sort_by '${part}' must be ATTRIBUTE, ATTRIBUTE:asc or ATTRIBUTE:desc`);
+        throw bad('sort_by', `sort_by '${part}' must be ATTRIBUTE, ATTRIBUTE:asc or ATTRIBUTE:desc, optionally followed by :ci (case-insensitive)`);
       }
       if (!Object.hasOwn(spec.fields, field)) {
         const sortable = Object.keys(spec.fields);
         throw bad('sort_by', `cannot sort by '${field}'; sortable: ${sortable.join(', ')}${didYouMean(field, sortable)}`);
       }
       const definition = spec.fields[field]!;
+      if (caseInsensitive && definition.type !== 'string') throw bad('sort_by', `sort_by '${part}': :ci applies to text attributes, and ${field} is not one`);
       const column = definition.column ?? field;
-      if (!keys.some((key) => key.field === column)) keys.push({ field: column, direction, nullable: definition.nullable === true });
+      if (!keys.some((key) => key.field === column)) {
+        keys.push({ field: column, direction, nullable: definition.nullable === true, ...(caseInsensitive ? { caseInsensitive } : {}) });
+      }
     }
   }
   return keys;
@@ -96,7 +116,11 @@ function parseValue(field: string, spec: ListSpec, text: string): string | numbe
       // Digits only, then the column's range: PostgreSQL refuses a value its column cannot hold
       // (`id=>999999999999999`) with an error, where the answer is a 400 naming the bounds.
       const [min, max] = definition.range ?? int32Range;
-      if (!/^-?\d{1,20}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer between ${min} and ${max}`);
+      if (!/^-?\d{1,20}$/.test(text)) {
+        // `id=*5`, `id==>5`: an operator misspelt, so the answer names the real ones.
+        const hint = operatorLike.test(text) ? `, after one of the operators ${numericOperators.join(' ')}` : '';
+        throw bad(field, `${field} filter value '${text}' must be an integer between ${min} and ${max}${hint}`);
+      }
       const value = Number(text);
       if (value < min || value > max) throw bad(field, `${field} filter value '${text}' must be between ${min} and ${max}`);
       return value;
@@ -111,14 +135,15 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   if (definition.type === 'boolean' && op !== 'eq' && op !== 'ne') {
     throw bad(field, `${field} is true or false: filter it with = or !=`);
   }
-  if ((op === 'like' || op === 'not_like') && definition.type !== 'string') {
-    throw bad(field, `${field} is numeric: ~ and !~ apply to text attributes`);
+  const pattern = patternOps.includes(op);
+  if (pattern && definition.type !== 'string') {
+    throw bad(field, `${field} is numeric: ${patternOperators.join(' ')} apply to text attributes; ${field} takes ${numericOperators.join(' ')}`);
   }
   const parts = op === 'in' || op === 'not_in' ? operand.split('|') : [operand];
   if (parts.length > 1000) throw bad(field, `${field} filter lists at most 1000 values`);
   const values = parts.map((part) => parseValue(field, spec, part));
   const allowed = definition.oneOf;
-  if (allowed && op !== 'like' && op !== 'not_like') {
+  if (allowed && !pattern) {
     const unknown = values.find((value) => typeof value === 'string' && !allowed.includes(value));
     if (unknown !== undefined)
       throw bad(field, `${field} filter value '${unknown}' must be one of ${allowed.join(', ')}${didYouMean(String(unknown), allowed)}`);

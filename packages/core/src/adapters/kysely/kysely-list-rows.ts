@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ListPage, ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
-import { orderByClause, orderKeys, seekFrom, seekKeys, whereFilters } from './kysely-list.js';
+import { orderByClause, orderKeys, seekFrom, seekKeys, sortValue, whereFilters } from './kysely-list.js';
 import { countThrough, type ListCache } from './kysely-list-cache.js';
 
 /**
@@ -47,7 +47,7 @@ export async function listRows<Row>(
     // Under the version read before the page: a write committed meanwhile moves the version on.
     // A sort key the store does not select leaves no anchor (a seek needs every key's value).
     const remember = (offset: number, row: Row) => {
-      const values = keys!.map((key) => (row as Record<string, unknown>)[key.field]);
+      const values = keys!.map((key) => sortValue(key, row as Record<string, unknown>));
       if (values.every((value) => value !== undefined)) cache.addAnchor(version, anchorKey, { offset, values });
     };
     remember(query.offset, items[0]!);
