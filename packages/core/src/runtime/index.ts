@@ -7,6 +7,8 @@
 // Opening and running the service over a data dir
 export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './open-dms.js';
 export { DataDirInUseError } from './data-dir-in-use-error.js';
+// The key the service seals with, for `dms restore` to check a backup's secrets against.
+export { loadSecretKey, SecretKeyFileError } from './secret-key.js';
 export type { SnmpAgentState } from './snmp-services.js';
 
 // The services over one storage, for hosts and tests that bring their own adapters; wireCore

@@ -12,6 +12,8 @@ import { allOnOnePage, withDms, type Output } from './with-dms.js';
 import { jobs } from './jobs-command.js';
 import { audit } from './audit-command.js';
 import { share } from './share-command.js';
+import { backup } from './backup-command.js';
+import { restore } from './restore-command.js';
 
 export { CliError } from './cli-error.js';
 
@@ -22,6 +24,10 @@ export const usage = `Usage: dms <command>
                                           database in a data dir whose database is gone
   check                                   check the SQLite database file for damage (read-only,
                                           beside a running server); exit 1 when damaged
+  backup FILE                             copy the SQLite database to FILE, beside a running
+                                          server (the secret key is not in it: keep it apart)
+  restore FILE                            put a backup back on a stopped data dir, after
+                                          checking it and that the secret key opens it
   user add NAME [--admin]                 add a user; password on stdin
   user list                               list users
   user passwd NAME                        set a user's password; password on stdin
@@ -224,6 +230,10 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
       }
       case 'check':
         return await check(out);
+      case 'backup':
+        return await backup(args, out);
+      case 'restore':
+        return await restore(args, out);
       case 'user':
         return await user(args, out);
       case 'apikey':
