@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatScope, isDomainError, parseScopeText, scopeProblem, type Scope } from '@dms/core';
+import { formatScope, isDomainError, nasCreateSchema, parseScopeText, scopeProblem, shareHealths, type Scope } from '@dms/core';
 import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
 import { readConfig } from '../server/config.js';
 import { StartupError, startServer } from '../server/serve.js';
-import { readStdin } from './read-stdin.js';
+import { readPassword } from './password-prompt.js';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
 import { allOnOnePage, withDms, type Output } from './with-dms.js';
 import { jobs } from './jobs-command.js';
 import { audit } from './audit-command.js';
-import { share } from './share-command.js';
+import { nas } from './nas-command.js';
+import { shares } from './shares-command.js';
+import { dmsVersion } from '../version.js';
 import { backup } from './backup-command.js';
 import { restore } from './restore-command.js';
 
@@ -28,9 +30,10 @@ export const usage = `Usage: dms <command>
                                           server (the secret key is not in it: keep it apart)
   restore FILE                            put a backup back on a stopped data dir, after
                                           checking it and that the secret key opens it
-  user add NAME [--admin]                 add a user; password on stdin
+  user add NAME [--admin]                 add a user; the password is asked twice, not shown
+                                          (read from stdin when piped)
   user list                               list users
-  user passwd NAME                        set a user's password; password on stdin
+  user passwd NAME                        set a user's password, asked as for user add
   apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
   apikey list                             list API keys (masked)
   apikey revoke ID                        delete an API key
@@ -38,10 +41,19 @@ export const usage = `Usage: dms <command>
   cors list                               list CORS rules
   cors rm ID                              delete a CORS rule
   jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
-  share test REF | share scan REF [--wait] [--timeout SECONDS]
+  nas list [--limit N] [--offset N]       list NAS devices, by id
+  nas add NAME --host H --type T [--comment C] [--price P]
+                                          add a NAS; T: ${nasCreateSchema.shape.type.options.join(', ')}
+  shares list [--nas REF | --pool REF] [--health H] [--limit N] [--offset N]
+                                          list shares, by id (H: ${shareHealths.join(', ')})
+  shares add NAS NAME --path P [--options O] [--username U] [--ask-password]
+                                          add a share to a NAS; --ask-password asks its password
+                                          (not shown; read from stdin when piped)
+  shares test REF | shares scan REF [--wait] [--timeout SECONDS]
                                           queue a saved share's test or scan (REF: id or name)
-                                          for a running 'dms serve' to run; --wait follows it
-                                          (up to --timeout, 60 s) and exits 1 if it failed
+                                          for a running 'dms serve' to run; --wait follows it,
+                                          a line as it advances (up to --timeout, 60 s), and
+                                          exits 1 if it failed ('dms share' works too)
   jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]
                                           list jobs, newest first (status: queued, working,
                                           completed, failed; kind: share_test, share_scan)
@@ -161,18 +173,18 @@ async function user(args: string[], out: Output): Promise<number> {
     return 0;
   }
   if (sub === 'add' && name) {
-    const password = await readStdin();
+    const password = await readPassword(`password of ${name}`);
     const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }, cliPrincipal));
     out(`added user ${created.username} (id ${created.id}${created.admin ? ', admin' : ''})`);
     return 0;
   }
   if (sub === 'passwd' && name) {
-    const password = await readStdin();
+    const password = await readPassword(`new password of ${name}`);
     await withDms((rt) => rt.core.users.update(cliPrincipal, name, { password }));
     out(`changed the password of ${name}`);
     return 0;
   }
-  throw new CliError('usage: dms user add NAME [--admin] | dms user list | dms user passwd NAME (passwords on stdin)');
+  throw new CliError('usage: dms user add NAME [--admin] | dms user list | dms user passwd NAME (asked twice on a terminal, else read from stdin)');
 }
 
 /** `dms check`: SQLite's full integrity check of the data dir's database, read-only. */
@@ -242,12 +254,19 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         return await cors(args, out);
       case 'jwt':
         return await jwt(args, out);
+      case 'nas':
+        return await nas(args, out);
       case 'share':
-        return await share(args, out);
+      case 'shares':
+        return await shares(args, out);
       case 'jobs':
         return await jobs(args, out);
       case 'audit':
         return await audit(args, out);
+      case '--version':
+      case 'version':
+        out(`dms ${dmsVersion}`);
+        return 0;
       case undefined:
       case 'help':
       case '--help':

@@ -13,3 +13,14 @@ export function oneOf<T extends string>(flag: string, value: string | undefined,
   if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
   throw new CliError(`--${flag} '${value}' must be one of ${allowed.join(', ')}`);
 }
+
+/** `--limit N` and `--offset N` of a list in id order, passed to the core as the REST query has them (it checks the bounds). */
+export const pageFlags = { limit: { type: 'string' }, offset: { type: 'string' } } as const;
+
+export function pageOf(values: { limit?: string | undefined; offset?: string | undefined }): { query: Record<string, string[]>; offset: number } {
+  const query: Record<string, string[]> = {};
+  if (values.limit !== undefined) query['limit'] = [values.limit];
+  if (values.offset !== undefined) query['offset'] = [values.offset];
+  // The core refuses an offset that is not a whole number before anything is listed.
+  return { query, offset: /^\d+$/.test(values.offset ?? '') ? Number(values.offset) : 0 };
+}

@@ -13,3 +13,10 @@ export function notePartialPage(shown: number, count: number, what: string): voi
   if (count <= shown) return;
   process.stderr.write(`dms: the newest ${shown} of ${count} ${what}; --limit N shows up to ${listDefaults.maxPageSize}\n`);
 }
+
+/** notePartialPage for a list in id order, which pages on with --offset: which rows of how many this page shows. */
+export function notePageOfMore(offset: number, shown: number, count: number, what: string): void {
+  if (offset === 0 && count <= shown) return;
+  const rows = shown === 0 ? 'none' : `${offset + 1} to ${offset + shown}`;
+  process.stderr.write(`dms: ${what} ${rows} of ${count}; --limit N shows up to ${listDefaults.maxPageSize}, --offset N skips the first N\n`);
+}
