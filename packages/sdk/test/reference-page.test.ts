@@ -3,20 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@dms/http-api';
+import { chromiumArgs, chromiumPath } from './support/chromium.js';
 import { startDms, type DmsServer } from './support/dms-server.js';
 
 const results = fileURLToPath(new URL('../test-results/', import.meta.url));
-// The machine's Chromium, driven by playwright-core (no browser download).
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server: DmsServer;
 let browser: Browser;
@@ -28,7 +18,7 @@ const consoleProblems: string[] = [];
 beforeAll(async () => {
   mkdirSync(results, { recursive: true });
   server = await startDms();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());

@@ -25,14 +25,14 @@ export interface DmsServer {
  * The whole service as `dms serve` runs it (openDms as a service, the Hono app, node-server)
  * on a temporary data dir and a free port of 127.0.0.1. Traps are sent nowhere.
  */
-export async function startDms(options: { limits?: AccessLimits } = {}): Promise<DmsServer> {
+export async function startDms(options: { limits?: AccessLimits; adminPassword?: string } = {}): Promise<DmsServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dms-sdk-'));
   const localRoot = join(dataDir, 'shares');
   mkdirSync(localRoot);
   const dms = await openDms({
     role: 'service',
     dataDir,
-    adminPassword,
+    adminPassword: options.adminPassword ?? adminPassword,
     localRoots: [localRoot],
     trapSender: { send: async () => {}, close() {} },
     jobPollMs: 20,
