@@ -80,6 +80,6 @@ export function startTrapDispatcher(options: TrapDispatcherOptions): StopTrapDis
 }
 
 /** Only what the port asks for: no band or activation leaks into the sender. */
-function toTrapTarget(target: TrapDispatchTarget): TrapTarget {
-  return { id: target.id, version: target.version, manager: target.manager, community: target.community };
+function toTrapTarget({ activation: _activation, severity_low: _low, severity_high: _high, ...target }: TrapDispatchTarget): TrapTarget {
+  return target;
 }

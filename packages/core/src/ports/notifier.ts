@@ -1,12 +1,37 @@
 import type { DmsEvent } from '../domain/events.js';
-import type { SnmpVersion } from '../domain/trap.js';
+import type { TrapNotification } from '../domain/trap.js';
 
-export interface TrapTarget {
+/**
+ * Where and how one notification goes. `notify_type` and the v3 fields may be left out (a
+ * v1/v2c trap, as before v3); a v3 target carries its passphrases in clear, inside the process only.
+ */
+export interface TrapTarget extends Partial<Omit<TrapNotification, 'version'>> {
   id: number;
-  version: SnmpVersion;
+  version: TrapNotification['version'];
   /** host name, IPv4 or [IPv6] with optional :port (162 by default). */
   manager: string;
   community: string;
+}
+
+/**
+ * An inform the manager did not acknowledge after every retry (or answered with a USM error
+ * report, such as a wrong passphrase): the target is unreachable as far as dms can tell.
+ * Recognised by `name`, as errors are across process boundaries.
+ */
+export class InformNotAcknowledgedError extends Error {
+  override readonly name = 'InformNotAcknowledgedError';
+  constructor(
+    readonly manager: string,
+    /** Datagrams sent: the first and every retry. */
+    readonly attempts: number,
+    readonly reason: string,
+  ) {
+    super(`inform to ${manager} not acknowledged after ${attempts} attempt(s): ${reason}`);
+  }
+}
+
+export function isInformNotAcknowledged(error: unknown): error is InformNotAcknowledgedError {
+  return error instanceof Error && error.name === 'InformNotAcknowledgedError';
 }
 
 /**
@@ -17,7 +42,11 @@ export interface TrapAllowedHosts {
   allows(host: string, addresses: readonly string[]): boolean;
 }
 
-/** Notifier port: sends one event to one trap target (SNMP v1/v2c with net-snmp). */
+/**
+ * Notifier port: sends one event to one trap target (SNMP v1/v2c/v3 with net-snmp). A trap
+ * resolves once the datagram is handed to the socket; an inform once the manager acknowledged
+ * it, or rejects with InformNotAcknowledgedError after its retries.
+ */
 export interface TrapSender {
   /** Without `allowedHosts`, anywhere (tests of a sender alone); the core always passes it. */
   send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void>;

@@ -2,7 +2,7 @@ import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NasType } from '../domain/common.js';
 import type { Scope } from '../scopes/scope.js';
 import type { SnmpConfig } from '../domain/snmp-config.js';
-import type { SnmpVersion } from '../domain/trap.js';
+import type { TrapNotification } from '../domain/trap.js';
 import type { ShareHealth } from '../domain/nas-share.js';
 import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
@@ -69,16 +69,18 @@ export interface ShareScanRecord {
   duration_ms: number;
 }
 
-export interface TrapRecord {
+/** A trap target; the passphrases (and the community) in clear inside the process only. */
+export interface TrapRecord extends TrapNotification {
   id: number;
   activation: number;
-  version: SnmpVersion;
   manager: string;
   community: string;
   severity_low: number;
   severity_high: number;
 }
-export type TrapInsert = Omit<TrapRecord, 'id'>;
+/** How a target notifies, beyond v1/v2c traps: left out, a v1/v2c trap (the columns' defaults). */
+type TrapNotificationField = 'notify_type' | 'security_name' | 'security_level' | 'auth_protocol' | 'auth_passphrase' | 'priv_protocol' | 'priv_passphrase';
+export type TrapInsert = Omit<TrapRecord, 'id' | TrapNotificationField> & Partial<Pick<TrapRecord, TrapNotificationField>>;
 
 export interface UserRecord {
   id: number;

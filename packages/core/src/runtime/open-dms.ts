@@ -271,6 +271,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         agent: options.snmp?.agent,
         log,
         onSendError: onTrapSendError,
+        onInformOutcome: (target, unacknowledged) => alertWatch.informOutcome(target, unacknowledged),
       });
       cleanups.push(() => snmp!.stop());
       // An exclusive owner (SQLite behind the lock) knows every job left working was cut off;

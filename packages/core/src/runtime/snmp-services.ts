@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
-import type { TrapAllowedHosts, TrapSender } from '../ports/notifier.js';
+import { isInformNotAcknowledged, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
 import type { NetSnmpAgent } from '../adapters/snmp/snmp-agent.js';
 import type { DmsLog } from './log.js';
@@ -24,6 +24,8 @@ export interface SnmpServicesOptions {
   agent: { host: string; port: number } | undefined;
   log: DmsLog;
   onSendError: (error: unknown) => void;
+  /** An inform acknowledged (no error) or not after its retries: what raises and clears `trap_target_unreachable`. */
+  onInformOutcome?: (target: { id: number; manager: string }, unacknowledged?: Error) => void;
 }
 
 function reasonOf(error: unknown): string {
@@ -44,7 +46,18 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
     bus: events,
     listTargets: () => storage.traps.listActive(),
     // every trap checked where it is sent, against the list as it is then
-    sender: { send: async (target, event) => sender.send(target, event, await options.allowedHosts()), close: () => sender.close() },
+    sender: {
+      async send(target, event) {
+        try {
+          await sender.send(target, event, await options.allowedHosts());
+          if (target.notify_type === 'inform') options.onInformOutcome?.(target);
+        } catch (error) {
+          if (isInformNotAcknowledged(error)) options.onInformOutcome?.(target, error);
+          throw error;
+        }
+      },
+      close: () => sender.close(),
+    },
     onError: (error, target) => {
       options.onSendError(error);
       log.warn({ err: error, trap: target?.id, manager: target?.manager }, 'SNMP trap not sent');

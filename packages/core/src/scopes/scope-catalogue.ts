@@ -9,7 +9,8 @@ export const scopeCatalogue = [
   { controller: 'pools', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   // get_password must be granted literally: a `*` action does not cover it (DESIGN §5.5).
   { controller: 'nas_shares', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'scan', 'get_password'] },
-  { controller: 'traps', actions: ['index', 'show', 'create', 'update', 'destroy', 'test'] },
+  // get_password here reveals a v3 target's passphrases, granted literally as the share's.
+  { controller: 'traps', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'get_password'] },
   // get_password here reveals the agent's community, to a key of an admin owner (DESIGN §5.7).
   { controller: 'server_configuration', actions: ['show', 'update', 'get_password'] },
   { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },

@@ -47,6 +47,11 @@ export function canSeeSharePassword(principal: Principal): boolean {
   return isAllowed(principal, 'nas_shares', 'get_password');
 }
 
+/** A v3 trap target's passphrases: as share passwords (DESIGN §5.5), `traps / get_password` literally for a key. */
+export function canSeeTrapPassphrases(principal: Principal): boolean {
+  return isAllowed(principal, 'traps', 'get_password');
+}
+
 /**
  * The SNMP agent's community is the service's own credential, not a resource's: an admin user
  * sees it; a key only when its owner is an admin now and it holds `server_configuration /

@@ -59,6 +59,19 @@ export class AlertWatch {
     );
   }
 
+  /**
+   * An inform to a trap target was acknowledged (clears `trap_target_unreachable`) or was not,
+   * after its retries (raises it); traps are never acknowledged, so they tell nothing.
+   */
+  informOutcome(target: { id: number; manager: string }, unacknowledged?: Error): void {
+    const resource = auditResource('traps', target.id, target.manager);
+    this.guard(
+      unacknowledged
+        ? this.alerts.sight('trap_target_unreachable', resource, `trap target ${target.manager}: ${unacknowledged.message}`)
+        : this.alerts.clear('trap_target_unreachable', resource),
+    );
+  }
+
   /** The queue bounds refused a job for the whole service. */
   queueRefused(total: number): void {
     this.guard(this.alerts.sight('job_queue_saturated', null, `the job queue is full (${total} unfinished jobs): new tests and scans are refused`));

@@ -5,9 +5,13 @@ import { mibSearchPath } from '../adapters/snmp/mib-path.js';
 import { createSnmpToolEnv, type SnmpToolEnv } from './snmp-tool-env.js';
 
 export interface ReceivedTrap {
-  /** 0 for v1, 1 for v2c. */
+  /** 0 for v1, 1 for v2c, 3 for v3. */
   version: number;
   community: string;
+  /** v3: the USM user name it was authenticated as. */
+  user: string;
+  /** An InformRequest (acknowledged by snmptrapd), not a trap. */
+  inform: boolean;
   /** v1 only: enterprise, generic-trap and specific-trap as snmptrapd prints them. */
   enterprise: string;
   generic: string;
@@ -22,6 +26,8 @@ export interface SnmptrapdOptions {
   communities: string[];
   /** e.g. ["udp:127.0.0.1:16200", "udp6:[::1]:16201"] */
   listen: string[];
+  /** More snmptrapd.conf lines: v3 users (`createUser -e ENGINEID name SHA-256 pass AES pass`, `authUser log name`). */
+  config?: string[];
 }
 
 const recordPattern = /TRAP\|(\d)\|([^|]*)\|([^|]*)\|([^|]*)\|([^|]*)\|([\s\S]*?)\|END\n/g;
@@ -40,7 +46,7 @@ export class SnmptrapdPeer {
     const tools = createSnmpToolEnv();
     this.#tools = tools;
     const conf = join(tools.dir, 'snmptrapd.conf');
-    writeFileSync(conf, ['disableAuthorization no', ...options.communities.map((c) => `authCommunity log ${c}`), ''].join('\n'));
+    writeFileSync(conf, ['disableAuthorization no', ...options.communities.map((c) => `authCommunity log ${c}`), ...(options.config ?? []), ''].join('\n'));
     const child = spawn(
       options.snmptrapd,
       ['-f', '-Lo', '-n', '-C', '-c', conf, '-M', mibSearchPath(), '-m', 'DMS-MIB', '-F', 'TRAP|%s|%P|%N|%w|%q|%v|END\n', options.listen.join(',')],
@@ -123,6 +129,8 @@ export class SnmptrapdPeer {
       this.traps.push({
         version: Number(version),
         community: /community (.*)$/.exec(security ?? '')?.[1] ?? '',
+        user: /user ([^,]*),/.exec(security ?? '')?.[1] ?? '',
+        inform: (security ?? '').startsWith('INFORM'),
         enterprise: enterprise ?? '',
         generic: generic ?? '',
         specific: specific ?? '',

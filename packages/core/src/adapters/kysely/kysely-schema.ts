@@ -53,6 +53,15 @@ export interface SnmpTrapTable {
   severity_high: number;
   created_at: string;
   updated_at: string;
+  notify_type: Generated<string>;
+  security_name: string | null;
+  security_level: string | null;
+  auth_protocol: string | null;
+  /** Sealed like the community. */
+  auth_passphrase: string | null;
+  priv_protocol: string | null;
+  /** Sealed like the community. */
+  priv_passphrase: string | null;
 }
 
 export interface SnmpServerConfigurationTable {

@@ -6,16 +6,35 @@ import type { SecretColumn } from './kysely-secret-column.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly } from './kysely-store-helpers.js';
 
-const columns = ['id', 'activation', 'version', 'manager', 'community', 'severity_low', 'severity_high'] as const;
+const columns = [
+  'id',
+  'activation',
+  'version',
+  'manager',
+  'community',
+  'severity_low',
+  'severity_high',
+  'notify_type',
+  'security_name',
+  'security_level',
+  'auth_protocol',
+  'auth_passphrase',
+  'priv_protocol',
+  'priv_passphrase',
+] as const;
+
+/** The columns sealed at rest: the v1/v2c community and the v3 passphrases. */
+const passphrases = ['auth_passphrase', 'priv_passphrase'] as const;
 
 /**
- * Trap targets. The community is sealed in the row and opened here, so every reader (the
- * service, the dispatcher) sees it in clear and none can forget to open it.
+ * Trap targets. The community and the passphrases are sealed in the row and opened here, so
+ * every reader (the service, the dispatcher) sees them in clear and none can forget to open them.
  */
 export class KyselyTrapStore implements TrapStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => string,
+    /** Seals and opens every secret of a target, not only the community. */
     private readonly communities: SecretColumn,
   ) {}
 
@@ -38,17 +57,16 @@ export class KyselyTrapStore implements TrapStore {
     const at = this.now();
     const row = (await this.db
       .insertInto('snmp_traps')
-      .values({ ...values, community: this.communities.seal(values.community), created_at: at, updated_at: at })
+      .values({ ...this.#seal(values), created_at: at, updated_at: at })
       .returning(columns)
       .executeTakeFirstOrThrow()) as TrapRecord;
     return this.#open(row);
   }
 
   async update(id: number, patch: Partial<TrapInsert>) {
-    const { community, ...rest } = definedOnly(patch);
     const row = (await this.db
       .updateTable('snmp_traps')
-      .set({ ...rest, ...(community === undefined ? {} : { community: this.communities.seal(community) }), updated_at: this.now() })
+      .set({ ...this.#seal(definedOnly(patch)), updated_at: this.now() })
       .where('id', '=', id)
       .returning(columns)
       .executeTakeFirst()) as TrapRecord | undefined;
@@ -78,7 +96,18 @@ export class KyselyTrapStore implements TrapStore {
     return legacy.length;
   }
 
+  #seal<T extends Partial<TrapInsert>>(values: T): T {
+    const sealed: Partial<TrapInsert> = { ...values };
+    if (values.community !== undefined) sealed.community = this.communities.seal(values.community);
+    for (const field of passphrases) {
+      const clear = values[field];
+      if (clear !== undefined && clear !== null) sealed[field] = this.communities.seal(clear);
+    }
+    return sealed as T;
+  }
+
   #open(row: TrapRecord): TrapRecord {
-    return { ...row, community: this.communities.open(row.community) };
+    const open = (stored: string | null) => (stored === null ? null : this.communities.open(stored));
+    return { ...row, community: this.communities.open(row.community), auth_passphrase: open(row.auth_passphrase), priv_passphrase: open(row.priv_passphrase) };
   }
 }

@@ -29,6 +29,12 @@ export interface NetSnmpSession {
    * datagram is handed to the socket (or fails to be).
    */
   trap(oid: string, varbinds: NetSnmpVarbind[], options: NetSnmpTrapOptions, callback: (error: Error | null) => void): void;
+  /**
+   * v2c/v3: an InformRequest (sysUpTime.0, snmpTrapOID.0 = `oid`, then the varbinds), re-sent
+   * `retries` times, `timeout` ms apart times `backoff` each time; v3 first discovers the
+   * manager's engine. The callback runs on the acknowledgement or the last failure.
+   */
+  inform(oid: string, varbinds: NetSnmpVarbind[], options: { upTime?: number }, callback: (error: Error | null) => void): void;
   close(): void;
 }
 
@@ -36,6 +42,22 @@ export interface NetSnmpSessionOptions {
   version: number;
   transport: NetSnmpTransport;
   trapPort: number;
+  /** Informs: ms before the first re-send, the number of re-sends, and the factor between waits. */
+  timeout?: number;
+  retries?: number;
+  backoff?: number;
+  /** v3: the engine a trap is sent from (hex); informs discover the manager's. */
+  engineID?: string;
+}
+
+/** A USM user as net-snmp takes it (domain/snmp-v3-security.ts builds it). */
+export interface NetSnmpV3User {
+  name: string;
+  level: number;
+  authProtocol?: number;
+  authKey?: string;
+  privProtocol?: number;
+  privKey?: string;
 }
 
 export interface NetSnmpInstanceNode {
@@ -133,6 +155,10 @@ export interface NetSnmpLibAgentOptions {
 export interface NetSnmp {
   Version1: number;
   Version2c: number;
+  Version3: number;
+  SecurityLevel: Readonly<Record<string, number>>;
+  AuthProtocols: Readonly<Record<string, number>>;
+  PrivProtocols: Readonly<Record<string, number>>;
   ObjectType: { Integer: number; OctetString: number; OID: number; Gauge: number; TimeTicks: number; EndOfMibView: number };
   ErrorStatus: { TooBig: number };
   PduType: { GetBulkRequest: number };
@@ -140,6 +166,7 @@ export interface NetSnmp {
   MaxAccess: { 'read-only': number };
   AccessControlModelType: { None: number };
   createSession(target: string, community: string, options: NetSnmpSessionOptions): NetSnmpSession;
+  createV3Session(target: string, user: NetSnmpV3User, options: NetSnmpSessionOptions): NetSnmpSession;
   /** Creates the sockets and binds them at once; bind errors arrive as socket 'error' events. */
   createAgent(options: NetSnmpLibAgentOptions, callback: (error: Error | null, data?: unknown) => void): NetSnmpLibAgent;
 }

@@ -1,12 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { parseManager } from '../../domain/trap.js';
 import { eventCatalogue, type DmsEvent } from '../../domain/events.js';
-import type { TrapAllowedHosts, TrapSender, TrapTarget } from '../../ports/notifier.js';
+import { InformNotAcknowledgedError, type TrapAllowedHosts, type TrapSender, type TrapTarget } from '../../ports/notifier.js';
+import { toNetSnmpUser } from '../../domain/snmp-v3-security.js';
 import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
 import { eventVarbinds } from './event-varbinds.js';
-import { netSnmp, type NetSnmpSession, type NetSnmpVarbind } from './net-snmp.js';
+import { netSnmp, type NetSnmpSession, type NetSnmpSessionOptions, type NetSnmpVarbind } from './net-snmp.js';
 
 export interface NetSnmpTrapSenderOptions {
   /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); snmpDefaults.enterpriseOid by default. */
@@ -15,7 +17,24 @@ export interface NetSnmpTrapSenderOptions {
   timeoutMs?: number;
   /** agent-addr of v1 traps; 0.0.0.0 says "unknown" where a wrong address would mislead. */
   agentAddress?: string;
+  /**
+   * The engine id (hex) v3 traps are sent from: the agent's persisted `engine_id`, which a
+   * manager names in `createUser -e`. Read at every v3 send. Without it, one random id for the
+   * life of this sender (what net-snmp would pick), so a manager cannot know it in advance.
+   */
+  engineId?: () => string | Promise<string>;
+  /** Informs: wait before the first re-send, the re-sends, and the factor between waits (backoff). */
+  inform?: Partial<InformRetries>;
 }
+
+export interface InformRetries {
+  timeoutMs: number;
+  retries: number;
+  backoff: number;
+}
+
+/** 1 s, then 2 s, 4 s, 8 s: four datagrams over 15 s before a manager is called unreachable. */
+export const defaultInformRetries: InformRetries = { timeoutMs: 1000, retries: 3, backoff: 2 };
 
 type Finish = (error?: Error) => void;
 
@@ -28,6 +47,8 @@ export class NetSnmpTrapSender implements TrapSender {
   readonly #enterpriseOid: string;
   readonly #timeoutMs: number;
   readonly #agentAddress: string;
+  readonly #engineId: () => string | Promise<string>;
+  readonly #inform: InformRetries;
   readonly #pending = new Set<Finish>();
   #closed = false;
 
@@ -36,6 +57,9 @@ export class NetSnmpTrapSender implements TrapSender {
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#agentAddress = options.agentAddress ?? '0.0.0.0';
     if (isIP(this.#agentAddress) !== 4) throw new Error('agentAddress must be an IPv4 address');
+    const fallbackEngineId = `8000b98380${randomBytes(12).toString('hex')}`;
+    this.#engineId = options.engineId ?? (() => fallbackEngineId);
+    this.#inform = { ...defaultInformRetries, ...options.inform };
   }
 
   send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void> {
@@ -55,7 +79,21 @@ export class NetSnmpTrapSender implements TrapSender {
         return reject(new Error(`invalid trap manager ${target.manager}`));
       }
       const v1 = target.version === 'v1';
-      if (!v1 && target.version !== 'v2c') return reject(new Error(`unsupported SNMP version ${String(target.version)}`));
+      const v3 = target.version === 'v3';
+      if (!v1 && !v3 && target.version !== 'v2c') return reject(new Error(`unsupported SNMP version ${String(target.version)}`));
+      const inform = target.notify_type === 'inform';
+      if (inform && v1) return reject(new Error('SNMPv1 has no informs'));
+      let user: ReturnType<typeof toNetSnmpUser> | undefined;
+      if (v3) {
+        const missing = missingV3Field(target);
+        if (missing)
+          return reject(
+            new Error(
+              `SNMPv3 notification to ${target.manager} not sent: ${missing} is not set (a passphrase is forgotten when the manager changes; set it again)`,
+            ),
+          );
+        user = toNetSnmpUser(target as Parameters<typeof toNetSnmpUser>[0], netSnmp);
+      }
 
       let session: NetSnmpSession | undefined;
       let settled = false;
@@ -68,11 +106,15 @@ export class NetSnmpTrapSender implements TrapSender {
         if (error) reject(error);
         else resolve();
       };
-      const timer = setTimeout(() => finish(new Error(`trap to ${target.manager} not sent within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      // An inform may wait for every re-send; a trap only for the socket.
+      const { timeoutMs, retries, backoff } = this.#inform;
+      const informWaitMs = inform ? Array.from({ length: retries + 1 }, (_, i) => timeoutMs * backoff ** i).reduce((a, b) => a + b, 0) : 0;
+      const limitMs = this.#timeoutMs + informWaitMs;
+      const timer = setTimeout(() => finish(new Error(`${inform ? 'inform' : 'trap'} to ${target.manager} not sent within ${limitMs} ms`)), limitMs);
       this.#pending.add(finish);
 
-      resolveAddresses(host)
-        .then((addresses) => {
+      Promise.all([resolveAddresses(host), v3 ? this.#engineId() : undefined])
+        .then(([addresses, engineId]) => {
           if (settled) return;
           // The datagram goes to an address of this one lookup, checked: a DNS answer that
           // changes afterwards (rebinding) reaches nothing.
@@ -83,15 +125,22 @@ export class NetSnmpTrapSender implements TrapSender {
           const address = addresses[0];
           if (address === undefined) throw new Error(`manager host ${host} not found`);
           const family = isIP(address);
-          session = netSnmp.createSession(address, target.community, {
-            version: v1 ? netSnmp.Version1 : netSnmp.Version2c,
+          const sessionOptions: NetSnmpSessionOptions = {
+            version: v1 ? netSnmp.Version1 : v3 ? netSnmp.Version3 : netSnmp.Version2c,
             transport: family === 6 ? 'udp6' : 'udp4',
             trapPort: port,
-          });
+            ...(inform ? { timeout: timeoutMs, retries, backoff } : {}),
+            ...(engineId === undefined ? {} : { engineID: engineId }),
+          };
+          session = user ? netSnmp.createV3Session(address, user, sessionOptions) : netSnmp.createSession(address, target.community, sessionOptions);
           // v1: net-snmp splits enterprise.N into enterprise + specific-trap N, generic 6;
-          // v2c: snmpTrapOID.0 = dmsNotifications.N (enterprise.0.N).
+          // v2c and v3: snmpTrapOID.0 = dmsNotifications.N (enterprise.0.N).
           const oid = v1 ? `${this.#enterpriseOid}.${entry.notification}` : notificationOid(this.#enterpriseOid, entry.notification);
-          session.trap(oid, varbinds, { agentAddr: this.#agentAddress, upTime: upTime() }, (error) => finish(error ?? undefined));
+          if (inform) {
+            session.inform(oid, varbinds, { upTime: upTime() }, (error) => finish(error ? unacknowledged(target.manager, retries + 1, error) : undefined));
+          } else {
+            session.trap(oid, varbinds, { agentAddr: this.#agentAddress, upTime: upTime() }, (error) => finish(error ?? undefined));
+          }
         })
         .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
     });
@@ -102,6 +151,31 @@ export class NetSnmpTrapSender implements TrapSender {
     this.#closed = true;
     for (const finish of [...this.#pending]) finish(new Error('trap sender closed'));
   }
+}
+
+/** The first v3 field the target's level needs and lacks (a passphrase forgotten on a move). */
+function missingV3Field(target: TrapTarget): string | undefined {
+  if (!target.security_name) return 'security_name';
+  const level = target.security_level;
+  if (!level) return 'security_level';
+  const needs =
+    level === 'noAuthNoPriv'
+      ? []
+      : level === 'authNoPriv'
+        ? (['auth_protocol', 'auth_passphrase'] as const)
+        : (['auth_protocol', 'auth_passphrase', 'priv_protocol', 'priv_passphrase'] as const);
+  return needs.find((field) => !target[field]);
+}
+
+/**
+ * No acknowledgement after every re-send, or a USM error report in its place (unknown user,
+ * wrong digest: a passphrase the manager does not share): unreachable as far as dms can tell.
+ */
+function unacknowledged(manager: string, attempts: number, error: Error): Error {
+  if (error.name === 'RequestTimedOutError') return new InformNotAcknowledgedError(manager, attempts, 'no acknowledgement');
+  if (error.name === 'ResponseInvalidError')
+    return new InformNotAcknowledgedError(manager, attempts, `the manager answered with an error report (${error.message})`);
+  return error;
 }
 
 /** Every address of the manager's host, in the resolver's order (the first is where a trap goes). */

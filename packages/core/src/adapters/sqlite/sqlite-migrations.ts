@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { jobHistoryAndAuditStatements } from '../kysely/kysely-history-schema.js';
 import { watchStatements } from '../kysely/kysely-watch-schema.js';
+import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
@@ -158,6 +159,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0009_keep_watch': {
     async up(db: Kysely<unknown>) {
       await run(db, watchStatements('integer primary key autoincrement', 'text'));
+    },
+  },
+  '0010_snmp_v3_trap_targets': {
+    async up(db: Kysely<unknown>) {
+      await run(db, snmpV3TrapTargetStatements('text'));
     },
   },
   '0012_case_insensitive_names': {
