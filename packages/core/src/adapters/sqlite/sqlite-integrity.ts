@@ -46,7 +46,7 @@ export function checkSqliteFile(file: string): string[] {
 /** What an operator does about a damaged file, in every message that reports one. */
 export function restoreAdvice(file: string): string {
   return (
-    `stop dms, keep a copy of the damaged file, and restore ${file} from your last backup (README, Operations); ` +
+    `stop dms, keep a copy of the damaged file, and restore ${file} from your last backup ('dms restore BACKUP', README: Backups); ` +
     `\`sqlite3 ${file} .recover\` can save what is still readable`
   );
 }

@@ -13,11 +13,17 @@ export class BackupRefusedError extends Error {
   override readonly name = 'BackupRefusedError';
 }
 
-/** The columns that hold values sealed with the secret key (SecretBox): all of them. */
+/**
+ * The columns that hold values sealed with the secret key (SecretBox): all of them. A column a
+ * backup's schema lacks (an older version's) is passed over.
+ */
 const sealedColumns = [
   { table: 'nas_shares', column: 'password_enc', what: 'a share password' },
   { table: 'snmp_traps', column: 'community', what: 'an SNMP trap community' },
+  { table: 'snmp_traps', column: 'auth_passphrase', what: 'an SNMPv3 trap target passphrase' },
+  { table: 'snmp_traps', column: 'priv_passphrase', what: 'an SNMPv3 trap target passphrase' },
   { table: 'snmp_server_configuration', column: 'community', what: 'the SNMP agent community' },
+  { table: 'snmp_server_configuration', column: 'users', what: "the SNMP agent's v3 users" },
   { table: 'jobs', column: 'payload_enc', what: 'a job payload' },
 ] as const;
 
