@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eq, filterQuery, gt, gte, inList, isNull, like, lt, lte, ne, notInList, notLike } from './filters.js';
+import { eq, filterQuery, gt, gte, iLike, inList, isNull, like, lt, lte, ne, notILike, notInList, notLike } from './filters.js';
 
 describe('filter helpers write the query text of DESIGN §5.10', () => {
   it.each([
@@ -20,6 +20,10 @@ describe('filter helpers write the query text of DESIGN §5.10', () => {
     [notInList(['a', 'b']), '!><a|b'],
     [like('proj%'), '~proj%'],
     [notLike('tmp/%'), '!~tmp/%'],
+    [iLike('proj%'), '~*proj%'],
+    [notILike('%TMP%'), '!~*%TMP%'],
+    [iLike('*x'), '~**x'],
+    [eq('~*x'), '=~*x'],
     [isNull(), 'null'],
     [isNull(false), '!=null'],
   ])('%s', (expression, text) => {
@@ -35,5 +39,11 @@ describe('filter helpers write the query text of DESIGN §5.10', () => {
       username: ['=>x'],
     });
     expect(filterQuery(undefined)).toEqual({});
+  });
+
+  it('refuses a case-sensitive pattern that starts with *, which the API would read as ~* (case-insensitive)', () => {
+    expect(() => like('*.tmp')).toThrow(/a ~ pattern cannot start with '\*'.*use iLike/);
+    expect(() => notLike('*x')).toThrow(/a !~ pattern cannot start with '\*'/);
+    expect(like('_.tmp').text).toBe('~_.tmp');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Filter values of list queries (DESIGN §5.10): a plain value is compared for equality, a
- * helper adds its operator. `{ name: like('proj%'), id: gt(10) }` is `name=~proj%&id=>10`.
+ * helper adds its operator. `{ name: like('proj%'), id: gt(10) }` is `name=~proj%&id=>10`;
+ * `{ name: iLike('proj%') }` is `name=~*proj%`, ignoring the case of ASCII letters.
  */
 export class FilterExpression {
   /** The value as the query takes it, operator first. */
@@ -34,9 +35,24 @@ export const lte: (value: number | string) => FilterExpression = expression('<='
 /** One of the values (`><1|2`); a value cannot hold `|`. */
 export const inList = list('><');
 export const notInList = list('!><');
-/** A pattern: `%` any text, `_` one character (text attributes only). */
-export const like: (pattern: string) => FilterExpression = expression('~');
-export const notLike: (pattern: string) => FilterExpression = expression('!~');
+/**
+ * A `~` pattern cannot start with `*`: the server would read `~*` as the case-insensitive
+ * operator, and match another pattern, silently.
+ */
+const casePattern = (operator: string) => (pattern: string) => {
+  if (pattern.startsWith('*')) {
+    throw new RangeError(
+      `a ${operator} pattern cannot start with '*' (the API reads ${operator}* as the case-insensitive operator): match it with _ or use iLike`,
+    );
+  }
+  return new FilterExpression(operator + pattern);
+};
+/** A pattern: `%` any text, `_` one character (text attributes only); case and every character as written. */
+export const like: (pattern: string) => FilterExpression = casePattern('~');
+export const notLike: (pattern: string) => FilterExpression = casePattern('!~');
+/** A pattern ignoring the case of ASCII letters (`~*`): `iLike('proj%')` finds `Proj-000`; `É` and `é` still differ. */
+export const iLike: (pattern: string) => FilterExpression = expression('~*');
+export const notILike: (pattern: string) => FilterExpression = expression('!~*');
 /** `isNull()` is `=null`, `isNull(false)` is `!=null`. */
 export const isNull = (yes = true): FilterExpression => new FilterExpression(yes ? 'null' : '!=null');
 

@@ -19,6 +19,8 @@ export {
   notInList,
   like,
   notLike,
+  iLike,
+  notILike,
   isNull,
   FilterExpression,
   type Filter,

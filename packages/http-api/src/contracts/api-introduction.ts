@@ -21,7 +21,7 @@ No or a bad credential is 401 (with \`WWW-Authenticate\`); a valid one without t
 Every list answers \`{ "count": N, "<items>": [...] }\`, where \`count\` counts every match before paging.
 
 - Paging: \`limit\` (1–100, default 20) and \`offset\` (from 0), or \`page\` (from 1) and \`per_page\` (1–100); not both schemes in one request.
-- Sorting: \`sort_by=name:desc|id\`: attributes separated by \`|\`, each \`:asc\` (default) or \`:desc\`; \`id\` always breaks ties, so pages are stable. \`null\` sorts lowest.
+- Sorting: \`sort_by=name:desc|id\`: attributes separated by \`|\`, each \`:asc\` (default) or \`:desc\`; \`id\` always breaks ties, so pages are stable. \`null\` sorts lowest. Text sorts byte-wise (\`B\` before \`a\`); \`:ci\` after a text attribute (\`sort_by=name:ci\`, \`name:desc:ci\`) sorts it ignoring the case of ASCII letters (\`alpha, Beta, gamma\`).
 - Filtering: \`ATTRIBUTE=VALUE\`, where the value may start with an operator; several filters (or one attribute repeated) must all match.
 
 | operator | meaning | example |
@@ -33,8 +33,10 @@ Every list answers \`{ "count": N, "<items>": [...] }\`, where \`count\` counts 
 | \`!><\` | not in the list | \`id=!><3\\|4\` |
 | \`~\` | matches a pattern (\`%\` any text, \`_\` one character) | \`name=~proj%\` |
 | \`!~\` | does not match | \`path=!~tmp/%\` |
+| \`~*\` | matches a pattern ignoring the case of ASCII letters | \`name=~*proj%\` finds \`Proj-000\` |
+| \`!~*\` | does not match, ignoring the case of ASCII letters | \`name=!~*%TMP%\` |
 
-\`null\` works with \`=\` and \`!=\` only; \`~\` and \`!~\` with text attributes only. An attribute the list does not filter on, a malformed value or a bad page size is 400 naming the parameter.
+\`null\` works with \`=\` and \`!=\` only; \`~\`, \`!~\`, \`~*\` and \`!~*\` with text attributes only. \`~\` and \`!~\` compare case and every character as written; \`~*\` and \`!~*\` fold \`A\`-\`Z\` to lower case and nothing else (\`É\` and \`é\` still differ). An attribute the list does not filter on, a malformed value or a bad page size is 400 naming the parameter.
 
 ## Errors
 

@@ -2,8 +2,8 @@ import { filterQuery, type Filter } from '../filters.js';
 import type { CallOptions, Ref } from '../types.js';
 import type { Call } from '../call.js';
 
-/** `name`, `name:asc` or `name:desc`; several sort keys in order. */
-export type SortKey<Field extends string> = Field | `${Field}:asc` | `${Field}:desc`;
+/** `name`, `name:asc` or `name:desc`, and `:ci` after a text attribute to ignore the case of ASCII letters; several sort keys in order. */
+export type SortKey<Field extends string> = Field | `${Field}:asc` | `${Field}:desc` | `${Field}:ci` | `${Field}:asc:ci` | `${Field}:desc:ci`;
 
 export interface ListOptions<FilterField extends string, SortField extends string> extends CallOptions {
   filter?: Filter<FilterField>;
