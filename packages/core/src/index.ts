@@ -34,11 +34,7 @@ export {
   trapSchema,
   trapCollectionSchema,
   trapListQuerySchema,
-  trapVersions,
-  notifyTypes,
   type SnmpVersion,
-  type TrapVersion,
-  type NotifyType,
   type Severity,
   type Trap,
 } from './domain/trap.js';
@@ -143,6 +139,22 @@ export { shareHealths, type ShareHealth } from './domain/nas-share.js';
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';
 export type { RawQuery } from './list-query/parse-list-query.js';
+// What each list sorts and filters on, and its bounds: the API description is built from the same specs the lists parse with
+export type { ListSpec, ListField } from './list-query/list-query.js';
+export { listQuerySchema } from './list-query/list-query-schema.js';
+export { maxPage } from './list-query/parse-pagination.js';
+export { nasListSpec } from './domain/nas.js';
+export { poolListSpec } from './domain/pool.js';
+export { shareListSpecs } from './domain/nas-share.js';
+export { trapListSpec } from './domain/trap.js';
+export { userListSpec } from './domain/user.js';
+export { apiKeyListSpec } from './domain/api-key.js';
+export { corsRuleListSpec } from './domain/cors-rule.js';
+export { jobListSpec } from './domain/job.js';
+export { auditEventListSpec } from './domain/audit-event.js';
+export { scheduleListSpec } from './domain/schedule.js';
+export { alertListSpec } from './domain/alert.js';
+export { shareScanListSpec } from './domain/statistics.js';
 
 // Callers and their rights
 export { parseScopeText, formatScope, type Scope } from './scopes/scope.js';

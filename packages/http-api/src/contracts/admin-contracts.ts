@@ -1,23 +1,24 @@
 import {
   apiKeyCollectionSchema,
   apiKeyCreateSchema,
-  apiKeyListQuerySchema,
+  apiKeyListSpec,
   apiKeySchema,
   apiKeyUpdateSchema,
   apiKeyWithKeySchema,
   corsRuleCollectionSchema,
   corsRuleCreateSchema,
-  corsRuleListQuerySchema,
+  corsRuleListSpec,
   corsRuleSchema,
   corsRuleUpdateSchema,
   settingsSchema,
   settingsUpdateSchema,
   userCollectionSchema,
   userCreateSchema,
-  userListQuerySchema,
+  userListSpec,
   userSchema,
   userUpdateSchema,
 } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
 import {
@@ -31,7 +32,7 @@ import {
   corsRuleUpdateExample,
   settingsExample,
   settingsUpdateExample,
-  userCreateExample,
+  userCreatePlaceholder,
   userExample,
   userUpdateExample,
 } from './examples.js';
@@ -54,7 +55,7 @@ export const adminContracts: readonly RouteContract[] = [
     tag: 'admin',
     controller: 'api_keys',
     noun: 'API key',
-    query: apiKeyListQuerySchema,
+    query: listQueryParameters(apiKeyListSpec),
     schemas: { item: apiKeySchema, created: apiKeyWithKeySchema, collection: apiKeyCollectionSchema, create: apiKeyCreateSchema, update: apiKeyUpdateSchema },
     examples: {
       item: apiKeyExample,
@@ -74,10 +75,11 @@ export const adminContracts: readonly RouteContract[] = [
     tag: 'admin',
     controller: 'users',
     noun: 'user',
-    query: userListQuerySchema,
+    query: listQueryParameters(userListSpec),
     schemas: { item: userSchema, collection: userCollectionSchema, create: userCreateSchema, update: userUpdateSchema },
     destroyErrors: [409],
-    examples: { item: userExample, collection: collectionExample('users', userExample), create: userCreateExample, update: userUpdateExample },
+    examples: { item: userExample, collection: collectionExample('users', userExample), create: userCreatePlaceholder, update: userUpdateExample },
+    createRefused: 'a placeholder: add a password (8 characters or more); without one the server answers 422',
     notes: {
       list: 'Admin only.',
       create: 'Admin only.',
@@ -91,7 +93,7 @@ export const adminContracts: readonly RouteContract[] = [
     tag: 'admin',
     controller: 'cors_rules',
     noun: 'CORS rule',
-    query: corsRuleListQuerySchema,
+    query: listQueryParameters(corsRuleListSpec),
     schemas: {
       item: corsRuleSchema,
       collection: corsRuleCollectionSchema,

@@ -1,6 +1,6 @@
 import {
   alertCollectionSchema,
-  alertListQuerySchema,
+  alertListSpec,
   alertSchema,
   alertSettingCollectionSchema,
   alertSettingSchema,
@@ -8,6 +8,7 @@ import {
   alertSourceCatalogue,
   alertUpdateSchema,
 } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { alertExample, alertSettingExample, alertSettingUpdateExample, alertUpdateExample, collectionExample } from './examples.js';
 
@@ -29,7 +30,7 @@ export const alertContracts: readonly RouteContract[] = [
     summary: 'List alerts',
     description: `One page of alerts and \`count\`, newest first (\`raised_at\` descending) unless \`sort_by\` says otherwise. \`cleared_at=null\` lists the open ones, \`cleared_at=null&dismissed_at=null\` those no one has seen yet. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`source\`, \`level\`, \`resource_type\`, \`resource_id\`, \`raised_at\`, \`last_seen_at\`, \`cleared_at\` and \`dismissed_at\` (times ISO 8601 UTC, with the compare operators). ${lifecycle}\n\nSources:\n\n${sourceList}`,
     scope: { controller: 'alerts', action: 'index' },
-    query: alertListQuerySchema,
+    query: listQueryParameters(alertListSpec),
     success: { status: 200, description: 'alert collection', schema: alertCollectionSchema, example: collectionExample('alerts', alertExample) },
   }),
   defineContract({

@@ -1,4 +1,5 @@
-import { auditEventCollectionSchema, auditEventListQuerySchema } from '@dms/core';
+import { auditEventCollectionSchema, auditEventListSpec } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { auditEventExample, collectionExample } from './examples.js';
 
@@ -11,7 +12,7 @@ export const auditEventContracts: readonly RouteContract[] = [
     summary: 'List audit events',
     description: `Admin only. One page of the audit log and \`count\`, newest first (\`at\` descending) unless \`sort_by\` says otherwise. Every change through any host (REST, the CLI, the desktop console, the scheduler) is recorded in the same transaction as the change: who made it (\`actor\`), through which host (\`via\`; over REST also \`client_address\` and \`request_id\`, the \`X-Request-Id\` of the change's answer), what was done to which resource (\`action\`, \`resource\`) and \`changes\`, each changed field as \`{"from": …, "to": …}\`. A secret field (a password, a community, a passphrase) is recorded as \`"changed"\`, never with a value. Failed sign-ins are one event per client address, username and minute, whose \`count\` says how many. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`at\` (ISO 8601 UTC, with the compare operators), \`actor\` (the actor's name), \`actor_kind\`, \`via\`, \`action\`, \`resource_type\`, \`resource_id\` and \`outcome\`. Events are kept \`audit_retention_days\` (see the settings).`,
     scope: { controller: 'audit_events', action: 'index' },
-    query: auditEventListQuerySchema,
+    query: listQueryParameters(auditEventListSpec),
     success: {
       status: 200,
       description: 'audit event collection',

@@ -1,4 +1,5 @@
-import { capacityQuerySchema, capacitySchema, shareScanCollectionSchema, shareScanListQuerySchema } from '@dms/core';
+import { capacityQuerySchema, capacitySchema, shareScanCollectionSchema, shareScanListSpec } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { capacityExample, collectionExample, shareScanExample } from './examples.js';
 
@@ -15,7 +16,7 @@ export const capacityContracts: readonly RouteContract[] = [
     summary: 'List the scans of a NAS share',
     description: `The share's completed scans, one page and \`count\`, newest first (\`at\` descending) unless \`sort_by\` says otherwise: when each completed (\`at\`), the \`file_count\` and \`file_size_sum\` it found and how long it took (\`duration_ms\`). Every completed scan is kept, saved or scheduled, for \`scan_retention_days\` (see the settings), and a share's latest scan whatever its age; a failed scan is not listed (see \`GET /jobs?kind=share_scan&status=failed\`). Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`at\` (ISO 8601 UTC, with the compare operators), \`file_count\`, \`file_size_sum\` and \`duration_ms\`. The share by id or name.`,
     scope: { controller: 'nas_shares', action: 'show' },
-    query: shareScanListQuerySchema,
+    query: listQueryParameters(shareScanListSpec),
     success: { status: 200, description: 'share scan collection', schema: shareScanCollectionSchema, example: collectionExample('scans', shareScanExample) },
   }),
   defineContract({

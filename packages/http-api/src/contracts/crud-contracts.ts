@@ -16,6 +16,8 @@ export interface CrudResource {
   destroyErrors?: readonly ErrorStatus[];
   /** Example bodies for the API reference; `collection` is the list answer. */
   examples: { item: unknown; created?: unknown; collection: unknown; create: unknown; update: unknown };
+  /** Why the server refuses `examples.create` as it is, when it is a placeholder (a user's password is not published). */
+  createRefused?: string;
   /** Said after each operation's generic description (what is special about this resource). */
   notes?: Partial<Record<'list' | 'create' | 'show' | 'update' | 'destroy', string>>;
 }
@@ -63,6 +65,7 @@ export function crudContracts(resource: CrudResource): readonly RouteContract[] 
       scope: { controller, action: 'create' },
       body: schemas.create,
       bodyExample: examples.create,
+      ...(resource.createRefused ? { bodyExampleRefused: resource.createRefused } : {}),
       success: { status: 201, description: noun, schema: schemas.created ?? schemas.item, example: examples.created ?? examples.item },
       errors: [409],
     }),
@@ -109,6 +112,7 @@ export interface SingletonResource {
   controller: SingletonController;
   noun: string;
   schemas: { item: z.ZodType; update: z.ZodType };
+  /** `update` is shown in the description as a change; the body example is empty (see below). */
   examples: { item: unknown; update: unknown };
   /** What the record is for, said in both operations' descriptions. */
   about: string;
@@ -132,10 +136,12 @@ export function singletonContracts(resource: SingletonResource): readonly RouteC
       path,
       tag,
       summary: `Update the ${noun} (partial; applied at once)`,
-      description: `${about} Changes the fields sent and keeps the others; the change applies at once.`,
+      // The example body is empty: sent as it is from the reference page, it changes nothing
+      // (a singleton has no id to make a placeholder of); the description shows a change.
+      description: `${about} Changes the fields sent and keeps the others; the change applies at once. For instance \`${JSON.stringify(examples.update)}\`; the example body is empty, so that sending it unedited changes nothing.`,
       scope: { controller, action: 'update' },
       body: schemas.update,
-      bodyExample: examples.update,
+      bodyExample: {},
       success: { status: 200, description: noun, schema: schemas.item, example: examples.item },
     }),
   ];

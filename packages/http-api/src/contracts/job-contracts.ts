@@ -1,5 +1,7 @@
-import { jobCollectionSchema, jobListQuerySchema, jobSchema } from '@dms/core';
+import { jobCollectionSchema, jobListSpec, jobSchema } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import { z } from 'zod';
+import { integerParameter, waitBounds } from './integer-parameter.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { collectionExample, jobExample, jobWorkingExample } from './examples.js';
 
@@ -16,7 +18,7 @@ export const jobContracts: readonly RouteContract[] = [
     summary: 'List jobs',
     description: `One page of jobs and \`count\`, the number of matches before paging, newest first (\`created_at\` descending) unless \`sort_by\` says otherwise. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`kind\` (\`share_test\`, \`share_scan\`), \`status\`, \`nas_share_id\`, \`nas_id\`, \`requester\` (the user's or key's name, or \`scheduler\`), \`created_at\` and \`finished_at\` (ISO 8601 UTC, with the compare operators: \`created_at=>=2025-01-15T00:00:00Z\`). ${visibility} Finished jobs are kept \`job_retention_days\` (see the settings).`,
     scope: { controller: 'jobs', action: 'index' },
-    query: jobListQuerySchema,
+    query: listQueryParameters(jobListSpec),
     success: { status: 200, description: 'job collection', schema: jobCollectionSchema, example: collectionExample('jobs', jobExample) },
   }),
   defineContract({
@@ -24,10 +26,10 @@ export const jobContracts: readonly RouteContract[] = [
     path: '/jobs/:job_id',
     tag: 'jobs',
     summary: 'Show a job',
-    description: `One job: the fields of \`active_job_status\`, its \`kind\`, the share and NAS it ran on, its \`requester\`, when it was created, started and finished, its \`message\` and \`steps\`, and for a scan \`file_count\` and \`file_size_sum\` (the counts so far while it works). Answers 202 while the job is queued or working and 200 once it has completed or failed, as the GET of a share test does. With \`wait=N\` (0–30) the answer waits up to N seconds for any change of the job, progress included, not only its status. ${visibility} A job the credential may not see is 404, as one that does not exist.`,
+    description: `One job: the fields of \`active_job_status\`, its \`kind\`, the share and NAS it ran on, its \`requester\`, when it was created, started and finished, its \`message\` and \`steps\`, and for a scan \`file_count\` and \`file_size_sum\` (the counts so far while it works). Answers 202 while the job is queued or working and 200 once it has completed or failed, as the GET of a share test does. With \`wait=N\` (${waitBounds.join('–')}) the answer waits up to N seconds for any change of the job, progress included, not only its status. ${visibility} A job the credential may not see is 404, as one that does not exist.`,
     scope: { controller: 'jobs', action: 'show' },
     query: z.object({
-      wait: z.string().optional().describe('long-poll up to this many seconds (0–30) until the job changes in any way, progress included'),
+      wait: integerParameter(waitBounds, `long-poll up to this many seconds (${waitBounds.join('–')}) until the job changes in any way, progress included`),
     }),
     success: { status: 200, description: 'finished job: completed or failed', schema: jobSchema, example: jobExample },
     otherSuccess: [{ status: 202, description: 'job still queued or working', schema: jobSchema, example: jobWorkingExample }],

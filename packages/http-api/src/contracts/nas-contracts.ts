@@ -1,4 +1,5 @@
-import { nasCollectionSchema, nasCreateSchema, nasListQuerySchema, nasSchema, nasUpdateSchema } from '@dms/core';
+import { nasCollectionSchema, nasCreateSchema, nasListSpec, nasSchema, nasUpdateSchema } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
 import { collectionExample, nasCreateExample, nasExample, nasUpdateExample } from './examples.js';
@@ -10,7 +11,7 @@ export const nasContracts: readonly RouteContract[] = crudContracts({
   tag: 'nas',
   controller: 'nas',
   noun: 'NAS',
-  query: nasListQuerySchema,
+  query: listQueryParameters(nasListSpec),
   schemas: {
     item: nasSchema,
     collection: nasCollectionSchema,

@@ -43,9 +43,14 @@ const errorExamples: Record<ErrorStatus, { details: Record<string, unknown[]>; m
   503: { details: {}, messages: ['storage is unavailable, try again shortly'] },
 };
 
-/** A media type with one example, the way the reference shows examples. */
-function json(schema: z.ZodType, example: unknown) {
-  return { 'application/json': { schema, ...(example === undefined ? {} : { examples: { example: { value: example } } }) } };
+/**
+ * A media type with one example, the way the reference shows examples. A placeholder the server
+ * refuses as it is goes under the name `placeholder`, with why as its summary.
+ */
+function json(schema: z.ZodType, example: unknown, refused?: string) {
+  const named: Record<string, { value: unknown; summary?: string }> =
+    refused === undefined ? { example: { value: example } } : { placeholder: { summary: refused, value: example } };
+  return { 'application/json': { schema, ...(example === undefined ? {} : { examples: named }) } };
 }
 
 /** Some ids are numeric only; the others may also be a unique name. */
@@ -67,9 +72,25 @@ function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-function pathParamsSchema(names: readonly string[]): z.ZodObject | undefined {
+/**
+ * What the path parameters of a write operation are prefilled with on the reference page: a
+ * record no server has (ids start at 1, and an all-digit name is refused), so that its "Test
+ * request" sent unedited answers 404 and changes nothing.
+ */
+export const pathPlaceholders: Readonly<Record<string, string>> = { source: 'SOURCE' };
+export const placeholderId = '0';
+
+function pathParamsSchema(names: readonly string[], method: RouteContract['method']): z.ZodObject | undefined {
   if (names.length === 0) return undefined;
-  return z.object(Object.fromEntries(names.map((name) => [name, z.string().describe(pathParamDescriptions[name] ?? 'id')])));
+  const param = (name: string) => {
+    const schema = z.string().describe(pathParamDescriptions[name] ?? 'id');
+    if (method === 'get') return schema;
+    const example = pathPlaceholders[name] ?? placeholderId;
+    return schema
+      .describe(`${pathParamDescriptions[name] ?? 'id'}; the example, ${example}, is a placeholder no record has: put the one to change`)
+      .meta({ param: { example } });
+  };
+  return z.object(Object.fromEntries(names.map((name) => [name, param(name)])));
 }
 
 /** The headers a success answer documents: the ETag of a GET, then the answer's own. */
@@ -113,7 +134,7 @@ function descriptionOf(contract: RouteContract): string | undefined {
 
 function routeConfigOf(contract: RouteContract): RouteConfig {
   const { scope } = contract;
-  const params = pathParamsSchema(contract.pathParams);
+  const params = pathParamsSchema(contract.pathParams, contract.method);
   return {
     method: contract.method,
     path: toOpenApiPath(contract.path),
@@ -128,7 +149,7 @@ function routeConfigOf(contract: RouteContract): RouteConfig {
     request: {
       ...(params ? { params } : {}),
       ...(contract.query ? { query: contract.query } : {}),
-      ...(contract.body ? { body: { required: true, content: json(contract.body, contract.bodyExample) } } : {}),
+      ...(contract.body ? { body: { required: true, content: json(contract.body, contract.bodyExample, contract.bodyExampleRefused) } } : {}),
     },
     responses: responsesOf(contract),
   };

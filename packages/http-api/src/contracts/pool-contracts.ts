@@ -1,4 +1,5 @@
-import { poolCollectionSchema, poolCreateSchema, poolListQuerySchema, poolSchema, poolUpdateSchema } from '@dms/core';
+import { poolCollectionSchema, poolCreateSchema, poolListSpec, poolSchema, poolUpdateSchema } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
 import { collectionExample, poolCreateExample, poolExample, poolUpdateExample } from './examples.js';
@@ -10,7 +11,7 @@ export const poolContracts: readonly RouteContract[] = crudContracts({
   tag: 'pools',
   controller: 'pools',
   noun: 'pool',
-  query: poolListQuerySchema,
+  query: listQueryParameters(poolListSpec),
   schemas: {
     item: poolSchema,
     collection: poolCollectionSchema,

@@ -60,8 +60,13 @@ export interface RouteContract {
   readonly public?: true;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
-  /** An example request body, shown in the API reference. */
+  /**
+   * An example request body, shown in the API reference and sent as it is by its "Test request":
+   * it must be harmless to send (contracts/example-bodies.test.ts).
+   */
   readonly bodyExample?: unknown;
+  /** Set when `bodyExample` is a placeholder the server refuses as it is: why, shown as its summary. */
+  readonly bodyExampleRefused?: string;
   readonly success: SuccessResponse;
   /** Other 2xx answers: a followed job is 202 while it runs, 200 once it has finished. */
   readonly otherSuccess?: readonly SuccessResponse[];

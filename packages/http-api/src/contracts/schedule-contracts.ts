@@ -1,4 +1,5 @@
-import { scheduleCollectionSchema, scheduleCreateSchema, scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema } from '@dms/core';
+import { scheduleCollectionSchema, scheduleCreateSchema, scheduleListSpec, scheduleSchema, scheduleUpdateSchema } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
 import { collectionExample, scheduleCreateExample, scheduleExample, scheduleUpdateExample } from './examples.js';
@@ -20,7 +21,7 @@ export const scheduleContracts: readonly RouteContract[] = crudContracts({
   tag: 'schedules',
   controller: 'schedules',
   noun: 'schedule',
-  query: scheduleListQuerySchema,
+  query: listQueryParameters(scheduleListSpec),
   schemas: { item: scheduleSchema, collection: scheduleCollectionSchema, create: scheduleCreateSchema, update: scheduleUpdateSchema },
   examples: {
     item: scheduleExample,

@@ -1,4 +1,5 @@
-import { nasShareCollectionSchema, nasShareCreateSchema, nasShareSchema, nasShareUpdateSchema, shareListQuerySchemas } from '@dms/core';
+import { nasShareCollectionSchema, nasShareCreateSchema, nasShareSchema, nasShareUpdateSchema, shareListSpecs } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import type { z } from 'zod';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { collectionExample, nasShareCreateExample, nasShareExample, nasShareUpdateExample } from './examples.js';
@@ -11,15 +12,15 @@ const passwordNote = 'password with nas_shares / get_password';
 const families: ReadonlyArray<{ prefix: string; query: z.ZodObject; where: string; list: string; item: string }> = [
   {
     prefix: '/nas/:nas_id/nas_shares',
-    query: shareListQuerySchemas.nas,
+    query: listQueryParameters(shareListSpecs.nas),
     where: 'of one NAS; a share of another NAS is 404 here',
     list: 'List the NAS shares of a NAS',
     item: ' under its NAS',
   },
-  { prefix: '/nas_shares', query: shareListQuerySchemas.all, where: 'of every NAS', list: 'List NAS shares', item: '' },
+  { prefix: '/nas_shares', query: listQueryParameters(shareListSpecs.all), where: 'of every NAS', list: 'List NAS shares', item: '' },
   {
     prefix: '/pools/:pool_id/nas_shares',
-    query: shareListQuerySchemas.pool,
+    query: listQueryParameters(shareListSpecs.pool),
     where: 'in one pool; a share outside it is 404 here',
     list: 'List the NAS shares of a pool',
     item: ' in its pool',

@@ -1,11 +1,12 @@
 import { activeJobStatusSchema, nasShareCreateSchema } from '@dms/core';
 import { z } from 'zod';
+import { integerParameter, waitBounds } from './integer-parameter.js';
 import { defineContract, type RouteContract, type SuccessResponse } from './route-contract.js';
 import { jobCompletedExample, jobQueuedExample, nasShareCreateExample } from './examples.js';
 
 const jobQuerySchema = z.object({
   job_id: z.string().describe('the job_id returned by the PUT'),
-  wait: z.string().optional().describe('long-poll up to this many seconds (0–30) until the job changes state'),
+  wait: integerParameter(waitBounds, `long-poll up to this many seconds (${waitBounds.join('–')}) until the job changes state`),
 });
 
 const followed: SuccessResponse = {
@@ -29,8 +30,7 @@ const running: SuccessResponse = {
   example: { ...jobQueuedExample, status: 'working', progress: 2 },
 };
 
-const following =
-  'Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in `message` and `steps`. With `wait=N` (0–30) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.';
+const following = `Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in \`message\` and \`steps\`. With \`wait=N\` (${waitBounds.join('–')}) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.`;
 
 /** Said by every operation that queues a job: each checks the setting before it queues (finding 20.4). */
 const allowedHostRule =

@@ -1,4 +1,5 @@
-import { snmpConfigSchema, snmpConfigUpdateSchema, trapCollectionSchema, trapCreateSchema, trapListQuerySchema, trapSchema, trapUpdateSchema } from '@dms/core';
+import { snmpConfigSchema, snmpConfigUpdateSchema, trapCollectionSchema, trapCreateSchema, trapListSpec, trapSchema, trapUpdateSchema } from '@dms/core';
+import { listQueryParameters } from './list-query-parameters.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
 import { collectionExample, snmpConfigExample, snmpConfigUpdateExample, trapCreateExample, trapExample, trapUpdateExample } from './examples.js';
@@ -11,7 +12,7 @@ export const snmpContracts: readonly RouteContract[] = [
     tag: 'snmp',
     controller: 'traps',
     noun: 'trap',
-    query: trapListQuerySchema,
+    query: listQueryParameters(trapListSpec),
     schemas: { item: trapSchema, collection: trapCollectionSchema, create: trapCreateSchema, update: trapUpdateSchema },
     examples: { item: trapExample, collection: collectionExample('traps', trapExample), create: trapCreateExample, update: trapUpdateExample },
     notes: {
