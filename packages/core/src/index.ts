@@ -34,7 +34,11 @@ export {
   trapSchema,
   trapCollectionSchema,
   trapListQuerySchema,
+  trapVersions,
+  notifyTypes,
   type SnmpVersion,
+  type TrapVersion,
+  type NotifyType,
   type Severity,
   type Trap,
 } from './domain/trap.js';
