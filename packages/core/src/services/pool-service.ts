@@ -95,12 +95,19 @@ export class PoolService {
     return pool!;
   }
 
-  async destroy(principal: Principal, ref: string): Promise<void> {
+  /**
+   * Deletes the pool; its shares are kept, in no pool (unlike a NAS, whose shares would go with
+   * it, so a NAS with shares is refused). Resolves the shares it released, read in the same
+   * transaction as the delete; the audit event lists them as `nas_share_ids` from them to none.
+   */
+  async destroy(principal: Principal, ref: string): Promise<{ released_nas_share_ids: number[] }> {
     authorize(principal, 'pools', 'destroy');
     const current = await this.resolve(ref);
-    await this.audit.change(principal, async (stores) => ({
-      result: await stores.pools.delete(current.id),
-      audit: { action: 'delete', resource: poolAudit(current), changes: null },
-    }));
+    return this.audit.change(principal, async (stores) => {
+      const released = (await stores.pools.memberIds([current.id])).get(current.id) ?? [];
+      await stores.pools.delete(current.id);
+      const changes = released.length > 0 ? { nas_share_ids: { from: released, to: [] } } : null;
+      return { result: { released_nas_share_ids: released }, audit: { action: 'delete', resource: poolAudit(current), changes } };
+    });
   }
 }

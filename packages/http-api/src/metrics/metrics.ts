@@ -1,6 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
 import type { JobStatus } from '@dms/core';
+import { dmsVersion } from '../version.js';
 
 export interface Metrics {
   registry: Registry;
@@ -21,6 +22,11 @@ export function createMetrics(sources: MetricSources): Metrics {
   // prom-client names its own metrics process_* and nodejs_*: the prefix makes them dms_process_*, dms_nodejs_*.
   collectDefaultMetrics({ register: registry, prefix: 'dms_' });
   const record = registerRequestMetrics(registry);
+  // The usual build-info gauge: always 1, its label says which version answers (a dashboard joins on it).
+  new Gauge({ name: 'dms_build_info', help: 'the version of dms that serves, as a label; always 1', labelNames: ['version'], registers: [registry] }).set(
+    { version: dmsVersion },
+    1,
+  );
   const authFailures = new Counter({ name: 'dms_auth_failures_total', help: 'failed authentications', registers: [registry] });
   const trapSendFailures = new Counter({ name: 'dms_snmp_trap_send_failures_total', help: 'SNMP traps that could not be sent', registers: [registry] });
   new Gauge({

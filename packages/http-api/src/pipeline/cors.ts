@@ -7,8 +7,11 @@ import { respondEmpty } from '../http/respond.js';
 import { setCorsHeaders } from '../http/common-headers.js';
 import type { Next, Step } from './step.js';
 
-/** The answer headers a page may read beyond the safelisted ones: `Location` is where a started job is followed. */
-const exposed = 'X-Request-Id, ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
+/**
+ * The answer headers a page may read beyond the safelisted ones: `Location` is where a started
+ * job is followed, `Dms-Released-Shares` how many shares a deleted pool released.
+ */
+const exposed = 'X-Request-Id, ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate, Dms-Released-Shares';
 const cacheMs = 2_000;
 
 /**

@@ -9,7 +9,8 @@ export interface CrudService {
   show(principal: Principal, ref: string): Promise<object>;
   create(principal: Principal, body: unknown): Promise<object>;
   update(principal: Principal, ref: string, body: unknown): Promise<object>;
-  destroy(principal: Principal, ref: string): Promise<void>;
+  /** What a delete resolves (a pool's released shares, say) is not in its 204 answer. */
+  destroy(principal: Principal, ref: string): Promise<unknown>;
 }
 
 export interface CrudHandlers {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { respond, respondJson } from '../http/respond.js';
+import { respond, respondEmpty, respondJson } from '../http/respond.js';
 import { DomainError } from '@dms/core';
 import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import type { RouteTable } from './route-table.js';
@@ -16,6 +16,7 @@ import {
   type DocsDocument,
 } from '../http/docs-page.js';
 import { apiDescriptionVersion, openApiDocument, type OpenApiDocument } from '../contracts/openapi-document.js';
+import { dmsVersion } from '../version.js';
 
 /** Public endpoints: service description, OpenAPI document, API reference, health. */
 export function registerMetaRoutes(routes: RouteTable, core: Core, base: string, snmpAgent: () => SnmpAgentState): void {
@@ -23,7 +24,10 @@ export function registerMetaRoutes(routes: RouteTable, core: Core, base: string,
   let document: OpenApiDocument | undefined;
   const theDocument = () => (document ??= openApiDocument());
 
-  routes.addUnlisted('GET', base, (c) => respondJson(c, { service: 'dms', api_version: 2, description_version: apiDescriptionVersion }));
+  routes.addUnlisted('GET', base, (c) => respondJson(c, { service: 'dms', version: dmsVersion, api_version: 2, description_version: apiDescriptionVersion }));
+  // A browser pointed at the server's address lands on the API reference. 302, not 301: a
+  // browser keeps a permanent redirect for good, and / may serve something else one day.
+  routes.addUnlisted('GET', '/', (c) => respondEmpty(c, 302, { Location: `${base}/docs` }));
   routes.addUnlisted('GET', `${base}/openapi.json`, (c) => respondJson(c, theDocument()));
   // Read on first request too: 4 MB that the CLI and most tests never need.
   let bundle: DocsAsset | undefined;

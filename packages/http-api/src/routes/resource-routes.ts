@@ -1,7 +1,13 @@
-import { respondJson } from '../http/respond.js';
+import { respondEmpty, respondJson } from '../http/respond.js';
 import type { Core } from '@dms/core/runtime';
 import type { OperationHandlers } from './route-table.js';
 import { crudHandlers, singletonHandlers } from './crud-routes.js';
+
+/**
+ * On DELETE /pools/{id}: how many shares the pool held, now in no pool. The answer stays 204
+ * without a body (as every delete); a client that wants to say what happened reads this.
+ */
+export const releasedSharesHeader = 'Dms-Released-Shares';
 
 /** Handlers of contracts/nas-contracts.ts, pool-contracts.ts and snmp-contracts.ts. */
 export function resourceHandlers(core: Core) {
@@ -19,7 +25,10 @@ export function resourceHandlers(core: Core) {
     createPool: pools.create,
     showPool: pools.show,
     updatePool: pools.update,
-    deletePool: pools.destroy,
+    deletePool: async (c) => {
+      const { released_nas_share_ids: released } = await core.pools.destroy(c.get('principal'), c.req.param('pool_id')!);
+      return respondEmpty(c, 204, { [releasedSharesHeader]: String(released.length) });
+    },
     listSnmpTraps: traps.list,
     createSnmpTrap: traps.create,
     showSnmpTrap: traps.show,

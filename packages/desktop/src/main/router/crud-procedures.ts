@@ -10,7 +10,8 @@ export interface CrudService<List, Item, Created> {
   show(principal: Principal, ref: string): Promise<Item>;
   create(principal: Principal, body: unknown): Promise<Created>;
   update(principal: Principal, ref: string, body: unknown): Promise<Item>;
-  destroy(principal: Principal, ref: string): Promise<void>;
+  /** What a delete resolves (a pool's released shares, say) is a resource's own procedure's to answer. */
+  destroy(principal: Principal, ref: string): Promise<unknown>;
 }
 
 export interface CrudOptions<Key extends string, List, Item, Created, CreateBody, UpdateSchema extends z.ZodType> {
@@ -59,6 +60,8 @@ export function crudProcedures<Key extends string, List, Item, Created, CreateBo
     update: userProcedure
       .input(itemBodyInput(key, options.update))
       .mutation(({ ctx, input }) => service(ctx.core).update(ctx.principal, input.ref, input.body)),
-    delete: userProcedure.input(one).mutation(({ ctx, input }) => service(ctx.core).destroy(ctx.principal, input.ref)),
+    delete: userProcedure.input(one).mutation(async ({ ctx, input }) => {
+      await service(ctx.core).destroy(ctx.principal, input.ref);
+    }),
   };
 }

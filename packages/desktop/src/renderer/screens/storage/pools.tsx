@@ -111,10 +111,12 @@ export function PoolsScreen() {
                         accessibleLabel={`Delete pool ${pool.name}`}
                         question={`Delete pool ${pool.name}? Its shares are kept, outside any pool.`}
                         onConfirm={async () => {
-                          await api.pools.delete.mutate({ pool: pool.id });
+                          const { released_nas_share_ids: released } = await api.pools.delete.mutate({ pool: pool.id });
                           if (editing?.id === pool.id) setEditing(null);
                           if (membersOf?.id === pool.id) setMembersOf(null);
-                          setNotice(`Pool ${pool.name} deleted.`);
+                          const kept =
+                            released.length === 1 ? ' Its share is kept, now in no pool.' : ` Its ${released.length} shares are kept, now in no pool.`;
+                          setNotice(`Pool ${pool.name} deleted.${released.length > 0 ? kept : ''}`);
                           reload();
                         }}
                       />
