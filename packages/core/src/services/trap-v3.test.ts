@@ -1,4 +1,11 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
+import { openSqliteStorage } from '../adapters/sqlite/sqlite-storage.js';
 import type { Principal } from '../scopes/principal.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { describeOnEachAdapter, testAdmin, type TestCore } from '../testing/core-on-each-adapter.js';
@@ -150,5 +157,42 @@ describeOnEachAdapter('SNMPv3 trap targets', (open) => {
       auth_passphrase: 'changed',
       priv_passphrase: 'changed',
     });
+  });
+});
+
+describe('SNMPv3 passphrases at rest (sqlite file)', () => {
+  it('seals both passphrases in the row and leaves no clear copy in the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dms-trap-v3-'));
+    const file = join(dir, 'dms.sqlite');
+    try {
+      const storage = openSqliteStorage({ file, secrets: createAesGcmSecretBox(randomBytes(32)) });
+      await storage.migrate();
+      const created = await storage.traps.create({
+        activation: 1,
+        version: 'v3',
+        manager: 'nms',
+        community: 'public',
+        severity_low: 1,
+        severity_high: 5,
+        security_name: 'u',
+        security_level: 'authPriv',
+        auth_protocol: 'SHA-256',
+        auth_passphrase: v3.auth_passphrase,
+        priv_protocol: 'AES-128',
+        priv_passphrase: v3.priv_passphrase,
+      });
+      expect(await storage.traps.get(created.id)).toMatchObject({ auth_passphrase: v3.auth_passphrase, priv_passphrase: v3.priv_passphrase });
+      await storage.close();
+      const raw = new BetterSqlite3(file, { readonly: true });
+      const row = raw.prepare('select auth_passphrase, priv_passphrase from snmp_traps').get() as Record<string, string>;
+      raw.close();
+      expect(row['auth_passphrase']).toMatch(/^v1:/);
+      expect(row['priv_passphrase']).toMatch(/^v1:/);
+      const bytes = readFileSync(file).toString('latin1');
+      expect(bytes).not.toContain(v3.auth_passphrase);
+      expect(bytes).not.toContain(v3.priv_passphrase);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -119,7 +119,10 @@ const scheduleRules = [
   [{ nas_share_ids: [] }, 'nas_share_ids must have at least 1 item'],
 ] as const;
 const trapRules = [
-  [{ version: 'v3' }, 'version must be one of v1, v2c'],
+  [{ version: 'v4' }, 'version must be one of v1, v2c, v3'],
+  [{ notify_type: 'acknowledged' }, 'notify_type must be one of trap, inform'],
+  [{ auth_protocol: 'MD5' }, 'auth_protocol is refused: MD5 is broken; use SHA-256 or SHA-512 (SHA-1 is allowed)'],
+  [{ priv_protocol: 'DES' }, 'priv_protocol is refused: DES is broken; use AES-128 or AES-256'],
   [{ activation: 2 }, 'activation must be one of 0, 1'],
   [{ severity_low: 9 }, 'severity_low must be between 1 and 5'],
   [{ severity_high: '3' }, 'severity_high must be an integer, got a string'],
@@ -246,7 +249,8 @@ const endpoints: WriteEndpoint[] = [
     path: () => api('/snmp/traps'),
     valid: () => ({ manager: '192.0.2.20' }),
     success: 201,
-    known: 'activation, version, manager, community, severity_low, severity_high',
+    known:
+      'activation, version, manager, community, severity_low, severity_high, notify_type, security_name, security_level, auth_protocol, auth_passphrase, priv_protocol, priv_passphrase',
     typo: ['severityLow', 'severity_low'],
     readOnly: { snmp_trap_id: '987654' },
     rules: trapRules,
@@ -258,7 +262,8 @@ const endpoints: WriteEndpoint[] = [
     show: () => api(`/snmp/traps/${trap.snmp_trap_id}`),
     valid: () => ({}),
     success: 200,
-    known: 'activation, version, manager, community, severity_low, severity_high',
+    known:
+      'activation, version, manager, community, severity_low, severity_high, notify_type, security_name, security_level, auth_protocol, auth_passphrase, priv_protocol, priv_passphrase',
     typo: ['managr', 'manager'],
     readOnly: { snmp_trap_id: '987654' },
     rules: trapRules,

@@ -325,6 +325,13 @@ describe('SNMP traps (/snmp/traps)', () => {
       community: 'public',
       severity_low: 1,
       severity_high: 5,
+      notify_type: 'trap',
+      security_name: null,
+      security_level: null,
+      auth_protocol: null,
+      auth_passphrase: null,
+      priv_protocol: null,
+      priv_passphrase: null,
     });
     expect(trap.snmp_trap_id).toMatch(/^[1-9]\d*$/);
     expect(await get<Trap>(`/api/v2/snmp/traps/${trap.snmp_trap_id}`)).toEqual(trap);
@@ -344,7 +351,10 @@ describe('SNMP traps (/snmp/traps)', () => {
     ['manager not a host', { manager: 'not a host!' }, 'manager', 'invalid', undefined],
     ['manager port out of range', { manager: 'h.example:70000' }, 'manager', 'invalid', undefined],
     ['manager too long', { manager: `${'a'.repeat(262)}` }, 'manager', 'too_long', 261],
-    ['version v3', { manager: 'h', version: 'v3' }, 'version', 'invalid', undefined],
+    ['version v4', { manager: 'h', version: 'v4' }, 'version', 'invalid', undefined],
+    ['version v3 without a user', { manager: 'h', version: 'v3' }, 'security_name', 'blank', undefined],
+    ['an inform with v1', { manager: 'h', version: 'v1', notify_type: 'inform' }, 'notify_type', 'invalid', undefined],
+    ['a passphrase under 8 characters', { manager: 'h', version: 'v3', security_name: 'u', auth_passphrase: 'short' }, 'auth_passphrase', 'too_short', 8],
     ['activation 2', { manager: 'h', activation: 2 }, 'activation', 'invalid', undefined],
     ['activation a string', { manager: 'h', activation: '1' }, 'activation', 'invalid', undefined],
     ['community blank', { manager: 'h', community: '' }, 'community', 'blank', undefined],
