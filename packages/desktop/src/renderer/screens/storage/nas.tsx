@@ -3,7 +3,7 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
-import { SortableHeader, sortParam, type SortOrder } from '../../ui/sortable-header.js';
+import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
@@ -12,8 +12,11 @@ import { nasTypeLabels } from './labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { isConflict } from '../../ui/form-problem.js';
+import { storageSortParam } from './storage-sort.js';
 
 const perPage = 25;
+/** The NAS table's text columns: sorted ignoring case (the core's `:ci`). */
+const textColumns = new Set(['name', 'host', 'comment']);
 
 /** The NAS devices: a sortable, paged table, a form to add or edit one, and deletion behind a question. */
 export function NasScreen() {
@@ -21,7 +24,7 @@ export function NasScreen() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<NasRow | null>(null);
   const [notice, setNotice] = useState<{ name: string; created: boolean } | null>(null);
-  const query = { page, per_page: perPage, sort_by: sortParam(order) };
+  const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns) };
   const list = useLoad(() => api.nas.list.query(query), JSON.stringify(query));
   const form = useRef<HTMLDivElement>(null);
   const count = list.data?.count ?? 0;

@@ -31,7 +31,8 @@ export function PoolMembers({ pool, nasNames, poolNames, onSaved, onClose }: Poo
     const timer = setTimeout(() => setApplied(filter.trim()), 250);
     return () => clearTimeout(timer);
   }, [filter]);
-  const query = { per_page: listed, sort_by: 'name', ...(applied ? { name: `~%${applied}%` } : {}) };
+  // As the shares screen's filter: upper and lower case alike, names in the order people read them.
+  const query = { per_page: listed, sort_by: 'name:ci', ...(applied ? { name: `~*%${applied}%` } : {}) };
   const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
   const titleId = `members-${pool.id}-title`;
 

@@ -3,7 +3,7 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
-import { SortableHeader, sortParam, type SortOrder } from '../../ui/sortable-header.js';
+import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
@@ -12,10 +12,13 @@ import { PoolMembers } from './pool-members.js';
 import { poolContentLabels, poolTypeLabels } from './labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { namesInOrder, storageSortParam } from './storage-sort.js';
 
 const perPage = 25;
 // Names for the membership editor's hints: the console's NAS and pools, one page of the largest size.
-const namesQuery = { per_page: 100, sort_by: 'name' };
+const namesQuery = namesInOrder;
+/** The pool table's text columns: sorted ignoring case (the core's `:ci`). */
+const textColumns = new Set(['name', 'comment']);
 
 /** Pools: a sortable, paged table, a form for the pool's fields, and an editor for its shares. */
 export function PoolsScreen() {
@@ -24,7 +27,7 @@ export function PoolsScreen() {
   const [editing, setEditing] = useState<PoolRow | null>(null);
   const [membersOf, setMembersOf] = useState<PoolRow | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const query = { page, per_page: perPage, sort_by: sortParam(order) };
+  const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns) };
   const list = useLoad(() => api.pools.list.query(query), JSON.stringify(query));
   const nas = useLoad(() => api.nas.list.query(namesQuery));
   const allPools = useLoad(() => api.pools.list.query(namesQuery));

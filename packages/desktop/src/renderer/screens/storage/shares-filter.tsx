@@ -23,12 +23,13 @@ export function healthParam(value: string | null): ShareHealth | '' {
 }
 
 /**
- * The filter as the core's list contract takes it (DESIGN §5.10): `name=~%text%` (`%` and `_`
- * are the pattern's wildcards, and the match is case-sensitive), `nas_id=ID` and `health=unreachable`.
+ * The filter as the core's list contract takes it (DESIGN §5.10): `name=~*%text%` (`%` and `_`
+ * are the pattern's wildcards, and `~*` ignores the case of ASCII letters, so `proj` finds
+ * `Proj-000`), `nas_id=ID` and `health=unreachable`.
  */
 export function filterParams(filter: ShareFilter): Record<string, string> {
   return {
-    ...(filter.name ? { name: `~%${filter.name}%` } : {}),
+    ...(filter.name ? { name: `~*%${filter.name}%` } : {}),
     ...(filter.nasId ? { nas_id: filter.nasId } : {}),
     ...(filter.health ? { health: filter.health } : {}),
   };
@@ -94,7 +95,7 @@ export function SharesFilter({
         </button>
       )}
       <span id="share-filter-hint" className="hint">
-        Case-sensitive; % matches any text and _ one character.
+        Upper and lower case alike (A–Z); % matches any text and _ one character.
       </span>
     </div>
   );

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
-import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
+import type { SortOrder } from '../../ui/sortable-header.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
@@ -16,9 +16,12 @@ import { isSelected, useShareSelection } from './share-selection.js';
 import '../../ui/admin.css';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { namesInOrder, storageSortParam } from './storage-sort.js';
 
 // Names for the NAS filter, the form and the table's NAS and Pool columns: one page of the largest size.
-const namesQuery = { per_page: 100, sort_by: 'name' };
+const namesQuery = namesInOrder;
+/** The share table's text columns: sorted ignoring case (the core's `:ci`). */
+const textColumns = new Set(['name', 'path']);
 
 /**
  * The shares: filtered by name, NAS and health, sorted by column, paged through the core's list contract
@@ -50,7 +53,7 @@ export function SharesScreen() {
 
   const nas = useLoad(() => api.nas.list.query(namesQuery));
   const pools = useLoad(() => api.pools.list.query(namesQuery));
-  const query = { page, per_page: perPage, sort_by: sortParam(order), ...filterParams(filter) };
+  const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns), ...filterParams(filter) };
   const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
   const jobs = useShareJobs(() => shares.reload());
 
