@@ -79,7 +79,11 @@ describe('a long scan seen as it advances', () => {
     const job = await t.dms.nasShares.scan(share.id);
     // Leaving the loop: the iterator ends with no request left open; the job goes on.
     for await (const status of job.progress()) if (status.status === 'working') break;
-    expect(await job.progress().return()).toEqual({ done: true, value: undefined });
+    const iterator = job.progress();
+    expect((await iterator.next()).done).toBe(false);
+    expect(await iterator.return!()).toEqual({ done: true, value: undefined });
+    // Returned: no further step asks the server anything.
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
     const controller = new AbortController();
     const seen: ActiveJobStatus[] = [];
     const following = (async () => {
