@@ -45,7 +45,17 @@ export function TrapsScreen() {
             {rows.map((trap) => (
               <tr key={trap.snmp_trap_id}>
                 <td>{trap.manager}</td>
-                <td>{trap.version}</td>
+                <td>
+                  {trap.version}
+                  {trap.notify_type === 'inform' ? ', informs' : ''}
+                  {trap.security_name ? ` as ${trap.security_name}` : ''}
+                  {trap.messages?.map((message) => (
+                    <span key={message} className="hint">
+                      {' '}
+                      {message}
+                    </span>
+                  ))}
+                </td>
                 <td>{trap.activation === 1 ? 'active' : 'inactive'}</td>
                 <td>{bandText(trap)}</td>
                 <td>
