@@ -40,6 +40,7 @@ type Crud<List extends T.OperationId, Create extends T.OperationId, Show extends
   create: T.BodyOf<Create>;
   update: T.BodyOf<Update>;
   filter: T.FilterFieldOf<List>;
+  sort: T.SortFieldOf<List>;
 }>;
 
 export interface DmsClient {

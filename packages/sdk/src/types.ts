@@ -21,6 +21,12 @@ type QueryOf<Id extends OperationId> = NonNullable<operations[Id]['parameters'][
 /** The attributes a list operation filters on: its query parameters but paging and sorting. */
 export type FilterFieldOf<Id extends OperationId> = Exclude<keyof QueryOf<Id>, 'limit' | 'offset' | 'page' | 'per_page' | 'sort_by'> & string;
 
+/** Every `sort_by` term a list operation takes (`name`, `name:desc`, `name:ci` …), as the API description enumerates them. */
+export type SortTermOf<Id extends OperationId> = QueryOf<Id> extends { sort_by?: ReadonlyArray<infer Term> } ? Term & string : never;
+type AttributeOf<Term extends string> = Term extends `${infer Attribute}:${string}` ? Attribute : Term;
+/** The attributes a list operation sorts on: `sortBy: 'password'` is a compile error where the server answers 400. */
+export type SortFieldOf<Id extends OperationId> = AttributeOf<SortTermOf<Id>>;
+
 export type Nas = Schemas['nas'];
 export type NasCreate = BodyOf<'createNas'>;
 export type NasUpdate = BodyOf<'updateNas'>;

@@ -68,7 +68,11 @@ describe('the API description the SDK is generated from', () => {
         const examples = Object.values(media?.examples ?? {});
         if (examples.length === 0) problems.push(`${method} ${path} ${where}: no example`);
         const validate = schemaAt(pointer(path, method, `${where}/content/application~1json/schema`));
-        for (const { value } of examples) if (!validate(value)) problems.push(`${method} ${path} ${where}: ${JSON.stringify(validate.errors)}`);
+        // An example named `placeholder` is one the server refuses as it is (a user without a
+        // password, so that none is published): it must be invalid, every other one valid.
+        for (const [name, { value }] of Object.entries(media?.examples ?? {})) {
+          if (validate(value) === (name === 'placeholder')) problems.push(`${method} ${path} ${where} ${name}: ${JSON.stringify(validate.errors)}`);
+        }
       }
     }
     expect(problems).toEqual([]);

@@ -12,6 +12,8 @@ import {
   type NasShare,
   type NasShareListOptions,
   type Schedule,
+  type SortFieldOf,
+  type SortTermOf,
 } from '../src/index.js';
 
 // Compile-time tests: `npm run typecheck` fails when a `@ts-expect-error` line compiles. The
@@ -56,6 +58,29 @@ describe('types generated from the API description', () => {
     const badSort = () => dms.nas.list({ sortBy: 'hots:desc' });
     expectTypeOf([ok, secret, notFilterable, underNas, otherResource, badSort]).items.toBeFunction();
     expectTypeOf<NasShareListOptions>().toMatchTypeOf<{ limit?: number; offset?: number }>();
+  });
+
+  it('sortBy takes exactly the attributes the server sorts each list on (issue 26 item 4)', () => {
+    const valid = () => dms.nasShares.list({ sortBy: ['name:desc', 'file_size_sum', 'last_scanned_at:asc'] });
+    const underPool = () => dms.nasShares.list({ poolId: 2, sortBy: 'health:desc' });
+    const nas = () => dms.nas.list({ sortBy: 'price:desc' });
+    // @ts-expect-error a share's password is not sortable: the server answers 400
+    const password = () => dms.nasShares.list({ sortBy: 'password' });
+    // @ts-expect-error nor in a list of keys
+    const passwordLater = () => dms.nasShares.list({ nasId: 1, sortBy: ['name', 'password:desc'] });
+    // @ts-expect-error last_test_status is a field of a share, not a list attribute
+    const notSortable = () => dms.nasShares.list({ sortBy: 'last_test_status' });
+    // @ts-expect-error a trap target's community is a secret: not sortable
+    const community = () => dms.snmp.traps.list({ sortBy: 'community' });
+    // @ts-expect-error an API key's hash is not an attribute of the list
+    const keyHash = () => dms.apiKeys.list({ sortBy: 'key_hash' });
+    expectTypeOf([valid, underPool, nas, password, passwordLater, notSortable, community, keyHash]).items.toBeFunction();
+    expectTypeOf<SortFieldOf<'listNasShares'>>().toEqualTypeOf<
+      'id' | 'nas_id' | 'pool_id' | 'name' | 'path' | 'options' | 'username' | 'file_count' | 'file_size_sum' | 'health' | 'last_tested_at' | 'last_scanned_at'
+    >();
+    // The terms as the document enumerates them: `:ci` after a text attribute only.
+    expectTypeOf<'name:desc:ci'>().toExtend<SortTermOf<'listNas'>>();
+    expectTypeOf<'id:ci'>().not.toExtend<SortTermOf<'listNas'>>();
   });
 
   it('jobs and audit events filter on their list attributes only', () => {

@@ -1,9 +1,9 @@
 import type { Call } from '../call.js';
-import type { Alert, AlertCollection, CallOptions, FilterFieldOf } from '../types.js';
+import type { Alert, AlertCollection, CallOptions, FilterFieldOf, SortFieldOf } from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
 
 /** An alert list filters and sorts on the same attributes; `cleared_at: null` is the open alerts. */
-export type AlertListOptions = ListOptions<FilterFieldOf<'listAlerts'>, FilterFieldOf<'listAlerts'>>;
+export type AlertListOptions = ListOptions<FilterFieldOf<'listAlerts'>, SortFieldOf<'listAlerts'>>;
 
 /** Conditions dms keeps watch on (GET /alerts): raised when one starts, updated while it lasts, cleared when it ends. */
 export interface AlertsResource {

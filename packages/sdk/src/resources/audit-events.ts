@@ -1,9 +1,9 @@
 import type { Call } from '../call.js';
-import type { AuditEvent, AuditEventCollection, FilterFieldOf } from '../types.js';
+import type { AuditEvent, AuditEventCollection, FilterFieldOf, SortFieldOf } from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
 
 /** An audit list filters and sorts on the same attributes (`actor` is the actor's name). */
-export type AuditEventListOptions = ListOptions<FilterFieldOf<'listAuditEvents'>, FilterFieldOf<'listAuditEvents'>>;
+export type AuditEventListOptions = ListOptions<FilterFieldOf<'listAuditEvents'>, SortFieldOf<'listAuditEvents'>>;
 
 /** The audit log (GET /audit_events): administrators only, any other credential is 403. */
 export interface AuditEventsResource {

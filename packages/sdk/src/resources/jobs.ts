@@ -1,10 +1,10 @@
 import type { Call } from '../call.js';
 import { followUntilFinished, type FollowJob, type WaitOptions } from '../jobs.js';
-import type { CallOptions, FilterFieldOf, Job, JobCollection } from '../types.js';
+import type { CallOptions, FilterFieldOf, Job, JobCollection, SortFieldOf } from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
 
 /** A job list filters on these and sorts on them and on `started_at` (GET /jobs; newest first by default). */
-export type JobListOptions = ListOptions<FilterFieldOf<'listJobs'>, FilterFieldOf<'listJobs'> | 'started_at'>;
+export type JobListOptions = ListOptions<FilterFieldOf<'listJobs'>, SortFieldOf<'listJobs'>>;
 
 export interface JobsResource {
   /** One page of the jobs the credential may see, newest first unless `sortBy` says otherwise, and `count`. */

@@ -4,6 +4,7 @@ import type {
   ActiveJobStatus,
   CallOptions,
   FilterFieldOf,
+  SortFieldOf,
   NasShare,
   NasShareCollection,
   NasShareCreate,
@@ -18,7 +19,7 @@ import { readJob } from './jobs.js';
 /** Where a share is addressed: under its NAS, in its pool, or among all shares. */
 export type ShareScope = { nasId: Ref; poolId?: never } | { poolId: Ref; nasId?: never } | { nasId?: undefined; poolId?: undefined };
 
-type ShareListOptions<Id extends 'listNasSharesByNas' | 'listNasSharesByPool' | 'listNasShares'> = ListOptions<FilterFieldOf<Id>, keyof NasShare & string>;
+type ShareListOptions<Id extends 'listNasSharesByNas' | 'listNasSharesByPool' | 'listNasShares'> = ListOptions<FilterFieldOf<Id>, SortFieldOf<Id>>;
 /** A list under a NAS does not filter on nas_id, a list in a pool not on pool_id. */
 export type NasShareListOptions =
   | ({ nasId: Ref; poolId?: never } & ShareListOptions<'listNasSharesByNas'>)
@@ -26,7 +27,7 @@ export type NasShareListOptions =
   | ({ nasId?: undefined; poolId?: undefined } & ShareListOptions<'listNasShares'>);
 
 /** A share's scan history filters and sorts on the same attributes (GET /nas_shares/{nas_share_id}/scans). */
-export type ShareScanListOptions = ListOptions<FilterFieldOf<'listNasShareScans'>, FilterFieldOf<'listNasShareScans'>>;
+export type ShareScanListOptions = ListOptions<FilterFieldOf<'listNasShareScans'>, SortFieldOf<'listNasShareScans'>>;
 
 export interface NasSharesResource {
   list(options?: NasShareListOptions): Promise<NasShareCollection>;

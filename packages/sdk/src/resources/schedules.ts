@@ -1,5 +1,5 @@
 import type { Call } from '../call.js';
-import type { FilterFieldOf, Schedule, ScheduleCollection, ScheduleCreate, ScheduleUpdate } from '../types.js';
+import type { FilterFieldOf, Schedule, ScheduleCollection, ScheduleCreate, ScheduleUpdate, SortFieldOf } from '../types.js';
 import { crud, type CrudResource, type ListOptions } from './crud.js';
 
 type ScheduleFilterField = FilterFieldOf<'listSchedules'>;
@@ -14,7 +14,7 @@ export type SchedulesResource = CrudResource<{
   create: ScheduleCreate;
   update: ScheduleUpdate;
   filter: ScheduleFilterField;
-  sort: ScheduleFilterField | 'created_at';
+  sort: SortFieldOf<'listSchedules'>;
 }>;
 
 export function schedulesResource(call: Call): SchedulesResource {
