@@ -120,11 +120,25 @@ export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>
   trap: {
     snmp_trap_id: { description: 'Identifier of the target, as a decimal string.', readOnly: true },
     activation: { description: '1: the target receives events; 0: it does not.' },
-    version: { description: 'SNMP version of the notifications.' },
+    version: { description: 'SNMP version of the notifications: `v1`, `v2c`, or `v3` (user-based security; the v3 fields below).' },
     manager: { description: 'Host name, IPv4 or `[IPv6]`, with an optional `:port` (162).' },
-    community: { description: 'Community string, printable ASCII.' },
+    community: { description: 'Community string, printable ASCII (v1 and v2c; unused with v3).' },
     severity_low: { description: 'Lowest severity sent: 1 info, 2 notice, 3 warning, 4 error, 5 critical.' },
     severity_high: { description: 'Highest severity sent; at least `severity_low`.' },
+    notify_type: {
+      description:
+        '`trap` (default) or `inform` (v2c and v3): an inform is acknowledged by the manager and re-sent with backoff until it is (4 datagrams over 15 s); unacknowledged, it raises the alert `trap_target_unreachable` on the target, cleared by the next acknowledged one.',
+    },
+    security_name: { description: 'v3: the USM user name (1–32 characters); null for v1 and v2c.' },
+    security_level: { description: 'v3: `noAuthNoPriv`, `authNoPriv` or `authPriv` (the default with v3).' },
+    auth_protocol: { description: 'v3 with authNoPriv or authPriv: `SHA-256` or `SHA-512` (recommended) or `SHA-1` (flagged in `messages`); MD5 is refused.' },
+    auth_passphrase: {
+      description:
+        'v3: at least 8 characters; sealed at rest, in an answer only for a principal holding `traps / get_password` (a `*` action does not grant it); forgotten when a caller without it changes the manager.',
+    },
+    priv_protocol: { description: 'v3 with authPriv: `AES-128` or `AES-256` (Net-SNMP’s AES-256, Blumenthal key extension); DES is refused.' },
+    priv_passphrase: { description: 'v3 with authPriv: as `auth_passphrase`.' },
+    messages: { description: 'Warnings about an allowed but weak choice (SHA-1); absent when there are none.', readOnly: true },
   },
   server_configuration: {
     version: { description: 'SNMP version the agent answers.' },
