@@ -163,7 +163,7 @@ export { shareScanListSpec } from './domain/statistics.js';
 // Callers and their rights
 export { parseScopeText, formatScope, type Scope } from './scopes/scope.js';
 export { systemPrincipal, calledFrom, type Principal, type CallOrigin } from './scopes/principal.js';
-export { authorizeAdmin, isAllowed, canSeeSharePassword, canSeeAgentCommunity } from './scopes/scope-check.js';
+export { authorizeAdmin, isAllowed, canSeeSharePassword, canSeeAgentCommunity, canSeeTrapPassphrases } from './scopes/scope-check.js';
 export { scopeProblem } from './scopes/scope-validity.js';
 export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import { canSeeAgentCommunity, canSeeSharePassword, type Principal } from '@dms/core';
+import { canSeeAgentCommunity, canSeeSharePassword, canSeeTrapPassphrases, type Principal } from '@dms/core';
 import { type Core } from '@dms/core/runtime';
 import type { AppCaller } from '../src/main/router/index.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from './test-desktop.js';
@@ -79,6 +79,9 @@ const callsByScope: Record<string, Check> = {
   'traps/update': (core, p) => core.traps.update(p, nowhere, {}),
   'traps/destroy': (core, p) => core.traps.destroy(p, nowhere),
   'traps/test': (core, p) => core.traps.test(p, nowhere),
+  'traps/get_password': async (_core, p) => {
+    if (!canSeeTrapPassphrases(p)) throw new Error('missing scope traps / get_password');
+  },
   'server_configuration/show': (core, p) => core.snmpConfig.show(p),
   'server_configuration/update': (core, p) => core.snmpConfig.update(p, { location: 1 }),
   'server_configuration/get_password': async (_core, p) => {
