@@ -12,13 +12,16 @@
  * a Paris noon came out at 06:00Z). So the rule is iterated in "floating" wall-clock time (the
  * wall clock written as UTC) and each occurrence is placed in its zone by luxon, DST included.
  *
- * Protocol: `{ id, op: 'check' | 'next' | 'count', text, after?, through?, cap? }` answers
+ * Protocol: `{ ready: true }` once rrule and luxon are loaded (the deadline counts from there:
+ * loading them on a busy machine took over a second), then
+ * `{ id, op: 'check' | 'next' | 'count', text, after?, through?, cap? }` answers
  * `{ id, ok: true, next, count }` or `{ id, ok: false, reason }`.
  */
 export const recurrenceWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { RRule } = require(workerData.rrulePath);
 const { DateTime, IANAZone } = require(workerData.luxonPath);
+parentPort.postMessage({ ready: true });
 
 function parse(text) {
   const lines = String(text).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');

@@ -18,6 +18,14 @@ interface Answer {
   reason?: string;
 }
 
+/** How long the worker may take to load rrule and luxon before a request gives up. */
+const workerStartMs = 30_000;
+
+interface StartedWorker {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
 type Request = { op: 'next'; text: string; after: string } | { op: 'count'; text: string; after: string; through: string; cap: number };
 
 const require = createRequire(import.meta.url);
@@ -29,7 +37,7 @@ const require = createRequire(import.meta.url);
  * one starts a new worker.
  */
 export class Recurrences {
-  #worker: Worker | undefined;
+  #worker: StartedWorker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 
@@ -48,41 +56,64 @@ export class Recurrences {
   }
 
   close(): Promise<void> {
-    const worker = this.#worker;
+    const started = this.#worker;
     this.#worker = undefined;
     this.#fail(new RecurrenceError('the service is stopping'));
-    return worker ? worker.terminate().then(() => undefined) : Promise.resolve();
+    return started ? started.worker.terminate().then(() => undefined) : Promise.resolve();
   }
 
-  private ask(request: Request): Promise<Answer> {
-    const worker = this.#started();
+  private async ask(request: Request): Promise<Answer> {
+    const { worker, ready } = this.#started();
+    // The deadline is for the rule, not for starting the thread: loading rrule and luxon took
+    // over a second on a loaded machine and refused a fresh service's first rule.
+    await ready;
     const id = this.#nextId++;
-    return new Promise<Answer>((resolve, reject) => {
+    const answer = await new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         reject(
           new RecurrenceError(`evaluating the rule took longer than ${this.deadlineMs} ms: it may match no date at all (such as BYMONTHDAY=30;BYMONTH=2)`),
         );
         // Still iterating: end it, and with it whatever else it was asked (those ask again).
-        if (this.#worker === worker) this.#worker = undefined;
+        if (this.#worker?.worker === worker) this.#worker = undefined;
         void worker.terminate();
         this.#fail(new RecurrenceError('evaluation was interrupted by another rule that took too long; try again'));
       }, this.deadlineMs);
       this.#pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, ...request });
-    }).then((answer) => {
-      if (!answer.ok) throw new RecurrenceError(answer.reason ?? 'invalid rule');
-      return answer;
     });
+    if (!answer.ok) throw new RecurrenceError(answer.reason ?? 'invalid rule');
+    return answer;
   }
 
-  #started(): Worker {
+  #started(): StartedWorker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(recurrenceWorkerSource, {
       eval: true,
       workerData: { rrulePath: require.resolve('rrule'), luxonPath: require.resolve('luxon') },
     });
     worker.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.#worker?.worker === worker) this.#worker = undefined;
+        void worker.terminate();
+        reject(new RecurrenceError(`the rule checker did not start within ${workerStartMs} ms; try again`));
+      }, workerStartMs);
+      worker.once('message', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        reject(new RecurrenceError('the rule checker stopped; try again'));
+      });
+    });
+    // A waiter may be gone (close()) before the worker starts: nobody must see an unhandled rejection.
+    ready.catch(() => undefined);
     worker.on('message', (answer: Answer) => {
       const waiting = this.#pending.get(answer.id);
       if (!waiting) return;
@@ -91,11 +122,11 @@ export class Recurrences {
       waiting.resolve(answer);
     });
     worker.on('error', (error) => {
-      if (this.#worker === worker) this.#worker = undefined;
+      if (this.#worker?.worker === worker) this.#worker = undefined;
       this.#fail(error);
     });
-    this.#worker = worker;
-    return worker;
+    this.#worker = { worker, ready };
+    return this.#worker;
   }
 
   #fail(error: Error): void {
