@@ -21,7 +21,9 @@ describe('scopeProblem (security round 2, finding 7)', () => {
       message: "must be * or an action of nas_shares: index, show, create, update, destroy, test, scan, get_password; did you mean 'index'?",
     });
     expect(scopeProblem({ controller: 'metrics', action: 'show' })).toEqual({ field: 'action', message: 'must be * or an action of metrics: index' });
-    expect(scopeProblem({ controller: 'traps', action: 'get_password' })?.field).toBe('action');
+    expect(scopeProblem({ controller: 'traps', action: 'scan' })?.field).toBe('action');
+    // a v3 trap target's passphrases (issue 24)
+    expect(scopeProblem({ controller: 'traps', action: 'get_password' })).toBeUndefined();
     expect(scopeProblem({ controller: 'bogus', action: 'bogus' })?.message).not.toContain('did you mean');
     expect(scopeProblem({ controller: '*', action: 'get_pasword' })?.message).toMatch(
       /^must be \* or an action of some controller: .*; did you mean 'get_password'\?$/,

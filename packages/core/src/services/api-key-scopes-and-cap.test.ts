@@ -51,8 +51,8 @@ describeOnEachAdapter('API key scopes and the number of keys per user', (open) =
       "api_key_scopes[1].action must be * or an action of nas_shares: index, show, create, update, destroy, test, scan, get_password; did you mean 'index'?",
     ]);
 
-    // get_password is an action of nas_shares only; a `*` controller takes any catalogue action.
-    await invalid(createKey(admin, [{ controller: 'traps', action: 'get_password' }]), 'api_key_scopes.0.action');
+    // get_password is an action of the controllers with a secret only; a `*` controller takes any catalogue action.
+    await invalid(createKey(admin, [{ controller: 'jobs', action: 'get_password' }]), 'api_key_scopes.0.action');
     const anyController = await invalid(createKey(admin, [{ controller: '*', action: 'frobnicate' }]), 'api_key_scopes.0.action');
     expect(anyController[0]).toMatch(
       /^api_key_scopes\[0\]\.action must be \* or an action of some controller: index, show, create, update, destroy, test, scan, get_password/,
