@@ -81,9 +81,9 @@ export interface V3SecurityProblem {
 /**
  * Whether a merged record has what its level needs. `sent` is the body as received: a
  * protocol or passphrase sent for a level that does not use it is refused, not dropped.
- * `prefix` names the field in messages (`users.0.`).
+ * `prefix` is the field's path in details (`users.0.`), `label` in messages (`users[0].`).
  */
-export function checkV3Security(record: V3Security, sent: Partial<V3SecurityInput> = record, prefix = ''): V3SecurityProblem | undefined {
+export function checkV3Security(record: V3Security, sent: Partial<V3SecurityInput> = record, prefix = '', label = prefix): V3SecurityProblem | undefined {
   const details: ErrorDetails = {};
   const messages: string[] = [];
   const level = record.security_level;
@@ -91,10 +91,10 @@ export function checkV3Security(record: V3Security, sent: Partial<V3SecurityInpu
     const present = record[field] !== null && record[field] !== undefined;
     if (needed && !present) {
       details[prefix + field] = [{ error: 'blank' }];
-      messages.push(`${prefix}${field} can't be blank at security_level ${level}`);
+      messages.push(`${label}${field} can't be blank at security_level ${level}`);
     } else if (!needed && sent[field] !== undefined && sent[field] !== null) {
       details[prefix + field] = [{ error: 'invalid' }];
-      messages.push(`${prefix}${field} is not used at security_level ${level} (send null or leave it out)`);
+      messages.push(`${label}${field} is not used at security_level ${level} (send null or leave it out)`);
     }
   };
   need('auth_protocol', usesAuth(level));

@@ -10,6 +10,8 @@ export interface AgentOptions {
   port: number;
   host: string;
   config: SnmpConfig;
+  /** snmpEngineID (hex) and snmpEngineBoots of this start (SnmpConfigStore.bootEngine); unset: a new id, boot 1. */
+  engine?: { engineId: string; boots: number };
   /** sysDescr, sysName … are filled from the runtime. */
   sysName: string;
   sysDescr: string;

@@ -1,7 +1,7 @@
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NasType } from '../domain/common.js';
 import type { Scope } from '../scopes/scope.js';
-import type { SnmpConfig } from '../domain/snmp-config.js';
+import type { AgentSeed, SnmpConfig } from '../domain/snmp-config.js';
 import type { TrapNotification } from '../domain/trap.js';
 import type { ShareHealth } from '../domain/nas-share.js';
 import type { JobStore } from './job-store.js';
@@ -170,9 +170,21 @@ export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {
   listActive(): Promise<TrapRecord[]>;
 };
 
+export interface SnmpEngineBoot {
+  engineId: string;
+  /** snmpEngineBoots of this start (1 at the first). */
+  boots: number;
+}
+
 export interface SnmpConfigStore {
   get(): Promise<SnmpConfig>;
   update(patch: Partial<SnmpConfig>): Promise<SnmpConfig>;
+  /** Writes the agent's settings from the environment, only if none are stored yet (first start). */
+  seedAgent(seed: AgentSeed): Promise<void>;
+  /** The persisted snmpEngineID, generated and stored the first time. */
+  ensureEngineId(generate: () => string): Promise<string>;
+  /** Counts one more start of the engine (snmpEngineBoots, persisted) and returns it with the engine id. */
+  bootEngine(generate: () => string): Promise<SnmpEngineBoot>;
 }
 
 export interface UserStore {

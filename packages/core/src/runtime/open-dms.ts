@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
 import type { TrapSender } from '../ports/notifier.js';
+import { defaultSnmpConfig, type AgentSeed } from '../domain/snmp-config.js';
+import { generateEngineId } from '../domain/snmp-engine-id.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { AlertWatch } from '../services/alert-watch.js';
@@ -53,7 +55,10 @@ export interface OpenDmsOptions {
   jobConcurrency?: number;
   snmp?: {
     enterpriseOid?: string;
-    /** Where the agent listens; unset: no agent. */
+    /**
+     * Where the agent listens at the first start (DMS_SNMP_AGENT_PORT, DMS_HOST); unset: the
+     * agent starts off. After that the stored configuration decides (agent_enabled …).
+     */
     agent?: { host: string; port: number };
   };
   /**
@@ -218,6 +223,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         : (options.trapSender ??
           new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({
             ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}),
+            // v3 traps and informs leave from the agent's persisted engine (DESIGN §5.26)
+            engineId: () => storage.snmpConfig.ensureEngineId(() => generateEngineId(options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid)),
           }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
@@ -268,7 +275,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         sender: trapSender,
         allowedHosts: () => core.traps.allowedHosts(),
         enterpriseOid: options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid,
-        agent: options.snmp?.agent,
+        agentSeed: agentSeedOf(options.snmp?.agent),
         log,
         onSendError: onTrapSendError,
         onInformOutcome: (target, unacknowledged) => alertWatch.informOutcome(target, unacknowledged),
@@ -307,4 +314,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     await unwind();
     throw error;
   }
+}
+
+/** What the first start stores as the agent's settings: on at the given place, or off at the defaults. */
+function agentSeedOf(agent: { host: string; port: number } | undefined): AgentSeed {
+  if (!agent) return { agent_enabled: false, agent_address: defaultSnmpConfig.agent_address, agent_port: defaultSnmpConfig.agent_port };
+  return { agent_enabled: true, agent_address: agent.host.replace(/^\[(.*)\]$/, '$1'), agent_port: agent.port };
 }

@@ -1,15 +1,18 @@
-import { hostname } from 'node:os';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
 import { isInformNotAcknowledged, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
-import type { NetSnmpAgent } from '../adapters/snmp/snmp-agent.js';
+import type { AgentSeed } from '../domain/snmp-config.js';
+import { generateEngineId } from '../domain/snmp-engine-id.js';
+import { SnmpAgentController, type SnmpAgentControllerOptions, type SnmpAgentState } from './snmp-agent-controller.js';
 import type { DmsLog } from './log.js';
 
-export type SnmpAgentState = { state: 'off' } | { state: 'listening'; port: number } | { state: 'failed'; port: number; reason: string };
+export type { SnmpAgentState } from './snmp-agent-controller.js';
 
 export interface SnmpServices {
   agent(): SnmpAgentState;
+  /** The persisted snmpEngineID (hex). */
+  engineId: string;
   stop(): Promise<void>;
 }
 
@@ -20,19 +23,14 @@ export interface SnmpServicesOptions {
   /** `share_test_allowed_hosts` as it is when each trap is sent (TrapService.allowedHosts). */
   allowedHosts: () => Promise<TrapAllowedHosts>;
   enterpriseOid: string;
-  /** Where the agent listens; undefined: no agent. */
-  agent: { host: string; port: number } | undefined;
+  /** The agent's settings written at the first start (DMS_SNMP_AGENT_PORT); stored ones win after. */
+  agentSeed: AgentSeed;
+  /** Test seam: the agent's limits and budget. */
+  agentOptions?: SnmpAgentControllerOptions['agentOptions'];
   log: DmsLog;
   onSendError: (error: unknown) => void;
   /** An inform acknowledged (no error) or not after its retries: what raises and clears `trap_target_unreachable`. */
   onInformOutcome?: (target: { id: number; manager: string }, unacknowledged?: Error) => void;
-}
-
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'EADDRINUSE') return 'the port is in use by another program';
-  if (code === 'EACCES') return 'no permission to bind the port (ports below 1024 need root or CAP_NET_BIND_SERVICE)';
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -64,47 +62,24 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
     },
   });
 
-  let state: SnmpAgentState = { state: 'off' };
-  let agent: NetSnmpAgent | undefined;
-  let unsubscribe = () => {};
-  if (options.agent) {
-    const { host, port } = options.agent;
-    // Loaded here, not at the top: net-snmp only for a service that runs the agent.
-    const { NetSnmpAgent } = await import('../adapters/snmp/snmp-agent.js');
-    const candidate = new NetSnmpAgent({ enterpriseOid: options.enterpriseOid });
-    try {
-      await candidate.start({
-        host,
-        port,
-        config: await storage.snmpConfig.get(),
-        sysName: hostname(),
-        sysDescr: 'dms data management service for NAS storage',
-        statistics: async () => ({ shareCount: await storage.shares.count(), jobs: await storage.jobs.countByStatus() }),
-      });
-      agent = candidate;
-      state = { state: 'listening', port };
-      log.info({ port }, 'SNMP agent listening');
-      const stopListening = events.subscribe((event) => {
-        if (event.name !== 'configuration_changed' || event.resource?.type !== 'snmp_server_configuration') return;
-        storage.snmpConfig.get().then(
-          (next) => agent?.reconfigure(next),
-          (error: unknown) => log.error({ err: error }, 'SNMP agent not reconfigured'),
-        );
-      });
-      unsubscribe = () => void stopListening();
-    } catch (error) {
-      state = { state: 'failed', port, reason: reasonOf(error) };
-      log.error({ port }, `SNMP agent not started on UDP port ${port}: ${state.reason}; set DMS_SNMP_AGENT_PORT to a free port`);
-      await candidate.stop().catch(() => undefined);
-    }
-  }
+  // The engine id exists before any agent runs: traps and informs are sent from it too.
+  const engineId = await storage.snmpConfig.ensureEngineId(() => generateEngineId(options.enterpriseOid));
+  await storage.snmpConfig.seedAgent(options.agentSeed);
+  const agent = new SnmpAgentController({
+    storage,
+    events,
+    enterpriseOid: options.enterpriseOid,
+    log,
+    ...(options.agentOptions ? { agentOptions: options.agentOptions } : {}),
+  });
+  await agent.start();
 
   return {
-    agent: () => state,
+    agent: () => agent.state(),
+    engineId,
     async stop() {
-      unsubscribe();
       await stopDispatcher();
-      await agent?.stop();
+      await agent.stop();
       sender.close();
     },
   };

@@ -4,6 +4,9 @@ import { systemPrincipal } from '../scopes/principal.js';
 import { describeOnEachAdapter, testAdmin, type TestCore } from '../testing/core-on-each-adapter.js';
 import { outcomeOf, refusalOf } from '../testing/domain-outcome.js';
 
+/** The agent's settings of a service opened without DMS_SNMP_AGENT_PORT, never started (no engine yet). */
+const agentDefaults = { agent_enabled: false, agent_address: '127.0.0.1', agent_port: 161, users: [], engine_id: null };
+
 /**
  * Findings 20.1 (who reads the agent's community: SnmpConfigService with canSeeAgentCommunity)
  * and 20.11 (where traps go: TrapService against share_test_allowed_hosts). The REST routes that
@@ -33,18 +36,52 @@ describeOnEachAdapter('the SNMP agent community and trap managers', (open) => {
   const userKey = async (...scopes: Scope[]) => t.asBearer((await t.core.apiKeys.create(await user(), { name: 'mine', api_key_scopes: scopesOf(scopes) })).key);
 
   it('finding 20.1: a non-admin user, or a key without server_configuration / get_password, does not read the agent community', async () => {
-    expect(await config(await user())).toEqual({ version: 'v2c', location: 'rack 9', contact: '' });
+    expect(await config(await user())).toEqual({ ...agentDefaults, version: 'v2c', location: 'rack 9', contact: '' });
     // an admin's key: show and even */* do not reveal it; only the literal action does, as with share passwords
     expect((await config(await adminKey('server_configuration/show'))).community).toBeUndefined();
     expect((await config(await adminKey('*/*'))).community).toBeUndefined();
     // a non-admin's key never does, whatever it holds
     expect((await config(await userKey('server_configuration/show', 'server_configuration/get_password'))).community).toBeUndefined();
     // the update's answer is the same view
-    expect(await t.core.snmpConfig.update(await user(), { contact: 'noc' })).toEqual({ version: 'v2c', location: 'rack 9', contact: 'noc' });
+    expect(await t.core.snmpConfig.update(await user(), { contact: 'noc' })).toEqual({ ...agentDefaults, version: 'v2c', location: 'rack 9', contact: 'noc' });
+  });
+
+  it('issue 24: v3 passphrases follow the community: absent without server_configuration / get_password, SHA-1 flagged', async () => {
+    const sha1 = { security_name: 'old-nms', security_level: 'authNoPriv', auth_protocol: 'SHA-1', auth_passphrase: 'old-auth-pass' };
+    const answer = await t.core.snmpConfig.update(admin, { users: [sha1] });
+    expect(answer.users).toEqual([{ ...sha1, priv_protocol: null, priv_passphrase: null }]);
+    expect(answer.messages).toEqual(['users[0].auth_protocol SHA-1 is allowed but weak; SHA-256 or SHA-512 is recommended']);
+    expect((await config(await user())).users).toEqual([
+      { security_name: 'old-nms', security_level: 'authNoPriv', auth_protocol: 'SHA-1', priv_protocol: null },
+    ]);
+    expect(JSON.stringify(await config(await adminKey('*/*')))).not.toContain('old-auth-pass');
+    // the list sent back without passphrases keeps them
+    await t.core.snmpConfig.update(await user(), { users: [{ security_name: 'old-nms', security_level: 'authNoPriv', auth_protocol: 'SHA-256' }] });
+    expect((await config(admin)).users[0]).toMatchObject({ auth_protocol: 'SHA-256', auth_passphrase: 'old-auth-pass' });
+  });
+
+  it('issue 24: agent settings and users are validated with messages naming what is allowed', async () => {
+    const refused = (body: object) =>
+      t.core.snmpConfig.update(admin, body).then(
+        () => [],
+        (error: { messages: string[] }) => error.messages,
+      );
+    expect(await refused({ agent_port: 70000 })).toEqual(['agent_port must be between 1 and 65535']);
+    expect((await refused({ agent_address: 'example.org' }))[0]).toMatch(/agent_address must be an IPv4 or IPv6 address/);
+    expect(
+      (await refused({ users: [{ security_name: 'a', security_level: 'authPriv', auth_protocol: 'MD5', auth_passphrase: 'long-enough' }] })).join('\n'),
+    ).toMatch(/users\[0\]\.auth_protocol is refused: MD5 is broken/);
+    expect(await refused({ users: [{ security_name: 'a', security_level: 'authPriv', auth_protocol: 'SHA-256', auth_passphrase: 'long-enough' }] })).toEqual([
+      "users[0].priv_protocol can't be blank at security_level authPriv",
+      "users[0].priv_passphrase can't be blank at security_level authPriv",
+    ]);
+    const user = { security_name: 'a', security_level: 'noAuthNoPriv' };
+    expect(await refused({ users: [user, user] })).toEqual(['users[1].security_name "a" is taken by another user of the list']);
+    expect(await refused({ engine_id: '00' })).toEqual([]);
   });
 
   it('finding 20.1: an admin user, and an admin key holding server_configuration / get_password, read it', async () => {
-    expect(await config(admin)).toEqual({ version: 'v2c', community, location: 'rack 9', contact: '' });
+    expect(await config(admin)).toEqual({ ...agentDefaults, version: 'v2c', community, location: 'rack 9', contact: '' });
     expect((await config(await adminKey('server_configuration/show', 'server_configuration/get_password'))).community).toBe(community);
     expect((await config(await adminKey('server_configuration/show', '*/get_password'))).community).toBe(community);
   });

@@ -1,3 +1,4 @@
+import { defaultSnmpConfig } from '../domain/snmp-config.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Storage } from '../ports/storage.js';
@@ -297,9 +298,33 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.traps.update(on.id, { severity_low: 4 })).toMatchObject({ severity_low: 4, manager: 'nms:1162' });
       expect((await storage.traps.list(query())).count).toBe(2);
 
-      expect(await storage.snmpConfig.get()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
+      expect(await storage.snmpConfig.get()).toEqual(defaultSnmpConfig);
       await storage.snmpConfig.update({ location: 'rack 7' });
-      expect(await storage.snmpConfig.update({ community: 'private' })).toEqual({ version: 'v2c', community: 'private', location: 'rack 7', contact: '' });
+      expect(await storage.snmpConfig.update({ community: 'private' })).toEqual({ ...defaultSnmpConfig, community: 'private', location: 'rack 7' });
+    });
+
+    it('seeds the agent once, keeps its v3 users, and counts engine boots under one persisted engine id', async () => {
+      await storage.snmpConfig.seedAgent({ agent_enabled: true, agent_address: '::', agent_port: 1161 });
+      await storage.snmpConfig.seedAgent({ agent_enabled: false, agent_address: '127.0.0.1', agent_port: 161 });
+      expect(await storage.snmpConfig.get()).toMatchObject({ agent_enabled: true, agent_address: '::', agent_port: 1161, engine_id: null });
+      const user = {
+        security_name: 'ops',
+        security_level: 'authPriv' as const,
+        auth_protocol: 'SHA-512' as const,
+        auth_passphrase: 'a-pass-1',
+        priv_protocol: 'AES-256' as const,
+        priv_passphrase: 'p-pass-1',
+      };
+      await storage.snmpConfig.update({ users: [user], agent_enabled: false });
+      expect(await storage.snmpConfig.get()).toMatchObject({ users: [user], agent_enabled: false, agent_port: 1161 });
+      let generated = 0;
+      const generate = () => `8000f22f05${String(++generated).padStart(16, '0')}`;
+      const id = await storage.snmpConfig.ensureEngineId(generate);
+      expect(await storage.snmpConfig.bootEngine(generate)).toEqual({ engineId: id, boots: 1 });
+      expect(await storage.snmpConfig.bootEngine(generate)).toEqual({ engineId: id, boots: 2 });
+      expect(generated).toBe(1);
+      // a patch never moves the engine
+      expect(await storage.snmpConfig.update({ engine_id: 'ff' } as never)).toMatchObject({ engine_id: id });
     });
 
     it('stores users and API keys by hash, with last use and scopes', async () => {
@@ -673,7 +698,7 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         storage.snmpConfig.update({ contact: 'ops' }),
         storage.snmpConfig.update({ community: 'c2' }),
       ]);
-      expect(await storage.snmpConfig.get()).toEqual({ version: 'v2c', community: 'c2', location: 'rack 9', contact: 'ops' });
+      expect(await storage.snmpConfig.get()).toEqual({ ...defaultSnmpConfig, community: 'c2', location: 'rack 9', contact: 'ops' });
     });
 
     it('same on every adapter: counts past 2^32 as numbers, byte-wise text order, nulls lowest', async () => {

@@ -71,6 +71,14 @@ export interface SnmpServerConfigurationTable {
   location: string;
   contact: string;
   updated_at: string;
+  /** Null until the first start seeds the agent's settings (issue 24). */
+  agent_enabled: number | null;
+  agent_address: string | null;
+  agent_port: number | null;
+  /** The v3 users as one sealed JSON document; null: none. */
+  users: string | null;
+  engine_id: string | null;
+  engine_boots: Generated<number>;
 }
 
 export interface UserTable {

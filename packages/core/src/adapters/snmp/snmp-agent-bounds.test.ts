@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTools } from '../../testing/require-tool.js';
 import { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from '../../testing/snmp-tool-env.js';
 import { NetSnmpAgent } from './snmp-agent.js';
+import { defaultSnmpConfig } from '../../domain/snmp-config.js';
 import { defaultSnmpRequestLimits } from './snmp-request-limits.js';
 
 const run = promisify(execFile);
@@ -89,7 +90,7 @@ describe.skipIf(!tools.ok)('NetSnmpAgent bounds every answer (finding 20.1)', ()
     await agent.start({
       host: '127.0.0.1',
       port,
-      config: { version: 'v2c', community: 'public', location: 'L'.repeat(255), contact: 'C'.repeat(255) },
+      config: { ...defaultSnmpConfig, version: 'v2c', community: 'public', location: 'L'.repeat(255), contact: 'C'.repeat(255) },
       sysName: 'dms-test',
       sysDescr: 'D'.repeat(255),
       statistics: async () => ({ shareCount: 1, jobs: { queued: 0, working: 0, completed: 0, failed: 0 } }),
@@ -132,8 +133,8 @@ describe.skipIf(!tools.ok)('NetSnmpAgent bounds every answer (finding 20.1)', ()
     const { stdout } = await tool$('snmpbulkget', '-Cn0', '-Cr2147483647', '1.3.6.1.2.1.1');
     delay.disable();
     const lines = stdout.trim().split('\n');
-    // the 12 objects of the agent, then one endOfMibView: the repetitions stop at the end of the MIB
-    expect(lines).toHaveLength(13);
+    // the 16 objects of the agent (system, dms, snmpEngine), then one endOfMibView: the repetitions stop at the end of the MIB
+    expect(lines).toHaveLength(17);
     expect(lines[0]).toMatch(/^\.1\.3\.6\.1\.2\.1\.1\.1\.0 = STRING: "D{255}"$/);
     expect(lines.at(-1)).toContain('No more variables left in this MIB View');
     // Before the fix the loop never came back (and memory grew by ~50 MB a second). The bench

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnmpConfig } from '../../domain/snmp-config.js';
+import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
 import type { AgentStatistics } from '../../ports/snmp-agent.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { NetSnmpAgent } from './snmp-agent.js';
@@ -16,7 +16,7 @@ const dms = (n: number) => `.1.3.6.1.4.1.61999.1.2.${n}.0`;
 
 // Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('NetSnmpAgent against snmpget and snmpwalk', () => {
-  const config: SnmpConfig = { version: 'v2c', community: 'agent-secret', location: 'Rack 4', contact: 'ops@example.org' };
+  const config: SnmpConfig = { ...defaultSnmpConfig, version: 'v2c', community: 'agent-secret', location: 'Rack 4', contact: 'ops@example.org' };
   let statistics: AgentStatistics = { shareCount: 3, jobs: { queued: 1, working: 2, completed: 30, failed: 4 } };
   const errors: unknown[] = [];
   const agent = new NetSnmpAgent({ statisticsMaxAgeMs: 100, onError: (e) => errors.push(e) });
@@ -82,9 +82,12 @@ describe.skipIf(!tools.ok)('NetSnmpAgent against snmpget and snmpwalk', () => {
     const system = (await ask('snmpwalk', '2c', 'agent-secret', '.1.3.6.1.2.1.1')).stdout.trim().split('\n');
     expect(system.map((line) => line.split(' = ')[0])).toEqual([1, 2, 3, 4, 5, 6, 7].map(sys));
     const objects = (await ask('snmpwalk', '2c', 'agent-secret', '.1.3.6.1.4.1.61999')).stdout.trim().split('\n');
-    // the dms objects end the agent's tree, so the walk ends on endOfMibView, which snmpwalk prints
-    expect(objects.at(-1)).toContain('No more variables left in this MIB View');
-    expect(objects.slice(0, -1).map((line) => line.split(' = ')[0])).toEqual([1, 2, 3, 4, 5].map(dms));
+    expect(objects.map((line) => line.split(' = ')[0])).toEqual([1, 2, 3, 4, 5].map(dms));
+    // SNMP-FRAMEWORK-MIB's snmpEngine group ends the agent's tree, so that walk ends on endOfMibView, which snmpwalk prints
+    const engine = (await ask('snmpwalk', '2c', 'agent-secret', '.1.3.6.1.6.3.10.2.1')).stdout.trim().split('\n');
+    expect(engine.at(-1)).toContain('No more variables left in this MIB View');
+    expect(engine.slice(0, -1).map((line) => line.split(' = ')[0])).toEqual([1, 2, 3, 4].map((n) => `.1.3.6.1.6.3.10.2.1.${n}.0`));
+    expect(engine[1]).toBe('.1.3.6.1.6.3.10.2.1.2.0 = INTEGER: 1');
   });
 
   it('does not answer a wrong community', async () => {
@@ -126,7 +129,7 @@ describe('NetSnmpAgent start and stop', () => {
   const options = (port: number, host = '127.0.0.1') => ({
     host,
     port,
-    config: { version: 'v2c' as const, community: 'public', location: '', contact: '' },
+    config: { ...defaultSnmpConfig, version: 'v2c' as const, community: 'public', location: '', contact: '' },
     sysName: 'dms',
     sysDescr: 'dms',
     statistics: async () => ({ shareCount: 0, jobs: { queued: 0, working: 0, completed: 0, failed: 0 } }),

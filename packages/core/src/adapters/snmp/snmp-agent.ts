@@ -6,6 +6,9 @@ import { agentObjectOid, checkEnterpriseOid, systemOids } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
 import { utf8Octets } from './event-varbinds.js';
 import { netSnmp, type NetSnmpLibAgent, type NetSnmpMib } from './net-snmp.js';
+import { netSnmpUsm, passesUsmAuthentication, type NetSnmpUsmAgent, type NetSnmpUsmAuthorizer } from './net-snmp-usm.js';
+import { toNetSnmpUser } from '../../domain/snmp-v3-security.js';
+import { generateEngineId } from '../../domain/snmp-engine-id.js';
 import { snmpMessageVersion } from './snmp-message-version.js';
 import { guardRequests } from './snmp-request-guard.js';
 import { defaultSnmpRequestLimits, type SnmpRequestLimits } from './snmp-request-limits.js';
@@ -30,6 +33,15 @@ export interface NetSnmpAgentOptions {
 /** applications(64) + end-to-end(8): what dms is, in sysServices terms. */
 const sysServices = 72;
 const maxUnsigned32 = 2 ** 32 - 1;
+const maxSigned32 = 2 ** 31 - 1;
+
+/** SNMP-FRAMEWORK-MIB snmpEngine group (RFC 3411): in the view with the system group and the dms objects. */
+const snmpEngineOids = {
+  snmpEngineID: '1.3.6.1.6.3.10.2.1.1',
+  snmpEngineBoots: '1.3.6.1.6.3.10.2.1.2',
+  snmpEngineTime: '1.3.6.1.6.3.10.2.1.3',
+  snmpEngineMaxMessageSize: '1.3.6.1.6.3.10.2.1.4',
+} as const;
 
 interface Scalar {
   name: string;
@@ -53,7 +65,7 @@ export class NetSnmpAgent implements SnmpAgent {
   readonly #limits: SnmpRequestLimits;
   readonly #budget: SnmpWorkBudget;
   #config: SnmpConfig = defaultSnmpConfig;
-  #agent: NetSnmpLibAgent | undefined;
+  #agent: (NetSnmpLibAgent & NetSnmpUsmAgent) | undefined;
   #sockets: Socket[] = [];
 
   constructor(options: NetSnmpAgentOptions = {}) {
@@ -71,8 +83,9 @@ export class NetSnmpAgent implements SnmpAgent {
       throw new Error(`SNMP agent cannot listen on ${where}: invalid port`);
     }
     this.#config = { ...options.config };
+    const engine = options.engine ?? { engineId: generateEngineId(this.#enterpriseOid), boots: 1 };
 
-    let agent: NetSnmpLibAgent;
+    let agent: NetSnmpLibAgent & NetSnmpUsmAgent;
     try {
       agent = netSnmp.createAgent(
         {
@@ -80,18 +93,25 @@ export class NetSnmpAgent implements SnmpAgent {
           address: host,
           transport: isIPv6(host) ? 'udp6' : 'udp4',
           disableAuthorization: false,
+          // Read-only for the community and every v3 user through MAX-ACCESS: every object the agent
+          // serves is read-only, so a Set answers notWritable. (net-snmp's Simple access control
+          // model loses the answer of a request whose providers finish asynchronously.)
           accessControlModelType: netSnmp.AccessControlModelType.None,
-        },
-        // Wrong communities and malformed datagrams land here; a real agent only counts them.
+          engineID: engine.engineId,
+        } as Parameters<typeof netSnmp.createAgent>[0],
+        // Wrong communities, digests and malformed datagrams land here (with the user's keys:
+        // never logged); a real agent only counts them.
         () => {},
-      );
+      ) as NetSnmpLibAgent & NetSnmpUsmAgent;
     } catch (error) {
       throw new Error(`SNMP agent cannot listen on ${where}: ${messageOf(error)}`, { cause: error });
     }
     this.#agent = agent;
     this.#sockets = Object.values(agent.listener.sockets);
+    this.#startEngine(agent, engine.boots);
     agent.getAuthorizer().addCommunity(this.#config.community);
-    this.#register(agent.getMib(), options);
+    this.#setUsers(agent, [], this.#config);
+    this.#register(agent.getMib(), options, engine.engineId);
     guardRequests(agent, { limits: this.#limits, charge: (address, ms) => this.#budget.charge(address, ms) });
     for (const socket of this.#sockets) this.#screen(agent, socket);
 
@@ -112,6 +132,33 @@ export class NetSnmpAgent implements SnmpAgent {
       authorizer.deleteCommunity(previous.community);
       authorizer.addCommunity(config.community);
     }
+    if (this.#agent)
+      this.#setUsers(
+        this.#agent,
+        previous.users.map((user) => user.security_name),
+        this.#config,
+      );
+  }
+
+  /**
+   * net-snmp's engine has boots 0 and a time frozen at 10 s. The persisted boots counter of
+   * this start takes their place, and the time counts seconds since this start (RFC 3414
+   * §2.2.2), which is what discovery reports and responses carry.
+   */
+  #startEngine(agent: NetSnmpUsmAgent, boots: number): void {
+    const startedAt = performance.now();
+    agent.engine.engineBoots = boots;
+    Object.defineProperty(agent.engine, 'engineTime', {
+      get: () => Math.min(Math.floor((performance.now() - startedAt) / 1000), maxSigned32),
+      configurable: true,
+    });
+  }
+
+  /** The v3 users of `config` replace those named `previous`. */
+  #setUsers(agent: NetSnmpLibAgent, previous: readonly string[], config: SnmpConfig): void {
+    const authorizer = agent.getAuthorizer() as unknown as NetSnmpUsmAuthorizer;
+    for (const name of previous) authorizer.deleteUser(name);
+    for (const user of config.users) authorizer.addUser(toNetSnmpUser(user, netSnmpUsm));
   }
 
   async stop(): Promise<void> {
@@ -129,11 +176,15 @@ export class NetSnmpAgent implements SnmpAgent {
     socket.removeAllListeners('message');
     socket.on('message', (datagram: Buffer, rinfo: RemoteInfo) => {
       if (datagram.length > this.#limits.maxMessageOctets) return;
+      const version = snmpMessageVersion(datagram);
       const wanted = this.#config.version === 'v1' ? netSnmp.Version1 : netSnmp.Version2c;
-      if (snmpMessageVersion(datagram) !== wanted) return;
+      // v3 is answered once a user is configured, beside the community's version
+      const v3 = version === netSnmpUsm.Version3 && this.#config.users.length > 0;
+      if (version !== wanted && !v3) return;
       if (!this.#budget.allows(rinfo.address)) return;
       const started = performance.now();
       try {
+        if (v3 && !passesUsmAuthentication(agent as NetSnmpLibAgent & NetSnmpUsmAgent, datagram, rinfo, socket)) return;
         agent.onMsg(socket, datagram, rinfo);
       } catch (error) {
         // a throw here would be an uncaught exception in a socket listener: the process would die
@@ -144,7 +195,7 @@ export class NetSnmpAgent implements SnmpAgent {
     });
   }
 
-  #register(mib: NetSnmpMib, options: AgentOptions): void {
+  #register(mib: NetSnmpMib, options: AgentOptions, engineId: string): void {
     const { OctetString, OID, TimeTicks, Integer, Gauge } = netSnmp.ObjectType;
     const startedAt = performance.now();
     const statistics = new StatisticsCache({
@@ -167,6 +218,10 @@ export class NetSnmpAgent implements SnmpAgent {
       { name: 'sysName', oid: systemOids.sysName, type: OctetString, read: () => utf8Octets(options.sysName) },
       { name: 'sysLocation', oid: systemOids.sysLocation, type: OctetString, read: () => utf8Octets(this.#config.location) },
       { name: 'sysServices', oid: systemOids.sysServices, type: Integer, read: () => sysServices },
+      { name: 'snmpEngineID', oid: snmpEngineOids.snmpEngineID, type: OctetString, read: () => Buffer.from(engineId, 'hex') },
+      { name: 'snmpEngineBoots', oid: snmpEngineOids.snmpEngineBoots, type: Integer, read: () => this.#agent?.engine.engineBoots ?? 0 },
+      { name: 'snmpEngineTime', oid: snmpEngineOids.snmpEngineTime, type: Integer, read: () => this.#agent?.engine.engineTime ?? 0 },
+      { name: 'snmpEngineMaxMessageSize', oid: snmpEngineOids.snmpEngineMaxMessageSize, type: Integer, read: () => this.#limits.maxMessageOctets },
       { name: 'dmsShareCount', oid: agentObjectOid(this.#enterpriseOid, 'dmsShareCount'), type: Gauge, read: gauge((s) => s.shareCount) },
       { name: 'dmsJobsQueued', oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsQueued'), type: Gauge, read: gauge((s) => s.jobs.queued) },
       { name: 'dmsJobsWorking', oid: agentObjectOid(this.#enterpriseOid, 'dmsJobsWorking'), type: Gauge, read: gauge((s) => s.jobs.working) },

@@ -39,6 +39,9 @@ export function guardRequests(agent: NetSnmpLibAgent, options: SnmpRequestGuardO
 
   // An OID beyond the SMI's 128 sub-identifiers is malformed: dropped, as snmpd drops a parse error.
   const wellFormed = (message: NetSnmpRequestMessage) => message.pdu.varbinds.every((varbind) => oidLength(varbind.oid) <= limits.maxOidLength);
+  // A v3 request of no configured user reaches the handlers as user "" at noAuthNoPriv (net-snmp
+  // lets it through for discovery, which it answers before): dropped, it reads nothing.
+  const anonymous = (message: NetSnmpRequestMessage) => message.version === 3 && !(message as { user?: { name?: string } }).user?.name;
 
   const tooBig = (socket: Socket, message: NetSnmpRequestMessage, rinfo: RemoteInfo) => {
     const pdu = message.pdu.getResponsePduForRequest();
@@ -51,7 +54,7 @@ export function guardRequests(agent: NetSnmpLibAgent, options: SnmpRequestGuardO
   const bounded =
     (handle: NetSnmpRequestHandler): NetSnmpRequestHandler =>
     (socket, message, rinfo) => {
-      if (!wellFormed(message)) return;
+      if (!wellFormed(message) || anonymous(message)) return;
       // Its answer could not fit a response either: say so at once, without looking anything up.
       if (message.pdu.varbinds.length > limits.maxVarbinds) return tooBig(socket, message, rinfo);
       handle(socket, message, rinfo);
@@ -62,7 +65,7 @@ export function guardRequests(agent: NetSnmpLibAgent, options: SnmpRequestGuardO
   agent.setRequest = bounded(original.setRequest);
   agent.getBulkRequest = (socket, message, rinfo) => {
     // GetBulk does not exist in SNMPv1.
-    if (message.version === netSnmp.Version1 || !wellFormed(message)) return;
+    if (message.version === netSnmp.Version1 || !wellFormed(message) || anonymous(message)) return;
     message.pdu.varbinds = bulkVarbinds(agent, message, limits.maxVarbinds);
     // net-snmp's request() never answers a request without varbinds
     if (message.pdu.varbinds.length === 0) return agent.sendResponse(socket, rinfo, message, message.pdu.getResponsePduForRequest());

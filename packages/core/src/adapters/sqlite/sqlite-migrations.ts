@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { jobHistoryAndAuditStatements } from '../kysely/kysely-history-schema.js';
 import { watchStatements } from '../kysely/kysely-watch-schema.js';
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
+import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
@@ -164,6 +165,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0010_snmp_v3_trap_targets': {
     async up(db: Kysely<unknown>) {
       await run(db, snmpV3TrapTargetStatements('text'));
+    },
+  },
+  '0011_snmp_v3_agent': {
+    async up(db: Kysely<unknown>) {
+      await run(db, snmpV3AgentStatements());
     },
   },
   '0012_case_insensitive_names': {
