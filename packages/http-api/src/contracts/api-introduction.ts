@@ -6,6 +6,10 @@ export const apiIntroduction = `The REST API of dms, a data management service f
 
 Typed client: \`npm install @dms/sdk\`; every operation below shows its call (the \`@dms/sdk\` sample).
 
+## Trying requests from this page
+
+"Test Request" sends a real request, with the credential you enter, to **this server**: the one that serves this page, at its \`/api/v2\` (the *Server* box shows the full address). The examples are made to be harmless as they are: a change names the record \`0\` (or the alert source \`SOURCE\`), which no server has, so it answers 404 until you put the id or name of the one to change; no example sets or clears a password, a community or a passphrase; the examples of the settings and the SNMP configuration are empty (they change nothing); creating a user needs a password the example leaves for you to add (422 without one).
+
 ## Authentication
 
 Every operation but \`GET /api/v2\`, this document and \`POST /auth/login\` needs an \`Authorization\` header:

@@ -32,7 +32,7 @@ describe('openApiDocument()', () => {
     const document = openApiDocument();
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('2.1.0');
-    expect(document.servers).toEqual([{ url: '/api/v2' }]);
+    expect(document.servers).toEqual([{ url: '/api/v2', description: expect.stringContaining('this server') }]);
     expect(operationsOf(document)).toHaveLength(routeContracts.length);
   });
 

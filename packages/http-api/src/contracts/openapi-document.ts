@@ -173,7 +173,8 @@ export function openApiDocument(): OpenApiDocument {
       version: apiDescriptionVersion,
       description: apiIntroduction,
     },
-    servers: [{ url: apiBasePath }],
+    // Relative: the reference page resolves it against its own address, so "Test Request" goes to the server that serves the page.
+    servers: [{ url: apiBasePath, description: 'this server: the one that serves this document and the reference page' }],
     tags: apiTags,
   });
   describeFields(document.components?.schemas ?? {});
