@@ -1,16 +1,41 @@
-// Installs workspace dependencies when a fresh clone (or a changed lockfile) needs them,
-// so that `npm start` and `npm test` work as the first commands after `git clone`.
-import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+// Makes a clone ready to run: the Node runtime (scripts/runtime.mjs), then the workspace
+// dependencies installed by that runtime, so that `npm start` and `npm test` work as the first
+// commands after `git clone` on any machine with npm, whatever its own node.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureRuntime, link, linkCurrent, root, runtimeEnv } from './runtime.mjs';
 
-const marker = 'node_modules/.package-lock.json';
-const lock = 'package-lock.json';
+const runtime = ensureRuntime();
+// The Electron binary of @dms/desktop is never fetched here: tests and CI need only its
+// types, and a machine without internet (or a CI run) must install all the same.
+const env = { ...runtimeEnv(runtime), ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+const npm = (...args) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit', env });
+const runtimeVersion = () => execFileSync('node', ['-p', 'process.versions.node'], { env, encoding: 'utf8' }).trim();
+
+const marker = join(root, 'node_modules/.package-lock.json');
+const lock = join(root, 'package-lock.json');
+// The node the native addons (better-sqlite3) were built for; none recorded: the system node.
+// Not only its major: better-sqlite3 12 must be built with the headers of the node it runs on (runtime.mjs).
+const builtFor = join(root, 'node_modules/.dms-node-version');
 const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
 if (stale) {
   // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
   // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.
-  console.error('[dms] installing dependencies (npm install)...');
-  // The Electron binary of @dms/desktop is never fetched here: tests and CI need only its
-  // types, and a machine without internet (or a CI run) must install all the same.
-  execSync('npm install --no-audit --no-fund', { stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  console.error('[dms] installing dependencies (npm install; building better-sqlite3 takes a minute or two)...');
+  npm('install');
+  writeFileSync(builtFor, runtimeVersion());
+} else {
+  const version = runtimeVersion();
+  const was = existsSync(builtFor) ? readFileSync(builtFor, 'utf8').trim() : process.versions.node;
+  if (was !== version) {
+    console.error(`[dms] native addons were built for Node ${was}, rebuilding them for Node ${version} (npm rebuild)...`);
+    npm('rebuild');
+    writeFileSync(builtFor, version);
+  }
 }
+
+linkCurrent(runtime);
+// `npx dms` runs node_modules/.bin/dms with the node on PATH; when that node is too old, the link
+// goes through scripts/dms instead, which runs the CLI on .runtime/current.
+link(join(root, 'node_modules/.bin/dms'), runtime.system ? '../@dms/http-api/bin/dms.js' : '../../scripts/dms');

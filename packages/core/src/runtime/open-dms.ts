@@ -50,6 +50,12 @@ export interface OpenDmsOptions {
   allowDamagedDatabase?: boolean;
   /** Password of `admin` when the service first starts; unset: a random one, returned once. */
   adminPassword?: string;
+  /**
+   * `false`: the service role does not create the first admin; the host calls `createFirstAdmin()`
+   * once it serves (dms serve, after its port listens: a start that cannot listen must not create
+   * an admin whose only printed password is then lost).
+   */
+  createFirstAdmin?: boolean;
   localRoots?: string[];
   driverTimeoutMs?: number;
   jobConcurrency?: number;
@@ -94,6 +100,8 @@ export interface Dms {
   dataDir: string;
   /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
   firstAdmin: { created: boolean; generatedPassword?: string };
+  /** Creates `admin` (with `adminPassword`, else a random one) when there is no user at all; what `firstAdmin` says. */
+  createFirstAdmin(): Promise<{ created: boolean; generatedPassword?: string }>;
   snmpAgent(): SnmpAgentState;
   /** Stops the workers, traps and agent, closes the storage and releases the lock; idempotent. */
   close(): Promise<void>;
@@ -267,7 +275,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     let snmp: SnmpServices | undefined;
     if (service) {
       if (!trapSender) throw new Error('a service needs an SNMP trap sender');
-      firstAdmin = await core.users.ensureAdmin(options.adminPassword);
+      if (options.createFirstAdmin !== false) firstAdmin = await core.users.ensureAdmin(options.adminPassword);
       for (const root of options.localRoots ?? [join(dataDir, serverDefaults.localSharesDir)]) mkdirSync(root, { recursive: true });
       snmp = await startSnmpServices({
         storage,
@@ -301,7 +309,10 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       alertWatch,
       events,
       dataDir,
-      firstAdmin,
+      get firstAdmin() {
+        return firstAdmin;
+      },
+      createFirstAdmin: async () => (firstAdmin = await core.users.ensureAdmin(options.adminPassword)),
       snmpAgent: () => snmp?.agent() ?? { state: 'off' },
       close: () =>
         (closing ??= (async () => {

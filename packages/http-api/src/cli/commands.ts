@@ -232,6 +232,8 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         };
         process.on('SIGINT', shutdown);
         process.on('SIGTERM', shutdown);
+        // A hangup (a closed terminal) stops dms as gracefully; nothing is reloaded (no ExecReload in contrib/dms.service).
+        process.on('SIGHUP', shutdown);
         return -1;
       }
       case 'migrate': {

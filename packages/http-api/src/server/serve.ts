@@ -19,16 +19,25 @@ export interface RunningServer {
   stop(options?: { now?: boolean }): Promise<void>;
 }
 
+/** The generated password goes to stderr only, never to the log a shipper forwards; printed once, here. */
+function announceFirstAdmin(firstAdmin: Dms['firstAdmin'], logger: ReturnType<typeof createLogger>): void {
+  if (firstAdmin.generatedPassword) {
+    process.stderr.write(
+      `[dms] created user 'admin' with password: ${firstAdmin.generatedPassword}\n` +
+        `[dms] it is shown only this once; lost it? set another: echo 'a-new-password' | npx dms user passwd admin\n`,
+    );
+  } else if (firstAdmin.created) {
+    logger.info('created user admin with the password from DMS_ADMIN_PASSWORD');
+  }
+}
+
 /** `dms serve`: the whole service from openDms, served over HTTP until stopped. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   let trapFailures = () => {};
-  const dms = await openDms({ ...dmsOptions(config, 'service'), log: logger, onTrapSendError: () => trapFailures() });
-  if (dms.firstAdmin.generatedPassword) {
-    process.stderr.write(`[dms] created user 'admin' with password: ${dms.firstAdmin.generatedPassword}\n[dms] it is shown only this once.\n`);
-  } else if (dms.firstAdmin.created) {
-    logger.info('created user admin with the password from DMS_ADMIN_PASSWORD');
-  }
+  // The first admin waits for the listening port (issue 25 item 2): a start that fails to listen
+  // (EADDRINUSE) must not create an admin whose only printed password scrolls away with the error.
+  const dms = await openDms({ ...dmsOptions(config, 'service'), createFirstAdmin: false, log: logger, onTrapSendError: () => trapFailures() });
   const { app, metrics } = createApp({ core: dms.core, logger, trustedProxies: config.trustedProxies, snmpAgent: () => dms.snmpAgent() });
   trapFailures = () => metrics.trapSendFailures.inc();
   let server: ServerType;
@@ -45,6 +54,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const url = listeningUrl(server, config.host, config.port, apiBase);
   logger.info({ url, data_dir: config.dataDir }, 'dms serving');
+  try {
+    announceFirstAdmin(await dms.createFirstAdmin(), logger);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    await dms.close();
+    throw error;
+  }
 
   const shutdown = gracefulShutdown({ server: server as Server, dms, logger, timeoutMs: config.shutdownTimeoutMs });
   return { dms, url, stop: (options) => (options?.now ? shutdown.now() : shutdown.begin()) };
