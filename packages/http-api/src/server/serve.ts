@@ -53,7 +53,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
   const url = listeningUrl(server, config.host, config.port, apiBase);
-  logger.info({ url, data_dir: config.dataDir }, 'dms serving');
   try {
     announceFirstAdmin(await dms.createFirstAdmin(), logger);
   } catch (error) {
@@ -61,6 +60,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     await dms.close();
     throw error;
   }
+  // After the first admin: whoever waits for this line (a test, a script) can sign in at once.
+  logger.info({ url, data_dir: config.dataDir }, 'dms serving');
 
   const shutdown = gracefulShutdown({ server: server as Server, dms, logger, timeoutMs: config.shutdownTimeoutMs });
   return { dms, url, stop: (options) => (options?.now ? shutdown.now() : shutdown.begin()) };
