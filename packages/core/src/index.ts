@@ -42,7 +42,15 @@ export {
   type Severity,
   type Trap,
 } from './domain/trap.js';
-export { snmpConfigUpdateSchema, snmpConfigSchema, type SnmpConfig } from './domain/snmp-config.js';
+export {
+  snmpConfigUpdateSchema,
+  snmpConfigSchema,
+  defaultSnmpConfig,
+  agentAddressSchema,
+  agentPortSchema,
+  type SnmpConfig,
+  type SnmpConfigView,
+} from './domain/snmp-config.js';
 export * from './domain/snmp-v3-security.js';
 export { userCreateSchema, userUpdateSchema, userSchema, userCollectionSchema, userListQuerySchema, type User } from './domain/user.js';
 export {

@@ -18,6 +18,11 @@ export interface SnmpAgentControllerOptions {
   log: DmsLog;
   /** Test seam: the agent's own options (limits, budget). */
   agentOptions?: Omit<NetSnmpAgentOptions, 'enterpriseOid'>;
+  /**
+   * How often the stored configuration is read again (5 s): a change made by `dms snmp agent
+   * set` in another process, or on another replica, reaches no event bus of this one.
+   */
+  pollMs?: number;
 }
 
 function reasonOf(error: unknown): string {
@@ -42,6 +47,8 @@ export class SnmpAgentController {
   #queue: Promise<void> = Promise.resolve();
   #unsubscribe: () => void = () => {};
   #stopped = false;
+  /** The configuration last applied, as JSON; undefined forces the next apply. */
+  #applied: string | undefined;
 
   constructor(private readonly options: SnmpAgentControllerOptions) {}
 
@@ -55,7 +62,12 @@ export class SnmpAgentController {
       if (event.name !== 'configuration_changed' || event.resource?.type !== 'snmp_server_configuration') return;
       void this.apply();
     });
-    this.#unsubscribe = () => void unsubscribe();
+    const poll = setInterval(() => void this.apply(), this.options.pollMs ?? 5000);
+    poll.unref();
+    this.#unsubscribe = () => {
+      clearInterval(poll);
+      void unsubscribe();
+    };
     await this.apply();
   }
 
@@ -82,6 +94,9 @@ export class SnmpAgentController {
 
   async #apply(config: SnmpConfig): Promise<void> {
     const { log } = this.options;
+    // a poll that finds what was applied already: nothing to do (a failed bind is retried on the next change)
+    if (this.#applied === JSON.stringify(config)) return;
+    this.#applied = JSON.stringify(config);
     if (!config.agent_enabled) {
       if (this.#agent) log.info({}, 'SNMP agent stopped (agent_enabled is false)');
       await this.#close();

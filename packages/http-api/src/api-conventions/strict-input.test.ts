@@ -275,7 +275,7 @@ const endpoints: WriteEndpoint[] = [
     show: () => api('/snmp/server_configuration'),
     valid: () => ({}),
     success: 200,
-    known: 'version, community, location, contact',
+    known: 'version, community, location, contact, agent_enabled, agent_address, agent_port, users',
     typo: ['comunity', 'community'],
     readOnly: {},
     rules: [

@@ -16,6 +16,7 @@ import { shares } from './shares-command.js';
 import { dmsVersion } from '../version.js';
 import { backup } from './backup-command.js';
 import { restore } from './restore-command.js';
+import { snmp } from './snmp-command.js';
 
 export { CliError } from './cli-error.js';
 
@@ -60,6 +61,9 @@ export const usage = `Usage: dms <command>
   audit list [--since ISO-8601] [--action A] [--actor NAME] [--limit N]
                                           list the audit log, newest first: who changed what,
                                           from where (rest, cli, console, scheduler)
+  snmp agent show | snmp agent set [--on | --off] [--address IP] [--port N]
+                                          the SNMP agent: on or off, where it listens (a
+                                          running service applies a change within seconds)
 `;
 
 async function apikey(args: string[], out: Output): Promise<number> {
@@ -265,6 +269,8 @@ export async function runCli(argv: string[], out: Output = (line) => process.std
         return await jobs(args, out);
       case 'audit':
         return await audit(args, out);
+      case 'snmp':
+        return await snmp(args, out);
       case '--version':
       case 'version':
         out(`dms ${dmsVersion}`);

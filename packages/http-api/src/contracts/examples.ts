@@ -162,8 +162,31 @@ export const trapExample = {
 export const trapCreateExample = { manager: 'nms.example.com:162', severity_low: 3, activation: 0 };
 export const trapUpdateExample = { severity_low: 4 };
 
-export const snmpConfigExample = { version: 'v2c', community: 'public', location: 'server room 1', contact: 'ops@example.com' };
-export const snmpConfigUpdateExample = { location: 'server room 2' };
+export const snmpConfigExample = {
+  version: 'v2c',
+  community: 'public',
+  location: 'server room 1',
+  contact: 'ops@example.com',
+  agent_enabled: true,
+  agent_address: '0.0.0.0',
+  agent_port: 161,
+  users: [{ security_name: 'nms', security_level: 'authPriv', auth_protocol: 'SHA-256', priv_protocol: 'AES-128' }],
+  engine_id: '8000f22f05a1b2c3d4e5f60718',
+};
+export const snmpConfigUpdateExample = {
+  location: 'server room 2',
+  agent_enabled: true,
+  users: [
+    {
+      security_name: 'nms',
+      security_level: 'authPriv',
+      auth_protocol: 'SHA-256',
+      auth_passphrase: 'a long auth passphrase',
+      priv_protocol: 'AES-128',
+      priv_passphrase: 'a long priv passphrase',
+    },
+  ],
+};
 
 export const settingsExample = {
   jwt_enabled: true,

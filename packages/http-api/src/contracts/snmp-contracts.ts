@@ -36,6 +36,7 @@ export const snmpContracts: readonly RouteContract[] = [
     noun: 'SNMP server configuration',
     schemas: { item: snmpConfigSchema, update: snmpConfigUpdateSchema },
     examples: { item: snmpConfigExample, update: snmpConfigUpdateExample },
-    about: "The SNMP agent's version, community and system group (`location`, `contact`); an update reconfigures the running agent.",
+    about:
+      "The SNMP agent: whether it runs (`agent_enabled`) and where (`agent_address`, `agent_port`), its community version, community and system group (`location`, `contact`), its SNMPv3 users (`users`, read-only access; passphrases only with `server_configuration / get_password`) and its persisted `engine_id`. An update applies at once: a new address, port or on/off restarts or stops the agent's socket, and the engine counts a new boot.",
   }),
 ];

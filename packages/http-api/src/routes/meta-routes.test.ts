@@ -110,12 +110,12 @@ describe('public endpoints', () => {
     const { app } = createApp({
       core,
       logger: createLogger('silent'),
-      snmpAgent: () => ({ state: 'failed', port: 1161, reason: 'the port is in use by another program' }),
+      snmpAgent: () => ({ state: 'failed', address: '127.0.0.1', port: 1161, reason: 'the port is in use by another program' }),
     });
     const res = await app.request('/readyz');
     const body = await expectModelError(res, 503, 'snmp_agent');
     expect(body.messages.join(' ')).toContain('SNMP agent is down: UDP port 1161: the port is in use');
-    const listening = createApp({ core, logger: createLogger('silent'), snmpAgent: () => ({ state: 'listening', port: 1161 }) }).app;
+    const listening = createApp({ core, logger: createLogger('silent'), snmpAgent: () => ({ state: 'listening', address: '127.0.0.1', port: 1161 }) }).app;
     expect(await (await listening.request('/readyz')).json()).toEqual({ status: 'ready', snmp_agent: 'listening' });
   });
 

@@ -1,3 +1,4 @@
+import { defaultSnmpConfig } from '@dms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
@@ -458,13 +459,19 @@ describe('SNMP server configuration (/snmp/server_configuration)', () => {
       const path = '/api/v2/snmp/server_configuration';
       const shown = await app.call('GET', path, { auth: app.basic });
       expect(shown.status).toBe(200);
-      expect(await shown.json()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
+      expect(await shown.json()).toEqual({ ...defaultSnmpConfig, version: 'v2c', community: 'public', location: '', contact: '' });
       const unknown = await app.call('PUT', path, { auth: app.basic, body: { location: 'rack 4, row B', contact: 'ops@example.com', colour: 'blue' } });
       await expectModelError(unknown, 422, 'colour', 'unknown');
-      expect(await (await app.call('GET', path, { auth: app.basic })).json()).toEqual({ version: 'v2c', community: 'public', location: '', contact: '' });
+      expect(await (await app.call('GET', path, { auth: app.basic })).json()).toEqual({
+        ...defaultSnmpConfig,
+        version: 'v2c',
+        community: 'public',
+        location: '',
+        contact: '',
+      });
       const res = await app.call('PUT', path, { auth: app.basic, body: { location: 'rack 4, row B', contact: 'ops@example.com' } });
       expect(res.status).toBe(200);
-      const expected: SnmpConfig = { version: 'v2c', community: 'public', location: 'rack 4, row B', contact: 'ops@example.com' };
+      const expected: SnmpConfig = { ...defaultSnmpConfig, version: 'v2c', community: 'public', location: 'rack 4, row B', contact: 'ops@example.com' };
       expect(await res.json()).toEqual(expected);
       const second = await app.call('PUT', path, { auth: app.basic, body: { version: 'v1', community: 'private' } });
       expect(await second.json()).toEqual({ ...expected, version: 'v1', community: 'private' });
