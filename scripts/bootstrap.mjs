@@ -19,21 +19,21 @@ const lock = join(root, 'package-lock.json');
 // Not only its major: better-sqlite3 12 must be built with the headers of the node it runs on (runtime.mjs).
 const builtFor = join(root, 'node_modules/.dms-node-version');
 const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+// Who built node_modules' addons: recorded, else the system node when node_modules is there, else nobody yet.
+const builtWith = existsSync(builtFor) ? readFileSync(builtFor, 'utf8').trim() : existsSync(marker) ? process.versions.node : undefined;
+const version = runtimeVersion();
 if (stale) {
   // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
   // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.
   console.error('[dms] installing dependencies (npm install; building better-sqlite3 takes a minute or two)...');
   npm('install');
-  writeFileSync(builtFor, runtimeVersion());
-} else {
-  const version = runtimeVersion();
-  const was = existsSync(builtFor) ? readFileSync(builtFor, 'utf8').trim() : process.versions.node;
-  if (was !== version) {
-    console.error(`[dms] native addons were built for Node ${was}, rebuilding them for Node ${version} (npm rebuild)...`);
-    npm('rebuild');
-    writeFileSync(builtFor, version);
-  }
 }
+// npm install builds the addons of packages it adds, not of those already there.
+if (builtWith !== undefined && builtWith !== version) {
+  console.error(`[dms] native addons were built for Node ${builtWith}, rebuilding them for Node ${version} (npm rebuild)...`);
+  npm('rebuild');
+}
+if (builtWith !== version) writeFileSync(builtFor, version);
 
 linkCurrent(runtime);
 // `npx dms` runs node_modules/.bin/dms with the node on PATH; when that node is too old, the link
