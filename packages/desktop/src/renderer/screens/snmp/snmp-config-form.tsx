@@ -10,17 +10,21 @@ import { SecretField } from '../../ui/secret-field.js';
 type SnmpConfig = Outputs['snmpConfig']['show'];
 
 const form = 'snmp-config';
-const formFields = ['version', 'community', 'location', 'contact'];
+const formFields = ['version', 'community', 'location', 'contact', 'agent_enabled', 'agent_address', 'agent_port'];
 
-/** The agent's version, community and system group; saving reconfigures the running agent. */
-export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSaved: (config: SnmpConfig) => void }) {
+/**
+ * Whether the agent runs and where, its version, community and system group. Saving applies at
+ * once; `onSaved` answers what the agent does with it now (the saved note never claims an agent
+ * that is off or failed uses the configuration).
+ */
+export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSaved: (config: SnmpConfig) => Promise<string> }) {
   const [problem, setProblem] = useState<FormProblem | null>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '');
-    setSaved(false);
+    setSaved(null);
     try {
       // A non-admin does not read the community (it is absent): left empty, it stays as it is.
       const community = text('community');
@@ -29,17 +33,43 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
         ...(community === '' ? {} : { community }),
         location: text('location'),
         contact: text('contact'),
+        agent_enabled: data.get('agent_enabled') === 'on',
+        agent_address: text('agent_address'),
+        // a number when it reads as one: the core's message names the real range otherwise
+        agent_port: (/^\d+$/.test(text('agent_port')) ? Number(text('agent_port')) : text('agent_port')) as number,
       });
       setProblem(null);
-      setSaved(true);
-      onSaved(next);
+      setSaved(await onSaved(next));
     } catch (caught) {
       setProblem(formProblem(caught, formFields));
     }
   };
   return (
-    <form className="admin-form" aria-labelledby="snmp-config-heading" onSubmit={(event) => void submit(event)} onChange={() => setSaved(false)} noValidate>
+    <form className="admin-form" aria-labelledby="snmp-config-heading" onSubmit={(event) => void submit(event)} onChange={() => setSaved(null)} noValidate>
       <h2 id="snmp-config-heading">Agent configuration</h2>
+      <label className="inline">
+        <input type="checkbox" name="agent_enabled" defaultChecked={config.agent_enabled} />
+        Run the SNMP agent
+      </label>
+      <Field
+        form={form}
+        name="agent_address"
+        label="Listen address"
+        errors={problem?.fields}
+        defaultValue={config.agent_address}
+        hint="An IP address of this host: 127.0.0.1 for this machine only, 0.0.0.0 or :: for every interface."
+        autoComplete="off"
+      />
+      <Field
+        form={form}
+        name="agent_port"
+        label="UDP port"
+        errors={problem?.fields}
+        defaultValue={String(config.agent_port)}
+        inputMode="numeric"
+        hint="161 is the standard port (it needs privileges); 1024 to 65535 do not."
+        autoComplete="off"
+      />
       <VersionSelect defaultValue={config.version} />
       <SecretField
         form={form}
@@ -75,7 +105,7 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
       <div className="actions">
         <button type="submit">Save configuration</button>
         <span role="status" className="ok">
-          {saved ? 'Saved: the agent uses the new configuration.' : ''}
+          {saved ?? ''}
         </span>
       </div>
     </form>

@@ -1,7 +1,11 @@
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { SnmpConfigForm } from './snmp-config-form.js';
-import { SnmpAgentState } from './snmp-agent-state.js';
+import { SnmpAgentState, savedNote } from './snmp-agent-state.js';
+import { SnmpUsers } from './snmp-users.js';
+import type { Outputs } from '../../trpc-client.js';
+
+type Config = Outputs['snmpConfig']['show'];
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 
@@ -9,10 +13,21 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 export function SnmpServerScreen() {
   const config = useLoad(() => api.snmpConfig.show.query());
   const agent = useLoad(() => api.snmpConfig.agent.query());
+  /** Waits (2 s at most) for the agent to take the saved on/off, then says what it does now. */
+  const settled = async (saved: Config): Promise<string> => {
+    let state = await api.snmpConfig.agent.query();
+    for (let i = 0; i < 20 && (saved.agent_enabled ? state.state === 'off' : state.state !== 'off'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = await api.snmpConfig.agent.query();
+    }
+    agent.reload();
+    return savedNote(state);
+  };
   return (
     <>
       <ErrorAlert message={config.error} />
-      {config.data && <SnmpConfigForm config={config.data} onSaved={agent.reload} />}
+      {config.data && <SnmpConfigForm config={config.data} onSaved={settled} />}
+      {config.data && <SnmpUsers config={config.data} onSaved={config.reload} />}
       <section aria-labelledby="snmp-agent-heading">
         <h2 id="snmp-agent-heading">Agent state</h2>
         {agent.error ? (
