@@ -5,6 +5,7 @@ import type { ListSpec } from '../list-query/list-query.js';
 import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
+import { decimalAmountExample, decimalAmountPattern } from '../validation/decimal-amount.js';
 
 export const nasWritableSchema = z.object({
   name: resourceName(255),
@@ -13,7 +14,7 @@ export const nasWritableSchema = z.object({
   comment: optionalText(1024),
   price: z
     .string()
-    .regex(/^\d{1,15}(\.\d{1,4})?$/, { message: 'must be a decimal amount such as 12.50' })
+    .regex(decimalAmountPattern, { message: `must be a decimal amount such as ${decimalAmountExample}` })
     .nullable()
     .optional(),
 });
@@ -39,12 +40,12 @@ export type Nas = z.output<typeof nasSchema>;
 export const nasCollectionSchema = collectionSchema('nas', nasSchema).meta({ id: 'nas_collection' });
 
 // Lists: the attributes a list sorts and filters on, and the query parameters they give.
-const { integer, string, nullableString } = listFields;
+const { integer, string, nullableString, nullableDecimal } = listFields;
 
-// Price is a decimal held as text: it sorts as text, and is not a filter because `>` and `<`
-// would compare it as text too.
+// Price is a decimal held as text (`12.50`): a decimal field, so it filters and sorts as a number
+// (`price=>100` does not match `9.00`; `sort_by=price` puts 9.00 before 100.50).
 export const nasListSpec: ListSpec = {
-  fields: { id: integer, name: string, host: string, type: string, comment: nullableString, price: nullableString },
-  filterable: ['id', 'name', 'host', 'type', 'comment'],
+  fields: { id: integer, name: string, host: string, type: string, comment: nullableString, price: nullableDecimal },
+  filterable: ['id', 'name', 'host', 'type', 'comment', 'price'],
 };
 export const nasListQuerySchema = listQuerySchema(nasListSpec);

@@ -5,6 +5,9 @@ const nullableInteger: ListField = { type: 'integer', nullable: true };
 const string: ListField = { type: 'string' };
 const nullableString: ListField = { type: 'string', nullable: true };
 const boolean: ListField = { type: 'boolean' };
+/** A decimal amount held as text (`12.50`): filtered and sorted as a number, never with a pattern. */
+const decimal: ListField = { type: 'decimal' };
+const nullableDecimal: ListField = { type: 'decimal', nullable: true };
 /** A `bigint` column (PostgreSQL): counters that pass 2^31. */
 const bigInteger: ListField = { type: 'integer', range: safeIntegerRange };
 // Timestamps are ISO-8601 text written in UTC by the core, so comparing them as text compares
@@ -17,4 +20,16 @@ const nullableTimestamp = nullableString;
 const oneOf = (values: readonly string[], nullable = false): ListField => ({ type: 'string', oneOf: values, ...(nullable ? { nullable } : {}) });
 
 /** The field types a resource's ListSpec is written in (domain/<resource>.ts). */
-export const listFields = { integer, nullableInteger, string, nullableString, boolean, bigInteger, timestamp, nullableTimestamp, oneOf } as const;
+export const listFields = {
+  integer,
+  nullableInteger,
+  string,
+  nullableString,
+  boolean,
+  decimal,
+  nullableDecimal,
+  bigInteger,
+  timestamp,
+  nullableTimestamp,
+  oneOf,
+} as const;

@@ -1,7 +1,11 @@
 // A parsed, validated list request, ready to compile to SQL by a storage adapter.
 
-/** `boolean` is stored as 0/1 and written `true`/`false` in a filter (`admin=true`). */
-export type FieldType = 'integer' | 'string' | 'boolean';
+/**
+ * `boolean` is stored as 0/1 and written `true`/`false` in a filter (`admin=true`). `decimal` is a
+ * decimal amount held as text (`12.50`, validation/decimal-amount.ts) that filters and sorts as a
+ * number: compared as text, `price=>100` would match `9.00`.
+ */
+export type FieldType = 'integer' | 'string' | 'boolean' | 'decimal';
 
 export interface ListField {
   type: FieldType;
@@ -37,6 +41,8 @@ export interface Filter {
   op: FilterOp;
   /** `null` only for nullable fields (`pool_id=null`). */
   values: Array<string | number | null>;
+  /** A decimal field: the column and the values (decimal text) are compared as numbers. */
+  decimal?: boolean;
 }
 
 export interface SortKey {
@@ -49,6 +55,8 @@ export interface SortKey {
    * rather than every capital first. Ties between names equal but for case fall to `id`.
    */
   caseInsensitive?: boolean;
+  /** A decimal field (text such as `12.50`) ordered as a number: 9.00 before 100.50. */
+  decimal?: boolean;
 }
 
 export interface ListQuery {

@@ -87,10 +87,10 @@ describe('parseListQuery parameter names', () => {
   it('refuses an unknown parameter, naming every accepted one and the closest', () => {
     expect(refusal('nmae=x')).toEqual({
       attribute: 'nmae',
-      message: "unknown query parameter 'nmae'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment; did you mean 'name'?",
+      message: "unknown query parameter 'nmae'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment, price; did you mean 'name'?",
     });
     expect(refusal('colour=blue').message).toBe(
-      "unknown query parameter 'colour'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment",
+      "unknown query parameter 'colour'; accepted: limit, offset, page, per_page, sort_by, id, name, host, type, comment, price",
     );
     expect(refusal('limt=5').message).toMatch(/did you mean 'limit'\?$/);
     expect(refusal('perpage=5').message).toMatch(/did you mean 'per_page'\?$/);
@@ -170,6 +170,43 @@ describe('parseListQuery sort_by and filters', () => {
     expect(parseListQuery(query('admin=!=true'), userListSpec).filters).toEqual([{ field: 'admin', op: 'ne', values: [1] }]);
     expect(refusal('admin=yes', userListSpec).message).toBe("admin filter value 'yes' must be true or false");
     expect(refusal('admin=>false', userListSpec).message).toBe('admin is true or false: filter it with = or !=');
+  });
+});
+
+describe('parseListQuery on a decimal field (a NAS price, issue 26 item 4)', () => {
+  const decimalMessage = (value: string) =>
+    `price filter value '${value}' must be a decimal such as 12.50 (up to 15 digits, optionally a point and up to 4 more)`;
+
+  it('takes decimals with the comparison and list operators, marked to compare as numbers, and null with = and !=', () => {
+    expect(parseListQuery(query('price=>100&price=<=250.5'), nasListSpec).filters).toEqual([
+      { field: 'price', op: 'gt', values: ['100'], decimal: true },
+      { field: 'price', op: 'lte', values: ['250.5'], decimal: true },
+    ]);
+    expect(parseListQuery(query('price=><9.00|100.5000&price=!=null'), nasListSpec).filters).toEqual([
+      { field: 'price', op: 'in', values: ['9.00', '100.5000'], decimal: true },
+      { field: 'price', op: 'ne', values: [null], decimal: true },
+    ]);
+    expect(parseListQuery(query(`price=${'9'.repeat(15)}.9999`), nasListSpec).filters[0]?.values).toEqual([`${'9'.repeat(15)}.9999`]);
+    expect(refusal('price=>null').message).toBe('price: null works with = and != only');
+  });
+
+  it('refuses what is not a decimal, saying what one is, and the pattern operators, naming the ones it takes', () => {
+    for (const value of ['abc', '1e3', '-5', '12.', '.5', '12.50000', '1'.repeat(16), '12,50', '']) {
+      expect(refusal(`price=${encodeURIComponent(`>${value}`)}`), value).toEqual({ attribute: 'price', message: decimalMessage(value) });
+    }
+    expect(refusal('price=><1|x').message).toBe(decimalMessage('x'));
+    expect(refusal('price=*5').message).toBe(`${decimalMessage('*5')}, after one of the operators = != > >= < <= >< !><`);
+    for (const operator of ['~', '!~', '~*', '!~*']) {
+      expect(refusal(`price=${encodeURIComponent(`${operator}1%`)}`)).toEqual({
+        attribute: 'price',
+        message: 'price is numeric: ~ !~ ~* !~* apply to text attributes; price takes = != > >= < <= >< !><',
+      });
+    }
+  });
+
+  it('sorts as a number, and not case-insensitively', () => {
+    expect(parseListQuery(query('sort_by=price:desc'), nasListSpec).sort).toEqual([{ field: 'price', direction: 'desc', nullable: true, decimal: true }]);
+    expect(refusal('sort_by=price:ci').message).toBe("sort_by 'price:ci': :ci applies to text attributes, and price is not one");
   });
 });
 

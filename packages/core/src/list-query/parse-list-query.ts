@@ -3,6 +3,7 @@ import { int32Range, patternOps, type Filter, type FilterOp, type ListQuery, typ
 import { closestName } from '../validation/closest-name.js';
 import { hasNul } from '../validation/strings-with-nul.js';
 import { paginationParameters, parsePagination } from './parse-pagination.js';
+import { decimalAmountExample, decimalAmountPattern } from '../validation/decimal-amount.js';
 
 export type { RawQuery } from './list-query.js';
 
@@ -95,17 +96,35 @@ function parseSort(raw: RawQuery, spec: ListSpec): SortKey[] {
       if (caseInsensitive && definition.type !== 'string') throw bad('sort_by', `sort_by '${part}': :ci applies to text attributes, and ${field} is not one`);
       const column = definition.column ?? field;
       if (!keys.some((key) => key.field === column)) {
-        keys.push({ field: column, direction, nullable: definition.nullable === true, ...(caseInsensitive ? { caseInsensitive } : {}) });
+        keys.push({
+          field: column,
+          direction,
+          nullable: definition.nullable === true,
+          ...(caseInsensitive ? { caseInsensitive } : {}),
+          ...(definition.type === 'decimal' ? { decimal: true } : {}),
+        });
       }
     }
   }
   return keys;
 }
 
+/** `id=*5`, `id==>5`: an operator misspelt before a numeric value, so the answer names the real ones. */
+function operatorHint(text: string): string {
+  return operatorLike.test(text) ? `, after one of the operators ${numericOperators.join(' ')}` : '';
+}
+
 function parseValue(field: string, spec: ListSpec, text: string): string | number | null {
   const definition = spec.fields[field]!;
   if (definition.nullable && text === 'null') return null;
   switch (definition.type) {
+    case 'decimal':
+      // Kept as the text sent: the database compares it as a number, as it does the column.
+      if (decimalAmountPattern.test(text)) return text;
+      throw bad(
+        field,
+        `${field} filter value '${text}' must be a decimal such as ${decimalAmountExample} (up to 15 digits, optionally a point and up to 4 more)${operatorHint(text)}`,
+      );
     case 'string':
       return text;
     case 'boolean':
@@ -116,11 +135,7 @@ function parseValue(field: string, spec: ListSpec, text: string): string | numbe
       // Digits only, then the column's range: PostgreSQL refuses a value its column cannot hold
       // (`id=>999999999999999`) with an error, where the answer is a 400 naming the bounds.
       const [min, max] = definition.range ?? int32Range;
-      if (!/^-?\d{1,20}$/.test(text)) {
-        // `id=*5`, `id==>5`: an operator misspelt, so the answer names the real ones.
-        const hint = operatorLike.test(text) ? `, after one of the operators ${numericOperators.join(' ')}` : '';
-        throw bad(field, `${field} filter value '${text}' must be an integer between ${min} and ${max}${hint}`);
-      }
+      if (!/^-?\d{1,20}$/.test(text)) throw bad(field, `${field} filter value '${text}' must be an integer between ${min} and ${max}${operatorHint(text)}`);
       const value = Number(text);
       if (value < min || value > max) throw bad(field, `${field} filter value '${text}' must be between ${min} and ${max}`);
       return value;
@@ -151,7 +166,7 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   if (values.includes(null) && op !== 'eq' && op !== 'ne') {
     throw bad(field, `${field}: null works with = and != only`);
   }
-  return { field: definition.column ?? field, op, values };
+  return { field: definition.column ?? field, op, values, ...(definition.type === 'decimal' ? { decimal: true } : {}) };
 }
 
 /**

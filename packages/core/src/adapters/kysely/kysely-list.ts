@@ -27,35 +27,54 @@ function foldedPattern(value: string | number | null | undefined): string {
   return lowerAscii(String(value));
 }
 
+/**
+ * A decimal held as text (`12.50`) as a number: `cast(x as numeric)`, standard SQL on both
+ * adapters. PostgreSQL's numeric is exact; SQLite's gives an integer, or a REAL for a fraction
+ * (exact for amounts of up to 15 significant digits, which is what a double holds). A column and
+ * the values it is compared with go through the same cast, so `12.5` equals `12.50`.
+ */
+function asDecimal(expression: Expression<unknown> | RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`cast(${expression} as numeric)`;
+}
+
+/** A value as a filter or a seek compares it with its column: a parameter, cast as the column is for a decimal. */
+function operand(decimal: boolean | undefined, value: unknown): unknown {
+  return decimal && value !== null ? asDecimal(sql.val(value)) : value;
+}
+
 /** Column references come from the endpoint's ListSpec, never from the request. */
 function compileFilter(filter: Filter): RawBuilder<SqlBool> {
-  const column = sql.ref(filter.field);
+  const ref = sql.ref(filter.field);
+  // The comparisons' column and values: cast to numbers on a decimal field (which takes no pattern).
+  const column = filter.decimal ? asDecimal(ref) : ref;
+  const values = filter.values.map((value) => operand(filter.decimal, value));
+  const [value] = values;
   const [first] = filter.values;
   switch (filter.op) {
     case 'eq':
-      return first === null ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} = ${first}`;
+      return value === null ? sql<SqlBool>`${ref} is null` : sql<SqlBool>`${column} = ${value}`;
     case 'ne':
-      return first === null ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`(${column} <> ${first} or ${column} is null)`;
+      return value === null ? sql<SqlBool>`${ref} is not null` : sql<SqlBool>`(${column} <> ${value} or ${ref} is null)`;
     case 'gt':
-      return sql<SqlBool>`${column} > ${first}`;
+      return sql<SqlBool>`${column} > ${value}`;
     case 'gte':
-      return sql<SqlBool>`${column} >= ${first}`;
+      return sql<SqlBool>`${column} >= ${value}`;
     case 'lt':
-      return sql<SqlBool>`${column} < ${first}`;
+      return sql<SqlBool>`${column} < ${value}`;
     case 'lte':
-      return sql<SqlBool>`${column} <= ${first}`;
+      return sql<SqlBool>`${column} <= ${value}`;
     case 'in':
-      return sql<SqlBool>`${column} in (${sql.join(filter.values)})`;
+      return sql<SqlBool>`${column} in (${sql.join(values)})`;
     case 'not_in':
-      return sql<SqlBool>`(${column} not in (${sql.join(filter.values)}) or ${column} is null)`;
+      return sql<SqlBool>`(${column} not in (${sql.join(values)}) or ${ref} is null)`;
     case 'like':
-      return likeOrRange(column, first);
+      return likeOrRange(ref, first);
     case 'not_like':
-      return sql<SqlBool>`(${column} not like ${first} or ${column} is null)`;
+      return sql<SqlBool>`(${ref} not like ${first} or ${ref} is null)`;
     case 'ilike':
       return likeOrRange(folded(filter.field), foldedPattern(first));
     case 'not_ilike':
-      return sql<SqlBool>`(${folded(filter.field)} not like ${foldedPattern(first)} or ${column} is null)`;
+      return sql<SqlBool>`(${folded(filter.field)} not like ${foldedPattern(first)} or ${ref} is null)`;
   }
 }
 
@@ -64,12 +83,16 @@ export function whereFilters(filters: readonly Filter[]): Expression<SqlBool> {
   return sql<SqlBool>`${sql.join(filters.map(compileFilter), sql` and `)}`;
 }
 
-/** What a key orders by: its column, or the column folded for a case-insensitive key. */
+/** What a key orders by: its column, folded for a case-insensitive key, as a number for a decimal one. */
 function sortExpression(key: SortKey): RawBuilder<unknown> {
-  return key.caseInsensitive ? folded(key.field) : sql`${sql.ref(key.field)}`;
+  if (key.caseInsensitive) return folded(key.field);
+  return key.decimal ? asDecimal(sql.ref(key.field)) : sql`${sql.ref(key.field)}`;
 }
 
-/** A row's value for a sort key, as the order compares it (folded for a case-insensitive key): what a seek starts from. */
+/**
+ * A row's value for a sort key, as the order compares it (folded for a case-insensitive key): what
+ * a seek starts from. A decimal's text stays as it is: the seek casts it as the order casts the column.
+ */
 export function sortValue(key: SortKey, row: Readonly<Record<string, unknown>>): unknown {
   const value = row[key.field];
   return key.caseInsensitive && typeof value === 'string' ? lowerAscii(value) : value;
@@ -108,15 +131,16 @@ export function orderByClause(query: ListQuery): RawBuilder<unknown> {
  * for `name desc, id asc`, `name <= $n and (name < $n or id >= $id)`.
  */
 export function seekFrom(keys: readonly SortKey[], values: readonly unknown[]): RawBuilder<SqlBool> {
-  const past = (key: SortKey, value: unknown, inclusive: boolean) => {
+  const past = (key: SortKey, stored: unknown, inclusive: boolean) => {
     const column = sortExpression(key);
+    const value = operand(key.decimal, stored);
     if (key.direction === 'asc') return inclusive ? sql<SqlBool>`${column} >= ${value}` : sql<SqlBool>`${column} > ${value}`;
     return inclusive ? sql<SqlBool>`${column} <= ${value}` : sql<SqlBool>`${column} < ${value}`;
   };
   const from = (i: number): RawBuilder<SqlBool> => {
     const key = keys[i]!;
     if (i === keys.length - 1) return past(key, values[i], true);
-    return sql<SqlBool>`(${past(key, values[i], false)} or (${sortExpression(key)} = ${values[i]} and ${from(i + 1)}))`;
+    return sql<SqlBool>`(${past(key, values[i], false)} or (${sortExpression(key)} = ${operand(key.decimal, values[i])} and ${from(i + 1)}))`;
   };
   return keys.length === 1 ? from(0) : sql<SqlBool>`${past(keys[0]!, values[0], true)} and ${from(0)}`;
 }
