@@ -154,6 +154,7 @@ export type { RawQuery } from './list-query/parse-list-query.js';
 // What each list sorts and filters on, and its bounds: the API description is built from the same specs the lists parse with
 export type { ListSpec, ListField } from './list-query/list-query.js';
 export { listQuerySchema } from './list-query/list-query-schema.js';
+export { decimalAmountExample } from './validation/decimal-amount.js';
 export { maxPage } from './list-query/parse-pagination.js';
 export { nasListSpec } from './domain/nas.js';
 export { poolListSpec } from './domain/pool.js';

@@ -81,6 +81,11 @@ describe('types generated from the API description', () => {
     // The terms as the document enumerates them: `:ci` after a text attribute only.
     expectTypeOf<'name:desc:ci'>().toExtend<SortTermOf<'listNas'>>();
     expectTypeOf<'id:ci'>().not.toExtend<SortTermOf<'listNas'>>();
+    // A NAS's price is a decimal: it filters and sorts as a number, with no `:ci` (issue 26 item 4).
+    expectTypeOf<'price:desc'>().toExtend<SortTermOf<'listNas'>>();
+    expectTypeOf<'price:ci'>().not.toExtend<SortTermOf<'listNas'>>();
+    const byPrice = () => dms.nas.list({ filter: { price: gt('100') }, sortBy: 'price:desc' });
+    expectTypeOf(byPrice).toBeFunction();
   });
 
   it('jobs and audit events filter on their list attributes only', () => {

@@ -61,7 +61,7 @@ function itemAttributes(op: Operation): string[] {
 /** A filter value of the kind the parameter's description says its values are. */
 function filterValue(parameter: Parameter): string {
   const kind = /the value is (.+)$/.exec(parameter.description ?? '')?.[1] ?? '';
-  if (kind === 'an integer') return '>=0';
+  if (kind === 'an integer' || kind.startsWith('a decimal')) return '>=0';
   if (kind === 'true or false') return 'true';
   const oneOf = /^one of ([^,]+)/.exec(kind);
   if (oneOf) return oneOf[1]!;

@@ -61,11 +61,11 @@ const cases: ListCase[] = [
     key: 'nas',
     id: 'id',
     total: perSeries,
-    filterable: ['id', 'name', 'host', 'type', 'comment'],
+    filterable: ['id', 'name', 'host', 'type', 'comment', 'price'],
     sortable: ['id', 'name', 'host', 'type', 'comment', 'price'],
     sort: { attribute: 'host', direction: 'desc' },
     filter: { name: 'name', value: () => '~list-nas-1%', matches: (item) => text(item['name']).startsWith('list-nas-1') },
-    refused: 'price',
+    refused: 'created_at',
   },
   {
     name: '/pools',

@@ -1,4 +1,4 @@
-import { listDefaults, listQuerySchema, maxPage, type ListField, type ListSpec } from '@dms/core';
+import { decimalAmountExample, listDefaults, listQuerySchema, maxPage, type ListField, type ListSpec } from '@dms/core';
 import { z } from 'zod';
 import { integerParameter } from './integer-parameter.js';
 
@@ -31,6 +31,8 @@ function valueKind(field: ListField): string {
   if (field.oneOf) return `one of ${field.oneOf.join(', ')}`;
   if (field.type === 'boolean') return 'true or false';
   if (field.type === 'integer') return 'an integer';
+  // A decimal filter compares numbers: the parser refuses the pattern operators on it.
+  if (field.type === 'decimal') return `a decimal such as ${decimalAmountExample}, compared as a number (not with ~ !~ ~* !~*)`;
   return 'text';
 }
 
