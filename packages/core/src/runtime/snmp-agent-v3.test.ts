@@ -77,7 +77,10 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
       tool = createSnmpToolEnv();
       port = await freeUdpPort();
       dms = await open();
-      await dms.core.snmpConfig.update(systemPrincipal, { location: 'Rack 7', users: [ops] });
+      await dms.core.snmpConfig.update(systemPrincipal, {
+        location: 'Rack 7',
+        users: [ops, { ...ops, security_name: 'ops512', auth_protocol: 'SHA-512', priv_protocol: 'AES-256' }],
+      });
     });
     afterAll(async () => {
       await dms?.close();
@@ -95,7 +98,13 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
       expect(stdout.split('\n')).toEqual([`${sysDescr} = STRING: "dms data management service for NAS storage"`, `${sysLocation} = STRING: "Rack 7"`]);
     });
 
-    it('refuses a wrong passphrase and an unknown user with the USM reports', async () => {
+    it('speaks SHA-512 and AES-256 as Net-SNMP does (AES-256 with the Blumenthal key extension)', async () => {
+      const keys = ['-l', 'authPriv', '-u', 'ops512', '-a', 'SHA-512', '-A', authPass, '-x', 'AES-256', '-X', privPass];
+      expect((await v3('snmpget', keys, sysLocation)).stdout).toBe(`${sysLocation} = STRING: "Rack 7"`);
+    });
+
+    it('refuses a wrong passphrase, an unknown user and another engine id with the USM reports', async () => {
+      expect((await v3('snmpget', [...opsKeys(), '-e', '0x8000f22f05ffffffffffffffff'], sysDescr)).stderr).toMatch(/Unknown engine ID/);
       expect((await v3('snmpget', opsKeys('wrong-passphrase'), sysDescr)).stderr).toMatch(/Authentication failure \(incorrect password, community or key\)/);
       const stranger = ['-l', 'authPriv', '-u', 'stranger', '-a', 'SHA-256', '-A', authPass, '-x', 'AES', '-X', privPass];
       expect((await v3('snmpget', stranger, sysDescr)).stderr).toMatch(/Unknown user name/);
