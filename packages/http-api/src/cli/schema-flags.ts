@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { CliError } from './cli-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+/** What parseArgs answers for these options (named here: node's own type is not exported, and a declaration must name it). */
+type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
 
 /** `--type`, `--host`, …: one string flag per field of a core input schema, but those given otherwise (a positional NAME, a prompted password). */
 export function fieldFlags(schema: z.ZodObject, except: readonly string[]): Options {
@@ -17,7 +19,7 @@ export function fieldFlags(schema: z.ZodObject, except: readonly string[]): Opti
  * parseArgs, with a flag it does not know refused by naming the ones it takes (node's own message
  * names only the one given).
  */
-export function parseFlags<O extends Options>(args: string[], options: O, usage: string) {
+export function parseFlags<O extends Options>(args: string[], options: O, usage: string): ParsedFlags<O> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
