@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SecurityLevel } from '@dms/core';
+import type { AuthProtocol, PrivProtocol, SecurityLevel } from '@dms/core';
 import { Field, FieldFrame, type FieldErrors } from '../../ui/form-field.js';
 import { SecretField } from '../../ui/secret-field.js';
 import { authProtocolChoices, privProtocolChoices, securityLevelChoices } from './snmp-choices.js';
@@ -135,8 +135,9 @@ export function trapV3Body(data: FormData, stored: TrapV3Values | undefined) {
   return {
     security_name: (text('security_name') ?? '').trim() || null,
     security_level: level,
-    auth_protocol: level === 'noAuthNoPriv' ? null : text('auth_protocol'),
-    priv_protocol: level === 'authPriv' ? text('priv_protocol') : null,
+    // The selects offer only the allowed values; the core validates what arrives all the same.
+    auth_protocol: level === 'noAuthNoPriv' ? null : (text('auth_protocol') as AuthProtocol | null),
+    priv_protocol: level === 'authPriv' ? (text('priv_protocol') as PrivProtocol | null) : null,
     ...(level === 'noAuthNoPriv' ? { auth_passphrase: null } : passphrase('auth_passphrase')),
     ...(level === 'authPriv' ? passphrase('priv_passphrase') : { priv_passphrase: null }),
   };
