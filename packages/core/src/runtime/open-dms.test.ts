@@ -91,10 +91,10 @@ describe('openDms', () => {
     const port = busy.address().port;
     const { log, lines } = recordingLog();
     const dms = await open({ dataDir: newDataDir(), role: 'service', log, snmp: { agent: { host: '127.0.0.1', port } } });
-    expect(dms.snmpAgent()).toEqual({ state: 'failed', port, reason: 'the port is in use by another program' });
+    expect(dms.snmpAgent()).toEqual({ state: 'failed', address: '127.0.0.1', port, reason: 'the port is in use by another program' });
     const errors = lines.filter((line) => line.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]!.message).toContain(`UDP port ${port}`);
-    expect(errors[0]!.message).toContain('DMS_SNMP_AGENT_PORT');
+    expect(errors[0]!.message).toContain(`UDP 127.0.0.1:${port}`);
+    expect(errors[0]!.message).toContain('agent_port of the SNMP server configuration');
   });
 });
