@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { chromiumMissing, signedInConsole } from './harness.js';
 
 const skipReason = chromiumMissing('the admin screens e2e test');
 
 describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens in headless Chromium', () => {
-  let c: ConsoleHarness;
-  beforeAll(async () => {
-    c = await openConsole();
-    await c.signIn();
-  }, 120_000);
-  afterAll(async () => {
-    await c?.close();
-  });
+  const c = signedInConsole();
 
   const main = () => c.page.getByRole('main');
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { DesktopSession } from '../../src/main/session.js';
 import { serveConsole } from '../../src/test-host/serve-console.js';
 import { buildRenderer } from '../build-renderer.js';
@@ -107,5 +108,43 @@ export async function openConsole(): Promise<ConsoleHarness> {
       await desktop.close();
       rmSync(outDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * For the describe it is called in: a console opened and signed in as admin before its tests, closed
+ * after them. The harness returned reads the open one, so the tests use it as they would openConsole's;
+ * read before beforeAll has run (in the describe's body itself), it throws instead of handing out undefined.
+ */
+export function signedInConsole(): ConsoleHarness {
+  let opened: ConsoleHarness | undefined;
+  beforeAll(async () => {
+    opened = await openConsole();
+    await opened.signIn();
+  }, 120_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+  const current = (): ConsoleHarness => {
+    if (!opened) throw new Error('the console opens in beforeAll: read it inside a test or hook');
+    return opened;
+  };
+  return {
+    get desktop() {
+      return current().desktop;
+    },
+    get page() {
+      return current().page;
+    },
+    get url() {
+      return current().url;
+    },
+    get cspViolations() {
+      return current().cspViolations;
+    },
+    signIn: () => current().signIn(),
+    open: (title) => current().open(title),
+    capture: (name) => current().capture(name),
+    close: () => current().close(),
   };
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
 import { freeUdpPort } from '@dms/core/testing';
-import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { chromiumMissing, signedInConsole } from './harness.js';
 
 const skipReason = chromiumMissing('the SNMP agent e2e test');
 
@@ -11,14 +11,7 @@ const skipReason = chromiumMissing('the SNMP agent e2e test');
  * uses the configuration); SNMPv3 users added and removed; light and dark, axe clean.
  */
 describe.skipIf(skipReason !== undefined)('the SNMP agent in headless Chromium', () => {
-  let c: ConsoleHarness;
-  beforeAll(async () => {
-    c = await openConsole();
-    await c.signIn();
-  }, 120_000);
-  afterAll(async () => {
-    await c?.close();
-  });
+  const c = signedInConsole();
 
   it('turns the agent on and off, with an honest saved note, and keeps v3 users', async () => {
     const { page } = c;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { chromiumMissing, signedInConsole } from './harness.js';
 
 const skipReason = chromiumMissing('the SNMPv3 trap target e2e test');
 
@@ -11,14 +11,7 @@ const skipReason = chromiumMissing('the SNMPv3 trap target e2e test');
  * axe clean.
  */
 describe.skipIf(skipReason !== undefined)('SNMPv3 trap targets in headless Chromium', () => {
-  let c: ConsoleHarness;
-  beforeAll(async () => {
-    c = await openConsole();
-    await c.signIn();
-  }, 120_000);
-  afterAll(async () => {
-    await c?.close();
-  });
+  const c = signedInConsole();
 
   it('shows the v3 fields only for v3, and saves an authPriv inform target', async () => {
     const { page } = c;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ComponentProps, type FormEvent } from 'react';
 import type { SnmpVersion } from '@dms/core';
 import { api, type Outputs } from '../../trpc-client.js';
 import { Field } from '../../ui/form-field.js';
@@ -11,6 +11,11 @@ type SnmpConfig = Outputs['snmpConfig']['show'];
 
 const form = 'snmp-config';
 const formFields = ['version', 'community', 'location', 'contact', 'agent_enabled', 'agent_address', 'agent_port'];
+
+/** A text row of the agent configuration: the form's id prefix, never autocompleted, as each row was before. */
+function ConfigField(props: Omit<ComponentProps<typeof Field>, 'form' | 'autoComplete'>) {
+  return <Field form={form} autoComplete="off" {...props} />;
+}
 
 /**
  * Whether the agent runs and where, its version, community and system group. Saving applies at
@@ -51,24 +56,20 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
         <input type="checkbox" name="agent_enabled" defaultChecked={config.agent_enabled} />
         Run the SNMP agent
       </label>
-      <Field
-        form={form}
+      <ConfigField
         name="agent_address"
         label="Listen address"
         errors={problem?.fields}
         defaultValue={config.agent_address}
         hint="An IP address of this host: 127.0.0.1 for this machine only, 0.0.0.0 or :: for every interface."
-        autoComplete="off"
       />
-      <Field
-        form={form}
+      <ConfigField
         name="agent_port"
         label="UDP port"
         errors={problem?.fields}
         defaultValue={String(config.agent_port)}
         inputMode="numeric"
         hint="161 is the standard port (it needs privileges); 1024 to 65535 do not."
-        autoComplete="off"
       />
       <VersionSelect defaultValue={config.version} />
       <SecretField
@@ -83,24 +84,8 @@ export function SnmpConfigForm({ config, onSaved }: { config: SnmpConfig; onSave
             : 'The read community SNMP managers send to query the agent.'
         }
       />
-      <Field
-        form={form}
-        name="location"
-        label="Location"
-        errors={problem?.fields}
-        defaultValue={config.location}
-        hint="sysLocation, e.g. the room and rack."
-        autoComplete="off"
-      />
-      <Field
-        form={form}
-        name="contact"
-        label="Contact"
-        errors={problem?.fields}
-        defaultValue={config.contact}
-        hint="sysContact: who to call about this instance."
-        autoComplete="off"
-      />
+      <ConfigField name="location" label="Location" errors={problem?.fields} defaultValue={config.location} hint="sysLocation, e.g. the room and rack." />
+      <ConfigField name="contact" label="Contact" errors={problem?.fields} defaultValue={config.contact} hint="sysContact: who to call about this instance." />
       <ProblemAlert problem={problem} />
       <div className="actions">
         <button type="submit">Save configuration</button>

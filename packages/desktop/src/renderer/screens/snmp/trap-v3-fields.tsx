@@ -48,6 +48,46 @@ function Choice({
   );
 }
 
+/** The two halves a security level turns on (RFC 3414): authentication, then privacy, each a protocol and its passphrase. */
+const halves = {
+  auth: { label: 'Authentication', choices: authProtocolChoices, defaultProtocol: 'SHA-256' },
+  priv: { label: 'Privacy', choices: privProtocolChoices, defaultProtocol: 'AES-128' },
+} as const;
+
+function ProtocolAndPassphrase({
+  form,
+  half,
+  values,
+  errors,
+}: {
+  form: string;
+  half: keyof typeof halves;
+  values: TrapV3Values | undefined;
+  errors: FieldErrors;
+}) {
+  const { label, choices, defaultProtocol } = halves[half];
+  return (
+    <>
+      <Choice
+        form={form}
+        name={`${half}_protocol`}
+        label={`${label} protocol`}
+        errors={errors}
+        choices={choices}
+        defaultValue={values?.[`${half}_protocol`] ?? defaultProtocol}
+      />
+      <SecretField
+        form={form}
+        name={`${half}_passphrase`}
+        label={`${label} passphrase`}
+        errors={errors}
+        defaultValue={values?.[`${half}_passphrase`] ?? ''}
+        hint="At least 8 characters."
+      />
+    </>
+  );
+}
+
 /**
  * A v3 target's user (RFC 3414 USM): its name, level, and the protocols and passphrases the level
  * uses, the others hidden. Passphrases: 8 characters or more; snmptrapd needs the same ones in its
@@ -78,46 +118,8 @@ export function TrapV3Fields({ form, values, errors }: { form: string; values: T
         defaultValue={level}
         onChange={setLevel}
       />
-      {auth && (
-        <>
-          <Choice
-            form={form}
-            name="auth_protocol"
-            label="Authentication protocol"
-            errors={errors}
-            choices={authProtocolChoices}
-            defaultValue={values?.auth_protocol ?? 'SHA-256'}
-          />
-          <SecretField
-            form={form}
-            name="auth_passphrase"
-            label="Authentication passphrase"
-            errors={errors}
-            defaultValue={values?.auth_passphrase ?? ''}
-            hint="At least 8 characters."
-          />
-        </>
-      )}
-      {priv && (
-        <>
-          <Choice
-            form={form}
-            name="priv_protocol"
-            label="Privacy protocol"
-            errors={errors}
-            choices={privProtocolChoices}
-            defaultValue={values?.priv_protocol ?? 'AES-128'}
-          />
-          <SecretField
-            form={form}
-            name="priv_passphrase"
-            label="Privacy passphrase"
-            errors={errors}
-            defaultValue={values?.priv_passphrase ?? ''}
-            hint="At least 8 characters."
-          />
-        </>
-      )}
+      {auth && <ProtocolAndPassphrase form={form} half="auth" values={values} errors={errors} />}
+      {priv && <ProtocolAndPassphrase form={form} half="priv" values={values} errors={errors} />}
     </fieldset>
   );
 }
