@@ -1,34 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
-import { runCli } from './commands.js';
 import { readConfig } from '../server/config.js';
 import { openForCommand } from '../server/open.js';
+import { cli, cliAdapters, migratedDataDir } from '../testing/cli-run.js';
 
 /** Issue 25 item 5: `dms --version`, `dms nas list|add`, `dms shares list|add`, on both storage adapters. */
 
 const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-async function cli(...argv: string[]): Promise<{ code: number; lines: string[]; errors: string }> {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    errors.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await runCli(argv, (line) => lines.push(line));
-    return { code, lines, errors: errors.filter((line) => !line.startsWith('dms: data dir')).join('') };
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 /** The rows of a list command's table, by the header's column names. */
 function rowsOf(lines: string[]): Array<Record<string, string>> {
@@ -46,10 +29,7 @@ function dmsProcess(args: string[], input: string): Promise<{ code: number; stdo
   });
 }
 
-const saved = { ...process.env };
-const pgUnreachable = await postgresUnreachable();
-if (pgUnreachable && process.env['CI'] === 'true') throw new Error(`CI runs the CLI suite on PostgreSQL too, but ${pgUnreachable}`);
-if (pgUnreachable) console.warn(`[skip] dms nas and dms shares on PostgreSQL: ${pgUnreachable}`);
+const adapters = await cliAdapters('dms nas and dms shares');
 
 it('dms --version and dms version print the version of package.json, as GET /api/v2 says it', async () => {
   expect(packageVersion).toMatch(/^\d+\.\d+\.\d+/);
@@ -57,26 +37,13 @@ it('dms --version and dms version print the version of package.json, as GET /api
   expect((await cli('version')).lines).toEqual([`dms ${packageVersion}`]);
 });
 
-describe.each(['sqlite', ...(pgUnreachable ? [] : ['postgres'])])('dms nas and dms shares on %s', (adapter) => {
-  let dir: string;
-  let database: TestDatabase | undefined;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'dms-cli-resources-'));
-    mkdirSync(join(dir, 'shares', 'projects'), { recursive: true });
-    writeFileSync(join(dir, 'shares', 'projects', 'plan.txt'), 'twelve bytes');
-    process.env['DMS_DATA_DIR'] = dir;
-    delete process.env['DMS_DATABASE_URL'];
-    if (adapter === 'postgres') {
-      database = await createTestDatabase();
-      process.env['DMS_DATABASE_URL'] = database.url;
-    }
-    expect((await cli('migrate')).code).toBe(0);
-  });
-  afterAll(async () => {
-    process.env = { ...saved };
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+describe.each(adapters)('dms nas and dms shares on %s', (adapter) => {
+  migratedDataDir(adapter, {
+    prefix: 'dms-cli-resources-',
+    prepare: (dir) => {
+      mkdirSync(join(dir, 'shares', 'projects'), { recursive: true });
+      writeFileSync(join(dir, 'shares', 'projects', 'plan.txt'), 'twelve bytes');
+    },
   });
 
   it('nas add adds a NAS as the CLI (audited via cli); nas list shows it in a table', async () => {

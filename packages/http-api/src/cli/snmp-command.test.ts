@@ -1,51 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
-import { runCli } from './commands.js';
+import { describe, expect, it } from 'vitest';
+import { cli, cliAdapters, migratedDataDir } from '../testing/cli-run.js';
 
 /** Issue 24: `dms snmp agent show|set`, on both storage adapters. */
 
-async function cli(...argv: string[]): Promise<{ code: number; lines: string[]; errors: string }> {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    errors.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await runCli(argv, (line) => lines.push(line));
-    return { code, lines, errors: errors.filter((line) => !line.startsWith('dms: data dir')).join('') };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
-const saved = { ...process.env };
-const pgUnreachable = await postgresUnreachable();
-if (pgUnreachable && process.env['CI'] === 'true') throw new Error(`CI runs the CLI suite on PostgreSQL too, but ${pgUnreachable}`);
-if (pgUnreachable) console.warn(`[skip] dms snmp agent on PostgreSQL: ${pgUnreachable}`);
-
-describe.each(['sqlite', ...(pgUnreachable ? [] : ['postgres'])])('dms snmp agent on %s', (adapter) => {
-  let dir: string;
-  let database: TestDatabase | undefined;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'dms-cli-snmp-'));
-    process.env['DMS_DATA_DIR'] = dir;
-    delete process.env['DMS_DATABASE_URL'];
-    if (adapter === 'postgres') {
-      database = await createTestDatabase();
-      process.env['DMS_DATABASE_URL'] = database.url;
-    }
-    expect((await cli('migrate')).code).toBe(0);
-  });
-  afterAll(async () => {
-    process.env = { ...saved };
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+describe.each(await cliAdapters('dms snmp agent'))('dms snmp agent on %s', (adapter) => {
+  migratedDataDir(adapter, { prefix: 'dms-cli-snmp-' });
 
   it('shows the agent off by default, then sets it on at an address and port', async () => {
     const shown = await cli('snmp', 'agent', 'show');
