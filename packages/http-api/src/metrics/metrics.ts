@@ -7,6 +7,8 @@ export interface Metrics {
   registry: Registry;
   authFailures: Counter;
   trapSendFailures: Counter;
+  /** Bytes of log lines dropped because standard output's reader fell too far behind. */
+  logDroppedBytes: Counter;
   record(method: string, route: string, status: number, seconds: number): void;
 }
 
@@ -29,6 +31,11 @@ export function createMetrics(sources: MetricSources): Metrics {
   );
   const authFailures = new Counter({ name: 'dms_auth_failures_total', help: 'failed authentications', registers: [registry] });
   const trapSendFailures = new Counter({ name: 'dms_snmp_trap_send_failures_total', help: 'SNMP traps that could not be sent', registers: [registry] });
+  const logDroppedBytes = new Counter({
+    name: 'dms_log_dropped_bytes_total',
+    help: "bytes of log lines dropped because standard output's reader fell too far behind",
+    registers: [registry],
+  });
   new Gauge({
     name: 'dms_jobs',
     help: 'jobs by state',
@@ -51,5 +58,5 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
   });
 
-  return { registry, authFailures, trapSendFailures, record };
+  return { registry, authFailures, trapSendFailures, logDroppedBytes, record };
 }

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { requestIdOf, startCommonHeaders } from '../http/common-headers.js';
+import { accessLogger } from '../http/logger.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
 
@@ -25,6 +26,7 @@ const probeRoutes: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metri
 export function createObserver(logger: Logger, metrics: Metrics): Observer {
   const logs = logger.isLevelEnabled('info');
   const logsProbes = logger.isLevelEnabled('debug');
+  const access = accessLogger(logger);
   return {
     begin(c) {
       const started = performance.now();
@@ -40,14 +42,15 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const probe = probeRoutes.has(route);
       if (probe ? !logsProbes : !logs) return;
       const principal = c.get('principal');
-      logger[probe ? 'debug' : 'info'](
+      access[probe ? 'debug' : 'info'](
         {
           req_id: requestIdOf(c),
           method: c.req.method,
           path: c.req.path,
           status,
           ms: Math.round(ms * 100) / 100,
-          ...(principal ? { principal: principal.kind === 'user' ? `user:${principal.username}` : `api_key:${principal.keyId}` } : {}),
+          // Left out of the line when undefined (no credential, or a public path).
+          principal: principal === undefined ? undefined : principal.kind === 'user' ? `user:${principal.username}` : `api_key:${principal.keyId}`,
         },
         'request',
       );

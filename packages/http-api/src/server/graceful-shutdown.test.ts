@@ -1,80 +1,26 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { parseResponses, rawConnect, type RawConnection } from '../testing/raw-http.js';
+import { exitWithin, startServeProcess, until, type ServeProcess } from '../testing/serve-process.js';
 
 /**
  * Issue 21 item 4: `dms serve` stops within DMS_SHUTDOWN_TIMEOUT_MS under load, a real process
  * sent SIGTERM by this one, and nothing it acknowledged is lost.
  */
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const password = 'shutdown-test-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 const timeoutMs = 2_000;
 /** Beyond the timeout: Node's own exit and the signal's delivery, on a machine the load of the test itself keeps busy (the old drain took 26 s). */
 const exitSlackMs = 2_000;
 
-interface Dms {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  output: () => string;
-  exited: Promise<{ code: number | null; at: number }>;
-}
-
-async function startDms(dataDir: string, env: Record<string, string> = {}): Promise<Dms> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cliMain, 'serve'], {
-    env: {
-      ...process.env,
-      DMS_DATA_DIR: dataDir,
-      DMS_PORT: '0',
-      DMS_ADMIN_PASSWORD: password,
-      DMS_LOG_LEVEL: 'info',
-      DMS_SHUTDOWN_TIMEOUT_MS: String(timeoutMs),
-      DMS_RATE_LIMIT_PER_MINUTE: '1000000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: performance.now() })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const found = /"url":"(http:\/\/[^"]+?)\/api\/v2"/.exec(output)?.[1];
-      if (found) return resolve(found);
-      if (child.exitCode !== null) return reject(new Error(`dms exited before serving: ${output}`));
-      setTimeout(look, 20);
-    };
-    look();
-  });
-  return { child, url, port: Number(new URL(url).port), output: () => output, exited };
-}
-
-/** Resolves when `condition` holds, checking every 20 ms; fails after `withinMs`. */
-async function until(condition: () => Promise<boolean> | boolean, withinMs = 10_000): Promise<void> {
-  const deadline = performance.now() + withinMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`condition not met within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The exit, or undefined if none came within `withinMs`. */
-async function exitWithin(dms: Dms, withinMs: number): Promise<{ code: number | null; at: number } | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
-  const exit = await Promise.race([dms.exited, late]);
-  clearTimeout(timer);
-  return exit;
-}
+type Dms = ServeProcess;
+const startDms = (dataDir: string, env: Record<string, string> = {}) =>
+  startServeProcess(dataDir, password, { DMS_SHUTDOWN_TIMEOUT_MS: String(timeoutMs), ...env });
 
 async function call(dms: Dms, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${dms.url}/api/v2${path}`, {

@@ -4,7 +4,7 @@ import { listenHttp, listeningUrl } from './listen.js';
 export { StartupError } from './listen.js';
 import { openDms, type Dms } from '@dms/core/runtime';
 import { createApp, apiBase } from '../app.js';
-import { createLogger } from '../http/logger.js';
+import { createLogger, flushLogger } from '../http/logger.js';
 import type { ServerConfig } from './config.js';
 import { dmsOptions } from './open.js';
 import { gracefulShutdown } from './shutdown.js';
@@ -33,13 +33,16 @@ function announceFirstAdmin(firstAdmin: Dms['firstAdmin'], logger: ReturnType<ty
 
 /** `dms serve`: the whole service from openDms, served over HTTP until stopped. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel, undefined, config.logFormat);
+  // The metrics are made with the app, after the logger: dropped lines are counted from then on.
+  let logDropped = (_bytes: number) => {};
+  const logger = createLogger(config.logLevel, undefined, config.logFormat, { onDrop: (bytes) => logDropped(bytes) });
   let trapFailures = () => {};
   // The first admin waits for the listening port (issue 25 item 2): a start that fails to listen
   // (EADDRINUSE) must not create an admin whose only printed password scrolls away with the error.
   const dms = await openDms({ ...dmsOptions(config, 'service'), createFirstAdmin: false, log: logger, onTrapSendError: () => trapFailures() });
   const { app, metrics } = createApp({ core: dms.core, logger, trustedProxies: config.trustedProxies, snmpAgent: () => dms.snmpAgent() });
   trapFailures = () => metrics.trapSendFailures.inc();
+  logDropped = (bytes) => metrics.logDroppedBytes.inc(bytes);
   let server: ServerType;
   try {
     server = await listenHttp(app.fetch, config.host, config.port, undefined, {
@@ -64,5 +67,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   logger.info({ url, data_dir: config.dataDir }, 'dms serving');
 
   const shutdown = gracefulShutdown({ server: server as Server, dms, logger, timeoutMs: config.shutdownTimeoutMs });
-  return { dms, url, stop: (options) => (options?.now ? shutdown.now() : shutdown.begin()) };
+  // The last lines ('dms stopped') are written before the process exits.
+  let stopped: Promise<void> | undefined;
+  const stop = (options?: { now?: boolean }) => {
+    const closed = options?.now ? shutdown.now() : shutdown.begin();
+    return (stopped ??= closed.then(() => flushLogger(logger)));
+  };
+  return { dms, url, stop };
 }
