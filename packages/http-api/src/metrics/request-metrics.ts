@@ -59,16 +59,31 @@ export function registerRequestMetrics(registry: Registry): (method: string, rou
   registry.registerMetric(counter as unknown as Metric);
   registry.registerMetric(histogram as unknown as Metric);
 
-  return (method, route, status, seconds) => {
-    const key = `${method} ${status} ${route}`;
-    let s = series.get(key);
+  // Looked up by route, then method and status, without building a key string per request.
+  const byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  const seriesOf = (method: string, route: string, status: number): Series => {
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let s = byStatus.get(status);
     if (!s) {
       s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, inBucket: buckets.map(() => 0) };
-      series.set(key, s);
+      byStatus.set(status, s);
+      series.set(`${method} ${status} ${route}`, s);
     }
+    return s;
+  };
+
+  return (method, route, status, seconds) => {
+    const s = seriesOf(method, route, status);
     s.count += 1;
     s.sum += seconds;
-    const index = buckets.findIndex((le) => seconds <= le);
-    if (index !== -1) s.inBucket[index]! += 1;
+    for (let i = 0; i < buckets.length; i++) {
+      if (seconds <= buckets[i]!) {
+        s.inBucket[i]! += 1;
+        return;
+      }
+    }
   };
 }
