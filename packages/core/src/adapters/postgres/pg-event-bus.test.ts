@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvent, type DmsEvent, type InternalEvent } from '../../domain/events.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeEvent, makeInternalEvent, type DmsEvent, type InternalEvent } from '../../domain/events.js';
 import { startTrapDispatcher, type TrapDispatchTarget } from '../../events/trap-dispatcher.js';
 import { JobSignals } from '../../jobs/job-signals.js';
 import type { TrapSender, TrapTarget } from '../../ports/notifier.js';
@@ -115,6 +115,27 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
       ['cors rules changed', undefined],
       ['marker', 'remote'],
     ]);
+  });
+
+  it('sends a burst of events in a few statements, every one arriving, in order', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const arrived: string[] = [];
+    b.subscribeSignals((event) => arrived.push(event.message));
+    // Watches the statements that carry NOTIFYs (the bus's own pg client, unchanged).
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const sent = Array.from({ length: 300 }, (_, i) => `job ${i} changed`);
+      for (const message of sent) a.signal(makeInternalEvent('job_changed', message, at, { type: 'job', id: `job-${message}` }));
+      await waitUntil(() => arrived.length === sent.length, 5_000, 'every signal arrives');
+      expect(arrived).toEqual(sent);
+      expect(errors).toEqual([]);
+      const notifying = query.mock.calls.filter(([config]) => JSON.stringify(config).includes('pg_notify'));
+      // One statement per event would be 300: the first takes one, the next the rest that waited, 100 at a time.
+      expect(notifying.length).toBeGreaterThan(0);
+      expect(notifying.length).toBeLessThanOrEqual(5);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('sends a trap once, on the replica where the event happened', async () => {

@@ -38,6 +38,12 @@ export function listenerApplicationName(replicaId: string): string {
 /** Sends queued while reconnecting are kept up to this many; older ones are dropped. */
 const maxPendingSends = 1_000;
 
+/** Payloads sent in one statement at most (each under 8000 bytes). */
+const maxNotifyBatch = 100;
+
+/** Every waiting payload in one statement, in queue order (unnest keeps the array's). */
+const notifyBatchStatement = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
+
 /**
  * The EventBus port over PostgreSQL LISTEN/NOTIFY: publish delivers to local subscribers at
  * once and notifies the other replicas, whose events arrive marked `origin: 'remote'`.
@@ -47,7 +53,9 @@ export class PgEventBus implements EventBus {
   readonly #options: PgEventBusOptions & { channel: string; retryMs: number; maxRetryMs: number };
   readonly #listeners = new Set<(event: DmsEvent) => void>();
   readonly #signalListeners = new Set<(event: InternalEvent) => void>();
-  readonly #pending: string[] = [];
+  /** Payloads not sent yet: waiting for the send under way, or for a reconnect. */
+  readonly #queue: string[] = [];
+  #flushing = false;
   #client: pg.Client | undefined;
   #attempt = 0;
   #retry: NodeJS.Timeout | undefined;
@@ -91,7 +99,7 @@ export class PgEventBus implements EventBus {
     clearTimeout(this.#retry);
     const client = this.#client;
     this.#client = undefined;
-    this.#pending.length = 0;
+    this.#queue.length = 0;
     await client?.end().catch(() => undefined);
   }
 
@@ -103,9 +111,6 @@ export class PgEventBus implements EventBus {
     }
   };
 
-  #sends: Promise<unknown> = Promise.resolve();
-  #queuedSends = 0;
-
   #send(message: WireMessage): void {
     if (this.#closed) return;
     const payload = encodeWireMessage(message);
@@ -113,22 +118,46 @@ export class PgEventBus implements EventBus {
       this.#report(new Error(`event ${message.event.name} too large for NOTIFY (${Buffer.byteLength(payload)} bytes): not sent to other replicas`));
       return;
     }
-    if (!this.#client) {
-      if (this.#pending.push(payload) > maxPendingSends) this.#pending.shift();
-      return;
+    if (this.#queue.length >= maxPendingSends) {
+      // Connected: past that many waiting, a signal is dropped (storage stays the truth).
+      // Reconnecting: the oldest goes, the newest says more about the present.
+      if (this.#client) {
+        this.#report(new Error(`more than ${maxPendingSends} NOTIFYs waiting: event ${message.event.name} not sent to other replicas`));
+        return;
+      }
+      this.#queue.shift();
     }
-    // One query at a time on the listening client (pg deprecates concurrent client.query calls),
-    // at most maxPendingSends waiting: past that, a signal is dropped (storage stays the truth).
-    if (this.#queuedSends >= maxPendingSends) {
-      this.#report(new Error(`more than ${maxPendingSends} NOTIFYs waiting: event ${message.event.name} not sent to other replicas`));
-      return;
+    this.#queue.push(payload);
+    this.#flush();
+  }
+
+  /**
+   * Sends what is queued, one statement at a time on the listening client (pg deprecates
+   * concurrent client.query calls): each statement takes every payload waiting, up to
+   * maxNotifyBatch, so a burst of events (a job's claim, progress and finish, a credentials
+   * change beside them) costs one round trip and one transaction, not one each. A prepared
+   * statement, parsed once per session. PostgreSQL folds identical payloads of one transaction
+   * into one notification, which is harmless: each only says "read it again".
+   */
+  #flush(): void {
+    if (this.#flushing || !this.#client) return;
+    this.#flushing = true;
+    void this.#drain().finally(() => {
+      this.#flushing = false;
+      // A send that arrived while the last statement was finishing.
+      if (this.#queue.length > 0) this.#flush();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    for (let client = this.#client; client && this.#queue.length > 0; client = this.#client) {
+      const batch = this.#queue.splice(0, maxNotifyBatch);
+      try {
+        await client.query({ name: 'dms_notify_batch', text: notifyBatchStatement, values: [this.#options.channel, batch] });
+      } catch (error) {
+        this.#report(error);
+      }
     }
-    const client = this.#client;
-    this.#queuedSends += 1;
-    this.#sends = this.#sends
-      .then(() => client.query('select pg_notify($1, $2)', [this.#options.channel, payload]))
-      .catch(this.#report)
-      .finally(() => (this.#queuedSends -= 1));
   }
 
   #receive(payload: string): void {
@@ -142,14 +171,19 @@ export class PgEventBus implements EventBus {
     const { connection, channel } = this.#options;
     const config = typeof connection === 'string' ? { connectionString: connection } : connection;
     const client = new pg.Client({ ...config, application_name: listenerApplicationName(this.replicaId) });
+    // The session's backend: PostgreSQL hands a session its own NOTIFYs back.
+    let ownBackendPid: number | undefined;
     client.on('error', (error) => this.#dropped(client, error));
     client.on('end', () => this.#dropped(client));
     client.on('notification', (notification) => {
+      // This session's own NOTIFY, handed back: skipped before it is parsed.
+      if (notification.processId === ownBackendPid) return;
       if (notification.channel === channel && notification.payload) this.#receive(notification.payload);
     });
     try {
       await client.connect();
       await client.query(`listen ${client.escapeIdentifier(channel)}`);
+      ownBackendPid = ((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0] as { pid: number }).pid;
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -160,7 +194,7 @@ export class PgEventBus implements EventBus {
     }
     this.#client = client;
     this.#attempt = 0;
-    for (const payload of this.#pending.splice(0)) client.query('select pg_notify($1, $2)', [channel, payload]).catch(this.#report);
+    this.#flush();
     this.#options.onListening?.();
   }
 

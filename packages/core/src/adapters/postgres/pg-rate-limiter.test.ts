@@ -50,4 +50,22 @@ describe.skipIf(unreachable)('PostgreSQL rate limiter: one budget for every repl
     // the same key in another budget is untouched
     expect(await b.perAddress.peek('198.51.100.1')).toMatchObject({ allowed: true, remaining: 5 });
   });
+
+  it("commits the budgets' counters without waiting for the WAL flush, on every session of their pool", async () => {
+    const pool = new pg.Pool({ connectionString: database!.url, max: 2 });
+    try {
+      const limits = await createPostgresAccessLimits({ pool, requestsPerMinute: 5 });
+      // Both sessions at once: the one the tables were created on and a second one.
+      const [first, second] = await Promise.all([pool.connect(), pool.connect()]);
+      try {
+        for (const client of [first, second]) expect((await client.query('show synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }]);
+      } finally {
+        first.release();
+        second.release();
+      }
+      expect(await limits.perCredential.consume('key:1')).toMatchObject({ allowed: true, remaining: 4 });
+    } finally {
+      await pool.end();
+    }
+  });
 });

@@ -13,6 +13,9 @@ import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.j
  */
 const sortable = 'text collate "C"';
 
+/** Rows a table's list version is spread over (0013): writers in different slots never wait for each other. */
+const listVersionSlots = 32;
+
 async function run(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
@@ -193,6 +196,27 @@ export const postgresMigrations: Record<string, Migration> = {
   '0012_case_insensitive_names': {
     async up(db: Kysely<unknown>) {
       await run(db, caseInsensitiveNameStatements);
+    },
+  },
+  '0013_list_version_slots': {
+    async up(db: Kysely<unknown>) {
+      // PostgreSQL only, as 0007. One version row made every share-writing transaction, on every
+      // replica, wait for the one before it to commit (625-692 share updates/s from 16 sessions
+      // against 2,206 without the trigger; docs/scaling.md). Now a session bumps the slot of its
+      // backend pid and the version is the slots' sum: still moved by every commit, in the
+      // writer's transaction, and read in one snapshot, so a cached count still never outlives
+      // a commit; the existing version stays in slot 0, so the sum goes on from it.
+      await run(db, [
+        'alter table list_versions add column slot smallint not null default 0',
+        'alter table list_versions drop constraint list_versions_pkey',
+        'alter table list_versions add primary key (table_name, slot)',
+        `insert into list_versions (table_name, slot) select 'nas_shares', slot from generate_series(1, ${listVersionSlots - 1}) as slot`,
+        `create or replace function dms_bump_list_version() returns trigger language plpgsql as $$
+         begin
+           update list_versions set version = version + 1 where table_name = tg_table_name and slot = pg_backend_pid() % ${listVersionSlots};
+           return null;
+         end $$`,
+      ]);
     },
   },
 };

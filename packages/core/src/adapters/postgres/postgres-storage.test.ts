@@ -99,6 +99,46 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
     }
   });
 
+  it('share writes in two open transactions do not wait for each other on the list version', async () => {
+    const fresh = await createTestDatabase();
+    const storage = openPostgresStorage({ url: fresh.url, poolMax: 1 });
+    const sessions: pg.Client[] = [];
+    const open = async () => {
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      sessions.push(client);
+      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+      return { client, slot: rows[0]!.pid % 32 };
+    };
+    try {
+      await storage.migrate();
+      const filer = await storage.nas.create({ name: 'filer', host: 'filer.example', type: 'smb_v3', comment: null, price: null });
+      for (const name of ['one', 'two'])
+        await storage.shares.create({ nas_id: filer.id, name, path: `/${name}`, options: null, username: null, password_enc: null });
+      const first = await open();
+      let second = await open();
+      // Backend pids in different slots (the version row each bumps); a few tries at most.
+      while (second.slot === first.slot) second = await open();
+      // Read outside the open transaction, which sees its own bump.
+      const version = async () =>
+        (await second.client.query<{ version: string }>(`select sum(version)::text as version from list_versions where table_name = 'nas_shares'`)).rows[0]!
+          .version;
+      const before = await version();
+      await first.client.query('begin');
+      await first.client.query(`update nas_shares set path = '/one-b' where name = 'one'`);
+      // With one version row this update would wait for the first transaction's commit.
+      await second.client.query(`set lock_timeout = '2s'`);
+      await second.client.query(`update nas_shares set path = '/two-b' where name = 'two'`);
+      expect(BigInt(await version())).toBe(BigInt(before) + 1n); // the first is not committed yet
+      await first.client.query('commit');
+      expect(BigInt(await version())).toBe(BigInt(before) + 2n);
+    } finally {
+      await Promise.all(sessions.map((client) => client.end()));
+      await storage.close();
+      await fresh.drop();
+    }
+  });
+
   it('refuses a database whose schema is newer than this build', async () => {
     const fresh = await createTestDatabase();
     try {

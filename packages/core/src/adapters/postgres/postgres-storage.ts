@@ -95,8 +95,9 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const namedStatements = postgresNamedStatements(pool);
-  // Bumped by every write to nas_shares (migration 0007): share list counts are cached against it.
-  const readShareListVersion = namedStatements(`select version::text as version from list_versions where table_name = 'nas_shares'`);
+  // Moved by every write to nas_shares (migrations 0007, 0013: the sum of the slots the writing
+  // sessions bump): share list counts are cached against it.
+  const readShareListVersion = namedStatements(`select sum(version)::text as version from list_versions where table_name = 'nas_shares'`);
   return createKyselyStorage({
     db,
     quirks: postgresQuirks,
