@@ -5,6 +5,7 @@ import { jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type 
 import type { Database, JobTable } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
+import { JobBatcher } from './kysely-job-batch.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import { listRows } from './kysely-list-rows.js';
 
@@ -91,6 +92,8 @@ export class KyselyJobStore implements JobStore {
   readonly #claim: (workerId: string, now: string) => Promise<Selectable<JobTable> | undefined>;
   /** Where the dialect has writable CTEs: the finish as one of the claim, one statement. */
   readonly #finishAndClaim?: (id: string, workerId: string, now: string, ...values: FinishedColumnValues) => Promise<Selectable<JobTable> | undefined>;
+  /** PostgreSQL outside a transaction: claims and finishes of concurrent workers share statements. */
+  readonly #batcher?: JobBatcher;
 
   /** `writeRunner`: where the adapter has one, runs the claim statements as statements planned once. */
   constructor(
@@ -99,6 +102,8 @@ export class KyselyJobStore implements JobStore {
     writeRunner?: FirstRowReader,
   ) {
     this.#claim = preparedFirst(db, (workerId: string, now: string) => ({ compile: () => claimStatement(quirks, workerId, now).compile(db) }), 2, writeRunner);
+    // The batch statement is PostgreSQL's (arrays, json_agg), the one dialect with writable CTEs.
+    if (quirks.writableCtes && writeRunner) this.#batcher = new JobBatcher(writeRunner);
     if (quirks.writableCtes) {
       this.#finishAndClaim = preparedFirst(
         db,
@@ -184,7 +189,7 @@ export class KyselyJobStore implements JobStore {
   }
 
   async claim(workerId: string, now: string) {
-    const row = await this.#claim(workerId, now);
+    const row = this.#batcher ? await this.#batcher.request(workerId, now) : await this.#claim(workerId, now);
     return row && toRecord(row);
   }
 
@@ -205,12 +210,18 @@ export class KyselyJobStore implements JobStore {
   }
 
   async finish(id: string, workerId: string, outcome: JobOutcome, now: string) {
+    this.#batcher?.release(id);
     const row = await finishUpdate(this.db, id, workerId, finishedColumns(outcome, now)).returningAll().executeTakeFirst();
     return row && toRecord(row);
   }
 
   async finishAndClaim(id: string, workerId: string, outcome: JobOutcome, now: string) {
     const columns = finishedColumns(outcome, now);
+    if (this.#batcher) {
+      const { status, message, progress, total, steps, result } = columns;
+      const row = await this.#batcher.request(workerId, now, { id, status, message, progress, total, steps, result });
+      return row && toRecord(row);
+    }
     if (this.#finishAndClaim) {
       const row = await this.#finishAndClaim(
         id,
@@ -233,6 +244,7 @@ export class KyselyJobStore implements JobStore {
   }
 
   async requeue(id: string, workerId: string) {
+    this.#batcher?.release(id);
     const row = await this.db
       .updateTable('jobs')
       .set({ status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, message: null, steps: '[]', result: null })
