@@ -175,7 +175,7 @@ async function explainList(client, total) {
     seek: `select id, nas_id, pool_id, name, path, options, username, password_enc, file_count, file_size_sum from nas_shares
        where id in (select id from nas_shares where "name" <= $1 and ("name" < $1 or ("name" = $1 and "id" >= $2)) and ${where} order by ${order} limit 20 offset 0) order by ${order}`,
     count: `select count(*) as count from nas_shares where ${where}`,
-    version: `select version::text as version from list_versions where table_name = 'nas_shares'`,
+    version: `select sum(version)::text as version from list_versions where table_name = 'nas_shares'`,
   };
   const out = {};
   const {
@@ -392,12 +392,17 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       : 'autocannon in bench/load-process.mjs, a node process of its own (install wrk for a lighter load: apt-get install wrk)';
     log(`pg: two replicas vs. one, load from ${loadTool}`);
     for (let pass = 0; pass < rounds; pass++) {
+      // The replica that serves alone alternates: the other one idles meanwhile (its pool lets
+      // connections go, its code cools), and would start each two-replica round the colder.
+      const alone = pass % 2;
       for (const mode of ['one', 'two']) {
-        const origins = (mode === 'one' ? [serverA] : replicas).map((replica) => replica.origin);
+        const origins = (mode === 'one' ? [replicas[alone]] : replicas).map((replica) => replica.origin);
         const spec = { origins, connections, duration, warmup, headers: bearer, pathsFile };
-        runs[mode].push(
-          wrk ? await wrkRun({ wrk, dir, spec, paths: showPaths, replicas, postgresCpu }) : await autocannonRun({ specFile, spec, replicas, postgresCpu }),
-        );
+        const run = wrk
+          ? await wrkRun({ wrk, dir, spec, paths: showPaths, replicas, postgresCpu })
+          : await autocannonRun({ specFile, spec, replicas, postgresCpu });
+        run.serving = mode === 'one' ? run.cpu.replicas[alone] : run.cpu.replicas[0] + run.cpu.replicas[1];
+        runs[mode].push(run);
       }
     }
     await serverA.stop();
@@ -415,6 +420,7 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
         load: mean(list.map((run) => run.cpu.load)),
         backends: mean(list.map((run) => run.cpu.backends)),
         all: mean(list.map((run) => run.cpu.all)),
+        serving: mean(list.map((run) => run.serving)),
       },
       total: mean(list.map((run) => run.total)),
     });
@@ -436,6 +442,12 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       record(`pg.two_replicas.${mode}.cpu_s.postgres_all`, s.cpu.all, 's');
     }
     const usPerReq = (seconds, s) => (seconds * 1e6) / Math.max(1, s.total);
+    // What serving a request costs the service: the replicas serving and the database's backends
+    // (not the load generator; with one replica, not the idle other one either).
+    const serviceUsPerReq = (s) => usPerReq(s.cpu.serving + s.cpu.backends, s);
+    record('pg.two_replicas.one_service_cpu_us_per_req', serviceUsPerReq(one), 'us');
+    record('pg.two_replicas.two_service_cpu_us_per_req', serviceUsPerReq(two), 'us');
+    record('pg.two_replicas.service_cpu_ratio', serviceUsPerReq(two) / serviceUsPerReq(one), 'ratio');
     const perRequest = (s) =>
       `replica A ${round(usPerReq(s.cpu.replicaA, s))} + B ${round(usPerReq(s.cpu.replicaB, s))}, load ${round(usPerReq(s.cpu.load, s))}, pg backends ${round(usPerReq(s.cpu.backends, s))} us/req`;
     const busy = (s) => s.cpu.replicaA + s.cpu.replicaB + s.cpu.load + s.cpu.all;
@@ -482,14 +494,35 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       `pg.jobs.per_s: as jobs.per_s on PostgreSQL storage (pool of 10): ${config.engineJobs} enqueued, then the engine (concurrency 4) until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`,
     );
     const perJob = [...queries.times]
-      .filter(([, entry]) => entry.count >= config.engineJobs * 0.9)
+      .filter(([, entry]) => entry.count >= config.engineJobs * 0.1)
       .sort((a, b) => b[1].ms - a[1].ms)
       .map(([statement, entry]) => `${statement} ${round(entry.count / config.engineJobs, 1)}× ${round(entry.ms / entry.count, 2)} ms`)
       .join(', ');
     const wall = config.engineJobs / engine.enqueuePerSecond + engine.seconds;
     notes.push(
-      `pg.jobs (where the time goes): a job is 1 committed statement, a round trip and a WAL flush (its finish and the next claim in one named prepared statement, the finish a writable CTE; progress is saved at most every 250 ms and these jobs end sooner; plus the enqueue before the timed part), where SQLite${sqlite.jobsPerSecond ? ` (${round(sqlite.jobsPerSecond)} jobs/s in this run)` : ''} writes in-process. Wall time per statement seen by the engine (4 workers at once): ${perJob}. CPU over enqueue + engine (${round(wall, 1)} s): bench process ${round((benchCpu.user + benchCpu.system) / 1e6, 2)} s (the engine, its pg client, the local driver's file system calls), PostgreSQL backends ${round(pgSeconds, 2)} s (read every 100 ms), i.e. ${round(((benchCpu.user + benchCpu.system) / 1e6 + pgSeconds) / wall, 2)} of ${config.cpus} CPUs (load average ${loadavg()[0].toFixed(1)}): the rest of the time the four workers wait on statement latency, round trips, WAL flushes and backends waiting for a CPU, not on the engine's thread. Done for this: the claim finds the requesters with queued jobs by skipping through the jobs_requester index (one probe each) instead of grouping every queued job on each claim, takes a requester's oldest job from that index now that it ends with id (it read and sorted the requester's whole queue), and is planned once per connection (its plan took ~1 ms, longer than its run); a worker's finish claims its next job in the same statement; progress saves went from one per step to one per 250 ms (docs/decisions.md)`,
+      `pg.jobs (where the time goes): the finishes and next claims of the workers that finish together go in one committed statement, a round trip and a WAL flush shared by them (group commit, kysely-job-batch.ts: about 0.25 statements a job at concurrency 4, where it was 1 a job; progress is saved at most every 250 ms and these jobs end sooner; plus the enqueue before the timed part), where SQLite${sqlite.jobsPerSecond ? ` (${round(sqlite.jobsPerSecond)} jobs/s in this run)` : ''} writes in-process. Statements a job and wall time per statement seen by the engine (4 workers at once): ${perJob}. CPU over enqueue + engine (${round(wall, 1)} s): bench process ${round((benchCpu.user + benchCpu.system) / 1e6, 2)} s (the engine, its pg client, the local driver's file system calls), PostgreSQL backends ${round(pgSeconds, 2)} s (read every 100 ms), i.e. ${round(((benchCpu.user + benchCpu.system) / 1e6 + pgSeconds) / wall, 2)} of ${config.cpus} CPUs (load average ${loadavg()[0].toFixed(1)}): the rest of the time the four workers wait on statement latency, round trips, WAL flushes and backends waiting for a CPU, not on the engine's thread. Done for this: the claim finds the requesters with queued jobs by skipping through the jobs_requester index (one probe each) instead of grouping every queued job on each claim, takes a requester's oldest job from that index now that it ends with id (it read and sorted the requester's whole queue), and is planned once per connection (its plan took ~1 ms, longer than its run); a worker's finish claims its next job in the same statement; progress saves went from one per step to one per 250 ms (docs/decisions.md)`,
     );
     log(`pg: engine ${round(engine.perSecond)} jobs/s; ${perJob}`);
+
+    // --- The same engine run on SQLite and on PostgreSQL, alternated (a fresh file and a fresh database each round). ---
+    const alternated = { sqlite: [], postgres: [] };
+    for (let pass = 0; pass < config.jobRounds; pass++) {
+      alternated.sqlite.push((await engineThroughput({ dir: dataDir(`engine-sqlite-${pass}`), jobs: config.engineJobs })).perSecond);
+      const fresh = await createBenchDatabase(serverUrl);
+      try {
+        alternated.postgres.push((await engineThroughput({ dir: dataDir(`engine-pg-${pass}`), jobs: config.engineJobs, databaseUrl: fresh.url })).perSecond);
+      } finally {
+        await fresh.drop();
+      }
+    }
+    const sqliteJobs = median(alternated.sqlite);
+    const postgresJobs = median(alternated.postgres);
+    record('pg.jobs.alternated_sqlite_per_s', sqliteJobs, 'jobs/s');
+    record('pg.jobs.alternated_per_s', postgresJobs, 'jobs/s');
+    record('pg.jobs.ratio_vs_sqlite', postgresJobs / sqliteJobs, 'ratio');
+    notes.push(
+      `pg.jobs.ratio_vs_sqlite: the engine run of jobs.per_s (${config.engineJobs} local share tests, concurrency 4) on a fresh SQLite file and on a fresh PostgreSQL database, alternated ${config.jobRounds} times, medians (jobs/s by round: SQLite ${alternated.sqlite.map((x) => round(x)).join('/')}; PostgreSQL ${alternated.postgres.map((x) => round(x)).join('/')})`,
+    );
+    log(`pg: engine alternated with SQLite: ${round(postgresJobs)} vs ${round(sqliteJobs)} jobs/s`);
   }
 }

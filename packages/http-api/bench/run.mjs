@@ -6,7 +6,7 @@
 // on the server of `--pg-url URL` (else DMS_BENCH_PG_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 // and dropped at the end.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,6 @@ const config = {
   shares: 100_000,
   showSet: 10_000,
   show: { connections: 32, rounds: quick ? 1 : 3, duration: quick ? 3 : 5, warmup: 1 },
-  showInfoLog: { connections: 32, duration: quick ? 3 : 5, warmup: quick ? 1 : 2 },
   // One connection: the server is one thread, so with c connections in a closed loop p99 is
   // ~c x the service time (queueing). c=4 is reported too.
   list: { connections: 1, duration: quick ? 3 : 8, warmup: 1 },
@@ -62,8 +61,9 @@ const pgConfig = {
   show: config.show,
   list: config.list,
   list4: config.list4,
-  replicas: { connections: 32, rounds: quick ? 1 : 3, duration: quick ? 3 : 5, warmup: 1 },
+  replicas: { connections: 32, rounds: quick ? 2 : 4, duration: quick ? 3 : 5, warmup: 1 },
   engineJobs: config.engineJobs,
+  jobRounds: quick ? 1 : 3,
   cpus: availableParallelism(),
 };
 
@@ -134,6 +134,10 @@ async function main() {
   const basic = `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`;
   const showPaths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
 
+  // The same data (and key) for a second server at the default DMS_LOG_LEVEL=info, one service per data dir.
+  const infoDataDir = makeTempDir('dms-bench-info-');
+  cpSync(dataDir, infoDataDir, { recursive: true });
+
   // --- The server at DMS_LOG_LEVEL=warn (stdout to /dev/null). ---
   const server = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'warn', label: 'warn' });
   log(`server pid ${server.pid} at ${server.origin} (DMS_LOG_LEVEL=warn)`);
@@ -154,9 +158,13 @@ async function main() {
   const floor = await startHonoFloor(seeded.file);
   await floor.ready(showPaths[0]);
   await checkShowBodies({ base: `${floor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-  const [show, base, floorRuns] = await alternatedShow(
+  // The default configuration: access log at info, stdout to /dev/null like the warn server's.
+  const infoServer = await startServer({ dataDir: infoDataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
+  await checkShowBodies({ base: infoServer.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
+  const [show, showInfo, base, floorRuns] = await alternatedShow(
     [
       { target: server, headers: bearer },
+      { target: infoServer, headers: bearer },
       { target: baseline, headers: {} },
       { target: floor, headers: {} },
     ],
@@ -179,7 +187,7 @@ async function main() {
   record('show.hono_floor_ratio', floorRuns.rps / base.rps, 'ratio');
   record('show.ratio_vs_hono_floor', show.rps / floorRuns.rps, 'ratio');
   notes.push(
-    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
+    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the server at info, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
   );
   notes.push(
     'show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine',
@@ -266,9 +274,7 @@ async function main() {
   notes.push(`rss_mb: VmRSS of the server at the end (after show, list, jobs and scans); rss_peak_mb: VmHWM. VmRSS/VmHWM MB by phase: ${rssSteps.join(', ')}`);
   await server.stop();
 
-  // --- The same show run at the default DMS_LOG_LEVEL=info (access log to /dev/null). ---
-  const infoServer = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
-  const showInfo = await throughput({ origin: infoServer.origin, paths: showPaths, headers: bearer, ...config.showInfoLog });
+  // --- The list at the default DMS_LOG_LEVEL=info (access log to /dev/null); its show ran alternated above. ---
   const listInfo = await throughput({
     origin: infoServer.origin,
     paths: [listPath(config.shares)],
@@ -280,9 +286,11 @@ async function main() {
   await infoServer.stop();
   record('show.rps_info_log', showInfo.rps, 'req/s');
   record('show.ratio_info_log', showInfo.rps / base.rps, 'ratio');
+  record('show.info_log_ratio_vs_warn', showInfo.rps / show.rps, 'ratio');
+  record('show.info_log_cpu_us_per_req', showInfo.cpuUsPerReq, 'us');
   record('list.p99_ms_info_log', listInfo.p99, 'ms');
   notes.push(
-    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows rerun at the default info (one access-log line per request, stdout to /dev/null), show for ${config.showInfoLog.duration} s, list for ${quick ? 2 : 4} s`,
+    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows at the default info (one access-log line per request, stdout to /dev/null): show on a second server over a copy of the data dir, alternated round by round with the warn server, the baseline and the floor (req/s by round: ${showInfo.all}; show.info_log_ratio_vs_warn = its median over the warn server's), list for ${quick ? 2 : 4} s after`,
   );
   log(`show at info: ${round(showInfo.rps)} req/s; list p99 at info ${listInfo.p99} ms`);
 

@@ -155,7 +155,7 @@ export async function seedPostgres(url, { shares = 100_000, showCount = 10_000 }
 
     const showIds = showSet(ids, shares, showCount);
     const rows = await client.query(
-      'select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum from nas_shares where id = any($1::int[])',
+      'select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum, health, last_tested_at, last_test_status, last_scanned_at from nas_shares where id = any($1::int[])',
       [showIds],
     );
     const byId = new Map(rows.rows.map((row) => [row.id, row]));

@@ -44,6 +44,14 @@ export function runCli(args, env, timeoutMs = 30_000) {
   });
 }
 
+async function waitForAdmin(env, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!/^\d+\tadmin\t/m.test(await runCli(['user', 'list'], env))) {
+    if (Date.now() > deadline) throw new Error(`dms serve created no admin user within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function createApiKey(env) {
   const stdout = await runCli(['apikey', 'create', '--name', 'bench', '--scope', 'nas_shares/show', '--scope', 'nas_shares/index'], env);
   const key = stdout.trim().split('\n').at(-1)?.trim();
@@ -66,6 +74,9 @@ export async function startServer({ dataDir, adminPassword, logLevel, localRoots
   const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/api/v2`, child);
+  // `dms serve` creates the first admin (DMS_ADMIN_PASSWORD) only once it listens: a Basic request
+  // right after the port answers could find none, and would count as a failed sign-in.
+  if (adminPassword) await waitForAdmin(env);
   return { child, pid: child.pid, origin, base: `${origin}/api/v2`, env, stop: () => stopChild(child, 5000) };
 }
 
