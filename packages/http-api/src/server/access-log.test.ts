@@ -85,6 +85,12 @@ describe('issue 27 item 1: the access log is asynchronous and complete', () => {
     expect([...keys].sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'principal', 'req_id', 'service', 'status', 'time']);
   }, 60_000);
 
+  it('a single request on an idle service has its line on stdout within a second (lines are batched, not held)', async () => {
+    const dms = await serve();
+    const [id] = await load(dms, 'alone', 1, 1);
+    await until(() => accessLines(dms).ids.has(id!), 1_000);
+  });
+
   it('a reader that stops reading stdout does not stop dms from answering, and gets every line once it reads again', async () => {
     const dms = await serve();
     // About 250 bytes a line: 4000 lines are ~1 MB, far past a pipe's 64 KiB buffer, which a
