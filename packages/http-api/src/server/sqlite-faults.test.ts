@@ -127,7 +127,8 @@ describe.skipIf(!tools.ok)('issue 21: dms serve on SQLite under storage faults',
     const readyz = await timed(`${server.url}/readyz`);
     expect(readyz.status).toBe(503);
     expect(readyz.body).toContain('was deleted');
-    expect(server.output()).toMatch(/"level":50.*dms\.sqlite was deleted while dms had it open/);
+    // Log lines go out in batches (within 100 ms): waited for, not read at once.
+    await until(() => /"level":50.*dms\.sqlite was deleted while dms had it open/.test(server.output()), 2000);
     await until(() => server.output().includes('saved the open database to'), 5000);
 
     server.child.kill('SIGTERM');
