@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresAccessLimits, createPostgresRateLimiter } from './pg-rate-limiter.js';
+import { createResilientPool } from './pg-pool.js';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../../testing/postgres-test-database.js';
 
 // Locally a missing server skips with the reason printed; on CI it fails (see require-tool.ts).
@@ -8,16 +9,9 @@ const unreachable = await postgresUnreachable();
 if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
 if (unreachable) console.warn(`[skip] ${unreachable}`);
 
-/**
- * pool.end() resolves once it has asked its sessions to end, not when they have: the drop (with
- * force) that follows can terminate one still closing, and a pool without an 'error' listener
- * throws that as an uncaught exception. The service's pools listen (pg-pool.ts); these do too.
- */
-function testPool(connectionString: string, max?: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, ...(max === undefined ? {} : { max }) });
-  pool.on('error', () => {});
-  return pool;
-}
+// The service's pools (createResilientPool): pool.end() resolves before its sessions have closed,
+// and the forced drop after the tests can terminate one, which a pool without listeners throws.
+const testPool = (connectionString: string, max?: number) => createResilientPool({ connectionString, ...(max === undefined ? {} : { max }) });
 
 describe.skipIf(unreachable)('PostgreSQL rate limiter: one budget for every replica', () => {
   let database: TestDatabase | undefined;
