@@ -1,11 +1,12 @@
 // Where a show request's CPU goes, piece by piece (issue 27 item 2):
-// `node bench/show-pieces.mjs [--before OTHER_CLI_MAIN] [--level warn|info] [--rounds N]`.
+// `node bench/show-pieces.mjs [--before OTHER_CLI_MAIN] [--level warn|info] [--rounds N] [--top N]`.
 // Seeds 20,000 shares, then runs the server (this build; with --before another build too, e.g.
 // a worktree of an earlier commit) and the Hono floor, each under --cpu-prof, under the same
 // show load, alternated round by round. Only samples taken while a process was under load
 // count; each is charged to the innermost frame on its stack that belongs to a piece
 // (authentication, rate limit, SQLite read, ETag ...), and the table gives µs per request.
 // Profiling slows every process alike; compare pieces within one run, not with other runs.
+// --top N lists, per process, the N frames with the most self time among those no piece claims.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,13 +16,14 @@ import { seed } from './seed.mjs';
 import { createApiKey, serverEnv } from './server.mjs';
 import { throughput } from './http-bench.mjs';
 
-const options = { before: undefined, level: 'warn', rounds: 3, duration: 3 };
+const options = { before: undefined, level: 'warn', rounds: 3, duration: 3, top: 0 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--before') options.before = resolve(argv[++i]);
   else if (argv[i] === '--level') options.level = argv[++i];
   else if (argv[i] === '--rounds') options.rounds = Number(argv[++i]);
-  else throw new Error(`show-pieces: unknown argument '${argv[i]}' (known: --before CLI_MAIN, --level LEVEL, --rounds N)`);
+  else if (argv[i] === '--top') options.top = Number(argv[++i]);
+  else throw new Error(`show-pieces: unknown argument '${argv[i]}' (known: --before CLI_MAIN, --level LEVEL, --rounds N, --top N)`);
 }
 
 /** Innermost first: the first piece a frame of the stack (leaf to root) belongs to takes the sample. */
@@ -66,6 +68,8 @@ function piecesOf(file, windows) {
     return rest;
   };
   const us = new Map();
+  /** Self time of the frames no piece claims, by function and place: what `--top` lists. */
+  const unclaimed = new Map();
   let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     at += profile.timeDeltas[i] ?? 0;
@@ -74,8 +78,12 @@ function piecesOf(file, windows) {
     if (frame.functionName === '(idle)') continue;
     const piece = pieceOf(profile.samples[i]);
     us.set(piece, (us.get(piece) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    if (piece === rest) {
+      const place = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^.*packages\//, '')}:${frame.lineNumber + 1}`;
+      unclaimed.set(place, (unclaimed.get(place) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    }
   }
-  return us;
+  return { us, unclaimed };
 }
 
 process.on('exit', cleanupSync);
@@ -128,10 +136,9 @@ try {
   }
   for (const contender of contenders) await stopChild(contender.child, 10_000);
 
-  const tables = contenders.map((contender) => {
-    const us = piecesOf(join(profDir, `${contender.name}.cpuprofile`), contender.windows);
-    return new Map([...us].map(([piece, total]) => [piece, total / contender.requests]));
-  });
+  const profiles = contenders.map((contender) => piecesOf(join(profDir, `${contender.name}.cpuprofile`), contender.windows));
+  const perRequest = (map, contender) => new Map([...map].map(([key, total]) => [key, total / contender.requests]));
+  const tables = profiles.map(({ us }, index) => perRequest(us, contenders[index]));
   const names = [...pieces.map(([name]) => name), rest];
   const cell = (value) => (value === undefined ? '' : round(value, 2).toFixed(2)).padStart(9);
   console.log(`µs of CPU per request (profiled, DMS_LOG_LEVEL=${options.level}, ${options.rounds} rounds of ${options.duration} s, 32 connections)`);
@@ -143,6 +150,11 @@ try {
   const totals = tables.map((table) => [...table.values()].reduce((sum, value) => sum + value, 0));
   console.log(`${'total'.padEnd(36)}${totals.map(cell).join('')}`);
   console.log(`${'requests'.padEnd(36)}${contenders.map((c) => String(c.requests).padStart(9)).join('')}`);
+  for (const [index, { unclaimed }] of options.top > 0 ? profiles.entries() : []) {
+    console.log(`\n${contenders[index].name}: the ${options.top} heaviest frames of '${rest}' (self µs per request)`);
+    const heaviest = [...perRequest(unclaimed, contenders[index])].sort((a, b) => b[1] - a[1]).slice(0, options.top);
+    for (const [place, value] of heaviest) console.log(`${cell(value)}  ${place}`);
+  }
 } finally {
   destroyAgent();
   await cleanupAll();

@@ -1,6 +1,7 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 import { serverDefaults } from '@dms/core';
+import { batchedDestination } from './batched-destination.js';
 
 /** Secrets never reach a log line, whatever a caller passes in. */
 export const redactedPaths = [
@@ -33,25 +34,17 @@ export const maxUnwrittenLogBytes = 16 * 1024 * 1024;
  * Lines are written once this much waits, or after `writeWithinMs` at the latest: one write
  * (a thread-pool round trip) carries ~20 access lines instead of one each.
  */
-const writeAtBytes = 4096;
+const writeAtChars = 4096;
 const writeWithinMs = 100;
 
 /**
- * Standard output as pino's asynchronous sonic-boom: a line is queued, not written, in the
- * request that logs it, and goes out with the others in one write once 4 KiB wait or 100 ms
- * have passed. pino writes what is left synchronously when the process exits (its exit hook)
- * if a crash ends it; a graceful stop (SIGTERM, SIGINT, SIGHUP) waits for it first (flushLogger).
+ * Standard output, written asynchronously in batches (batched-destination.ts): a line is
+ * queued, not written, in the request that logs it, and goes out with the others in one write
+ * once 4 KiB wait or 100 ms have passed. What waits is written synchronously when the process
+ * exits, a crash included; a graceful stop (SIGTERM, SIGINT, SIGHUP) waits for it first (flushLogger).
  */
 function stdoutDestination(onDrop?: (bytes: number) => void): DestinationStream {
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: writeAtBytes,
-    periodicFlush: writeWithinMs,
-    maxLength: maxUnwrittenLogBytes,
-  });
-  if (onDrop) destination.on('drop', (data: string) => onDrop(Buffer.byteLength(data)));
-  return destination;
+  return batchedDestination({ fd: 1, batchChars: writeAtChars, withinMs: writeWithinMs, maxUnwrittenBytes: maxUnwrittenLogBytes, ...(onDrop ? { onDrop } : {}) });
 }
 
 export interface LoggerOptions {
@@ -76,14 +69,51 @@ export function createLogger(
     : pino(options, stdoutDestination(onDrop));
 }
 
+/** An access line's fields, in their order on the line. None is a secret: redaction is off for them. */
+export interface AccessFields {
+  req_id: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  /** `user:NAME` or `api_key:ID`; left off the line when undefined (no credential, a public path). */
+  principal: string | undefined;
+}
+
+export type AccessLog = (level: 'info' | 'debug', fields: AccessFields) => void;
+
+const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym, formattersSym, mixinSym, hooksSym, needsMetadataGsym } = pino.symbols;
+
 /**
- * The logger of the access log, one line per request: the same destination and level, without
- * redaction. Its lines hold only the fields the observer names (request id, method, path,
- * status, duration, principal), none of them a secret, and redacting by key name cost each
- * request about as much as the rest of its line.
+ * The access log, one line per request: the very line `logger[level](fields, 'request')` writes,
+ * with the logger's level label, time and bindings (read through `pino.symbols`, which pino
+ * exposes for integrations), put together here. pino's serialiser looks up a serialiser and a
+ * stringifier for each key and redacts by key name, which cost a request more than the line's
+ * write. A logger that reshapes its lines (a log formatter, a mixin, a write hook, a stream
+ * that wants metadata) keeps pino's own path.
  */
-export function accessLogger(logger: Logger): Logger {
-  return logger.child({}, { redact: [] });
+export function accessLog(logger: Logger): AccessLog {
+  const plain = logger.child({}, { redact: [] });
+  const internals = plain as unknown as Record<symbol, unknown>;
+  const stream = internals[streamSym] as DestinationStream & Record<symbol, unknown>;
+  const reshapes =
+    (internals[formattersSym] as { log?: unknown }).log !== undefined ||
+    Boolean(internals[mixinSym]) ||
+    (internals[hooksSym] as { streamWrite?: unknown }).streamWrite !== undefined ||
+    stream[needsMetadataGsym] === true ||
+    internals[messageKeySym] !== 'msg';
+  if (reshapes) return (level, fields) => plain[level](fields, 'request');
+  const levelLabels = internals[lsCacheSym] as Record<number, string>;
+  const opening = { info: levelLabels[plain.levels.values['info']!]!, debug: levelLabels[plain.levels.values['debug']!]! };
+  const time = internals[timeSym] as () => string;
+  const bindings = internals[chindingsSym] as string;
+  const end = internals[endSym] as string;
+  return (level, { req_id, method, path, status, ms, principal }) => {
+    const who = principal === undefined ? '' : `,"principal":${JSON.stringify(principal)}`;
+    stream.write(
+      `${opening[level]}${time()}${bindings},"req_id":${JSON.stringify(req_id)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms}${who},"msg":"request"${end}`,
+    );
+  };
 }
 
 export type { Logger };

@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { requestIdOf, startCommonHeaders } from '../http/common-headers.js';
-import { accessLogger } from '../http/logger.js';
+import { accessLog } from '../http/logger.js';
 
 const validRequestId = /^[\w\-.:]{1,255}$/;
 
@@ -26,7 +26,7 @@ const probeRoutes: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metri
 export function createObserver(logger: Logger, metrics: Metrics): Observer {
   const logs = logger.isLevelEnabled('info');
   const logsProbes = logger.isLevelEnabled('debug');
-  const access = accessLogger(logger);
+  const access = accessLog(logger);
   return {
     begin(c) {
       const started = performance.now();
@@ -42,18 +42,14 @@ export function createObserver(logger: Logger, metrics: Metrics): Observer {
       const probe = probeRoutes.has(route);
       if (probe ? !logsProbes : !logs) return;
       const principal = c.get('principal');
-      access[probe ? 'debug' : 'info'](
-        {
-          req_id: requestIdOf(c),
-          method: c.req.method,
-          path: c.req.path,
-          status,
-          ms: Math.round(ms * 100) / 100,
-          // Left out of the line when undefined (no credential, or a public path).
-          principal: principal === undefined ? undefined : principal.kind === 'user' ? `user:${principal.username}` : `api_key:${principal.keyId}`,
-        },
-        'request',
-      );
+      access(probe ? 'debug' : 'info', {
+        req_id: requestIdOf(c)!,
+        method: c.req.method,
+        path: c.req.path,
+        status,
+        ms: Math.round(ms * 100) / 100,
+        principal: principal === undefined ? undefined : principal.kind === 'user' ? `user:${principal.username}` : `api_key:${principal.keyId}`,
+      });
     },
   };
 }

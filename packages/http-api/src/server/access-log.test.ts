@@ -81,7 +81,7 @@ describe('issue 27 item 1: the access log is asynchronous and complete', () => {
     expect(ids.filter((id) => !logged.has(id))).toEqual([]);
     const output = dms.output();
     expect(output.lastIndexOf('"msg":"dms stopped"')).toBeGreaterThan(output.lastIndexOf(`"req_id":"${ids.at(-1)}"`));
-    // Redaction is off for these lines (accessLogger): nothing but these fields may ever go in them.
+    // Redaction is off for these lines (accessLog): nothing but these fields may ever go in them.
     expect([...keys].sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'principal', 'req_id', 'service', 'status', 'time']);
   }, 60_000);
 

@@ -1,0 +1,49 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { accessLog, createLogger, type AccessFields } from './logger.js';
+
+/** A destination that keeps what it is given. */
+function capture() {
+  const lines: string[] = [];
+  return { lines, write: (line: string) => void lines.push(line) };
+}
+
+const withoutTime = (line: string) => line.replace(/,"time":\d+/, ',"time":0');
+
+const fields: AccessFields[] = [
+  { req_id: 'a3f1c2d4-1111-2222-3333-444455556666', method: 'GET', path: '/api/v2/nas_shares/7', status: 200, ms: 1.23, principal: 'api_key:4' },
+  { req_id: 'given.id:1', method: 'PUT', path: '/api/v2/nas_shares/"quoted"\\back\u0001slash\u00e9\u{1f600}', status: 404, ms: 0, principal: 'user:Zoë "admin"' },
+  { req_id: 'x', method: 'OPTIONS', path: '/api/v2', status: 204, ms: 12345.67, principal: undefined },
+];
+
+describe('the access log line (issue 27 item 1)', () => {
+  it.each(['info', 'debug'] as const)("is, at %s, the very line pino writes for the same fields and message, escapes included", (level) => {
+    const ours = capture();
+    const pinos = capture();
+    const log = accessLog(createLogger('debug', ours));
+    const reference = createLogger('debug', pinos).child({}, { redact: [] });
+    for (const line of fields) {
+      log(level, line);
+      reference[level](line, 'request');
+    }
+    expect(ours.lines.map(withoutTime)).toEqual(pinos.lines.map(withoutTime));
+    // And it parses back to the fields, a missing principal left off.
+    expect(JSON.parse(ours.lines[2]!)).not.toHaveProperty('principal');
+    expect(JSON.parse(ours.lines[1]!).path).toBe(fields[1]!.path);
+  });
+
+  it('carries the bindings of a child logger, as pino does', () => {
+    const ours = capture();
+    const pinos = capture();
+    accessLog(createLogger('info', ours).child({ component: 'http' }))('info', fields[0]!);
+    createLogger('info', pinos).child({ component: 'http' }).child({}, { redact: [] }).info(fields[0], 'request');
+    expect(ours.lines.map(withoutTime)).toEqual(pinos.lines.map(withoutTime));
+    expect(JSON.parse(ours.lines[0]!)).toMatchObject({ service: 'dms', component: 'http' });
+  });
+
+  it("keeps pino's own path for a logger that reshapes its lines (a mixin)", () => {
+    const out = capture();
+    accessLog(pino({ level: 'info', mixin: () => ({ extra: 1 }) }, out))('info', fields[0]!);
+    expect(JSON.parse(out.lines[0]!)).toMatchObject({ extra: 1, req_id: fields[0]!.req_id, msg: 'request' });
+  });
+});
