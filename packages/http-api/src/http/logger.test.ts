@@ -12,12 +12,19 @@ const withoutTime = (line: string) => line.replace(/,"time":\d+/, ',"time":0');
 
 const fields: AccessFields[] = [
   { req_id: 'a3f1c2d4-1111-2222-3333-444455556666', method: 'GET', path: '/api/v2/nas_shares/7', status: 200, ms: 1.23, principal: 'api_key:4' },
-  { req_id: 'given.id:1', method: 'PUT', path: '/api/v2/nas_shares/"quoted"\\back\u0001slash\u00e9\u{1f600}', status: 404, ms: 0, principal: 'user:Zoë "admin"' },
+  {
+    req_id: 'given.id:1',
+    method: 'PUT',
+    path: '/api/v2/nas_shares/"quoted"\\back\u0001slash\u00e9\u{1f600}',
+    status: 404,
+    ms: 0,
+    principal: 'user:Zoë "admin"',
+  },
   { req_id: 'x', method: 'OPTIONS', path: '/api/v2', status: 204, ms: 12345.67, principal: undefined },
 ];
 
 describe('the access log line (issue 27 item 1)', () => {
-  it.each(['info', 'debug'] as const)("is, at %s, the very line pino writes for the same fields and message, escapes included", (level) => {
+  it.each(['info', 'debug'] as const)('is, at %s, the very line pino writes for the same fields and message, escapes included', (level) => {
     const ours = capture();
     const pinos = capture();
     const log = accessLog(createLogger('debug', ours));

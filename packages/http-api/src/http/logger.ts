@@ -44,7 +44,13 @@ const writeWithinMs = 100;
  * exits, a crash included; a graceful stop (SIGTERM, SIGINT, SIGHUP) waits for it first (flushLogger).
  */
 function stdoutDestination(onDrop?: (bytes: number) => void): DestinationStream {
-  return batchedDestination({ fd: 1, batchChars: writeAtChars, withinMs: writeWithinMs, maxUnwrittenBytes: maxUnwrittenLogBytes, ...(onDrop ? { onDrop } : {}) });
+  return batchedDestination({
+    fd: 1,
+    batchChars: writeAtChars,
+    withinMs: writeWithinMs,
+    maxUnwrittenBytes: maxUnwrittenLogBytes,
+    ...(onDrop ? { onDrop } : {}),
+  });
 }
 
 export interface LoggerOptions {
