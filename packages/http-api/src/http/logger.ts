@@ -102,15 +102,20 @@ export function accessLog(logger: Logger): AccessLog {
   const plain = logger.child({}, { redact: [] });
   const internals = plain as unknown as Record<symbol, unknown>;
   const stream = internals[streamSym] as DestinationStream & Record<symbol, unknown>;
+  const levelLabels = internals[lsCacheSym] as Record<number, string | undefined>;
+  const info = levelLabels[plain.levels.values['info'] ?? -1];
+  const debug = levelLabels[plain.levels.values['debug'] ?? -1];
   const reshapes =
     (internals[formattersSym] as { log?: unknown }).log !== undefined ||
     Boolean(internals[mixinSym]) ||
     (internals[hooksSym] as { streamWrite?: unknown }).streamWrite !== undefined ||
     stream[needsMetadataGsym] === true ||
-    internals[messageKeySym] !== 'msg';
+    internals[messageKeySym] !== 'msg' ||
+    // Custom levels only: no info or debug of pino's own.
+    info === undefined ||
+    debug === undefined;
   if (reshapes) return (level, fields) => plain[level](fields, 'request');
-  const levelLabels = internals[lsCacheSym] as Record<number, string>;
-  const opening = { info: levelLabels[plain.levels.values['info']!]!, debug: levelLabels[plain.levels.values['debug']!]! };
+  const opening = { info, debug };
   const time = internals[timeSym] as () => string;
   const bindings = internals[chindingsSym] as string;
   const end = internals[endSym] as string;
