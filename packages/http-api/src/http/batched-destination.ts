@@ -27,14 +27,11 @@ type SonicBoom = InstanceType<typeof SonicBoom>;
 
 /** Every destination whose waiting lines must reach their fd when the process exits, crash or not. */
 const open = new Set<Batcher>();
-let exitHookInstalled = false;
 
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const destination of open) destination.flushSync();
-  });
+/** One exit hook for them all, installed with the first. */
+function keepUntilExit(destination: Batcher): void {
+  if (open.size === 0) process.on('exit', () => open.forEach((each) => each.flushSync()));
+  open.add(destination);
 }
 
 /**
@@ -65,8 +62,7 @@ class Batcher implements BatchedDestination {
     this.#sonic.on('error', (error: Error) => this.#settle(error));
     this.#batchChars = batchChars;
     this.#withinMs = withinMs;
-    open.add(this);
-    installExitHook();
+    keepUntilExit(this);
   }
 
   write(line: string): void {
