@@ -14,6 +14,9 @@ export { toDomainError } from './errors/to-domain-error.js';
 export { isStorageUnavailable } from './errors/storage-unavailable.js';
 export { parseInput } from './validation/zod-details.js';
 
+// Answers a port gives at once where it can; the REST pipeline chains them without a promise
+export { whenReady, recovering, type MaybePromise } from './ports/maybe-promise.js';
+
 // Resources, one module each (domain/<resource>.ts): input schemas, the answer's schema, its
 // collection and list query schema, and their types
 export { type NasType } from './domain/common.js';

@@ -35,7 +35,7 @@ async function keyHolding(controller: string, action: string): Promise<Principal
 }
 
 /** Whether the core refused the call for want of a scope, and which one it named. */
-async function missingScope(call: () => Promise<unknown>): Promise<string | undefined> {
+async function missingScope(call: () => unknown): Promise<string | undefined> {
   try {
     await call();
     return undefined;
@@ -46,7 +46,7 @@ async function missingScope(call: () => Promise<unknown>): Promise<string | unde
 }
 
 const nowhere = '999999';
-type Check = (core: Core, principal: Principal) => Promise<unknown>;
+type Check = (core: Core, principal: Principal) => unknown;
 
 /**
  * One core call per scope the picker offers, each checking that scope first: a key holding the

@@ -1,3 +1,5 @@
+import type { MaybePromise } from './maybe-promise.js';
+
 /**
  * Rate limiter port: a fixed window of `limit` points per key. The memory adapter serves
  * one process; a shared store (PostgreSQL, Redis) can serve replicas behind the same port.
@@ -10,12 +12,13 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
+/** Answers at once where its store is in memory (see MaybePromise), later from a shared store. */
 export interface RateLimiter {
   readonly limit: number;
-  consume(key: string, points?: number): Promise<RateLimitDecision>;
+  consume(key: string, points?: number): MaybePromise<RateLimitDecision>;
   /** Reads without consuming. */
-  peek(key: string): Promise<RateLimitDecision>;
-  reset(key: string): Promise<void>;
+  peek(key: string): MaybePromise<RateLimitDecision>;
+  reset(key: string): MaybePromise<void>;
 }
 
 /**

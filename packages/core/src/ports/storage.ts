@@ -1,3 +1,4 @@
+import type { MaybePromise } from './maybe-promise.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NasType } from '../domain/common.js';
 import type { Scope } from '../scopes/scope.js';
@@ -107,7 +108,8 @@ export interface ApiKeyRecord {
 
 export interface CrudStore<TRecord extends { id: number }, TInsert, TPatch = Partial<TInsert>> {
   list(query: ListQuery): Promise<ListPage<TRecord>>;
-  get(id: number): Promise<TRecord | undefined>;
+  /** At once where the adapter reads synchronously (SQLite's prepared read; see MaybePromise). */
+  get(id: number): MaybePromise<TRecord | undefined>;
   create(values: TInsert): Promise<TRecord>;
   /** Resolves undefined when the record does not exist. */
   update(id: number, patch: TPatch): Promise<TRecord | undefined>;

@@ -12,7 +12,7 @@ if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unr
 if (unreachable) console.warn(`[skip] the PostgreSQL half of the scheduler suite: ${unreachable}`);
 
 /** Polls a condition on storage (no fixed sleep): the scheduler and workers run on their own time. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();

@@ -13,7 +13,7 @@ import { SnmptrapdPeer, type ReceivedTrap } from '../testing/snmptrapd-peer.js';
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
 
 /** Polls a condition (no fixed sleep): the scheduler, the workers and the alert sources run on their own time. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();

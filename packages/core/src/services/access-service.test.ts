@@ -9,6 +9,7 @@ import type { DmsEvent } from '../domain/events.js';
 import type { Storage } from '../ports/storage.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { createCore, type Core } from './create-core.js';
+import type { AccessRequest, CredentialRequest } from './access-service.js';
 import { countingHasher } from '../testing/counting-hasher.js';
 import { bearerCredential, passwordCredential, type Credential } from '../security/credential.js';
 
@@ -17,6 +18,11 @@ const bearer = (token: string) => bearerCredential(token);
 const attacker = '198.51.100.1';
 const neighbour = '203.0.113.5';
 const now = new Date('2030-01-02T03:04:05.000Z');
+
+// The service answers at once where it can (a remembered credential, in-memory budgets): these
+// read every answer as a promise, and what it throws at once as a rejection.
+const authenticateRequest = async (core: Core, request: CredentialRequest) => core.access.authenticateRequest(request);
+const guardPublicRequest = async (core: Core, request: AccessRequest) => core.access.guardPublicRequest(request);
 
 interface Setup {
   core: Core;
@@ -65,7 +71,7 @@ describe('AccessService over SQLite', () => {
 
   it('ten failed Basic authentications lock a user out from that address only, even with the right password', async () => {
     const { core } = await setUp();
-    const authenticate = (address: string, credential: Credential) => core.access.authenticateRequest({ address, credential });
+    const authenticate = (address: string, credential: Credential) => authenticateRequest(core, { address, credential });
     for (let i = 0; i < 10; i++) expect(await codeOf(authenticate(attacker, basicOf('alice', `wrong-${i}`)))).toBe('unauthenticated');
 
     const refused = await authenticate(attacker, basicOf('alice', 'alice-password-1')).catch((error: unknown) => error);
@@ -80,7 +86,7 @@ describe('AccessService over SQLite', () => {
   it('publishes auth_failures_repeated once, on the tenth failure', async () => {
     const { core, events } = await setUp();
     const repeated = () => events.filter((event) => event.name === 'auth_failures_repeated');
-    const guess = (password: string) => codeOf(core.access.authenticateRequest({ address: attacker, credential: basicOf('alice', password) }));
+    const guess = (password: string) => codeOf(authenticateRequest(core, { address: attacker, credential: basicOf('alice', password) }));
     for (let i = 0; i < 9; i++) await guess(`wrong-${i}`);
     expect(repeated()).toHaveLength(0);
 
@@ -102,7 +108,7 @@ describe('AccessService over SQLite', () => {
 
   it('refuses a Basic guess over the address budget without a password check', async () => {
     const { core, hasher } = await setUp({ perAddress: createMemoryRateLimiter({ limit: 3, windowSeconds: 60 }) });
-    const authenticate = (credential: Credential) => codeOf(core.access.authenticateRequest({ address: attacker, credential }));
+    const authenticate = (credential: Credential) => codeOf(authenticateRequest(core, { address: attacker, credential }));
     // A verified credential is remembered: after its first check it costs the address nothing.
     expect(await authenticate(basicOf('alice', 'alice-password-1'))).toBe('ok');
     expect(hasher.verifications).toBe(1);
@@ -120,9 +126,35 @@ describe('AccessService over SQLite', () => {
     const { core } = await setUp();
     const { key } = await core.apiKeys.create(systemPrincipal, { name: 'valid', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     const outcomes: string[] = [];
-    for (let i = 0; i < 12; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: attacker, credential: bearer(`dms_guess${i}`) })));
+    for (let i = 0; i < 12; i++) outcomes.push(await codeOf(authenticateRequest(core, { address: attacker, credential: bearer(`dms_guess${i}`) })));
     expect(outcomes).toEqual([...Array<string>(10).fill('unauthenticated'), 'rate_limited', 'rate_limited']);
-    expect(await core.access.authenticateRequest({ address: attacker, credential: bearer(key) })).toMatchObject({ kind: 'api_key', name: 'valid' });
+    expect(await authenticateRequest(core, { address: attacker, credential: bearer(key) })).toMatchObject({ kind: 'api_key', name: 'valid' });
+  });
+
+  it('answers a remembered key or password at once, charged as before, and a refusal at once too', async () => {
+    const { core } = await setUp({ perCredential: createMemoryRateLimiter({ limit: 3, windowSeconds: 60 }) });
+    const { key } = await core.apiKeys.create(systemPrincipal, { name: 'valid', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
+    const decisions: RateLimitDecision[] = [];
+    const request = { address: neighbour, credential: bearer(key), onRateLimit: (decision: RateLimitDecision) => decisions.push(decision) };
+    // The first use reads the key from storage and stamps its last use: a promise.
+    const first = core.access.authenticateRequest(request);
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    for (let i = 0; i < 2; i++) {
+      const known = core.access.authenticateRequest(request);
+      expect(known).not.toBeInstanceOf(Promise);
+      expect(known).toMatchObject({ kind: 'api_key', name: 'valid' });
+    }
+    expect(() => core.access.authenticateRequest(request)).toThrow(expect.objectContaining({ code: 'rate_limited' }));
+    expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+
+    await authenticateRequest(core, { address: neighbour, credential: basicOf('bob', 'bob-password-1') });
+    expect(core.access.authenticateRequest({ address: neighbour, credential: basicOf('bob', 'bob-password-1') })).toMatchObject({ username: 'bob' });
   });
 
   it('ten failed logins lock the claimed user out of login and Basic from that address', async () => {
@@ -134,7 +166,7 @@ describe('AccessService over SQLite', () => {
     expect(events.filter((event) => event.name === 'auth_failures_repeated')).toHaveLength(1);
 
     expect(await codeOf(login('alice', 'alice-password-1'))).toBe('rate_limited');
-    expect(await codeOf(core.access.authenticateRequest({ address: attacker, credential: basicOf('alice', 'alice-password-1') }))).toBe('rate_limited');
+    expect(await codeOf(authenticateRequest(core, { address: attacker, credential: basicOf('alice', 'alice-password-1') }))).toBe('rate_limited');
     expect(await login('bob', 'bob-password-1')).toMatchObject({ token: expect.any(String) });
     expect(await login('alice', 'alice-password-1', neighbour)).toMatchObject({ token: expect.any(String) });
   });
@@ -145,10 +177,10 @@ describe('AccessService over SQLite', () => {
     let failures = 0;
     const request = { address: attacker, onRateLimit: (decision: RateLimitDecision) => decisions.push(decision), onAuthFailure: () => (failures += 1) };
 
-    await core.access.guardPublicRequest(request);
+    await guardPublicRequest(core, request);
     // No credential: the 401 is AuthService's, and still carries the address's budget.
-    expect(await codeOf(core.access.authenticateRequest({ ...request, credential: undefined }))).toBe('unauthenticated');
-    expect(await codeOf(core.access.guardPublicRequest(request))).toBe('rate_limited');
+    expect(await codeOf(authenticateRequest(core, { ...request, credential: undefined }))).toBe('unauthenticated');
+    expect(await codeOf(guardPublicRequest(core, request))).toBe('rate_limited');
     expect(decisions.map(({ allowed, limit, remaining }) => ({ allowed, limit, remaining }))).toEqual([
       { allowed: true, limit: 2, remaining: 1 },
       { allowed: true, limit: 2, remaining: 0 },
@@ -156,22 +188,22 @@ describe('AccessService over SQLite', () => {
     ]);
     // A missing credential is no failed authentication; a wrong key is.
     expect(failures).toBe(0);
-    expect(await codeOf(core.access.authenticateRequest({ ...request, credential: bearer('dms_wrong') }))).toBe('rate_limited');
+    expect(await codeOf(authenticateRequest(core, { ...request, credential: bearer('dms_wrong') }))).toBe('rate_limited');
     expect(failures).toBe(1);
   });
 
   it("finding 20.8: a key's requests are charged to its owner as well, so minting keys does not multiply the budget", async () => {
     const { core } = await setUp({ perCredential: createMemoryRateLimiter({ limit: 6, windowSeconds: 60 }) });
-    const alice = await core.access.authenticateRequest({ address: neighbour, credential: basicOf('alice', 'alice-password-1') });
+    const alice = await authenticateRequest(core, { address: neighbour, credential: basicOf('alice', 'alice-password-1') });
     const keys = await Promise.all(
       [1, 2, 3].map(async (n) => (await core.apiKeys.create(alice, { name: `k${n}`, api_key_scopes: [{ controller: 'nas', action: 'index' }] })).key),
     );
     // Alice's own request spent 1 of 6; three keys with 2 requests each would spend 6 more.
     const outcomes: string[] = [];
     for (const key of keys)
-      for (let i = 0; i < 2; i++) outcomes.push(await codeOf(core.access.authenticateRequest({ address: neighbour, credential: bearer(key) })));
+      for (let i = 0; i < 2; i++) outcomes.push(await codeOf(authenticateRequest(core, { address: neighbour, credential: bearer(key) })));
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
-    const refused = await core.access.authenticateRequest({ address: neighbour, credential: bearer(keys[0]!) }).catch((error: unknown) => error);
+    const refused = await authenticateRequest(core, { address: neighbour, credential: bearer(keys[0]!) }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining("key's user") });
   });
 
@@ -182,10 +214,10 @@ describe('AccessService over SQLite', () => {
     const { principal, session } = await core.access.signIn({ address: 'desktop-ipc', credential: passwordCredential('bobby', 'bobby-password-1') });
     expect(principal).toMatchObject({ kind: 'user', username: 'bobby', admin: true });
     expect(JSON.stringify(session)).not.toContain('bobby-password-1');
-    const resume = () => core.access.authenticateRequest({ address: 'desktop-ipc', credential: session });
+    const resume = () => authenticateRequest(core, { address: 'desktop-ipc', credential: session });
     expect(await resume()).toMatchObject({ admin: true });
 
-    const carol = await core.access.authenticateRequest({ address: neighbour, credential: basicOf('carol', 'carol-password-1') });
+    const carol = await authenticateRequest(core, { address: neighbour, credential: basicOf('carol', 'carol-password-1') });
     await core.users.update(carol, String(bob.id), { admin: false });
     expect(await resume()).toMatchObject({ username: 'bobby', admin: false });
 
@@ -196,7 +228,7 @@ describe('AccessService over SQLite', () => {
     await core.users.destroy(carol, String(bob.id));
     // A new user of the same name is someone else: the old session does not become theirs.
     await core.users.add({ username: 'bobby', password: 'bobby-password-2', admin: true });
-    await expect(core.access.authenticateRequest({ address: 'desktop-ipc', credential: again.session })).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(authenticateRequest(core, { address: 'desktop-ipc', credential: again.session })).rejects.toMatchObject({ code: 'unauthenticated' });
     expect(admin.admin).toBe(true);
   });
 
@@ -209,7 +241,7 @@ describe('AccessService over SQLite', () => {
       bearer('x'.repeat(5000)),
     ]) {
       expect(credential.kind).toBe('unreadable');
-      expect(await codeOf(core.access.authenticateRequest({ address: attacker, credential }))).toBe('unauthenticated');
+      expect(await codeOf(authenticateRequest(core, { address: attacker, credential }))).toBe('unauthenticated');
     }
     expect(hasher.verifications).toBe(0);
   });
@@ -218,13 +250,13 @@ describe('AccessService over SQLite', () => {
     const { core, hasher } = await setUp();
     const before = hasher.verifications;
     const outcomes = await Promise.all(
-      Array.from({ length: 100 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('alice', 'alice-password-1') }))),
+      Array.from({ length: 100 }, () => codeOf(authenticateRequest(core, { address: neighbour, credential: basicOf('alice', 'alice-password-1') }))),
     );
     expect(outcomes).toEqual(Array<string>(100).fill('ok'));
     expect(hasher.verifications - before).toBe(1);
     // A wrong password is shared too, and every request still counts as a failure.
     const wrong = await Promise.all(
-      Array.from({ length: 5 }, () => codeOf(core.access.authenticateRequest({ address: neighbour, credential: basicOf('bob', 'not-it') }))),
+      Array.from({ length: 5 }, () => codeOf(authenticateRequest(core, { address: neighbour, credential: basicOf('bob', 'not-it') }))),
     );
     expect(wrong).toEqual(Array<string>(5).fill('unauthenticated'));
     expect(hasher.verifications - before).toBe(2);

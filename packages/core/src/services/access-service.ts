@@ -5,6 +5,7 @@ import type { AuditTrail } from './audit-trail.js';
 import type { AuditVia } from '../domain/audit-event.js';
 import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
+import { recovering, whenReady, type MaybePromise } from '../ports/maybe-promise.js';
 import { makeEvent } from '../domain/events.js';
 import { claimedIdentity, type Credential, type PasswordCredential, type SessionCredential, type UnreadableCredential } from '../security/credential.js';
 
@@ -69,15 +70,15 @@ export class AccessService {
   ) {}
 
   /** A request to a path that needs no credential: charged to its address. */
-  async guardPublicRequest(request: AccessRequest): Promise<void> {
-    await this.chargeAddress(request, 'rate limit exceeded');
+  guardPublicRequest(request: AccessRequest): MaybePromise<void> {
+    return this.chargeAddress(request, 'rate limit exceeded');
   }
 
   /** The caller of a request that needs a credential, charged to the credential's budget. */
-  async authenticateRequest(request: CredentialRequest): Promise<Principal> {
-    const principal = await this.checked(request, (hooks) => this.auth.authenticate(request.credential, hooks));
-    await this.chargeCredential(request, principal);
-    return principal;
+  authenticateRequest(request: CredentialRequest): MaybePromise<Principal> {
+    // Answered at once for a remembered credential on in-memory budgets (nearly every request).
+    const principal = this.checked(request, (hooks) => this.auth.authenticate(request.credential, hooks));
+    return whenReady(principal, (known) => whenReady(this.chargeCredential(request, known), () => known));
   }
 
   /**
@@ -115,31 +116,17 @@ export class AccessService {
    * budget cost a counter, not a hash. Bearer values (256-bit keys, signed tokens) cannot be
    * guessed, so a valid one is never refused for the failures of others sharing the address.
    */
-  private async checked<T>(
+  private checked<T>(
     request: CredentialRequest,
-    attempt: (hooks: AuthenticateHooks) => Promise<T>,
+    attempt: (hooks: AuthenticateHooks) => MaybePromise<T>,
     { addressCharged = false, lockedOut = 'too many failed authentications' } = {},
-  ): Promise<T> {
+  ): MaybePromise<T> {
     const { credential } = request;
     // Who and from where are worked out only when a lockout or a failure needs them: a known
     // key or a remembered password (nearly every request) reads neither.
     const failureKey = () => `${request.address}|${claimedIdentity(credential)}`;
     let charged = addressCharged;
-    let hooks = noHooks;
-    if (credential?.kind === 'password') {
-      await this.refuseLockedOut(request, failureKey(), lockedOut);
-      hooks = {
-        beforePasswordCheck: async () => {
-          if (charged) return;
-          charged = true;
-          await this.chargeAddress(request, 'rate limit exceeded for this address');
-        },
-        address: request.address,
-      };
-    }
-    try {
-      return await attempt(hooks);
-    } catch (error) {
+    const failed = async (error: unknown): Promise<never> => {
       if (isUnauthenticated(error)) {
         if (credential) await this.recordFailure(request, failureKey(), claimedIdentity(credential));
         // A wrong password is a failed sign-in, whatever the host (a wrong key or token is not).
@@ -147,28 +134,36 @@ export class AccessService {
         if (!charged) await this.chargeAddress(request, 'rate limit exceeded for this address');
       }
       throw error;
-    }
+    };
+    if (credential?.kind !== 'password') return recovering(() => attempt(noHooks), failed);
+    const hooks: AuthenticateHooks = {
+      beforePasswordCheck: async () => {
+        if (charged) return;
+        charged = true;
+        await this.chargeAddress(request, 'rate limit exceeded for this address');
+      },
+      address: request.address,
+    };
+    return whenReady(this.refuseLockedOut(request, failureKey(), lockedOut), () => recovering(() => attempt(hooks), failed));
   }
 
   /**
    * Each credential has its budget, and a key's requests are charged to its owner's as well:
    * minting more keys does not multiply what one user may send.
    */
-  private async chargeCredential(request: AccessRequest, principal: Principal): Promise<void> {
+  private chargeCredential(request: AccessRequest, principal: Principal): MaybePromise<void> {
     const what = 'rate limit exceeded for this credential';
-    if (principal.kind === 'user') {
-      this.show(request, await this.limits.perCredential.consume(`user:${principal.userId}`), what);
-      return;
-    }
-    const own = await this.limits.perCredential.consume(`key:${principal.keyId}`);
-    if (principal.ownerUserId === null) {
-      this.show(request, own, what);
-      return;
-    }
-    const owner = await this.limits.perCredential.consume(`user:${principal.ownerUserId}`);
-    // The budget closer to its end is the one to show.
-    if (!owner.allowed) this.show(request, owner, "rate limit exceeded for this key's user");
-    else this.show(request, owner.remaining < own.remaining ? owner : own, what);
+    const { perCredential } = this.limits;
+    if (principal.kind === 'user') return whenReady(perCredential.consume(`user:${principal.userId}`), (own) => this.show(request, own, what));
+    const { ownerUserId } = principal;
+    return whenReady(perCredential.consume(`key:${principal.keyId}`), (own) => {
+      if (ownerUserId === null) return this.show(request, own, what);
+      return whenReady(perCredential.consume(`user:${ownerUserId}`), (owner) => {
+        // The budget closer to its end is the one to show.
+        if (!owner.allowed) this.show(request, owner, "rate limit exceeded for this key's user");
+        else this.show(request, owner.remaining < own.remaining ? owner : own, what);
+      });
+    });
   }
 
   /** Reports a decision and throws 429 when it refuses. */
@@ -177,13 +172,14 @@ export class AccessService {
     if (!decision.allowed) throw tooMany(decision, what);
   }
 
-  private async chargeAddress(request: AccessRequest, what: string): Promise<void> {
-    this.show(request, await this.limits.perAddress.consume(`address:${request.address}`), what);
+  private chargeAddress(request: AccessRequest, what: string): MaybePromise<void> {
+    return whenReady(this.limits.perAddress.consume(`address:${request.address}`), (decision) => this.show(request, decision, what));
   }
 
-  private async refuseLockedOut(request: AccessRequest, failureKey: string, what: string): Promise<void> {
-    const blocked = await this.limits.authFailures.peek(failureKey);
-    if (!blocked.allowed) this.show(request, blocked, what);
+  private refuseLockedOut(request: AccessRequest, failureKey: string, what: string): MaybePromise<void> {
+    return whenReady(this.limits.authFailures.peek(failureKey), (blocked) => {
+      if (!blocked.allowed) this.show(request, blocked, what);
+    });
   }
 
   private async recordFailure(request: AccessRequest, failureKey: string, who: string): Promise<void> {

@@ -10,6 +10,7 @@ import { signUserToken, verifyUserToken } from '../security/jwt-tokens.js';
 import type { SettingsService } from './settings-service.js';
 import { makeInternalEvent } from '../domain/events.js';
 import type { Credential, PasswordCredential, SessionCredential } from '../security/credential.js';
+import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
@@ -132,7 +133,7 @@ export class AuthService {
    * the address's budget there, so a throttled guess costs nothing, while a recently verified
    * credential skips it.
    */
-  async authenticate(credential: Credential | undefined, hooks: AuthenticateHooks = {}): Promise<Principal> {
+  authenticate(credential: Credential | undefined, hooks: AuthenticateHooks = {}): MaybePromise<Principal> {
     switch (credential?.kind) {
       case undefined:
         throw unauthenticated('authentication required');
@@ -163,11 +164,14 @@ export class AuthService {
    * and concurrent requests with the same credential share one argon2 check (single flight):
    * a hundred requests a client sends at once are one check, not a hundred.
    */
-  private async password(credential: PasswordCredential, hooks: AuthenticateHooks): Promise<Principal> {
+  private password(credential: PasswordCredential, hooks: AuthenticateHooks): MaybePromise<Principal> {
     const cacheKey = fingerprint(credential);
     const cached = this.#basicCache.get(cacheKey);
     if (cached && cached.until > this.deps.clock().getTime()) return cached.principal;
+    return this.unrememberedPassword(credential, hooks, cacheKey);
+  }
 
+  private async unrememberedPassword(credential: PasswordCredential, hooks: AuthenticateHooks, cacheKey: string): Promise<Principal> {
     await hooks.beforePasswordCheck?.();
     const pending = this.#checking.get(cacheKey);
     if (pending) return pending;
@@ -195,11 +199,15 @@ export class AuthService {
    * admin flag applies at once. Remembered for a few seconds like a key, and forgotten with
    * every other credential when a user or a password changes.
    */
-  private async session(credential: SessionCredential): Promise<Principal> {
+  private session(credential: SessionCredential): MaybePromise<Principal> {
     const cacheKey = `${credential.userId}:${credential.credentialVersion}`;
     const now = this.deps.clock().getTime();
     const cached = this.#sessionCache.get(cacheKey);
     if (cached && cached.until > now) return cached.principal;
+    return this.storedSession(credential, cacheKey, now);
+  }
+
+  private async storedSession(credential: SessionCredential, cacheKey: string, now: number): Promise<Principal> {
     const user = await this.deps.storage.users.get(credential.userId);
     if (!user || user.username !== credential.username) throw unauthenticated('your user no longer exists; sign in again');
     if (credentialVersion(user.password_hash) !== credential.credentialVersion) throw unauthenticated('your password changed; sign in again');
@@ -230,10 +238,14 @@ export class AuthService {
    * keyCacheMs. The cache keeps the principal built from it (lineage, expiry, owner's admin
    * flag), so a request with a known key allocates nothing here.
    */
-  private async findKey(token: string, now: number): Promise<CachedKey | undefined> {
+  private findKey(token: string, now: number): MaybePromise<CachedKey | undefined> {
     const keyHash = hashApiKeyToken(token);
     const cached = this.#keyCache.get(keyHash);
     if (cached && cached.until > now) return cached;
+    return this.storedKey(keyHash, now);
+  }
+
+  private async storedKey(keyHash: string, now: number): Promise<CachedKey | undefined> {
     const key = await this.deps.storage.apiKeys.findByHash(keyHash);
     const principal = key && (await keyPrincipal(this.deps.storage, key));
     if (!principal) return undefined;
@@ -243,16 +255,16 @@ export class AuthService {
     return entry;
   }
 
-  private async apiKey(token: string): Promise<Principal> {
+  private apiKey(token: string): MaybePromise<Principal> {
     const now = this.deps.clock().getTime();
-    const key = (await this.findKey(token, now))?.principal;
-    if (!key) throw unauthenticated('unknown API key');
-    if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated('API key expired');
-    const last = this.#lastTouch.get(key.keyId) ?? 0;
-    if (now - last >= touchEveryMs) {
+    return whenReady(this.findKey(token, now), (found) => {
+      const key = found?.principal;
+      if (!key) throw unauthenticated('unknown API key');
+      if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated('API key expired');
+      const last = this.#lastTouch.get(key.keyId) ?? 0;
+      if (now - last < touchEveryMs) return key;
       this.#lastTouch.set(key.keyId, now);
-      await this.deps.storage.apiKeys.touch(key.keyId, new Date(now).toISOString());
-    }
-    return key;
+      return whenReady(this.deps.storage.apiKeys.touch(key.keyId, new Date(now).toISOString()), () => key);
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
+import type { MaybePromise } from '../ports/maybe-promise.js';
 import { maxId, noControlChars } from '../domain/common.js';
 
 const numericText = /^[1-9]\d{0,9}$/;
@@ -20,7 +21,7 @@ export function canBeName(ref: string): boolean {
 export async function resolveRef<T>(
   ref: string,
   attribute: string,
-  byId: (id: number) => Promise<T | undefined>,
+  byId: (id: number) => MaybePromise<T | undefined>,
   byName: (name: string) => Promise<T | undefined>,
 ): Promise<T> {
   const found = (isNumericId(ref) ? await byId(Number(ref)) : undefined) ?? (canBeName(ref) ? await byName(ref) : undefined);
@@ -35,7 +36,7 @@ export function parseNumericId(ref: string, attribute: string): number {
 }
 
 /** A record addressed by a numeric id only; 404 `attribute` for a bad or unknown id. */
-export async function findByNumericId<T>(ref: string, attribute: string, byId: (id: number) => Promise<T | undefined>): Promise<T> {
+export async function findByNumericId<T>(ref: string, attribute: string, byId: (id: number) => MaybePromise<T | undefined>): Promise<T> {
   const found = await byId(parseNumericId(ref, attribute));
   if (found === undefined) throw DomainError.notFound(attribute, ref);
   return found;

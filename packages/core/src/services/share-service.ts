@@ -7,6 +7,7 @@ import type { PoolService } from './pool-service.js';
 import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
+import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
 import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
 import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
@@ -27,6 +28,14 @@ export interface ShareCollection {
   count: number;
   nas_shares: NasShare[];
 }
+
+/** A family narrower than all shares: the NAS or pool its shares must belong to. */
+interface ScopeFilter {
+  field: 'nas_id' | 'pool_id';
+  id: number;
+}
+
+const inScope = (share: NasShareRecord, within: ScopeFilter | undefined) => within === undefined || share[within.field] === within.id;
 
 /** The fields that say where a share connects and as whom (DESIGN §5.19). */
 const targetFields = ['path', 'options', 'username'] as const;
@@ -78,25 +87,34 @@ export class ShareService {
     return { ...visible, password: sealed === null ? null : this.deps.secrets.open(sealed) };
   }
 
-  private async scopeFilter(scope: ShareScope): Promise<{ field: 'nas_id' | 'pool_id'; id: number } | undefined> {
+  private async scopeFilter(scope: ShareScope): Promise<ScopeFilter | undefined> {
     if (scope.kind === 'nas') return { field: 'nas_id', id: (await this.nas.resolve(scope.nasRef)).id };
     if (scope.kind === 'pool') return { field: 'pool_id', id: (await this.pools.resolve(scope.poolRef)).id };
     return undefined;
   }
 
-  /** Finds a share by id or name inside its route family; a share outside it is 404. */
-  async resolve(scope: ShareScope, ref: string): Promise<NasShareRecord> {
-    const within = scope.kind === 'all' ? undefined : await this.scopeFilter(scope);
-    const { shares } = this.deps.storage;
+  /**
+   * Finds a share by id or name inside its route family; a share outside it is 404. By id in
+   * the family of all shares it answers as soon as storage does (at once on SQLite).
+   */
+  resolve(scope: ShareScope, ref: string): MaybePromise<NasShareRecord> {
+    if (scope.kind === 'all') return this.resolveWithin(undefined, ref);
+    return this.scopeFilter(scope).then((within) => this.resolveWithin(within, ref));
+  }
+
+  private resolveWithin(within: ScopeFilter | undefined, ref: string): MaybePromise<NasShareRecord> {
+    if (!/^[1-9]\d{0,15}$/.test(ref)) return this.resolveByName(within, ref);
+    return whenReady(this.deps.storage.shares.get(parseNumericId(ref, 'nas_share_id')), (byId) =>
+      byId !== undefined && inScope(byId, within) ? byId : this.resolveByName(within, ref),
+    );
+  }
+
+  private async resolveByName(within: ScopeFilter | undefined, ref: string): Promise<NasShareRecord> {
     const notFound = () => DomainError.notFound('nas_share_id', ref);
-    const inScope = (share: NasShareRecord | undefined) =>
-      share !== undefined && (within === undefined || share[within.field] === within.id) ? share : undefined;
-    if (/^[1-9]\d{0,15}$/.test(ref)) {
-      const byId = inScope(await shares.get(parseNumericId(ref, 'nas_share_id')));
-      if (byId) return byId;
-    }
     if (!canBeName(ref)) throw notFound();
-    const named = (await shares.findByName(ref, within?.field === 'nas_id' ? within.id : undefined)).filter((s) => inScope(s));
+    const named = (await this.deps.storage.shares.findByName(ref, within?.field === 'nas_id' ? within.id : undefined)).filter((share) =>
+      inScope(share, within),
+    );
     if (named.length === 0) throw notFound();
     if (named.length > 1) {
       throw DomainError.badRequest('nas_share_id', `more than one share is named '${ref}': address it by id or under its NAS`);
@@ -114,9 +132,9 @@ export class ShareService {
     return { count: page.count, nas_shares: page.items.map((record) => this.present(record, withPassword)) };
   }
 
-  async show(principal: Principal, scope: ShareScope, ref: string): Promise<NasShare> {
+  show(principal: Principal, scope: ShareScope, ref: string): MaybePromise<NasShare> {
     authorize(principal, 'nas_shares', 'show');
-    return this.present(await this.resolve(scope, ref), canSeeSharePassword(principal));
+    return whenReady(this.resolve(scope, ref), (record) => this.present(record, canSeeSharePassword(principal)));
   }
 
   async create(principal: Principal, nasRef: string, body: unknown): Promise<NasShare> {

@@ -38,8 +38,8 @@ function opener(adapter: TestAdapter): OpenTestCore {
     return {
       core,
       adapter,
-      asUser: (username, password) => core.auth.authenticate(passwordCredential(username, password)),
-      asBearer: (token) => core.auth.authenticate(bearerCredential(token)),
+      asUser: async (username, password) => core.auth.authenticate(passwordCredential(username, password)),
+      asBearer: async (token) => core.auth.authenticate(bearerCredential(token)),
       close: () => opened.close(),
     };
   };

@@ -37,6 +37,22 @@ export async function postgresUnreachable(serverUrl = testServerUrl): Promise<st
   }
 }
 
+/**
+ * pg-pool's end() resolves before its sockets have closed: a forced drop at once can terminate a
+ * session that is still closing, and its client, no longer listened to by the pool, throws the
+ * termination as an uncaught error into whichever test runs then. So the drop waits (up to 2 s)
+ * for the database's sessions to end, and forces out only what is left after that.
+ */
+async function dropOnceClosed(client: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ open: number }>('select count(*)::int as open from pg_stat_activity where datname = $1', [name]);
+    if (rows[0]?.open === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await client.query(`drop database if exists ${name} with (force)`);
+}
+
 /** A database of its own for one test run, dropped afterwards (with whatever still connects). */
 export async function createTestDatabase(serverUrl = testServerUrl): Promise<TestDatabase> {
   const name = `dms_test_${randomBytes(6).toString('hex')}`;
@@ -46,6 +62,6 @@ export async function createTestDatabase(serverUrl = testServerUrl): Promise<Tes
     url,
     query: <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
       onServer(url, async (client) => (await client.query<Row>(text, values)).rows),
-    drop: () => onServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () => onServer(serverUrl, (client) => dropOnceClosed(client, name)),
   };
 }

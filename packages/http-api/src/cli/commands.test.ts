@@ -118,7 +118,7 @@ describe('dms CLI', () => {
     try {
       const basic = (password: string) => passwordCredential('carol', password);
       expect(await runtime.core.auth.authenticate(basic('carol-second-password'))).toMatchObject({ kind: 'user', username: 'carol', admin: true });
-      await expect(runtime.core.auth.authenticate(basic('carol-first-password'))).rejects.toMatchObject({ code: 'unauthenticated' });
+      await expect((async () => runtime.core.auth.authenticate(basic('carol-first-password')))()).rejects.toMatchObject({ code: 'unauthenticated' });
     } finally {
       await runtime.close();
     }

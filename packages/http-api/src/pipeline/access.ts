@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { calledFrom, type CallOrigin } from '@dms/core';
+import { calledFrom, whenReady, type CallOrigin } from '@dms/core';
 import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core/runtime';
 import { requestHeader } from '../http/request-header.js';
 import { requestIdOf, setRateLimitHeaders } from '../http/common-headers.js';
@@ -87,15 +87,19 @@ class RestCallOrigin implements CallOrigin {
  * route does, after this step charged its address, through `loginRequest`.
  */
 export function authenticate(access: AccessService, publicPaths: ReadonlySet<string>, hooks: AccessHooks): Step {
-  return async (c, next) => {
+  // No promise of its own: a known credential on in-memory budgets passes straight on.
+  return (c, next) => {
     if (!publicPaths.has(c.req.path)) {
       const credential = credentialFromAuthorization(requestHeader(c, 'authorization'));
       const request = new RestAccessRequest(c, hooks, credential);
-      c.set('principal', calledFrom(await access.authenticateRequest(request), new RestCallOrigin(request)));
-      return next();
+      return whenReady(access.authenticateRequest(request), (principal) => {
+        c.set('principal', calledFrom(principal, new RestCallOrigin(request)));
+        return next();
+      });
     }
-    await access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined));
-    c.set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
-    return next();
+    return whenReady(access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined)), () => {
+      c.set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
+      return next();
+    });
   };
 }

@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { Logger } from 'pino';
-import { DomainError } from '@dms/core';
+import { DomainError, recovering } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
@@ -28,7 +28,7 @@ export interface Pipeline {
    */
   wrap(route: string, handler: RouteHandler): Handler<AppEnv>;
   /** For requests no route matched (404, 405, preflights): the steps, with the path decided per request. */
-  wrapUnmatched(handler: RouteHandler): (c: Context<AppEnv>) => Promise<Response>;
+  wrapUnmatched(handler: RouteHandler): (c: Context<AppEnv>) => Response | Promise<Response>;
 }
 
 const withoutBody = new Set(['GET', 'HEAD']);
@@ -71,24 +71,31 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
 
   const compose = (route: string | undefined, handler: RouteHandler) => {
     const run = (c: Context<AppEnv>, guarded: boolean) => {
-      const handle = async () => handler(c);
-      const checked = guarded ? async () => authenticate(c, handle) : handle;
-      return cors(c, withoutBody.has(c.req.method) ? checked : async () => limitBody(c, checked));
+      const handle = () => handler(c);
+      const checked = guarded ? () => authenticate(c, handle) : handle;
+      return cors(c, withoutBody.has(c.req.method) ? checked : () => limitBody(c, checked));
     };
     const guardedRoute = route === undefined ? undefined : guards(route);
-    return async (c: Context<AppEnv>): Promise<Response> => {
+    const metricsRoute = route ?? '*';
+    // Synchronous while every step answers at once (a GET of a share by id on SQLite with a
+    // known key): @hono/node-server then writes the answer in the same tick, where a promise
+    // anywhere costs each request a fifth more CPU (docs/decisions.md, issue 27).
+    return (c: Context<AppEnv>): Response | Promise<Response> => {
       const started = observer.begin(c);
-      let response: Response;
-      try {
-        // Checked first, before CORS and credentials: every later step, and the route,
-        // does work that grows with the path.
-        if (pathTooLong(c.req.url)) throw uriTooLong();
-        response = await run(c, guardedRoute ?? guards(c.req.path));
-      } catch (error) {
-        response = answerError(c, error);
-      }
-      observer.end(c, route ?? '*', response, started);
-      return response;
+      const answered = (response: Response) => {
+        observer.end(c, metricsRoute, response, started);
+        return response;
+      };
+      const response = recovering(
+        () => {
+          // Checked first, before CORS and credentials: every later step, and the route,
+          // does work that grows with the path.
+          if (pathTooLong(c.req.url)) throw uriTooLong();
+          return run(c, guardedRoute ?? guards(c.req.path));
+        },
+        (error) => answerError(c, error),
+      );
+      return response instanceof Promise ? response.then(answered) : answered(response);
     };
   };
 

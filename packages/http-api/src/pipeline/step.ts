@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.js';
 
-export type Next = () => Promise<Response>;
+export type Next = () => Response | Promise<Response>;
 
 /**
  * One stage of the request pipeline: it answers the request itself or passes it on.

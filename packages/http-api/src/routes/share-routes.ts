@@ -1,3 +1,4 @@
+import { whenReady } from '@dms/core';
 import { respondEmpty, respondJson } from '../http/respond.js';
 import type { Context } from 'hono';
 import type { Core, ShareScope } from '@dms/core/runtime';
@@ -18,7 +19,7 @@ function familyHandlers(core: Core, scopeOf: ScopeOf): Record<'list' | 'show' | 
   const ref = (c: Context<AppEnv>) => c.req.param('nas_share_id')!;
   return {
     list: async (c) => respondJson(c, await core.shares.list(c.get('principal'), scopeOf(c), rawQuery(c))),
-    show: async (c) => respondJson(c, await core.shares.show(c.get('principal'), scopeOf(c), ref(c))),
+    show: (c) => whenReady(core.shares.show(c.get('principal'), scopeOf(c), ref(c)), (share) => respondJson(c, share)),
     update: async (c) => respondJson(c, await core.shares.update(c.get('principal'), scopeOf(c), ref(c), await readJsonBody(c))),
     destroy: async (c) => {
       await core.shares.destroy(c.get('principal'), scopeOf(c), ref(c));

@@ -6,6 +6,7 @@ import type { Scope } from '../../scopes/scope.js';
 import type { ApiKeyTable, Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
 import type { PreparedReads } from './kysely-prepared.js';
+import type { MaybePromise } from '../../ports/maybe-promise.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 
 const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'owner_user_id', 'parent_key_id'] as const;
@@ -15,7 +16,7 @@ function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
 }
 
 export class KyselyApiKeyStore implements ApiKeyStore {
-  readonly #byHash: (keyHash: string) => Promise<Selectable<ApiKeyTable> | undefined>;
+  readonly #byHash: (keyHash: string) => MaybePromise<Selectable<ApiKeyTable> | undefined>;
 
   constructor(
     private readonly db: Kysely<Database>,

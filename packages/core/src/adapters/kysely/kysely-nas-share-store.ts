@@ -7,6 +7,7 @@ import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
 import type { PreparedReads } from './kysely-prepared.js';
+import type { MaybePromise } from '../../ports/maybe-promise.js';
 import type { ListCache } from './kysely-list-cache.js';
 
 const columns = [
@@ -28,7 +29,7 @@ const columns = [
 const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms'] as const;
 
 export class KyselyNasShareStore implements NasShareStore {
-  readonly #byId: (id: number) => Promise<NasShareRecord | undefined>;
+  readonly #byId: (id: number) => MaybePromise<NasShareRecord | undefined>;
 
   constructor(
     private readonly db: Kysely<Database>,

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './kysely-schema.js';
+import type { MaybePromise } from '../../ports/maybe-promise.js';
 
 /**
  * Runs one SQL text (compiled by Kysely, `?` or `$1` parameters) and answers its first row.
@@ -14,7 +15,7 @@ export interface PreparedReads {
    * A one-parameter lookup compiled once: hot reads (a share by id, a key by hash) skip
    * Kysely's build-and-compile on every call and run the same SQL text.
    */
-  first<Row, Value>(build: (value: Value) => Compilable<Row>): (value: Value) => Promise<Row | undefined>;
+  first<Row, Value>(build: (value: Value) => Compilable<Row>): (value: Value) => MaybePromise<Row | undefined>;
 }
 
 /**
@@ -38,24 +39,36 @@ function compileWithSlots<Row, Args extends readonly unknown[]>(
 
 /**
  * A statement compiled once and answering its first row, run by `direct` where the adapter
- * has one for it, else by Kysely's executor with the same SQL text.
+ * has one for it (SQLite's answers at once, a throw for a failure), else by Kysely's
+ * executor with the same SQL text.
  */
+function firstRowOf<Row, Args extends readonly unknown[]>(
+  db: Kysely<Database>,
+  build: (...args: Args) => Compilable<Row>,
+  arity: Args['length'],
+  direct?: FirstRowReader,
+): (...args: Args) => MaybePromise<Row | undefined> {
+  const { compiled, parameters } = compileWithSlots(build, arity);
+  if (direct) {
+    const run = direct(compiled.sql);
+    return (...args) => run(parameters(args)) as MaybePromise<Row | undefined>;
+  }
+  return async (...args) => (await db.executeQuery<Row>({ ...compiled, parameters: parameters(args) })).rows[0];
+}
+
+/** As a prepared read, always a promise: for the job engine's statements, which write. */
 export function preparedFirst<Row, Args extends readonly unknown[]>(
   db: Kysely<Database>,
   build: (...args: Args) => Compilable<Row>,
   arity: Args['length'],
   direct?: FirstRowReader,
 ): (...args: Args) => Promise<Row | undefined> {
-  const { compiled, parameters } = compileWithSlots(build, arity);
-  if (direct) {
-    const run = direct(compiled.sql);
-    return async (...args) => run(parameters(args)) as Row | undefined;
-  }
-  return async (...args) => (await db.executeQuery<Row>({ ...compiled, parameters: parameters(args) })).rows[0];
+  const run = firstRowOf(db, build, arity, direct);
+  return async (...args) => run(...args);
 }
 
 export function preparedReads(db: Kysely<Database>, direct?: FirstRowReader): PreparedReads {
   return {
-    first: <Row, Value>(build: (value: Value) => Compilable<Row>) => preparedFirst<Row, [Value]>(db, build, 1, direct),
+    first: <Row, Value>(build: (value: Value) => Compilable<Row>) => firstRowOf<Row, [Value]>(db, build, 1, direct),
   };
 }

@@ -224,14 +224,16 @@ describe.skipIf(unreachable)('PgEventBus: replicas over LISTEN/NOTIFY', () => {
       const [a, b] = cores as [ReturnType<typeof createCore>, ReturnType<typeof createCore>];
       const { key, id } = await a.apiKeys.create(systemPrincipal, { name: 'ci', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
       const bearer = { kind: 'bearer', token: key } as const;
-      await expect(b.auth.authenticate(bearer)).resolves.toMatchObject({ kind: 'api_key' });
+      await expect((async () => b.auth.authenticate(bearer))()).resolves.toMatchObject({ kind: 'api_key' });
       await a.apiKeys.destroy(systemPrincipal, String(id));
       await waitUntil(
         () =>
-          b.auth.authenticate(bearer).then(
-            () => false,
-            () => true,
-          ),
+          Promise.resolve()
+            .then(() => b.auth.authenticate(bearer))
+            .then(
+              () => false,
+              () => true,
+            ),
         2_000,
         'the other replica refuses the revoked key',
       );

@@ -28,7 +28,10 @@ export const authRouter = router({
   me: publicProcedure.query(async ({ ctx }) => {
     const credential = ctx.session.credential;
     if (!credential) return null;
-    const principal = await ctx.core.access.authenticateRequest({ address: desktopAddress, via: consoleOrigin.via, credential }).catch(() => undefined);
+    // Refused (thrown at once or later) reads as signed out.
+    const principal = await Promise.resolve()
+      .then(() => ctx.core.access.authenticateRequest({ address: desktopAddress, via: consoleOrigin.via, credential }))
+      .catch(() => undefined);
     if (principal?.kind !== 'user') {
       ctx.session.signOut();
       return null;
