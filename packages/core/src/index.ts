@@ -15,7 +15,7 @@ export { isStorageUnavailable } from './errors/storage-unavailable.js';
 export { parseInput } from './validation/zod-details.js';
 
 // Answers a port gives at once where it can; the REST pipeline chains them without a promise
-export { whenReady, recovering, type MaybePromise } from './ports/maybe-promise.js';
+export { whenReady, type MaybePromise } from './ports/maybe-promise.js';
 
 // Resources, one module each (domain/<resource>.ts): input schemas, the answer's schema, its
 // collection and list query schema, and their types

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, onCleanup, processCpuSeconds, processesNamed, round, spawnChild } from './lib.mjs';
 import { seedPostgres } from './seed.mjs';
-import { createApiKey, serverEnv, startHonoFloor, startServer } from './server.mjs';
+import { createApiKey, replicaNodeFlags, serveNodeFlags, serverEnv, startHonoFloor, startServer } from './server.mjs';
 import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput } from './jobs-bench.mjs';
 import { findWrk, wrkLoad } from './wrk-load.mjs';
@@ -295,7 +295,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     const bearer = { authorization: `Bearer ${key}` };
     const showPaths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
 
-    const serverA = await startServer({ dataDir: dataDir('a'), adminPassword, logLevel: 'warn', label: 'pg-a', extraEnv });
+    // Replicas run as the README starts them (`npx dms serve`: V8's own heap sizes), not under the
+    // 2 MB young generation `npm start` gives the single SQLite box (docs/decisions.md, issue 27).
+    const serverA = await startServer({ dataDir: dataDir('a'), adminPassword, logLevel: 'warn', label: 'pg-a', extraEnv, nodeFlags: replicaNodeFlags });
     log(`pg: server pid ${serverA.pid} at ${serverA.origin} (DMS_LOG_LEVEL=warn, DMS_PG_POOL_MAX default 10)`);
     await checkShowBodies({ base: serverA.base, key, showIds: seeded.showIds, bodies: seeded.bodies });
 
@@ -306,16 +308,20 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     const pgFloor = await startHonoFloor(database.url);
     await pgFloor.ready(showPaths[0]);
     await checkShowBodies({ base: `${pgFloor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-    const [show, floor, floorPg] = await alternatedShow(
+    // The same server under npm start's flags, for what the SQLite box's heap cap would cost here.
+    const capped = await startServer({ dataDir: dataDir('capped'), adminPassword, logLevel: 'warn', label: 'pg-capped', extraEnv, nodeFlags: serveNodeFlags });
+    const [show, floor, floorPg, showCapped] = await alternatedShow(
       [
         { target: serverA, headers: bearer, otherCpu: backendsSeconds },
         { target: sqliteFloor, headers: {} },
         { target: pgFloor, headers: {}, otherCpu: backendsSeconds },
+        { target: capped, headers: bearer },
       ],
       { paths: showPaths, ...config.show },
     );
     await sqliteFloor.stop();
     await pgFloor.stop();
+    await capped.stop();
     log(
       `pg: show ${round(show.rps)} req/s (${show.all}), hono floor (SQLite) ${round(floor.rps)} (${floor.all}), hono floor (PostgreSQL) ${round(floorPg.rps)} (${floorPg.all})`,
     );
@@ -330,15 +336,20 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     record('pg.show.sqlite_hono_floor_rps', floor.rps, 'req/s');
     record('pg.show.ratio_vs_sqlite_hono_floor', show.rps / floor.rps, 'ratio');
     record('pg.show.pg_floor_vs_sqlite_floor', floorPg.rps / floor.rps, 'ratio');
+    record('pg.show.npm_start_flags_ratio_vs_hono_floor', showCapped.rps / floorPg.rps, 'ratio');
+    record('pg.show.npm_start_flags_cpu_us_per_req', showCapped.cpuUsPerReq, 'us');
+    notes.push(
+      `pg.show.npm_start_flags_*: the same server under \`npm start\`'s V8 flags (${serveNodeFlags.join(' ')}, the single SQLite box's memory cap), alternated with the others: ${round(showCapped.rps)} req/s (${showCapped.all}), ${round(showCapped.cpuUsPerReq)} us CPU a request against ${round(show.cpuUsPerReq)} under V8's own sizes. A request waits for PostgreSQL with its objects alive, so a 2 MB young generation is scavenged often with much of it still live; pg.show and the replica rows run the server as the README starts a replica (\`npx dms serve\`, no flags), as the floor runs`,
+    );
     notes.push(
       `pg.show: as show, the server on PostgreSQL against the same Hono floor (bench/hono-floor-server.mjs: Hono with no authentication, limits, ETag, metrics or log, and one named prepared statement on a pg.Pool of 10) reading the same PostgreSQL database, alternated round by round: pg.show.ratio_vs_hono_floor reads "the server vs. the least a Hono app on this storage does", as show.ratio_vs_hono_floor does on SQLite. Beside it the same floor on the SQLite run's file (pg.show.ratio_vs_sqlite_hono_floor; pg.show.pg_floor_vs_sqlite_floor: what one PostgreSQL round trip a request costs even the floor). Req/s by round: server ${show.all}; PostgreSQL floor ${floorPg.all}; SQLite floor ${floor.all}. pg_backends_cpu_us_per_req: CPU of the database's backends (pids from pg_stat_activity, /proc/<pid>/stat) per request`,
     );
     notes.push(
       `pg.show (where the time goes): each request is one PostgreSQL round trip, and the database shares the ${config.cpus} CPUs: even the Hono floor on PostgreSQL reaches only ${round(floorPg.rps / floor.rps, 2)} of the same floor on SQLite. The server spends ${round(show.cpuUsPerReq)} us CPU a request on PostgreSQL${sqlite.showCpuUsPerReq ? ` vs. ${round(sqlite.showCpuUsPerReq)} us on SQLite` : ''} (the difference is the pg client: a writev and a socket read per query beside the HTTP ones, protocol encoding, result parsing, pool bookkeeping, more garbage; see \`node bench/profile.mjs show 6 --db postgres\` against the same without --db), and the backends ${round(show.otherCpuUsPerReq)} us (floor: ${round(floorPg.otherCpuUsPerReq)} us) on the same cores. Against the PostgreSQL floor the server keeps ${round(show.rps / floorPg.rps, 2)}. Done for this: hot one-row reads (share by id, key by hash) are named prepared statements on PostgreSQL (no parse and plan per call, no Kysely executor): about −35% backend and −15% server CPU a request, measured A/B when it was made (docs/decisions.md)`,
     );
-    if (show.non2xx || show.errors || floor.non2xx || floor.errors || floorPg.non2xx || floorPg.errors) {
+    if (show.non2xx || show.errors || floor.non2xx || floor.errors || floorPg.non2xx || floorPg.errors || showCapped.non2xx || showCapped.errors) {
       notes.push(
-        `pg.show: non-2xx ${show.non2xx}, errors ${show.errors}; SQLite floor non-2xx ${floor.non2xx}, errors ${floor.errors}; PostgreSQL floor non-2xx ${floorPg.non2xx}, errors ${floorPg.errors}`,
+        `pg.show: non-2xx ${show.non2xx}, errors ${show.errors}; SQLite floor non-2xx ${floor.non2xx}, errors ${floor.errors}; PostgreSQL floor non-2xx ${floorPg.non2xx}, errors ${floorPg.errors}; under npm start's flags non-2xx ${showCapped.non2xx}, errors ${showCapped.errors}`,
       );
     }
 
@@ -378,7 +389,7 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     }
 
     // --- Two replicas on the database vs. one, the load generator in a process of its own. ---
-    const serverB = await startServer({ dataDir: dataDir('b'), adminPassword, logLevel: 'warn', label: 'pg-b', extraEnv });
+    const serverB = await startServer({ dataDir: dataDir('b'), adminPassword, logLevel: 'warn', label: 'pg-b', extraEnv, nodeFlags: replicaNodeFlags });
     await checkShowBodies({ base: serverB.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
     const pathsFile = join(dir, 'paths.json');
     writeFileSync(pathsFile, JSON.stringify(showPaths));

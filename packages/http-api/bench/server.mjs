@@ -7,7 +7,7 @@ import { freePort, spawnChild, stopChild, waitForHttp } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 /** The V8 flags `npm start` serves with (root package.json, config.serve_node_flags). */
-const serveNodeFlags = JSON.parse(readFileSync(resolve(benchDir, '../../../package.json'), 'utf8')).config.serve_node_flags.split(' ');
+export const serveNodeFlags = JSON.parse(readFileSync(resolve(benchDir, '../../../package.json'), 'utf8')).config.serve_node_flags.split(' ');
 // BENCH_CLI_MAIN: run another build of the CLI (experiments on a patched copy of dist).
 
 export const cliMain = process.env.BENCH_CLI_MAIN ? resolve(process.env.BENCH_CLI_MAIN) : resolve(benchDir, '../dist/cli/main.js');
@@ -59,16 +59,20 @@ export async function createApiKey(env) {
   return key;
 }
 
+/** The V8 flags a replica on PostgreSQL runs with: none, as the README starts replicas (`npx dms serve`). */
+export const replicaNodeFlags = [];
+
 /**
- * `node dist/cli/main.js serve`, stdout to /dev/null. With BENCH_CPU_PROF=DIR the server runs
- * under --cpu-prof and writes its profile to DIR when it stops.
+ * `node dist/cli/main.js serve`, stdout to /dev/null, under `nodeFlags` (by default those
+ * `npm start` serves SQLite with). With BENCH_CPU_PROF=DIR the server runs under --cpu-prof and
+ * writes its profile to DIR when it stops.
  */
-export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv }) {
+export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv, nodeFlags = serveNodeFlags }) {
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
   const nodeArgs = [
-    ...serveNodeFlags,
+    ...nodeFlags,
     ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : []),
   ];
   const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });

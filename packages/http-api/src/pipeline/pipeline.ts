@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { Logger } from 'pino';
-import { DomainError, recovering } from '@dms/core';
+import { DomainError } from '@dms/core';
 import type { AppEnv } from '../http/env.js';
 import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
@@ -86,16 +86,17 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
         observer.end(c, metricsRoute, response, started);
         return response;
       };
-      const response = recovering(
-        () => {
-          // Checked first, before CORS and credentials: every later step, and the route,
-          // does work that grows with the path.
-          if (pathTooLong(c.req.url)) throw uriTooLong();
-          return run(c, guardedRoute ?? guards(c.req.path));
-        },
-        (error) => answerError(c, error),
-      );
-      return response instanceof Promise ? response.then(answered) : answered(response);
+      const failed = (error: unknown) => answered(answerError(c, error));
+      let response: Response | Promise<Response>;
+      try {
+        // Checked first, before CORS and credentials: every later step, and the route,
+        // does work that grows with the path.
+        if (pathTooLong(c.req.url)) throw uriTooLong();
+        response = run(c, guardedRoute ?? guards(c.req.path));
+      } catch (error) {
+        return failed(error);
+      }
+      return response instanceof Promise ? response.then(answered, failed) : answered(response);
     };
   };
 

@@ -65,17 +65,19 @@ export async function migratePostgres(db: Kysely<Database>): Promise<void> {
   });
 }
 
+const firstRow = (result: pg.QueryResult) => result.rows[0];
+
 /**
  * Hot one-row statements (a share by id, a key by hash, the job claim) as named prepared
  * statements: the server parses and plans each SQL text once per connection instead of on
  * every call (the claim's plan took longer than its run), and the call skips Kysely's
- * executor. Answers the row's promise (preparedFirst awaits it).
+ * executor. Answers the row's promise.
  */
 function postgresNamedStatements(pool: pg.Pool): FirstRowReader {
   let statements = 0;
   return (text) => {
     const name = `dms_statement_${++statements}`;
-    return async (parameters) => (await pool.query({ name, text, values: [...parameters] })).rows[0];
+    return (parameters) => pool.query({ name, text, values: [...parameters] }).then(firstRow);
   };
 }
 
