@@ -71,10 +71,7 @@ export async function startServer({ dataDir, adminPassword, logLevel, localRoots
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
-  const nodeArgs = [
-    ...nodeFlags,
-    ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : []),
-  ];
+  const nodeArgs = [...nodeFlags, ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : [])];
   const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/api/v2`, child);

@@ -461,7 +461,10 @@ const controllerOf = (scope: ScopeText) => scope.split('/')[0]!;
 /** What a denied request must not have touched: this case's fixtures and every count. */
 async function state(f: Fixture): Promise<string> {
   const p = systemPrincipal;
-  const safe = async <T>(read: () => T | Promise<T>) => Promise.resolve().then(read).catch((error: unknown) => String(error));
+  const safe = async <T>(read: () => T | Promise<T>) =>
+    Promise.resolve()
+      .then(read)
+      .catch((error: unknown) => String(error));
   const jobs = await t.core.jobs.countByStatus();
   return JSON.stringify([
     await safe(() => t.core.nas.show(p, String(f.nas.id))),

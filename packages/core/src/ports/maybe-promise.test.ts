@@ -16,7 +16,12 @@ describe('whenReady', () => {
 
 describe('recovering', () => {
   it('answers at once when the run and the recovery do', () => {
-    expect(recovering(() => 1, () => 2)).toBe(1);
+    expect(
+      recovering(
+        () => 1,
+        () => 2,
+      ),
+    ).toBe(1);
     expect(
       recovering(
         () => {
@@ -28,7 +33,12 @@ describe('recovering', () => {
   });
 
   it('recovers a rejection, and lets the recovery rethrow', async () => {
-    await expect(recovering(() => Promise.reject(new Error('late')), (error) => `got ${(error as Error).message}`)).resolves.toBe('got late');
+    await expect(
+      recovering(
+        () => Promise.reject(new Error('late')),
+        (error) => `got ${(error as Error).message}`,
+      ),
+    ).resolves.toBe('got late');
     const rethrown = recovering(
       () => Promise.reject(new Error('first')),
       () => {

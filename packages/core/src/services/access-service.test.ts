@@ -200,8 +200,7 @@ describe('AccessService over SQLite', () => {
     );
     // Alice's own request spent 1 of 6; three keys with 2 requests each would spend 6 more.
     const outcomes: string[] = [];
-    for (const key of keys)
-      for (let i = 0; i < 2; i++) outcomes.push(await codeOf(authenticateRequest(core, { address: neighbour, credential: bearer(key) })));
+    for (const key of keys) for (let i = 0; i < 2; i++) outcomes.push(await codeOf(authenticateRequest(core, { address: neighbour, credential: bearer(key) })));
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
     const refused = await authenticateRequest(core, { address: neighbour, credential: bearer(keys[0]!) }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining("key's user") });
