@@ -118,10 +118,16 @@ function fetchRuntime(why) {
 
 /**
  * The environment for commands run on `runtime`: its bin first on PATH (npm's child scripts, turbo
- * tasks and node-gyp find that node), and node-gyp pointed at its headers (no download).
+ * tasks and node-gyp find that node), and node-gyp pointed at its headers (no download). The
+ * system's node gets its own headers too where they lie beside it: an npm `nodedir` set for
+ * another node (a distribution's Node 20 in /usr, with a Node 22 first on PATH) would build
+ * better-sqlite3 for the wrong ABI.
  */
 export function runtimeEnv(runtime, env = process.env) {
-  if (runtime.system) return { ...env };
+  if (runtime.system) {
+    const prefix = dirname(dirname(process.execPath));
+    return existsSync(join(prefix, 'include', 'node', 'node.h')) ? { ...env, npm_config_nodedir: prefix } : { ...env };
+  }
   return { ...env, PATH: `${runtime.bin}${delimiter}${env.PATH ?? ''}`, npm_config_nodedir: runtime.dir };
 }
 
