@@ -22,7 +22,7 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
 
   it('writes nothing per line below a batch, everything in order once flushed', async () => {
     const log = logFile();
-    const destination = batchedDestination({ fd: log.fd, batchChars: 4096, withinMs: 60_000, maxUnwrittenBytes: 1 << 20 });
+    const destination = batchedDestination({ fd: log.fd, batchBytes: 4096, withinMs: 60_000, maxUnwrittenBytes: 1 << 20 });
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'é'.repeat(i % 7)}\n`);
     for (const line of lines.slice(0, 10)) destination.write(line);
     expect(log.read()).toBe('');
@@ -32,9 +32,20 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
     closeSync(log.fd);
   });
 
+  it('keeps the order around a line longer than its batch buffer', async () => {
+    const log = logFile();
+    const destination = batchedDestination({ fd: log.fd, batchBytes: 64, withinMs: 60_000, maxUnwrittenBytes: 1 << 20 });
+    // 64-byte batches with a 256-byte buffer: the long line (3 bytes a character) goes on its own.
+    const lines = ['first\n', `${'€'.repeat(300)}\n`, 'after the long one\n', `${'é'.repeat(40)}\n`, 'last\n'];
+    for (const line of lines) destination.write(line);
+    await new Promise<void>((resolve, reject) => destination.flush((error) => (error ? reject(error) : resolve())));
+    expect(log.read()).toBe(lines.join(''));
+    closeSync(log.fd);
+  });
+
   it('writes a lone line within its time limit, unflushed', async () => {
     const log = logFile();
-    const destination = batchedDestination({ fd: log.fd, batchChars: 4096, withinMs: 50, maxUnwrittenBytes: 1 << 20 });
+    const destination = batchedDestination({ fd: log.fd, batchBytes: 4096, withinMs: 50, maxUnwrittenBytes: 1 << 20 });
     destination.write('alone\n');
     await until(() => log.read() === 'alone\n', 5_000);
     closeSync(log.fd);
@@ -46,7 +57,7 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
     // A process that writes below a batch and exits at once: no flush, no timer fired.
     const script = `
       import { batchedDestination } from ${JSON.stringify(module)};
-      const destination = batchedDestination({ fd: 1, batchChars: 4096, withinMs: 60000, maxUnwrittenBytes: 1 << 20 });
+      const destination = batchedDestination({ fd: 1, batchBytes: 4096, withinMs: 60000, maxUnwrittenBytes: 1 << 20 });
       for (let i = 0; i < 5; i++) destination.write('before exit ' + i + '\\n');
       process.exit(3);
     `;

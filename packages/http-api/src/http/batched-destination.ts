@@ -4,8 +4,8 @@ import type { DestinationStream } from 'pino';
 export interface BatchedDestinationOptions {
   /** The file descriptor lines go to (1: standard output). */
   fd: number;
-  /** Lines are handed on once this many characters wait. */
-  batchChars: number;
+  /** Lines are handed on once this many bytes wait. */
+  batchBytes: number;
   /** ... or once the oldest waiting line is this old. */
   withinMs: number;
   /** Most bytes left unwritten (a reader that stopped reading) before lines are dropped. */
@@ -38,36 +38,47 @@ function keepUntilExit(destination: Batcher): void {
  * pino's asynchronous sonic-boom, fed in batches. sonic-boom measures the UTF-8 length of its
  * whole pending buffer on every write (up to 16 KiB, flattened each time): per access line that
  * cost more than pino's serialisation and the write itself (7.8 µs a line in-process, where
- * handing it the same lines 4 KiB at a time costs 2.8). A line is appended to a string here and
- * the string handed on whole; sonic-boom still does the writing, the retries on EAGAIN, the cap
- * on what a stalled reader leaves unwritten and the synchronous write at exit.
+ * handing it the same lines 4 KiB at a time costs 2.8). Each line is encoded at once into a
+ * batch buffer outside V8's heap, so no line string outlives its request: kept in a string until
+ * its batch was written, lines were promoted by the young generation's scavenges and collected
+ * by the old generation's (docs/decisions.md, issue 27). sonic-boom still does the writing, the
+ * retries on EAGAIN, the cap on what a stalled reader leaves unwritten and the synchronous write
+ * at exit.
  */
 class Batcher implements BatchedDestination {
   readonly #sonic: SonicBoom;
-  readonly #batchChars: number;
+  readonly #batchBytes: number;
   readonly #withinMs: number;
-  #waiting = '';
+  /** Lines waiting, encoded: the first `#used` bytes. Room for a batch and a long line after it. */
+  readonly #waiting: Buffer;
+  #used = 0;
   #timer: NodeJS.Timeout | undefined;
   /** A batch has been handed on and sonic-boom has not yet reported all written ('drain'). */
   #writing = false;
   #flushed: ((error?: Error) => void)[] = [];
 
-  constructor({ fd, batchChars, withinMs, maxUnwrittenBytes, onDrop }: BatchedDestinationOptions) {
+  constructor({ fd, batchBytes, withinMs, maxUnwrittenBytes, onDrop }: BatchedDestinationOptions) {
     // minLength 0: whatever has been handed on is written as soon as no write is in flight,
     // in one write; the batching is done here.
-    this.#sonic = new SonicBoom({ fd, sync: false, minLength: 0, maxLength: maxUnwrittenBytes });
+    this.#sonic = new SonicBoom({ fd, sync: false, minLength: 0, maxLength: maxUnwrittenBytes, contentMode: 'buffer' });
     if (onDrop) this.#sonic.on('drop', (data: string) => onDrop(Buffer.byteLength(data)));
     this.#sonic.on('drain', () => this.#settle());
     // An unwritable fd (a closed pipe) loses its lines, and must not take the service with it.
     this.#sonic.on('error', (error: Error) => this.#settle(error));
-    this.#batchChars = batchChars;
+    this.#batchBytes = batchBytes;
+    this.#waiting = Buffer.allocUnsafe(4 * batchBytes);
     this.#withinMs = withinMs;
     keepUntilExit(this);
   }
 
   write(line: string): void {
-    this.#waiting += line;
-    if (this.#waiting.length >= this.#batchChars) this.#handOn();
+    // A UTF-16 unit is at most 3 bytes of UTF-8: what waits goes first unless the line surely fits.
+    if (this.#used + 3 * line.length > this.#waiting.length) {
+      this.#handOn();
+      if (3 * line.length > this.#waiting.length) return this.#handOnEncoded(Buffer.from(line));
+    }
+    this.#used += this.#waiting.write(line, this.#used);
+    if (this.#used >= this.#batchBytes) this.#handOn();
     else this.#timer ??= setTimeout(() => this.#handOn(), this.#withinMs).unref();
   }
 
@@ -89,11 +100,17 @@ class Batcher implements BatchedDestination {
   #handOn(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#waiting === '') return;
-    const batch = this.#waiting;
-    this.#waiting = '';
+    if (this.#used === 0) return;
+    // A copy: sonic-boom keeps what it is given until written, and the batch buffer is reused.
+    const batch = Buffer.from(this.#waiting.subarray(0, this.#used));
+    this.#used = 0;
+    this.#handOnEncoded(batch);
+  }
+
+  #handOnEncoded(batch: Buffer): void {
     this.#writing = true;
-    this.#sonic.write(batch);
+    // In contentMode 'buffer' sonic-boom writes Buffers; its types declare the string mode only.
+    this.#sonic.write(batch as unknown as string);
   }
 
   #settle(error?: Error): void {

@@ -34,7 +34,7 @@ export const maxUnwrittenLogBytes = 16 * 1024 * 1024;
  * Lines are written once this much waits, or after `writeWithinMs` at the latest: one write
  * (a thread-pool round trip) carries ~20 access lines instead of one each.
  */
-const writeAtChars = 4096;
+const writeAtBytes = 4096;
 const writeWithinMs = 100;
 
 /**
@@ -46,7 +46,7 @@ const writeWithinMs = 100;
 function stdoutDestination(onDrop?: (bytes: number) => void): DestinationStream {
   return batchedDestination({
     fd: 1,
-    batchChars: writeAtChars,
+    batchBytes: writeAtBytes,
     withinMs: writeWithinMs,
     maxUnwrittenBytes: maxUnwrittenLogBytes,
     ...(onDrop ? { onDrop } : {}),
