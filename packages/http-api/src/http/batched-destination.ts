@@ -39,11 +39,10 @@ function keepUntilExit(destination: Batcher): void {
  * whole pending buffer on every write (up to 16 KiB, flattened each time): per access line that
  * cost more than pino's serialisation and the write itself (7.8 µs a line in-process, where
  * handing it the same lines 4 KiB at a time costs 2.8). Each line is encoded at once into a
- * batch buffer outside V8's heap, so no line string outlives its request: kept in a string until
- * its batch was written, lines were promoted by the young generation's scavenges and collected
- * by the old generation's (docs/decisions.md, issue 27). sonic-boom still does the writing, the
- * retries on EAGAIN, the cap on what a stalled reader leaves unwritten and the synchronous write
- * at exit.
+ * batch buffer outside V8's heap, so no line string waits in the heap for its batch's write (the
+ * info server's RSS after a show load fell by ~7 MB, docs/decisions.md, issue 27). sonic-boom
+ * still does the writing, the retries on EAGAIN, the cap on what a stalled reader leaves
+ * unwritten and the synchronous write at exit.
  */
 class Batcher implements BatchedDestination {
   readonly #sonic: SonicBoom;
@@ -61,7 +60,7 @@ class Batcher implements BatchedDestination {
     // minLength 0: whatever has been handed on is written as soon as no write is in flight,
     // in one write; the batching is done here.
     this.#sonic = new SonicBoom({ fd, sync: false, minLength: 0, maxLength: maxUnwrittenBytes, contentMode: 'buffer' });
-    if (onDrop) this.#sonic.on('drop', (data: string) => onDrop(Buffer.byteLength(data)));
+    if (onDrop) this.#sonic.on('drop', (data: Buffer) => onDrop(data.length));
     this.#sonic.on('drain', () => this.#settle());
     // An unwritable fd (a closed pipe) loses its lines, and must not take the service with it.
     this.#sonic.on('error', (error: Error) => this.#settle(error));
