@@ -296,7 +296,7 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     const showPaths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
 
     // Replicas run as the README starts them (`npx dms serve`: V8's own heap sizes), not under the
-    // 2 MB young generation `npm start` gives the single SQLite box (docs/decisions.md, issue 27).
+    // capped young generation `npm start` gives the single SQLite box (docs/decisions.md, issue 27).
     const serverA = await startServer({ dataDir: dataDir('a'), adminPassword, logLevel: 'warn', label: 'pg-a', extraEnv, nodeFlags: replicaNodeFlags });
     log(`pg: server pid ${serverA.pid} at ${serverA.origin} (DMS_LOG_LEVEL=warn, DMS_PG_POOL_MAX default 10)`);
     await checkShowBodies({ base: serverA.base, key, showIds: seeded.showIds, bodies: seeded.bodies });
@@ -339,7 +339,7 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
     record('pg.show.npm_start_flags_ratio_vs_hono_floor', showCapped.rps / floorPg.rps, 'ratio');
     record('pg.show.npm_start_flags_cpu_us_per_req', showCapped.cpuUsPerReq, 'us');
     notes.push(
-      `pg.show.npm_start_flags_*: the same server under \`npm start\`'s V8 flags (${serveNodeFlags.join(' ')}, the single SQLite box's memory cap), alternated with the others: ${round(showCapped.rps)} req/s (${showCapped.all}), ${round(showCapped.cpuUsPerReq)} us CPU a request against ${round(show.cpuUsPerReq)} under V8's own sizes. A request waits for PostgreSQL with its objects alive, so a 2 MB young generation is scavenged often with much of it still live; pg.show and the replica rows run the server as the README starts a replica (\`npx dms serve\`, no flags), as the floor runs`,
+      `pg.show.npm_start_flags_*: the same server under \`npm start\`'s V8 flags (${serveNodeFlags.join(' ')}, the single SQLite box's memory cap), alternated with the others: ${round(showCapped.rps)} req/s (${showCapped.all}), ${round(showCapped.cpuUsPerReq)} us CPU a request against ${round(show.cpuUsPerReq)} under V8's own sizes. A request waits for PostgreSQL with its objects alive, so a capped young generation is scavenged often with much of it still live; pg.show and the replica rows run the server as the README starts a replica (\`npx dms serve\`, no flags), as the floor runs`,
     );
     notes.push(
       `pg.show: as show, the server on PostgreSQL against the same Hono floor (bench/hono-floor-server.mjs: Hono with no authentication, limits, ETag, metrics or log, and one named prepared statement on a pg.Pool of 10) reading the same PostgreSQL database, alternated round by round: pg.show.ratio_vs_hono_floor reads "the server vs. the least a Hono app on this storage does", as show.ratio_vs_hono_floor does on SQLite. Beside it the same floor on the SQLite run's file (pg.show.ratio_vs_sqlite_hono_floor; pg.show.pg_floor_vs_sqlite_floor: what one PostgreSQL round trip a request costs even the floor). Req/s by round: server ${show.all}; PostgreSQL floor ${floorPg.all}; SQLite floor ${floor.all}. pg_backends_cpu_us_per_req: CPU of the database's backends (pids from pg_stat_activity, /proc/<pid>/stat) per request`,
