@@ -49,7 +49,7 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Spawns a child whose lifetime the bench owns; stderr is kept (tail) for error messages; `ipc: true` opens a message channel. */
 export function spawnChild(command, args, options = {}) {
-  const stdio = ['ignore', options.stdout ?? 'ignore', 'pipe', ...(options.ipc ? ['ipc'] : [])];
+  const stdio = [options.stdin ?? 'ignore', options.stdout ?? 'ignore', 'pipe', ...(options.ipc ? ['ipc'] : [])];
   const child = spawn(command, args, { stdio, env: options.env ?? process.env, cwd: options.cwd });
   children.add(child);
   let stderr = '';

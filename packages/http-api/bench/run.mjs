@@ -138,7 +138,7 @@ async function main() {
   const infoDataDir = makeTempDir('dms-bench-info-');
   cpSync(dataDir, infoDataDir, { recursive: true });
 
-  // --- The server at DMS_LOG_LEVEL=warn (stdout to /dev/null). ---
+  // --- The server at DMS_LOG_LEVEL=warn (stdout a pipe read by cat, as journald reads a service's). ---
   const server = await startServer({ dataDir, adminPassword, localRoots, logLevel: 'warn', label: 'warn' });
   log(`server pid ${server.pid} at ${server.origin} (DMS_LOG_LEVEL=warn)`);
   const rssSteps = [];
@@ -158,7 +158,7 @@ async function main() {
   const floor = await startHonoFloor(seeded.file);
   await floor.ready(showPaths[0]);
   await checkShowBodies({ base: `${floor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-  // The default configuration: access log at info, stdout to /dev/null like the warn server's.
+  // The default configuration: access log at info, stdout a pipe read by cat like the warn server's.
   const infoServer = await startServer({ dataDir: infoDataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
   await checkShowBodies({ base: infoServer.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
   const [show, showInfo, base, floorRuns] = await alternatedShow(
@@ -274,7 +274,7 @@ async function main() {
   notes.push(`rss_mb: VmRSS of the server at the end (after show, list, jobs and scans); rss_peak_mb: VmHWM. VmRSS/VmHWM MB by phase: ${rssSteps.join(', ')}`);
   await server.stop();
 
-  // --- The list at the default DMS_LOG_LEVEL=info (access log to /dev/null); its show ran alternated above. ---
+  // --- The list at the default DMS_LOG_LEVEL=info (access log to a pipe read by cat); its show ran alternated above. ---
   const listInfo = await throughput({
     origin: infoServer.origin,
     paths: [listPath(config.shares)],
@@ -290,7 +290,7 @@ async function main() {
   record('show.info_log_cpu_us_per_req', showInfo.cpuUsPerReq, 'us');
   record('list.p99_ms_info_log', listInfo.p99, 'ms');
   notes.push(
-    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows at the default info (one access-log line per request, stdout to /dev/null): show on a second server over a copy of the data dir, alternated round by round with the warn server, the baseline and the floor (req/s by round: ${showInfo.all}; show.info_log_ratio_vs_warn = its median over the warn server's), list for ${quick ? 2 : 4} s after`,
+    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows at the default info (one access-log line per request, stdout a pipe read by `cat` in a process of its own, as journald reads a service's): show on a second server over a copy of the data dir, alternated round by round with the warn server, the baseline and the floor (req/s by round: ${showInfo.all}; show.info_log_ratio_vs_warn = its median over the warn server's), list for ${quick ? 2 : 4} s after`,
   );
   log(`show at info: ${round(showInfo.rps)} req/s; list p99 at info ${listInfo.p99} ms`);
 

@@ -63,16 +63,20 @@ export async function createApiKey(env) {
 export const replicaNodeFlags = [];
 
 /**
- * `node dist/cli/main.js serve`, stdout to /dev/null, under `nodeFlags` (by default those
+ * `node dist/cli/main.js serve`, its stdout a pipe read by `cat` (into /dev/null) as journald
+ * reads a service's, under `nodeFlags` (by default those
  * `npm start` serves SQLite with). With BENCH_CPU_PROF=DIR the server runs under --cpu-prof and
  * writes its profile to DIR when it stops.
  */
-export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv, nodeFlags = serveNodeFlags }) {
+export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv, nodeFlags = serveNodeFlags, stdoutRead = true }) {
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
   const nodeArgs = [...nodeFlags, ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : [])];
-  const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
+  const reader = stdoutRead ? spawnChild('cat', [], { stdin: 'pipe' }) : undefined;
+  const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env, ...(reader ? { stdout: reader.stdin } : {}) });
+  // The server holds the pipe's write end now; cat sees its end when the server exits.
+  reader?.stdin.destroy();
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/api/v2`, child);
   // `dms serve` creates the first admin (DMS_ADMIN_PASSWORD) only once it listens: a Basic request
