@@ -4,14 +4,24 @@
 // gap to the bare node:http baseline the framework and the database take on this machine.
 // Given a postgres:// URL instead of a file, the same read goes to PostgreSQL: a pg.Pool of
 // 10 (the server's default DMS_PG_POOL_MAX) and one named prepared statement.
-// Usage: node hono-floor-server.mjs DB_FILE|POSTGRES_URL PORT; prints "ready" when listening.
+// Usage: node hono-floor-server.mjs DB_FILE|POSTGRES_URL PORT [--contract API_KEY]; prints "ready" when listening.
+//
+// --contract API_KEY: the contract floor. On top of the read, what the API contract asks of every
+// show and nothing more, each in its plainest form: the bearer key checked by its SHA-256 against
+// the one known key and its scope, a fixed-window rate limit with its three RateLimit-* headers,
+// X-Request-Id (kept when valid, else a random UUID), nosniff, a strong ETag answering 304 to
+// If-None-Match, and a request counter. What dms spends beyond this is its own structure (the
+// pipeline, the ports, the router of 78 routes, the access service's accounting).
+import { createHash, hash, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
 
-const [file, portText] = process.argv.slice(2);
+const [file, portText, contractFlag, contractKey] = process.argv.slice(2);
+const contract = contractFlag === '--contract';
+if (contractFlag !== undefined && !(contract && contractKey)) throw new Error('usage: hono-floor-server.mjs DB PORT [--contract API_KEY]');
 // The columns in the order the API presents them (no password without get_password).
 const columns = 'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at';
 
@@ -38,9 +48,53 @@ const reader = onPostgres ? postgresReader() : sqliteReader();
 const answer = (c, row) =>
   row ? new Response(JSON.stringify(row), { headers: { 'Content-Type': 'application/json' } }) : c.json({ errors: ['not found'] }, 404);
 
+function contractChecks() {
+  const keyHash = createHash('sha256').update(contractKey).digest('base64url');
+  const principals = new Map([[keyHash, { scopes: new Set(['nas_shares/show', 'nas_shares/index']) }]]);
+  const limit = 1_000_000;
+  const windowMs = 60_000;
+  const windows = new Map();
+  const counts = new Map();
+  const validRequestId = /^[\w\-.:]{1,255}$/;
+  // Node's own parsed headers: Hono's c.req.header() would build a fetch Headers object of them all.
+  const header = (c, name) => c.env.incoming.headers[name];
+  const refuse = (status, code) => new Response(JSON.stringify({ errors: [code] }), { status, headers: { 'Content-Type': 'application/json' } });
+  return (c, row) => {
+    counts.set('show', (counts.get('show') ?? 0) + 1);
+    const given = header(c, 'x-request-id');
+    const requestId = given !== undefined && validRequestId.test(given) ? given : randomUUID();
+    const authorization = header(c, 'authorization') ?? '';
+    if (!authorization.startsWith('Bearer ')) return refuse(401, 'unauthorized');
+    const hashed = createHash('sha256').update(authorization.slice(7)).digest('base64url');
+    const principal = principals.get(hashed);
+    if (!principal) return refuse(401, 'unauthorized');
+    const now = Date.now();
+    let window = windows.get(hashed);
+    if (!window || window.endsAt <= now) windows.set(hashed, (window = { endsAt: now + windowMs, used: 0 }));
+    window.used++;
+    if (window.used > limit) return refuse(429, 'rate_limited');
+    if (!principal.scopes.has('nas_shares/show')) return refuse(403, 'forbidden');
+    if (!row) return refuse(404, 'not_found');
+    const text = JSON.stringify(row);
+    const tag = `"${hash('sha1', text, 'base64url')}"`;
+    const headers = {
+      'X-Request-Id': requestId,
+      'X-Content-Type-Options': 'nosniff',
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(limit - window.used),
+      'RateLimit-Reset': String(Math.ceil((window.endsAt - now) / 1000)),
+      'Content-Type': 'application/json',
+      ETag: tag,
+    };
+    if (header(c, 'if-none-match') === tag) return new Response(null, { status: 304, headers });
+    return new Response(text, { headers });
+  };
+}
+
+const respond = contract ? contractChecks() : answer;
 const app = new Hono();
 // SQLite answers synchronously (no promise per request); PostgreSQL cannot.
-if (onPostgres) app.get('/api/v2/nas_shares/:id', async (c) => answer(c, await reader.get(Number(c.req.param('id')))));
-else app.get('/api/v2/nas_shares/:id', (c) => answer(c, reader.get(Number(c.req.param('id')))));
+if (onPostgres) app.get('/api/v2/nas_shares/:id', async (c) => respond(c, await reader.get(Number(c.req.param('id')))));
+else app.get('/api/v2/nas_shares/:id', (c) => respond(c, reader.get(Number(c.req.param('id')))));
 const server = serve({ fetch: app.fetch, port: Number(portText), hostname: '127.0.0.1' }, () => process.stdout.write('ready\n'));
 process.on('SIGTERM', () => server.close(() => void Promise.resolve(reader.close()).finally(() => process.exit(0))));

@@ -170,7 +170,7 @@ export function destroyAgent() {
 }
 
 /** Polls `url` until it answers `status` (any 2xx by default) or the child exits. */
-export async function waitForHttp(url, child, timeoutMs = 30_000) {
+export async function waitForHttp(url, child, timeoutMs = 30_000, headers = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
@@ -178,7 +178,7 @@ export async function waitForHttp(url, child, timeoutMs = 30_000) {
       throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before answering ${url}:\n${child.stderrTail()}`);
     }
     try {
-      const res = await request(url, { timeoutMs: 1000 });
+      const res = await request(url, { timeoutMs: 1000, headers });
       if (res.status >= 200 && res.status < 300) return;
       last = `HTTP ${res.status}`;
     } catch (error) {

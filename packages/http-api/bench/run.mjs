@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
 import { seed } from './seed.mjs';
 import { printResults } from './report.mjs';
-import { assertBuilt, createApiKey, serverEnv, startBaseline, startHonoFloor, startServer } from './server.mjs';
+import { assertBuilt, createApiKey, serverEnv, startBaseline, startContractFloor, startHonoFloor, startServer } from './server.mjs';
 import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
@@ -158,21 +158,26 @@ async function main() {
   const floor = await startHonoFloor(seeded.file);
   await floor.ready(showPaths[0]);
   await checkShowBodies({ base: `${floor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
+  const contractFloor = await startContractFloor(seeded.file, key);
+  await contractFloor.ready(showPaths[0], bearer);
+  await checkShowBodies({ base: `${contractFloor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
   // The default configuration: access log at info, stdout a pipe read by cat like the warn server's.
   const infoServer = await startServer({ dataDir: infoDataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
   await checkShowBodies({ base: infoServer.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-  const [show, showInfo, base, floorRuns] = await alternatedShow(
+  const [show, showInfo, base, floorRuns, contractRuns] = await alternatedShow(
     [
       { target: server, headers: bearer },
       { target: infoServer, headers: bearer },
       { target: baseline, headers: {} },
       { target: floor, headers: {} },
+      { target: contractFloor, headers: bearer },
     ],
     { paths: showPaths, ...config.show },
   );
   const { rounds, connections, duration, warmup } = config.show;
   await baseline.stop();
   await floor.stop();
+  await contractFloor.stop();
   rssCheckpoint('after show');
   log(`show: ${round(show.rps)} req/s (${show.all}), baseline ${round(base.rps)} (${base.all}), hono floor ${round(floorRuns.rps)} (${floorRuns.all})`);
   record('show.rps', show.rps, 'req/s');
@@ -186,8 +191,13 @@ async function main() {
   record('show.hono_floor_rps', floorRuns.rps, 'req/s');
   record('show.hono_floor_ratio', floorRuns.rps / base.rps, 'ratio');
   record('show.ratio_vs_hono_floor', show.rps / floorRuns.rps, 'ratio');
+  record('show.contract_floor_rps', contractRuns.rps, 'req/s');
+  record('show.contract_floor_ratio_vs_hono_floor', contractRuns.rps / floorRuns.rps, 'ratio');
+  record('show.ratio_vs_contract_floor', show.rps / contractRuns.rps, 'ratio');
+  record('show.contract_floor_cpu_us_per_req', contractRuns.cpuUsPerReq, 'us');
+  record('show.hono_floor_cpu_us_per_req', floorRuns.cpuUsPerReq, 'us');
   notes.push(
-    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the server at info, the baseline and the Hono floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
+    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the server at info, the baseline, the Hono floor and the contract floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
   );
   notes.push(
     'show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine',
@@ -195,9 +205,12 @@ async function main() {
   notes.push(
     'show.hono_floor_*: bench/hono-floor-server.mjs, a Hono app on @hono/node-server answering the same JSON from the same SQLite file with one prepared read and nothing else (no authentication, rate limit, request id, ETag, metrics); the best show.ratio a Hono app reading SQLite gets on this machine',
   );
-  if (show.non2xx || show.errors || base.non2xx || base.errors || floorRuns.non2xx || floorRuns.errors) {
+  notes.push(
+    `show.contract_floor_*: the same Hono app with --contract, doing per request what the API contract asks of a show in its plainest form (the bearer key's SHA-256 looked up with its scope, a fixed-window rate limit and its RateLimit-* headers, X-Request-Id, nosniff, a strong ETag with If-None-Match, a request counter), alternated with the others (req/s by round: ${contractRuns.all}); show.contract_floor_ratio_vs_hono_floor is what the contract itself leaves of the floor, show.ratio_vs_contract_floor what dms's own structure leaves of that`,
+  );
+  if (show.non2xx || show.errors || base.non2xx || base.errors || floorRuns.non2xx || floorRuns.errors || contractRuns.non2xx || contractRuns.errors) {
     notes.push(
-      `show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}`,
+      `show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}; contract floor non-2xx ${contractRuns.non2xx}, errors ${contractRuns.errors}`,
     );
   }
 
@@ -290,7 +303,7 @@ async function main() {
   record('show.info_log_cpu_us_per_req', showInfo.cpuUsPerReq, 'us');
   record('list.p99_ms_info_log', listInfo.p99, 'ms');
   notes.push(
-    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows at the default info (one access-log line per request, stdout a pipe read by `cat` in a process of its own, as journald reads a service's): show on a second server over a copy of the data dir, alternated round by round with the warn server, the baseline and the floor (req/s by round: ${showInfo.all}; show.info_log_ratio_vs_warn = its median over the warn server's), list for ${quick ? 2 : 4} s after`,
+    `log level: the targets are measured at DMS_LOG_LEVEL=warn; *_info_log rows at the default info (one access-log line per request, stdout a pipe read by cat in a process of its own, as journald reads a service's): show on a second server over a copy of the data dir, alternated round by round with the warn server, the baseline and the floor (req/s by round: ${showInfo.all}; show.info_log_ratio_vs_warn = its median over the warn server's), list for ${quick ? 2 : 4} s after`,
   );
   log(`show at info: ${round(showInfo.rps)} req/s; list p99 at info ${listInfo.p99} ms`);
 

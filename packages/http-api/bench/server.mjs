@@ -90,7 +90,13 @@ async function startReference(script, args) {
   const port = await freePort();
   const child = spawnChild(process.execPath, [join(benchDir, script), ...args.slice(0, 1), String(port), ...args.slice(1)]);
   const origin = `http://127.0.0.1:${port}`;
-  return { child, pid: child.pid, origin, stop: () => stopChild(child, 2000), ready: (path) => waitForHttp(origin + path, child) };
+  return {
+    child,
+    pid: child.pid,
+    origin,
+    stop: () => stopChild(child, 2000),
+    ready: (path, headers) => waitForHttp(origin + path, child, 30_000, headers),
+  };
 }
 
 /** The bare node:http baseline (baseline-server.mjs) answering the pre-rendered bodies. */
@@ -98,3 +104,6 @@ export const startBaseline = (bodiesFile, contentType) => startReference('baseli
 
 /** The Hono reference (hono-floor-server.mjs) on the seeded database file, or a postgres:// URL. */
 export const startHonoFloor = (dbFile) => startReference('hono-floor-server.mjs', [dbFile]);
+
+/** The contract floor (hono-floor-server.mjs --contract): the Hono reference doing what the API contract asks of a show, for `apiKey`. */
+export const startContractFloor = (dbFile, apiKey) => startReference('hono-floor-server.mjs', [dbFile, '--contract', apiKey]);
