@@ -236,6 +236,16 @@ export function processCpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * Context switches of a process's main thread so far (/proc/<pid>/status): `voluntary` when it
+ * waited (an idle event loop), `preempted` when the scheduler took the CPU from it mid-work.
+ */
+export function processContextSwitches(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { voluntary: field('voluntary_ctxt_switches'), preempted: field('nonvoluntary_ctxt_switches') };
+}
+
 /** /proc/<pid>/stat of every process named `comm`: { pid, ppid, cpu (own s), children (s) }. */
 export function processesNamed(comm) {
   const found = [];

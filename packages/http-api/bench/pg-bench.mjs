@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, onCleanup, processCpuSeconds, processesNamed, round, spawnChild } from './lib.mjs';
+import { makeTempDir, onCleanup, processContextSwitches, processCpuSeconds, processesNamed, round, spawnChild } from './lib.mjs';
 import { seedPostgres } from './seed.mjs';
 import { createApiKey, replicaNodeFlags, serveNodeFlags, serverEnv, startHonoFloor, startServer } from './server.mjs';
 import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
@@ -116,7 +116,11 @@ class PostgresCpu {
 
 /** CPU of the replicas and of PostgreSQL now, to subtract from a reading after the measured run. */
 async function cpuNow(replicas, postgresCpu) {
-  return { replicas: replicas.map((replica) => processCpuSeconds(replica.pid)), postgres: await postgresCpu.sample() };
+  return {
+    replicas: replicas.map((replica) => processCpuSeconds(replica.pid)),
+    switches: replicas.map((replica) => processContextSwitches(replica.pid)),
+    postgres: await postgresCpu.sample(),
+  };
 }
 
 function withCpu(result, before, after) {
@@ -124,6 +128,10 @@ function withCpu(result, before, after) {
     ...result,
     cpu: {
       replicas: after.replicas.map((cpu, i) => cpu - before.replicas[i]),
+      switches: after.switches.map((switches, i) => ({
+        voluntary: switches.voluntary - before.switches[i].voluntary,
+        preempted: switches.preempted - before.switches[i].preempted,
+      })),
       load: result.cpuSeconds,
       ...PostgresCpu.delta(before.postgres, after.postgres),
     },
@@ -413,6 +421,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
           ? await wrkRun({ wrk, dir, spec, paths: showPaths, replicas, postgresCpu })
           : await autocannonRun({ specFile, spec, replicas, postgresCpu });
         run.serving = mode === 'one' ? run.cpu.replicas[alone] : run.cpu.replicas[0] + run.cpu.replicas[1];
+        const serving = mode === 'one' ? [run.cpu.switches[alone]] : run.cpu.switches;
+        run.voluntary = serving.reduce((sum, each) => sum + each.voluntary, 0);
+        run.preempted = serving.reduce((sum, each) => sum + each.preempted, 0);
         runs[mode].push(run);
       }
     }
@@ -433,6 +444,9 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
         all: mean(list.map((run) => run.cpu.all)),
         serving: mean(list.map((run) => run.serving)),
       },
+      // Context switches of the serving replicas' main threads in one measured run (mean).
+      voluntary: mean(list.map((run) => run.voluntary)),
+      preempted: mean(list.map((run) => run.preempted)),
       total: mean(list.map((run) => run.total)),
     });
     const one = summary(runs.one);
@@ -451,6 +465,8 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       record(`pg.two_replicas.${mode}.cpu_s.load`, s.cpu.load, 's');
       record(`pg.two_replicas.${mode}.cpu_s.pg_backends`, s.cpu.backends, 's');
       record(`pg.two_replicas.${mode}.cpu_s.postgres_all`, s.cpu.all, 's');
+      record(`pg.two_replicas.${mode}.waits_per_1k_req`, (1000 * s.voluntary) / Math.max(1, s.total), 'count');
+      record(`pg.two_replicas.${mode}.preemptions_per_1k_req`, (1000 * s.preempted) / Math.max(1, s.total), 'count');
     }
     const usPerReq = (seconds, s) => (seconds * 1e6) / Math.max(1, s.total);
     // What serving a request costs the service: the replicas serving and the database's backends
@@ -466,7 +482,7 @@ export async function postgresBench({ serverUrl, config, quick, sqliteFloorFile,
       `pg.two_replicas: two \`dms serve\` (own data dirs, one DMS_DATABASE_URL and DMS_SECRET_KEY, rate limits per process) vs. one, GET show cycling over the show set, ${connections} connections in all (split ${Math.ceil(connections / 2)}+${Math.floor(connections / 2)} over the two) from ${loadTool}; ${rounds} round(s) of one then two, each ${warmup} s warm-up + ${duration} s measured; medians (req/s by round: one ${one.all}; two ${two.all}); p99 ${one.p99} ms vs. ${two.p99} ms`,
     );
     notes.push(
-      `pg.two_replicas.*.cpu_s: CPU seconds (user+system) in one measured ${duration} s run, mean over the rounds: replicas from /proc/<pid>/stat; load = the load generator's user+system CPU (wrk: its shell's cutime+cstime; autocannon: process.cpuUsage() inside the load process); pg_backends = the backends connected to ${database.name} (pids from pg_stat_activity, /proc/<pid>/stat, each at its last reading); postgres_all = every process named postgres (incl. WAL writer, checkpointer, other databases' backends) plus the postmaster's cutime+cstime for backends that exited. One replica: ${perRequest(one)}, ${round(busy(one) / duration, 2)} of ${config.cpus} CPUs busy with these processes; two: ${perRequest(two)}, ${round(busy(two) / duration, 2)} CPUs`,
+      `pg.two_replicas.*.cpu_s: CPU seconds (user+system) in one measured ${duration} s run, mean over the rounds: replicas from /proc/<pid>/stat; load = the load generator's user+system CPU (wrk: its shell's cutime+cstime; autocannon: process.cpuUsage() inside the load process); pg_backends = the backends connected to ${database.name} (pids from pg_stat_activity, /proc/<pid>/stat, each at its last reading); postgres_all = every process named postgres (incl. WAL writer, checkpointer, other databases' backends) plus the postmaster's cutime+cstime for backends that exited. One replica: ${perRequest(one)}, ${round(busy(one) / duration, 2)} of ${config.cpus} CPUs busy with these processes; two: ${perRequest(two)}, ${round(busy(two) / duration, 2)} CPUs. *.waits_per_1k_req and *.preemptions_per_1k_req: context switches of the serving replicas' main threads (/proc/<pid>/status), voluntary (the event loop waited) and not (the scheduler took the CPU mid-work), per 1,000 requests: where 2 replicas, PostgreSQL and the load want more than ${config.cpus} CPUs, each request is more often cut off and resumed with cold caches`,
     );
     // Whatever the number of replicas, req/s cannot pass CPUs / (CPU per request of everything).
     const ceiling = (s) => config.cpus / (busy(s) / Math.max(1, s.total) || Infinity);
