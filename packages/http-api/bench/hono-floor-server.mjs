@@ -12,7 +12,7 @@
 // X-Request-Id (kept when valid, else a random UUID), nosniff, a strong ETag answering 304 to
 // If-None-Match, and a request counter. What dms spends beyond this is its own structure (the
 // pipeline, the ports, the router of 78 routes, the access service's accounting).
-import { createHash, hash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -49,7 +49,8 @@ const answer = (c, row) =>
   row ? new Response(JSON.stringify(row), { headers: { 'Content-Type': 'application/json' } }) : c.json({ errors: ['not found'] }, 404);
 
 function contractChecks() {
-  const keyHash = createHash('sha256').update(contractKey).digest('base64url');
+  // A one-shot SHA-256 in hex, as dms stores and looks up its keys (api-key-token.ts).
+  const keyHash = hash('sha256', contractKey, 'hex');
   const principals = new Map([[keyHash, { scopes: new Set(['nas_shares/show', 'nas_shares/index']) }]]);
   const limit = 1_000_000;
   const windowMs = 60_000;
@@ -65,7 +66,7 @@ function contractChecks() {
     const requestId = given !== undefined && validRequestId.test(given) ? given : randomUUID();
     const authorization = header(c, 'authorization') ?? '';
     if (!authorization.startsWith('Bearer ')) return refuse(401, 'unauthorized');
-    const hashed = createHash('sha256').update(authorization.slice(7)).digest('base64url');
+    const hashed = hash('sha256', authorization.slice(7), 'hex');
     const principal = principals.get(hashed);
     if (!principal) return refuse(401, 'unauthorized');
     const now = Date.now();
