@@ -4,7 +4,8 @@
 // gap to the bare node:http baseline the framework and the database take on this machine.
 // Given a postgres:// URL instead of a file, the same read goes to PostgreSQL: a pg.Pool of
 // 10 (the server's default DMS_PG_POOL_MAX) and one named prepared statement.
-// Usage: node hono-floor-server.mjs DB_FILE|POSTGRES_URL PORT [--contract API_KEY]; prints "ready" when listening.
+// Usage: node hono-floor-server.mjs DB_FILE|POSTGRES_URL PORT [--contract API_KEY [--access-log]];
+// prints "ready" when listening.
 //
 // --contract API_KEY: the contract floor. On top of the read, what the API contract asks of every
 // show and nothing more, each in its plainest form: the bearer key checked by its SHA-256 against
@@ -12,16 +13,24 @@
 // X-Request-Id (kept when valid, else a random UUID), nosniff, a strong ETag answering 304 to
 // If-None-Match, and a request counter. What dms spends beyond this is its own structure (the
 // pipeline, the ports, the router of 78 routes, the access service's accounting).
+//
+// --access-log (with --contract): and an access line per request as a Hono app logging with pino
+// writes it, `logger.info({ req_id, method, path, status, ms, principal }, 'request')` on pino's
+// asynchronous destination: what one line a request costs on this machine, dms's design aside.
 import { hash, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { pino } from 'pino';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
 
-const [file, portText, contractFlag, contractKey] = process.argv.slice(2);
+const [file, portText, contractFlag, contractKey, logFlag] = process.argv.slice(2);
 const contract = contractFlag === '--contract';
-if (contractFlag !== undefined && !(contract && contractKey)) throw new Error('usage: hono-floor-server.mjs DB PORT [--contract API_KEY]');
+const accessLog = logFlag === '--access-log';
+if ((contractFlag !== undefined && !(contract && contractKey)) || (logFlag !== undefined && !accessLog)) {
+  throw new Error('usage: hono-floor-server.mjs DB PORT [--contract API_KEY [--access-log]]');
+}
 // The columns in the order the API presents them (no password without get_password).
 const columns = 'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at';
 
@@ -64,6 +73,7 @@ function contractChecks() {
     counts.set('show', (counts.get('show') ?? 0) + 1);
     const given = header(c, 'x-request-id');
     const requestId = given !== undefined && validRequestId.test(given) ? given : randomUUID();
+    c.set('requestId', requestId);
     const authorization = header(c, 'authorization') ?? '';
     if (!authorization.startsWith('Bearer ')) return refuse(401, 'unauthorized');
     const hashed = hash('sha256', authorization.slice(7), 'hex');
@@ -92,7 +102,19 @@ function contractChecks() {
   };
 }
 
-const respond = contract ? contractChecks() : answer;
+function logged(respondTo) {
+  const logger = pino({ base: { service: 'dms' } }, pino.destination({ sync: false }));
+  return (c, row) => {
+    const started = performance.now();
+    const response = respondTo(c, row);
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    const fields = { req_id: c.get('requestId'), method: c.req.method, path: c.req.path, status: response.status, ms, principal: 'api_key:1' };
+    logger.info(fields, 'request');
+    return response;
+  };
+}
+
+const respond = contract ? (accessLog ? logged(contractChecks()) : contractChecks()) : answer;
 const app = new Hono();
 // SQLite answers synchronously (no promise per request); PostgreSQL cannot.
 if (onPostgres) app.get('/api/v2/nas_shares/:id', async (c) => respond(c, await reader.get(Number(c.req.param('id')))));

@@ -161,16 +161,19 @@ async function main() {
   const contractFloor = await startContractFloor(seeded.file, key);
   await contractFloor.ready(showPaths[0], bearer);
   await checkShowBodies({ base: `${contractFloor.origin}/api/v2`, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
+  const loggingContractFloor = await startContractFloor(seeded.file, key, { accessLog: true });
+  await loggingContractFloor.ready(showPaths[0], bearer);
   // The default configuration: access log at info, stdout a pipe read by cat like the warn server's.
   const infoServer = await startServer({ dataDir: infoDataDir, adminPassword, localRoots, logLevel: 'info', label: 'info' });
   await checkShowBodies({ base: infoServer.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-  const [show, showInfo, base, floorRuns, contractRuns] = await alternatedShow(
+  const [show, showInfo, base, floorRuns, contractRuns, loggingContractRuns] = await alternatedShow(
     [
       { target: server, headers: bearer },
       { target: infoServer, headers: bearer },
       { target: baseline, headers: {} },
       { target: floor, headers: {} },
       { target: contractFloor, headers: bearer },
+      { target: loggingContractFloor, headers: bearer },
     ],
     { paths: showPaths, ...config.show },
   );
@@ -178,6 +181,7 @@ async function main() {
   await baseline.stop();
   await floor.stop();
   await contractFloor.stop();
+  await loggingContractFloor.stop();
   rssCheckpoint('after show');
   log(`show: ${round(show.rps)} req/s (${show.all}), baseline ${round(base.rps)} (${base.all}), hono floor ${round(floorRuns.rps)} (${floorRuns.all})`);
   record('show.rps', show.rps, 'req/s');
@@ -196,8 +200,9 @@ async function main() {
   record('show.ratio_vs_contract_floor', show.rps / contractRuns.rps, 'ratio');
   record('show.contract_floor_cpu_us_per_req', contractRuns.cpuUsPerReq, 'us');
   record('show.hono_floor_cpu_us_per_req', floorRuns.cpuUsPerReq, 'us');
+  record('show.contract_floor_info_log_ratio', loggingContractRuns.rps / contractRuns.rps, 'ratio');
   notes.push(
-    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the server at info, the baseline, the Hono floor and the contract floor, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
+    `show: ${connections} connections, per round ${warmup} s warm-up + ${duration} s each for the server, the server at info, the baseline, the Hono floor and the contract floor without and with an access log, ${rounds} rounds alternated, medians (req/s by round: server ${show.all}; baseline ${base.all}; floor ${floorRuns.all}); cycling over ${showPaths.length} ids; responses checked byte-equal to the baseline's`,
   );
   notes.push(
     'show.cpu_ratio: baseline CPU per request / server CPU per request (user+sys of each process, /proc/<pid>/stat, measured part only); less sensitive than req/s to other load on the machine',
@@ -208,9 +213,23 @@ async function main() {
   notes.push(
     `show.contract_floor_*: the same Hono app with --contract, doing per request what the API contract asks of a show in its plainest form (the bearer key's SHA-256 looked up with its scope, a fixed-window rate limit and its RateLimit-* headers, X-Request-Id, nosniff, a strong ETag with If-None-Match, a request counter), alternated with the others (req/s by round: ${contractRuns.all}); show.contract_floor_ratio_vs_hono_floor is what the contract itself leaves of the floor, show.ratio_vs_contract_floor what dms's own structure leaves of that`,
   );
-  if (show.non2xx || show.errors || base.non2xx || base.errors || floorRuns.non2xx || floorRuns.errors || contractRuns.non2xx || contractRuns.errors) {
+  notes.push(
+    `show.contract_floor_info_log_ratio: the contract floor with --access-log (an access line a request through pino's asynchronous destination, stdout a pipe read by cat as the servers') over the contract floor, alternated with the others (req/s by round: ${loggingContractRuns.all}): what one access line a request costs an app this small on this machine, beside show.info_log_ratio_vs_warn for dms`,
+  );
+  if (
+    show.non2xx ||
+    show.errors ||
+    base.non2xx ||
+    base.errors ||
+    floorRuns.non2xx ||
+    floorRuns.errors ||
+    contractRuns.non2xx ||
+    contractRuns.errors ||
+    loggingContractRuns.non2xx ||
+    loggingContractRuns.errors
+  ) {
     notes.push(
-      `show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}; contract floor non-2xx ${contractRuns.non2xx}, errors ${contractRuns.errors}`,
+      `show: non-2xx ${show.non2xx}, errors ${show.errors}; baseline non-2xx ${base.non2xx}, errors ${base.errors}; floor non-2xx ${floorRuns.non2xx}, errors ${floorRuns.errors}; contract floor non-2xx ${contractRuns.non2xx}, errors ${contractRuns.errors}; logging contract floor non-2xx ${loggingContractRuns.non2xx}, errors ${loggingContractRuns.errors}`,
     );
   }
 

@@ -73,10 +73,9 @@ export async function startServer({ dataDir, adminPassword, logLevel, localRoots
   const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
   const nodeArgs = [...nodeFlags, ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : [])];
-  const reader = stdoutRead ? spawnChild('cat', [], { stdin: 'pipe' }) : undefined;
-  const child = spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env, ...(reader ? { stdout: reader.stdin } : {}) });
-  // The server holds the pipe's write end now; cat sees its end when the server exits.
-  reader?.stdin.destroy();
+  const child = stdoutRead
+    ? spawnReadChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env })
+    : spawnChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/api/v2`, child);
   // `dms serve` creates the first admin (DMS_ADMIN_PASSWORD) only once it listens: a Basic request
@@ -85,10 +84,19 @@ export async function startServer({ dataDir, adminPassword, logLevel, localRoots
   return { child, pid: child.pid, origin, base: `${origin}/api/v2`, env, stop: () => stopChild(child, 5000) };
 }
 
-/** A reference server script of this folder, given its arguments; the port is appended. */
+/** A child whose stdout is a pipe read by `cat` (into /dev/null) in a process of its own, as journald reads a service's. */
+function spawnReadChild(command, args, options) {
+  const reader = spawnChild('cat', [], { stdin: 'pipe' });
+  const child = spawnChild(command, args, { ...options, stdout: reader.stdin });
+  // The child holds the pipe's write end now; cat sees its end when the child exits.
+  reader.stdin.destroy();
+  return child;
+}
+
+/** A reference server script of this folder, given its arguments; the port is appended. Its stdout is read as a server's is. */
 async function startReference(script, args) {
   const port = await freePort();
-  const child = spawnChild(process.execPath, [join(benchDir, script), ...args.slice(0, 1), String(port), ...args.slice(1)]);
+  const child = spawnReadChild(process.execPath, [join(benchDir, script), ...args.slice(0, 1), String(port), ...args.slice(1)]);
   const origin = `http://127.0.0.1:${port}`;
   return {
     child,
@@ -106,4 +114,5 @@ export const startBaseline = (bodiesFile, contentType) => startReference('baseli
 export const startHonoFloor = (dbFile) => startReference('hono-floor-server.mjs', [dbFile]);
 
 /** The contract floor (hono-floor-server.mjs --contract): the Hono reference doing what the API contract asks of a show, for `apiKey`. */
-export const startContractFloor = (dbFile, apiKey) => startReference('hono-floor-server.mjs', [dbFile, '--contract', apiKey]);
+export const startContractFloor = (dbFile, apiKey, { accessLog = false } = {}) =>
+  startReference('hono-floor-server.mjs', [dbFile, '--contract', apiKey, ...(accessLog ? ['--access-log'] : [])]);
