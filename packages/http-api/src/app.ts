@@ -66,6 +66,7 @@ export function createApp(options: AppOptions): DmsApp {
     authorizeAdmin(c.get('principal'), 'metrics', 'index', 'read metrics');
     return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
   });
+  routes.register();
 
   app.notFound(
     pipeline.wrapUnmatched((c) => {

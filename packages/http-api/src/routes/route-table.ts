@@ -4,6 +4,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { RouteHandler } from '../pipeline/step.js';
 import type { Method, RouteContract } from '../contracts/route-contract.js';
 import type { OperationId } from '../contracts/operation-ids.js';
+import { foldRoutes, type RegisteredRoute } from './route-folding.js';
 
 /** One handler per operation of the route contracts, bound by operation id. */
 export type OperationHandlers = Readonly<Record<OperationId, RouteHandler>>;
@@ -14,10 +15,13 @@ const honoMethods: Readonly<Record<Method, HonoMethod>> = { get: 'GET', post: 'P
 /**
  * Registers routes: each handler inside the request pipeline, and each contract's method
  * in the table that answers 405 with `Allow`. The API description is not built here: it
- * comes from the contracts alone (contracts/openapi-document.ts).
+ * comes from the contracts alone (contracts/openapi-document.ts). Routes reach Hono at
+ * `register()`, once all are known, folded so that Hono's fastest router takes them all
+ * (route-folding.ts).
  */
 export class RouteTable {
   readonly #allowed = new Map<string, Set<string>>();
+  readonly #routes: RegisteredRoute[] = [];
 
   constructor(
     private readonly app: Hono<AppEnv>,
@@ -27,7 +31,12 @@ export class RouteTable {
 
   /** A route outside the API description and the 405 table (service description, health, metrics). */
   addUnlisted(method: HonoMethod, fullPath: string, handler: RouteHandler): void {
-    this.app.on(method, fullPath, this.pipeline.wrap(fullPath, handler));
+    this.#routes.push({ method, path: fullPath, handler: this.pipeline.wrap(fullPath, handler) });
+  }
+
+  /** Hands every route added to Hono: once, after the last. */
+  register(): void {
+    for (const { method, path, handler } of foldRoutes(this.#routes.splice(0))) this.app.on(method, path, handler);
   }
 
   /** Every contract with its handler, in the contracts' order (the first matching pattern wins). */
