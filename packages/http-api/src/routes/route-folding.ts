@@ -1,7 +1,7 @@
 import type { Context, Handler } from 'hono';
 import type { AppEnv } from '../http/env.js';
 
-/** A route as registered: its method, its pattern and its handler inside the request pipeline. */
+/** A route: its method, its pattern and its handler inside the request pipeline. */
 export interface RegisteredRoute {
   method: string;
   path: string;
@@ -14,25 +14,17 @@ interface Guard {
   value: string;
 }
 
-/** What to register with Hono: one pattern per method, dispatching to the routes folded into it in their order. */
-export interface FoldedRoute {
-  method: string;
-  path: string;
-  handler: Handler<AppEnv>;
-}
-
 const isParam = (segment: string) => segment.startsWith(':');
 
 /**
- * Hono's RegExpRouter (one regular expression a method, ~1 µs a match for dms's 78 routes) refuses
- * a static segment where another route of the method has a parameter after the same prefix
- * (`/api_keys/current` beside `/api_keys/:api_key_id`), and SmartRouter then falls back to
- * TrieRouter, which cost a show ~3 µs of CPU more (docs/decisions.md, issue 27). Such a static
+ * Hono's RegExpRouter (one regular expression a method) refuses a static segment where another
+ * route of the method has a parameter after the same prefix (`/api_keys/current` beside
+ * `/api_keys/:api_key_id`), and SmartRouter then falls back to TrieRouter, which cost a show ~3 µs of CPU more (docs/decisions.md, issue 27). Such a static
  * segment is registered as the parameter instead, with a guard on its value: the routes of one
  * method and pattern are tried in the order they were added (the first that applies wins, as
  * before), and a request none applies to is not found, as it was.
  */
-export function foldRoutes(routes: readonly RegisteredRoute[]): FoldedRoute[] {
+export function foldRoutes(routes: readonly RegisteredRoute[]): RegisteredRoute[] {
   const folded = routes.map((route) => fold(route, routes));
   const groups = new Map<string, { method: string; path: string; members: { guards: Guard[]; handler: Handler<AppEnv> }[] }>();
   for (const [index, { path, guards }] of folded.entries()) {
