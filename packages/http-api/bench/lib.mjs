@@ -169,7 +169,7 @@ export function destroyAgent() {
   agent.destroy();
 }
 
-/** Polls `url` until it answers `status` (any 2xx by default) or the child exits. */
+/** Polls `url` (with `headers`) until it answers 2xx or the child exits. */
 export async function waitForHttp(url, child, timeoutMs = 30_000, headers = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;
