@@ -20,6 +20,22 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
     return { file, fd: openSync(file, 'w'), read: () => readFileSync(file, 'utf8') };
   };
 
+  /**
+   * Node's arguments for a child process that runs `body` with `destination` made on its fd 1 from
+   * `options`; `dropped` counts the bytes it drops and `flushed()` waits for what it wrote.
+   */
+  const childArgs = (options: string, body: string) => {
+    const module = fileURLToPath(new URL('./batched-destination.ts', import.meta.url));
+    const script = `
+      import { batchedDestination } from ${JSON.stringify(module)};
+      let dropped = 0;
+      const destination = batchedDestination({ fd: 1, ${options}, onDrop: (bytes) => (dropped += bytes) });
+      const flushed = () => new Promise((resolve, reject) => destination.flush((error) => (error ? reject(error) : resolve())));
+      ${body}
+    `;
+    return ['--import', 'tsx', '--input-type=module', '-e', script];
+  };
+
   it('writes nothing per line below a batch, everything in order once flushed', async () => {
     const log = logFile();
     const destination = batchedDestination({ fd: log.fd, batchBytes: 4096, withinMs: 60_000, maxUnwrittenBytes: 1 << 20 });
@@ -53,15 +69,13 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
 
   it('writes the waiting lines when the process exits without a graceful stop', () => {
     const log = logFile();
-    const module = fileURLToPath(new URL('./batched-destination.ts', import.meta.url));
     // A process that writes below a batch and exits at once: no flush, no timer fired.
-    const script = `
-      import { batchedDestination } from ${JSON.stringify(module)};
-      const destination = batchedDestination({ fd: 1, batchBytes: 4096, withinMs: 60000, maxUnwrittenBytes: 1 << 20 });
-      for (let i = 0; i < 5; i++) destination.write('before exit ' + i + '\\n');
-      process.exit(3);
-    `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const args = childArgs(
+      'batchBytes: 4096, withinMs: 60000, maxUnwrittenBytes: 1 << 20',
+      `for (let i = 0; i < 5; i++) destination.write('before exit ' + i + '\\n');
+       process.exit(3);`,
+    );
+    const child = spawnSync(process.execPath, args, {
       // Its standard output is the file, as a service's is under systemd's StandardOutput=file:.
       stdio: ['ignore', log.fd, 'pipe'],
       encoding: 'utf8',
@@ -71,18 +85,8 @@ describe('batched destination (issue 27 item 1: stdout written in batches)', () 
     closeSync(log.fd);
   });
 
-  /** A process whose standard output is a pipe (as under journald or Docker), running `body` with `destination` made on fd 1. */
-  const onPipe = (options: string, body: string) => {
-    const module = fileURLToPath(new URL('./batched-destination.ts', import.meta.url));
-    const script = `
-      import { batchedDestination } from ${JSON.stringify(module)};
-      let dropped = 0;
-      const destination = batchedDestination({ fd: 1, ${options}, onDrop: (bytes) => (dropped += bytes) });
-      const flushed = () => new Promise((resolve, reject) => destination.flush((error) => (error ? reject(error) : resolve())));
-      ${body}
-    `;
-    return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  };
+  /** A process whose standard output is a pipe (as under journald or Docker), running `body` as `childArgs` does. */
+  const onPipe = (options: string, body: string) => spawn(process.execPath, childArgs(options, body), { stdio: ['ignore', 'pipe', 'pipe'] });
   /** Collects the child's output from the start: a paused stream with a listener stays unread, even past the child's exit. */
   const collect = (child: ReturnType<typeof spawn>) => {
     let stdout = '';

@@ -25,10 +25,10 @@ const isParam = (segment: string) => segment.startsWith(':');
  * before), and a request none applies to is not found, as it was.
  */
 export function foldRoutes(routes: readonly RegisteredRoute[]): RegisteredRoute[] {
-  const folded = routes.map((route) => fold(route, routes));
+  const patterns = routes.map(({ method, path }) => ({ method, segments: path.split('/') }));
   const groups = new Map<string, { method: string; path: string; members: { guards: Guard[]; handler: Handler<AppEnv> }[] }>();
-  for (const [index, { path, guards }] of folded.entries()) {
-    const { method, handler } = routes[index]!;
+  for (const { method, path: pattern, handler } of routes) {
+    const { path, guards } = fold(method, pattern.split('/'), patterns);
     const key = `${method} ${path}`;
     const group = groups.get(key) ?? { method, path, members: [] };
     group.members.push({ guards, handler });
@@ -41,12 +41,17 @@ export function foldRoutes(routes: readonly RegisteredRoute[]): RegisteredRoute[
   });
 }
 
-function fold(route: RegisteredRoute, routes: readonly RegisteredRoute[]): { path: string; guards: Guard[] } {
-  const segments = route.path.split('/');
+interface Pattern {
+  method: string;
+  segments: readonly string[];
+}
+
+/** `segments` (a route's, changed in place) with each static segment beside a parameter made that parameter. */
+function fold(method: string, segments: string[], patterns: readonly Pattern[]): { path: string; guards: Guard[] } {
   const guards: Guard[] = [];
   for (const [index, segment] of segments.entries()) {
     if (isParam(segment)) continue;
-    const param = parameterBeside(segments, index, route.method, routes);
+    const param = parameterBeside(segments, index, method, patterns);
     if (param === undefined) continue;
     guards.push({ param: param.slice(1), value: segment });
     segments[index] = param;
@@ -55,10 +60,10 @@ function fold(route: RegisteredRoute, routes: readonly RegisteredRoute[]): { pat
 }
 
 /** The parameter another route of `method` has at `index`, after the same segments as `segments` before it. */
-function parameterBeside(segments: readonly string[], index: number, method: string, routes: readonly RegisteredRoute[]): string | undefined {
-  for (const other of routes) {
+function parameterBeside(segments: readonly string[], index: number, method: string, patterns: readonly Pattern[]): string | undefined {
+  for (const other of patterns) {
     if (other.method !== method) continue;
-    const theirs = other.path.split('/');
+    const theirs = other.segments;
     const param = theirs[index];
     if (param === undefined || !isParam(param)) continue;
     const samePrefix = segments.slice(0, index).every((segment, i) => segment === theirs[i] || (isParam(segment) && isParam(theirs[i] ?? '')));
