@@ -64,7 +64,7 @@ describe.each(['sqlite', 'postgres'] as const)('share-scoped long-polls (%s)', (
         scan: async (_location, run) => {
           started.open();
           await report.opened;
-          run.onProgress?.({ file_count: 5, file_size_sum: 50 });
+          run.onProgress({ file_count: 5, file_size_sum: 50, directories: 1 });
           await finish.opened;
           return { file_count: 9, file_size_sum: 90 };
         },
