@@ -124,7 +124,8 @@ export async function followUntilFinished<Status extends ActiveJobStatus>(
  * Follows a job through GET /jobs/{job_id}, whose long poll wakes on every change (progress
  * included), and shows it as active_job_status. Where that answers 403 (a key without
  * `jobs / show`) or 404 (a server from before it), the handle follows the path the job was
- * started on from then on, whose long poll wakes on a change of status only.
+ * started on from then on (whose long poll wakes at every change too since issue 40 item 14;
+ * older servers woke it on a change of status only).
  */
 export function preferJobResource(jobResource: FollowJob, startedOn: FollowJob): FollowJob {
   let fallBack = false;

@@ -16,8 +16,12 @@ const networkCodes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOST
  */
 const postgresStates = /^(08\d{3}|57P0[123]|53300|57014|40001|40P01)$/;
 
-/** pg raises these without a code: the pool's connect timeout and a connection cut mid-query. */
-const postgresMessages = /^(timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?)$/;
+/**
+ * pg raises these without a code: the pool's connect timeout, a connection cut mid-query, and a
+ * query on a client whose connection was cut or closed.
+ */
+const postgresMessages =
+  /^(timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
 
 export function isStorageUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

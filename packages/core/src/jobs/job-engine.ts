@@ -2,7 +2,6 @@ import type { Storage } from '../ports/storage.js';
 import { jobDefaults } from '../defaults.js';
 import type { JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../ports/job-store.js';
 import { DomainError } from '../errors/domain-error.js';
-import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js';
 import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
@@ -14,6 +13,7 @@ import { runJob, type RunResult } from './job-runner.js';
 import type { JobFailure } from './job-messages.js';
 import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
+import { untilStored, type UntilStoredOptions } from './until-stored.js';
 
 export interface JobEngineOptions {
   storage: Storage;
@@ -68,6 +68,22 @@ const eventNames: Record<JobKind, Record<FinishedJobStatus, DmsEventName>> = {
 };
 
 const purgeEveryMs = 60_000;
+/** Longest pause between two tries of an engine write that storage refused (`untilStored`). */
+const writeRetryMaxPauseMs = 5_000;
+/** A finish refused this many times for another reason than unavailability stores a failure saying why. */
+const finishRefusalsBeforeFailing = 3;
+
+/** What a job whose outcome storage would not take ends with: failed, saying why, with its counts only. */
+function unstorableOutcome(finished: JobOutcome, error: unknown): JobOutcome {
+  const why = error instanceof Error ? error.message : String(error);
+  return {
+    status: 'failed',
+    message: `internal error: the job's outcome could not be stored (${why})`,
+    progress: finished.progress,
+    total: finished.total,
+    steps: [],
+  };
+}
 /** Progress of a running job is saved at most this often (ProgressSaver). */
 const progressIntervalMs = 250;
 
@@ -312,21 +328,22 @@ export class JobEngine {
   private async recordFindings(job: JobRecord, outcome: JobOutcome): Promise<void> {
     if (job.share_id === null) return;
     const { storage, clock } = this.#options;
+    const shareId = job.share_id;
     const at = this.now();
-    try {
-      if (job.kind === 'share_test') await storage.shares.recordTest(job.share_id, { status: outcome.status, at });
+    const durationMs = Math.max(0, clock().getTime() - (job.started_at === null ? clock().getTime() : Date.parse(job.started_at)));
+    // Tried again while storage is unavailable, as the finish; given up on any other refusal.
+    await untilStored(async (refusals) => {
+      if (refusals > 0) return;
+      if (job.kind === 'share_test') await storage.shares.recordTest(shareId, { status: outcome.status, at });
       else if (outcome.status === 'completed' && outcome.result) {
-        const startedAt = job.started_at === null ? clock().getTime() : Date.parse(job.started_at);
-        await storage.shares.recordScan(job.share_id, {
+        await storage.shares.recordScan(shareId, {
           at,
           file_count: outcome.result['file_count'] ?? 0,
           file_size_sum: outcome.result['file_size_sum'] ?? 0,
-          duration_ms: Math.max(0, clock().getTime() - startedAt),
+          duration_ms: durationMs,
         });
       }
-    } catch (error) {
-      this.#options.onError?.(error);
-    }
+    }, this.retryOptions()).catch(() => {});
   }
 
   /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */
@@ -366,11 +383,11 @@ export class JobEngine {
         await this.requeue(job);
         return undefined;
       }
-      const next = await this.storeFinish(job, outcome);
-      await this.recordFindings(job, outcome);
+      const { next, stored } = await this.storeFinish(job, outcome);
+      await this.recordFindings(job, stored);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
-        this.announceFinished(job, outcome, subject);
+        this.announceFinished(job, stored, subject);
       } catch (error) {
         this.#options.onError?.(error);
       }
@@ -382,32 +399,44 @@ export class JobEngine {
   }
 
   /**
-   * Stores a job's outcome. Storage that cannot take it now (another process holding SQLite's
-   * write lock, a database restarting) gets it once it can: the outcome is known, and the job
-   * must not end "interrupted" for it. A retry is a plain finish, which applies once (only to a
-   * job still working for this worker) and claims nothing, so nothing is claimed twice.
+   * Stores a job's outcome, until storage takes it (`untilStored`): storage that cannot take it
+   * now (a full disk, another process holding SQLite's write lock, a database restarting) gets
+   * it once it can, for the outcome is known and the job must not stay `working` or end
+   * "interrupted" for it. A retry is a plain finish, which applies once (only to a job still
+   * working for this worker) and claims nothing, so nothing is claimed twice. An outcome refused
+   * for another reason (`finishRefusalsBeforeFailing` times) is replaced by a failure that says
+   * why, which carries nothing of the outcome but its counts.
    */
-  private async storeFinish(job: JobRecord, finished: JobOutcome): Promise<JobRecord | undefined> {
+  private async storeFinish(job: JobRecord, finished: JobOutcome): Promise<{ next: JobRecord | undefined; stored: JobOutcome }> {
     const { storage } = this.#options;
-    const signal = this.#stopping.signal;
     // Draining: the finish claims nothing.
-    if (this.#draining.signal.aborted) return storage.jobs.finish(job.id, this.#workerId, finished, this.now()).then(() => undefined);
-    try {
-      return await storage.jobs.finishAndClaim(job.id, this.#workerId, finished, this.now());
-    } catch (error) {
-      if (!isStorageUnavailable(error)) throw error;
-      this.#options.onError?.(error);
-    }
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
-      try {
-        await storage.jobs.finish(job.id, this.#workerId, finished, this.now());
-        return undefined;
-      } catch (error) {
-        if (!isStorageUnavailable(error) || signal.aborted) throw error;
+    let claimNext = !this.#draining.signal.aborted;
+    let refused: unknown;
+    return untilStored(
+      async (refusals) => {
+        const stored = refusals < finishRefusalsBeforeFailing ? finished : unstorableOutcome(finished, refused);
+        if (claimNext) {
+          claimNext = false;
+          return { next: await storage.jobs.finishAndClaim(job.id, this.#workerId, stored, this.now()), stored };
+        }
+        await storage.jobs.finish(job.id, this.#workerId, stored, this.now());
+        return { next: undefined, stored };
+      },
+      this.retryOptions((error) => (refused = error)),
+    );
+  }
+
+  /** How engine writes are tried again (`untilStored`); `seen` is told each refusal before onError. */
+  private retryOptions(seen: (error: unknown) => void = () => {}): UntilStoredOptions {
+    return {
+      firstPauseMs: this.#options.pollMs,
+      maxPauseMs: writeRetryMaxPauseMs,
+      stopping: this.#stopping.signal,
+      onError: (error) => {
+        seen(error);
         this.#options.onError?.(error);
-      }
-    }
+      },
+    };
   }
 
   /** Wakes the job's waiters, logs a failure and publishes the job's event. */

@@ -132,9 +132,37 @@ describe('ProgressSaver', () => {
     await vi.advanceTimersByTimeAsync(0);
     fail = false;
     progress.report(3);
-    await vi.advanceTimersByTimeAsync(250);
+    // After a refused save the next waits twice the interval.
+    await vi.advanceTimersByTimeAsync(500);
     await progress.close();
     expect(errors).toEqual([new Error('connection lost')]);
     expect(written).toEqual([3]);
+  });
+
+  it('issue 40 item A: a refused save is tried again by itself after a pause that grows while refusals go on (to 5 s at most), and is back to the interval once one lands', async () => {
+    let refusing = true;
+    const tries: number[] = [];
+    const progress = new ProgressSaver(0, {
+      write: async (snapshot) => {
+        tries.push(Date.now());
+        if (refusing) throw new Error('database or disk is full');
+        written.push(snapshot);
+      },
+      intervalMs: 250,
+      now: () => Date.now(),
+      onError: (error) => errors.push(error),
+    });
+    const start = Date.now();
+    progress.report(1);
+    await vi.advanceTimersByTimeAsync(250 + 500 + 1000 + 2000 + 4000 + 5000 + 5000);
+    expect(tries.map((at) => at - start)).toEqual([250, 750, 1750, 3750, 7750, 12750, 17750]);
+    expect(written).toEqual([]);
+    refusing = false;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(written).toEqual([1]);
+    progress.report(2);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(written).toEqual([1, 2]);
+    await progress.close();
   });
 });

@@ -8,6 +8,9 @@ export interface ProgressSaverOptions<T> {
   onError: (error: unknown) => void;
 }
 
+/** Longest pause before saving again after storage refused a save. */
+const maxRetryPauseMs = 5_000;
+
 /**
  * Saves a running job's progress without a write per report: the latest report is saved
  * once `intervalMs` has passed since the last save ended (trailing), the claim counting as the
@@ -26,11 +29,14 @@ export class ProgressSaver<T> {
   #writing = false;
   #inFlight: Promise<void> = Promise.resolve();
   #closed = false;
+  /** The least time to the next save: `intervalMs`, doubled after each refused save up to `maxRetryPauseMs`. */
+  #pauseMs: number;
 
   constructor(initial: T, options: ProgressSaverOptions<T>) {
     this.#options = options;
     this.#latest = initial;
     this.#lastSave = options.now();
+    this.#pauseMs = options.intervalMs;
   }
 
   /** The newest progress; saved now if the interval is over, else when it is. */
@@ -60,7 +66,7 @@ export class ProgressSaver<T> {
 
   #plan(): void {
     if (this.#closed || this.#writing || this.#timer || !this.#unsaved) return;
-    const wait = this.#lastSave + this.#options.intervalMs - this.#options.now();
+    const wait = this.#lastSave + this.#pauseMs - this.#options.now();
     if (wait <= 0) this.#write();
     else {
       this.#timer = setTimeout(() => {
@@ -76,7 +82,19 @@ export class ProgressSaver<T> {
     this.#writing = true;
     this.#inFlight = this.#options
       .write(snapshot)
-      .catch(this.#options.onError)
+      .then(
+        () => {
+          this.#pauseMs = this.#options.intervalMs;
+        },
+        (error: unknown) => {
+          // Storage refused it (a full disk, a lock held elsewhere): the latest progress is tried
+          // again after a pause that grows while refusals go on; the finish waits for none of it
+          // (it carries every step).
+          this.#unsaved = true;
+          this.#pauseMs = Math.min(this.#pauseMs * 2, maxRetryPauseMs);
+          this.#options.onError(error);
+        },
+      )
       .then(() => {
         this.#writing = false;
         this.#lastSave = this.#options.now();

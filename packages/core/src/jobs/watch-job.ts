@@ -51,3 +51,18 @@ export async function* watchJob<S extends ActiveJobStatus>(jobId: string, first:
     ended.abort();
   }
 }
+
+/**
+ * A long-poll's answer: the job's first change of any kind after `first` (the caller's view:
+ * progress counts as much as status), or its latest state once `signal` is aborted (the wait is
+ * over) or the service drains. Every long-poll of a job answers through this one loop, so
+ * `GET /jobs/{id}?wait=` and the share-scoped `GET …/test?job_id=&wait=` answer alike.
+ */
+export async function nextJobChange<S extends ActiveJobStatus>(jobId: string, first: S, source: WatchSource<S>, signal?: AbortSignal): Promise<S> {
+  let latest = first;
+  for await (const status of watchJob(jobId, first, source, signal)) {
+    latest = status;
+    if (status !== first) break;
+  }
+  return latest;
+}

@@ -22,7 +22,7 @@ import { nasShareCreateSchema } from '../domain/nas-share.js';
 import { hasNul } from '../validation/strings-with-nul.js';
 import { shareLocation } from '../jobs/share-location.js';
 import type { JobShare } from '../jobs/job-payload.js';
-import { watchJob } from '../jobs/watch-job.js';
+import { nextJobChange, watchJob } from '../jobs/watch-job.js';
 import { clockDeadline } from './clock-deadline.js';
 
 export const maxWaitSeconds = 30;
@@ -153,17 +153,17 @@ export class JobService {
     const read = this.resourceReader(principal, pathJobId(jobId));
     const first = await read();
     if (waitSeconds === 0 || isJobFinished(first)) return first;
+    return this.nextChange(first.job_id, first, read, waitSeconds);
+  }
+
+  /** A long-poll's answer (`nextJobChange`) within `waitSeconds` of the injected clock. */
+  private async nextChange<S extends ActiveJobStatus>(jobId: string, first: S, read: () => Promise<S>, waitSeconds: number): Promise<S> {
     const deadline = clockDeadline(this.deps.clock, waitSeconds * 1000);
-    let latest = first;
     try {
-      for await (const job of watchJob(first.job_id, first, { read, signals: this.engine.signals, draining: this.engine.draining }, deadline.signal)) {
-        latest = job;
-        if (job !== first) break;
-      }
+      return await nextJobChange(jobId, first, { read, signals: this.engine.signals, draining: this.engine.draining }, deadline.signal);
     } finally {
       deadline.cancel();
     }
-    return latest;
   }
 
   /**
@@ -280,8 +280,9 @@ export class JobService {
 
   /**
    * A job's status (GET …/test?job_id=, …/scan?job_id=). With `wait` (seconds, as the query
-   * gives it, checked here), a long-poll: answers at the job's first change of status, or with
-   * its latest state when the time is up or the service begins to stop.
+   * gives it, checked here), a long-poll as `show`'s: answers at the job's first change of any
+   * kind, progress included, or with its latest state when the time is up or the service begins
+   * to stop. 202 or 200 is the host's, by whether the answer is finished.
    */
   async status(principal: Principal, target: JobTarget, wait?: string): Promise<ActiveJobStatus> {
     const jobId = this.mayRead(principal, target);
@@ -289,17 +290,7 @@ export class JobService {
     const read = await this.reader(target, jobId);
     const first = await read();
     if (waitSeconds === 0 || isJobFinished(first)) return first;
-    const deadline = clockDeadline(this.deps.clock, waitSeconds * 1000);
-    let latest = first;
-    try {
-      for await (const status of watchJob(jobId, first, { read, signals: this.engine.signals, draining: this.engine.draining }, deadline.signal)) {
-        latest = status;
-        if (status.status !== first.status) break;
-      }
-    } finally {
-      deadline.cancel();
-    }
-    return latest;
+    return this.nextChange(jobId, first, read, waitSeconds);
   }
 
   /**

@@ -11,3 +11,4 @@ export { createTestDatabase, postgresUnreachable, testServerUrl, type TestDataba
 export { openTestDms, type TestAdapter, type TestDms, type TestDmsOptions } from './test-dms.js';
 export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder.js';
 export { wireCore, type WiredCore } from '../services/create-core.js';
+export { mountSmallDisk, type SmallDisk } from './small-disk.js';

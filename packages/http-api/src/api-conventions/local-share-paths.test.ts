@@ -37,7 +37,7 @@ const create = (path: string, nas: Pick<Nas, 'id'> = local) =>
 const update = (share: Pick<NasShare, 'id'>, body: unknown) => t.call('PUT', `/api/v2/nas_shares/${share.id}`, { auth: t.basic, body });
 const testUnsaved = (path: string) => t.call('PUT', `/api/v2/nas/${local.id}/nas_shares/-/test`, { auth: t.basic, body: { name: 'probe', path } });
 
-/** Follows a job until it ended (a long-poll answers at each change of status). */
+/** Follows a job until it ended (a long-poll answers at each change of the job). */
 async function ended(jobId: string): Promise<unknown> {
   for (;;) {
     const res = await t.call('GET', `/api/v2/nas/${local.id}/nas_shares/-/test?job_id=${jobId}&wait=10`, { auth: t.basic });

@@ -6,7 +6,7 @@ import { jobCompletedExample, jobQueuedExample, nasShareCreateExample } from './
 
 const jobQuerySchema = z.object({
   job_id: z.string().describe('the job_id returned by the PUT'),
-  wait: integerParameter(waitBounds, `long-poll up to this many seconds (${waitBounds.join('–')}) until the job changes state`),
+  wait: integerParameter(waitBounds, `long-poll up to this many seconds (${waitBounds.join('–')}) until the job changes in any way, progress included`),
 });
 
 const followed: SuccessResponse = {
@@ -30,7 +30,7 @@ const running: SuccessResponse = {
   example: { ...jobQueuedExample, status: 'working', progress: 2 },
 };
 
-const following = `Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in \`message\` and \`steps\`. With \`wait=N\` (${waitBounds.join('–')}) the answer waits up to N seconds for the status to change. A job started elsewhere is 404.`;
+const following = `Answers 202 while the job is queued or working and 200 once it has completed or failed; a failed job says why in \`message\` and \`steps\`. With \`wait=N\` (${waitBounds.join('–')}) the answer waits up to N seconds for any change of the job, progress included, as \`GET /jobs/{job_id}\` does. A job started elsewhere is 404.`;
 
 /** Said by every operation that queues a job: each checks the setting before it queues (finding 20.4). */
 const allowedHostRule =

@@ -25,6 +25,10 @@ export interface TestApp {
   alertWatch: Dms['alertWatch'];
   /** The database as stored (a second connection): for assertions on what is at rest. */
   storage: Storage;
+  /** Its data dir (SQLite: dms.sqlite in it). */
+  dataDir: string;
+  /** The PostgreSQL database of the app; undefined on SQLite. */
+  databaseUrl: string | undefined;
   /** `Basic …` header of the admin user. */
   basic: string;
   /** Creates an API key with these scopes and returns its `Bearer …` header. */
@@ -95,6 +99,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     scheduler,
     alertWatch,
     storage,
+    dataDir,
+    databaseUrl,
     basic,
     async bearer(...scopes) {
       const parsed = scopes.map((scope) => {

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { createResilientPool } from './pg-pool.js';
-import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type Driver, type MigrationProvider } from 'kysely';
 import type { Storage } from '../../ports/storage.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { DomainError } from '../../errors/domain-error.js';
 import { postgresDefaults } from '../../defaults.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
+import { RollbackKeepsErrorDriver } from '../kysely/rollback-keeps-error.js';
 import type { FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createListCache } from '../kysely/kysely-list-cache.js';
 import type { Database } from '../kysely/kysely-schema.js';
@@ -67,6 +68,13 @@ export async function migratePostgres(db: Kysely<Database>): Promise<void> {
 
 const firstRow = (result: pg.QueryResult) => result.rows[0];
 
+/** Kysely's PostgreSQL dialect whose failed ROLLBACK (a connection cut mid-transaction) never hides the error before it. */
+class KeepErrorPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new RollbackKeepsErrorDriver(super.createDriver());
+  }
+}
+
 /**
  * Hot one-row statements (a share by id, a key by hash, the job claim) as named prepared
  * statements: the server parses and plans each SQL text once per connection instead of on
@@ -95,7 +103,7 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     connectionTimeoutMillis: 5_000,
     types: postgresTypes,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new KeepErrorPostgresDialect({ pool }) });
   const namedStatements = postgresNamedStatements(pool);
   // Moved by every write to nas_shares (migrations 0007, 0013: the sum of the slots the writing
   // sessions bump): share list counts are cached against it.

@@ -9,6 +9,7 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
+import { RollbackKeepsErrorDriver } from '../kysely/rollback-keeps-error.js';
 
 /**
  * What the driver needs of the one SQLite connection beside Kysely's slice: whether a
@@ -76,6 +77,9 @@ export class BusyRetryingSqliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite rolls a transaction back itself on some errors (SQLITE_FULL, SQLITE_IOERR, …): a
+    // ROLLBACK then fails with "no transaction is active", which is no news.
+    if (!this.#database.inTransaction) return;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
@@ -198,7 +202,7 @@ class ConnectionMutex {
   }
 }
 
-/** Kysely's SQLite dialect with this driver in place of its own. */
+/** Kysely's SQLite dialect with this driver in place of its own (its failed ROLLBACK never hiding the error before it). */
 export class BusyRetryingSqliteDialect extends SqliteDialect {
   readonly #driver: BusyRetryingSqliteDriver;
 
@@ -212,6 +216,6 @@ export class BusyRetryingSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return this.#driver;
+    return new RollbackKeepsErrorDriver(this.#driver);
   }
 }
