@@ -58,8 +58,11 @@ async function listRowsOver<Row>(
     sql<Row>`select ${selected} from ${sql.table(table)}
       where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${from} and ${checked()} order by ${order} limit ${query.limit} offset ${offset})
       order by ${order}`.execute(db);
+  // A transaction's one connection takes one statement at a time (pg refuses a second meanwhile).
+  const both = async <A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> =>
+    db.isTransaction ? [await first(), await second()] : Promise.all([first(), second()]);
   if (!cache) {
-    const [rows, count] = await Promise.all([page(sql<SqlBool>`1 = 1`, query.offset), countRows()]);
+    const [rows, count] = await both(() => page(sql<SqlBool>`1 = 1`, query.offset), countRows);
     return { count, items: rows.rows };
   }
 
@@ -68,10 +71,10 @@ async function listRowsOver<Row>(
   const anchorKey = keys && JSON.stringify([key, keys]);
   const version = await cache.version();
   const anchor = anchorKey === undefined ? undefined : cache.anchor(version, anchorKey, query.offset);
-  const [rows, count] = await Promise.all([
-    anchor ? page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) : page(sql<SqlBool>`1 = 1`, query.offset),
-    countThrough(cache, version, key, countRows),
-  ]);
+  const [rows, count] = await both(
+    () => (anchor ? page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) : page(sql<SqlBool>`1 = 1`, query.offset)),
+    () => countThrough(cache, version, key, countRows),
+  );
   const items = rows.rows;
   if (anchorKey !== undefined && items.length > 0) {
     // Under the version read before the page: a write committed meanwhile moves the version on.
