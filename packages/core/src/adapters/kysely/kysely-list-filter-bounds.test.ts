@@ -133,8 +133,8 @@ for (const adapter of adapters) {
       // The same storage answers a list that does not scan, and a prefix (a range: no bound).
       expect(await named(opened.bounded, { name: ['~a\\_%'] })).toEqual(['a_b']);
       expect(await named(opened.bounded, { name: ['=ab'] })).toEqual(['ab']);
-      // Without the tight bound the same filters answer.
-      expect((await opened.storage.nas.list(query)).count).toBe(names.length + 40);
+      // Under the adapter's own bound a cheaper scan of the same rows answers.
+      expect((await opened.storage.nas.list(parseListQuery({ comment: ['!~%ab'] }, nasListSpec))).count).toBe(names.length + 40);
     });
   });
 }
