@@ -159,6 +159,7 @@ export type { ListSpec, ListField } from './list-query/list-query.js';
 export { listQuerySchema } from './list-query/list-query-schema.js';
 export { decimalAmountExample } from './validation/decimal-amount.js';
 export { maxPage } from './list-query/parse-pagination.js';
+export { patternBounds } from './list-query/parse-list-query.js';
 export { nasListSpec } from './domain/nas.js';
 export { poolListSpec } from './domain/pool.js';
 export { shareListSpecs } from './domain/nas-share.js';

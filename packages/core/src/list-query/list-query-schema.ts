@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ListSpec } from './list-query.js';
 import { listDefaults } from '../defaults.js';
-import { acceptedQueryParameters, filterOperators } from './parse-list-query.js';
+import { acceptedQueryParameters, filterOperators, patternBounds } from './parse-list-query.js';
 import { maxPage } from './parse-pagination.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
@@ -27,7 +27,8 @@ export function listQuerySchema(spec: Pick<ListSpec, 'fields' | 'filterable'>) {
     ),
   };
   const filter = optionalText(
-    `value with optional operator prefix: ${filterOperators.join(' ')} (~ and !~ match a pattern, % any text and _ one character; ~* and !~* the same ignoring the case of ASCII letters)`,
+    `value with optional operator prefix: ${filterOperators.join(' ')} (~ and !~ match a pattern, % any text and _ one character, \\ makes the next character literal: \\% \\_ \\\\; ~* and !~* the same ignoring the case of ASCII letters; ` +
+      `at most ${patternBounds.maxTerms} pattern terms a request, ${patternBounds.maxWildcards} wildcards a pattern, and ${patternBounds.maxLength} characters unless the pattern is a plain prefix abc% or has no wildcard)`,
   );
   // The parser's own list of accepted names, in the order of its messages.
   return z.object(Object.fromEntries(acceptedQueryParameters(spec).map((name) => [name, fixed[name] ?? filter])));

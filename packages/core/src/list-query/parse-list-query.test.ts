@@ -9,7 +9,7 @@ import { shareListSpecs } from '../domain/nas-share.js';
 import { trapListSpec } from '../domain/trap.js';
 import { userListSpec } from '../domain/user.js';
 import { jobListSpec } from '../domain/job.js';
-import { maxFilterTerms, parseListQuery } from './parse-list-query.js';
+import { maxFilterTerms, parseListQuery, patternBounds } from './parse-list-query.js';
 import { maxPage } from './parse-pagination.js';
 
 const specs: Array<[string, ListSpec]> = [
@@ -231,5 +231,59 @@ describe('parseListQuery filters on a field of known values', () => {
   it('takes its values with every operator, and patterns as they are', () => {
     expect(refusal({ status: ['!><queued|working'], kind: ['share_scan'] })).toBeUndefined();
     expect(refusal({ status: ['~%ed'] })).toBeUndefined();
+  });
+});
+
+describe('pattern filters: their cost bounded before they run, one escape rule', () => {
+  const shares = shareListSpecs.all;
+  const refused = (raw: RawQuery) => {
+    try {
+      parseListQuery(raw, shares);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      expect(error.code).toBe('bad_request');
+      return { attribute: Object.keys(error.details)[0], message: error.message };
+    }
+    return undefined;
+  };
+
+  it("issue 40 item 1: the review's six path=!~%a{2048}b terms are refused before they run, naming the bound", () => {
+    const review = { path: Array.from({ length: 6 }, () => `!~%${'a'.repeat(2048)}b`) };
+    expect(refused(review)).toEqual({
+      attribute: 'path',
+      message: `path pattern is 2050 characters long: a pattern with a wildcard other than one final % is at most ${patternBounds.maxLength} characters`,
+    });
+    expect(refused({ path: Array.from({ length: 5 }, () => '!~%a%') })).toEqual({
+      attribute: 'path',
+      message: `a list takes at most ${patternBounds.maxTerms} pattern terms (~ !~ ~* !~*)`,
+    });
+    // Over fields: the pattern terms of a request are counted together.
+    expect(refused({ name: ['~%a%', '~*%b%'], path: ['!~%c%', '!~*%d%'], options: ['~%e%'] })?.message).toBe(
+      `a list takes at most ${patternBounds.maxTerms} pattern terms (~ !~ ~* !~*)`,
+    );
+    expect(refused({ name: [`~${'%a'.repeat(patternBounds.maxWildcards + 1)}`] })).toEqual({
+      attribute: 'name',
+      message: `name pattern has ${patternBounds.maxWildcards + 1} wildcards: a pattern takes at most ${patternBounds.maxWildcards} % and _`,
+    });
+  });
+
+  it('issue 40 item 1: legitimate patterns stay within the bounds', () => {
+    const longest = `%${'a'.repeat(patternBounds.maxLength - 2)}%`;
+    const accepted: RawQuery[] = [
+      { name: ['~%proj%', '!~*%tmp%', '~*share-__'], path: [`~${longest}`] },
+      // A plain prefix is a range and a pattern without wildcards one comparison: any length.
+      { path: [`~/export/${'d/'.repeat(1000)}%`, `~*/${'x'.repeat(2000)}`] },
+      // Escaped wildcards count as characters, not wildcards.
+      { name: [`~${'\\%'.repeat(20)}`] },
+      { name: [`~${'%a'.repeat(patternBounds.maxWildcards / 2)}${'_'.repeat(patternBounds.maxWildcards / 2)}`] },
+    ];
+    for (const raw of accepted) expect(refused(raw), JSON.stringify(raw).slice(0, 80)).toBeUndefined();
+  });
+
+  it('issue 40 item 8: a pattern ending in a lone backslash is a 400 that says how to escape, not a database error', () => {
+    const message = 'name pattern ends in a backslash, which escapes nothing: write \\\\ to match a backslash, \\% and \\_ to match % and _';
+    for (const pattern of ['~abc\\', '!~\\', '~*%\\\\\\', '!~*a\\%\\']) expect(refused({ name: [pattern] }), pattern).toEqual({ attribute: 'name', message });
+    // An escaped backslash at the end is a backslash.
+    for (const pattern of ['~abc\\\\', '~%\\\\']) expect(refused({ name: [pattern] }), pattern).toBeUndefined();
   });
 });

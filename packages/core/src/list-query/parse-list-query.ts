@@ -4,6 +4,7 @@ import { closestName } from '../validation/closest-name.js';
 import { hasNul } from '../validation/strings-with-nul.js';
 import { paginationParameters, parsePagination } from './parse-pagination.js';
 import { decimalAmountExample, decimalAmountPattern } from '../validation/decimal-amount.js';
+import { likePatternShape } from './like-pattern.js';
 
 export type { RawQuery } from './list-query.js';
 
@@ -35,6 +36,13 @@ const operatorLike = /^[=!<>~*]/;
 const reservedParams = new Set<string>([...paginationParameters, 'sort_by']);
 /** Each filter term is one more node of the SQL expression: SQLite refuses trees past depth 1000. */
 export const maxFilterTerms = 32;
+/**
+ * What a pattern filter may cost, bounded before it runs (docs/decisions/101-list-filter-bounds.md):
+ * LIKE's work per row grows with the pattern's length times the text's, so a scanning pattern (any
+ * wildcard but one final `%`) is short, and a request carries few of them. A plain prefix (`abc%`,
+ * an index range) and a pattern without wildcards cost one comparison a row and are not limited.
+ */
+export const patternBounds = { maxLength: 64, maxWildcards: 8, maxTerms: 4 } as const;
 // Sealed at rest, and a filter on a secret would be an oracle for it: refused without a list of
 // what is allowed, so the answer is the same whether or not the list has such a column.
 const secretParams = new Set(['password', 'password_enc', 'key_hash', 'password_hash', 'community']);
@@ -143,6 +151,24 @@ function parseValue(field: string, spec: ListSpec, text: string): string | numbe
   }
 }
 
+/** The escape rule and the cost bounds of one pattern (list-query/like-pattern.ts). */
+function checkPattern(field: string, pattern: string): void {
+  const shape = likePatternShape(pattern);
+  if (shape.danglingEscape) {
+    throw bad(field, `${field} pattern ends in a backslash, which escapes nothing: write \\\\ to match a backslash, \\% and \\_ to match % and _`);
+  }
+  if (shape.wildcards > patternBounds.maxWildcards) {
+    throw bad(field, `${field} pattern has ${shape.wildcards} wildcards: a pattern takes at most ${patternBounds.maxWildcards} % and _`);
+  }
+  const scanning = shape.wildcards > 0 && shape.prefix === undefined;
+  if (scanning && pattern.length > patternBounds.maxLength) {
+    throw bad(
+      field,
+      `${field} pattern is ${pattern.length} characters long: a pattern with a wildcard other than one final % is at most ${patternBounds.maxLength} characters`,
+    );
+  }
+}
+
 function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   const [prefix, op] = operatorPrefixes.find(([p]) => text.startsWith(p)) ?? ['', 'eq' as const];
   const operand = text.slice(prefix.length);
@@ -154,6 +180,7 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
   if (pattern && definition.type !== 'string') {
     throw bad(field, `${field} is numeric: ${patternOperators.join(' ')} apply to text attributes; ${field} takes ${numericOperators.join(' ')}`);
   }
+  if (pattern) checkPattern(field, operand);
   const parts = op === 'in' || op === 'not_in' ? operand.split('|') : [operand];
   if (parts.length > 1000) throw bad(field, `${field} filter lists at most 1000 values`);
   const values = parts.map((part) => parseValue(field, spec, part));
@@ -184,6 +211,9 @@ export function parseListQuery(raw: RawQuery, spec: ListSpec): ListQuery {
     if (!spec.filterable.includes(name)) throw refuseParameter(name, spec);
     for (const text of values) filters.push(parseFilter(name, spec, text));
     if (filters.length > maxFilterTerms) throw bad(name, `a list takes at most ${maxFilterTerms} filter terms`);
+    if (filters.filter((filter) => patternOps.includes(filter.op)).length > patternBounds.maxTerms) {
+      throw bad(name, `a list takes at most ${patternBounds.maxTerms} pattern terms (${patternOperators.join(' ')})`);
+    }
   }
   const { limit, offset } = parsePagination(raw);
   return { limit, offset, sort: parseSort(raw, spec), filters };

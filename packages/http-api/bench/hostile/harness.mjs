@@ -1,5 +1,6 @@
 // The hostile section of the bench: for each hostile input, a fresh dms server (the built CLI,
-// `serve`, with loop-probe.mjs preloaded), the attack of hostile/<input>.mjs against it, and
+// `serve`, with loop-probe.mjs preloaded), the data an input's optional prepare(target) stores
+// before the window opens, the attack of hostile/<input>.mjs against it, and
 // what it cost the server: the worst event-loop delay (monitorEventLoopDelay, in the server),
 // the RSS growth (VmHWM after the attack over VmRSS before, peak reset through clear_refs),
 // and the slowest /healthz answer seen by a probe running beside the attack.
@@ -13,8 +14,8 @@ import { freePort, makeTempDir, sleep, spawnChild, stopChild, waitForHttp } from
 import { cliMain, serverEnv } from '../server.mjs';
 
 const hostileDir = dirname(fileURLToPath(import.meta.url));
-/** The hostile inputs of issue 20, each a module of this folder exporting attack(target). */
-export const hostileInputs = ['getbulk', 'nested-json', 'nfs-peer', 'login-flood', 'slow-headers'];
+/** The hostile inputs of issues 20 and 40, each a module of this folder exporting attack(target). */
+export const hostileInputs = ['getbulk', 'nested-json', 'nfs-peer', 'login-flood', 'slow-headers', 'like-pattern'];
 export const hostileGoals = { loopDelayMaxMs: 100, rssGrowthMb: 100 };
 
 async function freeUdpPort() {
@@ -123,9 +124,10 @@ function healthProbe(origin) {
 
 /** Runs one hostile input against a server of its own; what it cost, and the attack's note. */
 export async function measureHostile(input, log) {
-  const { attack } = await import(join(hostileDir, `${input}.mjs`));
+  const { attack, prepare } = await import(join(hostileDir, `${input}.mjs`));
   const { child, target } = await startHostileServer();
   try {
+    await prepare?.(target);
     await sleep(500); // start-up work (migrations, first admin) done before the window opens
     await ask(child, 'reset');
     const rssBeforeMb = procStatusMb(child.pid, 'VmRSS');

@@ -4,6 +4,7 @@ import type { AlertSource } from '../../domain/alert.js';
 import type { Severity } from '../../domain/trap.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { AlertTable, Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
 const columns = [
@@ -27,7 +28,10 @@ const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), sourc
 const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
 
 export class KyselyAlertStore implements AlertStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: Pick<DialectQuirks, 'listTimeBound'>,
+  ) {}
 
   async sight(sighting: AlertSighting) {
     const { at, ...condition } = sighting;
@@ -66,7 +70,7 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<Row>(this.db, 'alerts', columns, query);
+    const page = await listRows<Row>(this.db, this.quirks, 'alerts', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

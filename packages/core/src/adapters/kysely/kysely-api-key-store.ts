@@ -69,7 +69,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<Selectable<ApiKeyTable>>(this.db, 'api_keys', columns, query);
+    const page = await listRows<Selectable<ApiKeyTable>>(this.db, this.quirks, 'api_keys', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

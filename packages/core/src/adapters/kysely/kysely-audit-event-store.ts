@@ -3,6 +3,7 @@ import type { AuditEventInsert, AuditEventRecord, AuditEventStore } from '../../
 import type { AuditChanges } from '../../domain/audit-event.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { AuditEventTable, Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
 const columns = [
@@ -39,7 +40,10 @@ function toRow(event: AuditEventInsert) {
 }
 
 export class KyselyAuditEventStore implements AuditEventStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: Pick<DialectQuirks, 'listTimeBound'>,
+  ) {}
 
   async append(event: AuditEventInsert) {
     return toRecord(await this.db.insertInto('audit_events').values(toRow(event)).returning(columns).executeTakeFirstOrThrow());
@@ -56,7 +60,7 @@ export class KyselyAuditEventStore implements AuditEventStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<Row>(this.db, 'audit_events', columns, query);
+    const page = await listRows<Row>(this.db, this.quirks, 'audit_events', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CorsRuleInsert, CorsRuleRecord, CorsRuleStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { CorsRuleTable, Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
 const columns = ['id', 'origins', 'path', 'methods'] as const;
@@ -22,10 +23,11 @@ export class KyselyCorsRuleStore implements CorsRuleStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => string,
+    private readonly quirks: Pick<DialectQuirks, 'listTimeBound'>,
   ) {}
 
   async list(query: ListQuery) {
-    const page = await listRows<Pick<Selectable<CorsRuleTable>, (typeof columns)[number]>>(this.db, 'cors_rules', columns, query);
+    const page = await listRows<Pick<Selectable<CorsRuleTable>, (typeof columns)[number]>>(this.db, this.quirks, 'cors_rules', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

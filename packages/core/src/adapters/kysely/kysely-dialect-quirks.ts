@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from './kysely-schema.js';
+import type { ListTimeBound } from './list-time-bound.js';
 
 /** What differs between the SQL adapters; everything else is shared Kysely code. */
 export interface DialectQuirks {
@@ -18,4 +19,9 @@ export interface DialectQuirks {
    * single writer already runs one such transaction at a time.
    */
   lockUntilCommit(trx: Transaction<Database>, name: string): Promise<void>;
+  /** How a list whose filters scan is kept within its time bound (list-time-bound.ts). */
+  readonly listTimeBound: ListTimeBound;
 }
+
+/** What a dialect's quirks are before its storage opens (the list time bound needs its connection). */
+export type StaticDialectQuirks = Omit<DialectQuirks, 'listTimeBound'>;

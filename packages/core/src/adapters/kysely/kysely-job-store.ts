@@ -277,7 +277,7 @@ export class KyselyJobStore implements JobStore {
 
   async list(query: ListQuery) {
     // Every column: the payload is selected too but never leaves the core (JobService presents).
-    const page = await listRows<Selectable<JobTable>>(this.db, 'jobs', jobColumns, query);
+    const page = await listRows<Selectable<JobTable>>(this.db, this.quirks, 'jobs', jobColumns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

@@ -16,6 +16,7 @@ import { openPostgresStorage } from '../postgres/postgres-storage.js';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../../testing/postgres-test-database.js';
 import type { Database } from './kysely-schema.js';
 import { listRows } from './kysely-list-rows.js';
+import type { ListTimeBound } from './list-time-bound.js';
 
 /**
  * Issue 26 item 6 and issue 29 item 7 on both adapters: `~*` / `!~*` and `sort_by=ATTR:ci` give
@@ -197,10 +198,12 @@ for (const adapter of adapters) {
       }
     });
 
+    // No pattern but a prefix: the list time bound is never asked.
+    const unbounded: ListTimeBound = { ms: 0, run: (db, work) => work(db, () => undefined), cancelled: () => false };
     /** The statements the list runs for `raw`, each with its plan. */
     const plans = async (raw: RawQuery) => {
       opened.noted.length = 0;
-      await listRows(opened.noting, 'nas_shares', ['id', 'name'], parseListQuery(raw, shareListSpecs.all));
+      await listRows(opened.noting, { listTimeBound: unbounded }, 'nas_shares', ['id', 'name'], parseListQuery(raw, shareListSpecs.all));
       expect(opened.noted.length).toBe(2);
       return Promise.all(opened.noted.map(async (query) => ({ sql: query.sql, plan: (await opened.explain(query)).join('\n') })));
     };

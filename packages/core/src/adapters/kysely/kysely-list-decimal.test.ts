@@ -9,6 +9,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { ListQuery, RawQuery } from '../../list-query/list-query.js';
 import { parseListQuery } from '../../list-query/parse-list-query.js';
 import { nasListSpec } from '../../domain/nas.js';
+import type { ListTimeBound } from './list-time-bound.js';
 import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
 import { openPostgresStorage } from '../postgres/postgres-storage.js';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../../testing/postgres-test-database.js';
@@ -148,13 +149,15 @@ for (const adapter of adapters) {
     it('seeks from a cached page’s row by the number, as it walks (a decimal key that holds no null)', async () => {
       // No list sorts on a NOT NULL decimal yet: the price order without its nulls, marked NOT NULL, takes the seek path.
       const cache = createListCache(() => 'unchanged');
+      // No pattern filter: the list time bound is never asked.
+      const unbounded: ListTimeBound = { ms: 0, run: (db, work) => work(db, () => undefined), cancelled: () => false };
       const columns = ['id', 'price'];
       for (const direction of ['asc', 'desc'] as const) {
         const parsed = parseListQuery({ price: ['!=null'], sort_by: [`price:${direction}`] }, nasListSpec);
         const query = (offset: number): ListQuery => ({ ...parsed, limit: 3, offset, sort: parsed.sort.map((key) => ({ ...key, nullable: false })) });
         const all = expectedOrder(direction).filter((id) => prices[ids.indexOf(id)] !== null);
         for (const offset of [0, 3, 6, 9, 1, 4, 7, 10]) {
-          const page = await listRows<{ id: number }>(opened.db, 'nas', columns, query(offset), cache);
+          const page = await listRows<{ id: number }>(opened.db, { listTimeBound: unbounded }, 'nas', columns, query(offset), cache);
           expect(page.count).toBe(all.length);
           expect(
             page.items.map((item) => item.id),

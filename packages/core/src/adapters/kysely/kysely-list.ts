@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Filter, ListQuery, SortKey } from '../../list-query/list-query.js';
 import { likePrefixRange } from './like-prefix-range.js';
 import { lowerAscii } from '../../list-query/ascii-case.js';
+import { likeEscape } from '../../list-query/like-pattern.js';
 
 /**
  * The column folded as the case-insensitive operators and order compare it: `lower(column)`,
@@ -13,13 +14,21 @@ function folded(column: string): RawBuilder<string> {
 }
 
 /**
+ * `column like pattern`, with the backslash as the escape character on both adapters (SQLite has
+ * none unless told, PostgreSQL's default is the backslash): list-query/like-pattern.ts.
+ */
+function like(column: RawBuilder<unknown>, pattern: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${column} like ${pattern} escape ${sql.lit(likeEscape)}`;
+}
+
+/**
  * `column like pattern`, or for a pure prefix (`proj%`) the range of values that start with it,
  * which a database walks on an index of `column` (byte-wise order: SQLite's BINARY, PostgreSQL's
  * `COLLATE "C"`) instead of testing every entry.
  */
 function likeOrRange(column: RawBuilder<unknown>, pattern: string | number | null | undefined): RawBuilder<SqlBool> {
   const range = typeof pattern === 'string' ? likePrefixRange(pattern) : undefined;
-  return range ? sql<SqlBool>`(${column} >= ${range.from} and ${column} < ${range.to})` : sql<SqlBool>`${column} like ${pattern}`;
+  return range ? sql<SqlBool>`(${column} >= ${range.from} and ${column} < ${range.to})` : like(column, pattern);
 }
 
 /** A case-insensitive pattern: the pattern's ASCII letters folded as the column's are. */
@@ -70,12 +79,25 @@ function compileFilter(filter: Filter): RawBuilder<SqlBool> {
     case 'like':
       return likeOrRange(ref, first);
     case 'not_like':
-      return sql<SqlBool>`(${ref} not like ${first} or ${ref} is null)`;
+      return sql<SqlBool>`(not (${like(ref, first)}) or ${ref} is null)`;
     case 'ilike':
       return likeOrRange(folded(filter.field), foldedPattern(first));
     case 'not_ilike':
-      return sql<SqlBool>`(${folded(filter.field)} not like ${foldedPattern(first)} or ${ref} is null)`;
+      return sql<SqlBool>`(not (${like(folded(filter.field), foldedPattern(first))}) or ${ref} is null)`;
   }
+}
+
+/**
+ * The first filter that tests a pattern on every row it reads (not a prefix range): its list
+ * runs within the dialect's time bound (list-time-bound.ts).
+ */
+export function scanningFilter(filters: readonly Filter[]): Filter | undefined {
+  return filters.find((filter) => {
+    if (filter.op === 'not_like' || filter.op === 'not_ilike') return true;
+    if (filter.op !== 'like' && filter.op !== 'ilike') return false;
+    const [pattern] = filter.values;
+    return typeof pattern !== 'string' || likePrefixRange(pattern) === undefined;
+  });
 }
 
 export function whereFilters(filters: readonly Filter[]): Expression<SqlBool> {

@@ -42,7 +42,7 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   list(query: ListQuery) {
-    return listRows<NasShareRecord>(this.db, 'nas_shares', columns, query, this.lists);
+    return listRows<NasShareRecord>(this.db, this.quirks, 'nas_shares', columns, query, this.lists);
   }
 
   get(id: number) {
@@ -129,7 +129,7 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   async listScans(id: number, query: ListQuery) {
-    const page = await listRows<ShareScanRecord>(this.db, 'share_scans', scanColumns, {
+    const page = await listRows<ShareScanRecord>(this.db, this.quirks, 'share_scans', scanColumns, {
       ...query,
       filters: [...query.filters, { field: 'share_id', op: 'eq', values: [id] }],
     });

@@ -17,7 +17,7 @@ export class KyselyNasStore implements NasStore {
   ) {}
 
   list(query: ListQuery) {
-    return listRows<NasRecord>(this.db, 'nas', columns, query);
+    return listRows<NasRecord>(this.db, this.quirks, 'nas', columns, query);
   }
 
   async get(id: number) {

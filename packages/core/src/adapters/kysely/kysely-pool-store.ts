@@ -18,7 +18,7 @@ export class KyselyPoolStore implements PoolStore {
   ) {}
 
   list(query: ListQuery) {
-    return listRows<PoolRecord>(this.db, 'pools', columns, query);
+    return listRows<PoolRecord>(this.db, this.quirks, 'pools', columns, query);
   }
 
   async get(id: number) {

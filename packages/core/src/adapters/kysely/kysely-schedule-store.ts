@@ -56,7 +56,7 @@ export class KyselyScheduleStore implements ScheduleStore {
   ) {}
 
   async list(query: ListQuery) {
-    const page = await listRows<Row>(this.db, 'schedules', columns, query);
+    const page = await listRows<Row>(this.db, this.quirks, 'schedules', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

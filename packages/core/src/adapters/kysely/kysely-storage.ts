@@ -71,16 +71,16 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       nas: () => new KyselyNasStore(over, quirks, now),
       pools: () => new KyselyPoolStore(over, quirks, now),
       shares: () => new KyselyNasShareStore(over, quirks, now, preparedReads(over, fast.firstRowReader), options.listCache),
-      traps: () => new KyselyTrapStore(over, now, communities),
+      traps: () => new KyselyTrapStore(over, now, communities, quirks),
       snmpConfig: () => new KyselySnmpConfigStore(over, quirks, now, communities),
       users: () => new KyselyUserStore(over, quirks, now),
       apiKeys: () => new KyselyApiKeyStore(over, preparedReads(over, fast.firstRowReader), quirks),
       settings: () => new KyselySettingsStore(over, quirks),
-      corsRules: () => new KyselyCorsRuleStore(over, now),
+      corsRules: () => new KyselyCorsRuleStore(over, now, quirks),
       jobs: () => new KyselyJobStore(over, quirks, fast.writeStatementRunner),
-      auditEvents: () => new KyselyAuditEventStore(over),
+      auditEvents: () => new KyselyAuditEventStore(over, quirks),
       schedules: () => new KyselyScheduleStore(over, quirks, now),
-      alerts: () => new KyselyAlertStore(over),
+      alerts: () => new KyselyAlertStore(over, quirks),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

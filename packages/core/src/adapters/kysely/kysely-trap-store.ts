@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TrapInsert, TrapRecord, TrapStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import type { SecretColumn } from './kysely-secret-column.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly } from './kysely-store-helpers.js';
@@ -36,10 +37,11 @@ export class KyselyTrapStore implements TrapStore {
     private readonly now: () => string,
     /** Seals and opens every secret of a target, not only the community. */
     private readonly communities: SecretColumn,
+    private readonly quirks: Pick<DialectQuirks, 'listTimeBound'>,
   ) {}
 
   async list(query: ListQuery) {
-    const page = await listRows<TrapRecord>(this.db, 'snmp_traps', columns, query);
+    const page = await listRows<TrapRecord>(this.db, this.quirks, 'snmp_traps', columns, query);
     return { count: page.count, items: page.items.map((row) => this.#open(row)) };
   }
 

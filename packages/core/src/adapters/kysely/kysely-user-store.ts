@@ -42,7 +42,7 @@ export class KyselyUserStore implements UserStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<Selectable<UserTable>>(this.db, 'users', columns, query);
+    const page = await listRows<Selectable<UserTable>>(this.db, this.quirks, 'users', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { DialectQuirks } from '../kysely/kysely-dialect-quirks.js';
+import type { StaticDialectQuirks } from '../kysely/kysely-dialect-quirks.js';
 
 function sqlState(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
 }
 
-export const postgresQuirks: DialectQuirks = {
+export const postgresQuirks: StaticDialectQuirks = {
   name: 'postgres',
   isUniqueViolation: (error) => sqlState(error) === '23505',
   isForeignKeyViolation: (error) => sqlState(error) === '23503',

@@ -13,6 +13,7 @@ import type { Database } from '../kysely/kysely-schema.js';
 import { postgresQuirks } from './postgres-dialect-quirks.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { postgresTypes } from './postgres-int8.js';
+import { postgresListTimeBound } from './postgres-list-time-bound.js';
 
 export interface PostgresStorageOptions {
   /** `postgres://user:password@host:port/database` */
@@ -21,6 +22,8 @@ export interface PostgresStorageOptions {
   poolMax?: number;
   /** A statement running longer is cancelled by the server (30000 ms; 0 = no limit). */
   statementTimeoutMs?: number;
+  /** A statement of a list whose filters scan is cancelled past this (postgres-list-time-bound.ts, 1000 ms). */
+  listStatementTimeoutMs?: number;
   now?: () => string;
   /** Seals SNMP communities at rest; the runtime always passes its SecretBox. */
   secrets?: SecretBox;
@@ -110,7 +113,7 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
   const readShareListVersion = namedStatements(`select sum(version)::text as version from list_versions where table_name = 'nas_shares'`);
   return createKyselyStorage({
     db,
-    quirks: postgresQuirks,
+    quirks: { ...postgresQuirks, listTimeBound: postgresListTimeBound(options.listStatementTimeoutMs) },
     // Replicas share the database: a working job may belong to a live replica.
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,

@@ -1,10 +1,10 @@
-import type { DialectQuirks } from '../kysely/kysely-dialect-quirks.js';
+import type { StaticDialectQuirks } from '../kysely/kysely-dialect-quirks.js';
 
 function sqliteCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
 }
 
-export const sqliteQuirks: DialectQuirks = {
+export const sqliteQuirks: StaticDialectQuirks = {
   name: 'sqlite',
   isUniqueViolation: (error) => ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(sqliteCode(error)),
   // RESTRICT is enforced by a trigger-like check: SQLite reports it as CONSTRAINT_TRIGGER.

@@ -16,6 +16,7 @@ import { createPrivateDatabaseFile, restrictDatabaseFiles } from './sqlite-file-
 import { BusyRetryingSqliteDialect, isSqliteBusy, type BusyRetryingSqliteDriver } from './sqlite-busy-driver.js';
 import { watchFileIdentity, type FileIdentityWatch } from './sqlite-file-identity.js';
 import { DatabaseDamagedError, integrityProblems } from './sqlite-integrity.js';
+import { sqliteListTimeBound, type SqliteListTimeBoundOptions } from './sqlite-list-time-bound.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -41,6 +42,8 @@ export interface SqliteStorageOptions {
    * asked to: DMS_ALLOW_DAMAGED_DATABASE), `skip` does not look.
    */
   integrity?: 'refuse' | 'warn' | 'skip';
+  /** How long a statement of a list whose filters scan may hold the loop (sqlite-list-time-bound.ts). */
+  listTimeBound?: SqliteListTimeBoundOptions;
 }
 
 /** Below this much free space in the data dir /readyz fails: the next writes would. */
@@ -114,7 +117,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   const db = new Kysely<Database>({ dialect });
   const storage = createKyselyStorage({
     db,
-    quirks: sqliteQuirks,
+    quirks: { ...sqliteQuirks, listTimeBound: sqliteListTimeBound(database, options.listTimeBound) },
     // One service per data dir (openDms locks it): no other process runs its jobs.
     capabilities: { exclusiveOwner: true },
     // The migrations are the first write: a -wal or -shm created by it is restricted too.
