@@ -16,8 +16,10 @@ export async function listRows<Row>(
   columns: readonly string[],
   query: ListQuery,
   cache?: ListCache,
+  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
+  visible?: RawBuilder<SqlBool>,
 ): Promise<ListPage<Row>> {
-  const where = whereFilters(query.filters);
+  const where = visible ? sql<SqlBool>`(${whereFilters(query.filters)}) and (${visible})` : whereFilters(query.filters);
   const order = orderByClause(query);
   const selected = sql.join(columns.map((column) => sql.ref(`${table}.${column}`)));
   const countQuery = sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${where}`.compile(db);
