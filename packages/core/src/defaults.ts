@@ -63,9 +63,16 @@ export const jobDefaults = {
   queueMaxTotal: 256,
 } as const;
 
-/** The audit log (setting `audit_retention_days`). */
+/** The audit log (settings `audit_retention_days`, `failed_sign_in_retention_days`). */
 export const auditDefaults = {
   retentionDays: 365,
+  /** Failed sign-ins are unauthenticated writes: kept a month, not a year (decision 112). */
+  failedSignInRetentionDays: 30,
+  /** Failed sign-ins are one event per client (an IPv6 one by its /64) and UTC hour, for at most this many clients an hour; one overflow event counts the failures of every other client. */
+  failedSignInClientsPerHour: 1_000,
+  /** Distinct user names kept per event (a sample: the first tried), each cut to `failedSignInNameChars`. */
+  failedSignInNamesKept: 10,
+  failedSignInNameChars: 64,
 } as const;
 
 /** What keeps watch (settings `scan_retention_days`, `alert_retention_days`). */

@@ -538,7 +538,7 @@ async function keyOfNonAdmin(): Promise<string> {
 
 /**
  * What a `* / *` key made by a non-admin user gets (security review 1, DESIGN §5.18): users,
- * settings, CORS rules, metrics (security round 2, 10), the audit log and changes of the alert settings are admin-only (403); the keys of the table's other rows belong to
+ * settings, CORS rules, metrics (security round 2, 10), the audit log, changes of the alert settings and dismissing a share's alert are admin-only (403); the keys of the table's other rows belong to
  * the system, another owner's, so they are not found (404); everything else as for a user.
  */
 function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
@@ -546,6 +546,8 @@ function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
   if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events'].includes(controller)) return 403;
   // Anyone with the scope reads the alert settings; only an admin changes them.
   if (controller === 'alert_settings' && e.method !== 'GET') return 403;
+  // Dismissing an alert is for admins and its resource's owner; the table's alert is a share's, which has none (issue 40 item 12).
+  if (controller === 'alerts' && e.method === 'PUT') return 403;
   if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;
   return e.status;
 }

@@ -13,8 +13,8 @@ export type AuditActorKind = (typeof auditActorKinds)[number];
 
 /**
  * What was done. CRUD of every resource; the start of a job; sign-ins; keys; settings. A
- * flood of failed sign-ins is one `login_failed` event per address, username and minute,
- * whose `count` says how many.
+ * flood of failed sign-ins is one `login_failed` event per client address (an IPv6 one by its
+ * /64) and hour, whose `count` says how many (decision 112).
  */
 export const auditActions = [
   'create',
@@ -61,7 +61,12 @@ export const auditEventSchema = z
     resource: auditResourceSchema.nullable(),
     changes: z.record(z.string(), changeSchema).nullable().describe('each changed field: {from, to}, or "changed" for a secret'),
     outcome: z.enum(auditOutcomes),
-    count: z.number().int().describe('how many times it happened: above 1 only for failed sign-ins, aggregated per address, username and minute'),
+    count: z
+      .number()
+      .int()
+      .describe(
+        'how many times it happened: above 1 only for failed sign-ins, aggregated per client address (an IPv6 one by its /64) and hour whatever the user name; `changes.usernames.to` keeps the first names tried, and an event without `client_address` counts the failures of the clients beyond the hour’s bound',
+      ),
   })
   .meta({ id: 'audit_event' });
 export type AuditEvent = z.output<typeof auditEventSchema>;

@@ -19,6 +19,7 @@ export const settingsSchema = z
     api_keys_max_per_user: z.number().int(),
     job_retention_days: z.number().int(),
     audit_retention_days: z.number().int(),
+    failed_sign_in_retention_days: z.number().int(),
     scan_retention_days: z.number().int(),
     alert_retention_days: z.number().int(),
   })
@@ -44,6 +45,8 @@ export const settingsUpdateSchema = strictInput(
       job_retention_days: z.number().int().min(1).max(3650),
       /** Audit events older than this many days are purged. */
       audit_retention_days: z.number().int().min(1).max(3650),
+      /** Failed sign-ins (login_failed events) older than this many days are purged (sooner than the rest of the log). */
+      failed_sign_in_retention_days: z.number().int().min(1).max(3650),
       /** Scan history rows older than this many days are purged (a share's latest scan is kept). */
       scan_retention_days: z.number().int().min(1).max(3650),
       /** Cleared alerts older than this many days are purged. */
@@ -62,6 +65,7 @@ export const defaultSettings: Settings = {
   api_keys_max_per_user: authDefaults.apiKeysMaxPerUser,
   job_retention_days: jobDefaults.retentionDays,
   audit_retention_days: auditDefaults.retentionDays,
+  failed_sign_in_retention_days: auditDefaults.failedSignInRetentionDays,
   scan_retention_days: watchDefaults.scanRetentionDays,
   alert_retention_days: watchDefaults.alertRetentionDays,
 };

@@ -279,6 +279,11 @@ export class JobEngine {
     }
   }
 
+  /** The retention purge, now: what housekeeping runs each minute (a test drives it with its clock). */
+  async purgeExpired(): Promise<void> {
+    await this.#options.purgeExpired?.();
+  }
+
   private async housekeep(): Promise<void> {
     const { clock, purgeExpired } = this.#options;
     try {

@@ -29,6 +29,14 @@ export interface AlertSettingRecord {
  * Alerts as conditions: at most one open alert per source and resource (its `open key`). A
  * sighting of an open one updates it (`last_seen_at`, message, level) instead of adding one.
  */
+/**
+ * A reader without admin rights: an alert about an API key (its name, last four characters,
+ * expiry) is listed to them only when the key is their own (`owner_user_id`; null: none is).
+ */
+export interface AlertReader {
+  keyOwnerUserId: number | null;
+}
+
 export interface AlertStore {
   /** Opens the alert of this condition, or updates the open one; `raised` says which. */
   sight(sighting: AlertSighting): Promise<{ alert: AlertRecord; raised: boolean }>;
@@ -37,7 +45,8 @@ export interface AlertStore {
   /** Open alerts of a source (the sweeps compare them with what they see now). */
   open(source: AlertSource): Promise<AlertRecord[]>;
   get(id: number): Promise<AlertRecord | undefined>;
-  list(query: ListQuery): Promise<ListPage<AlertRecord>>;
+  /** One page; for a reader who is not an admin, without the alerts about other users' API keys. */
+  list(query: ListQuery, reader?: AlertReader): Promise<ListPage<AlertRecord>>;
   /** Sets or unsets dismissed_at; resolves the alert, or undefined when it does not exist. */
   dismiss(id: number, at: string | null): Promise<AlertRecord | undefined>;
   /** Deletes at most `limit` alerts cleared before `before`; resolves how many. */

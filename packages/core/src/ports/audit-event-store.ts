@@ -29,11 +29,17 @@ export type AuditEventInsert = Omit<AuditEventRecord, 'id' | 'count'>;
 export interface AuditEventStore {
   append(event: AuditEventInsert): Promise<AuditEventRecord>;
   /**
-   * Adds one occurrence to the event of `aggregateKey` (one per address, username and minute
-   * for failed sign-ins), creating it the first time: a flood grows a counter, not the table.
+   * Adds one occurrence to the event of `aggregateKey` (one per client and hour for failed
+   * sign-ins), creating it the first time: a flood grows a counter, not the table.
    */
   appendAggregated(event: AuditEventInsert, aggregateKey: string): Promise<AuditEventRecord>;
+  /** The event of `aggregateKey`, if there is one. */
+  findAggregated(aggregateKey: string): Promise<AuditEventRecord | undefined>;
+  /** One more occurrence of event `id`, with `changes` as given (what it counts so far). */
+  countAgain(id: number, changes: AuditChanges | null): Promise<AuditEventRecord | undefined>;
+  /** How many events of `action` lie in [`from`, `to`), counted up to `cap` (an index range, never more). */
+  countBetween(action: AuditAction, from: string, to: string, cap: number): Promise<number>;
   list(query: ListQuery): Promise<ListPage<AuditEventRecord>>;
-  /** Deletes at most `limit` events older than `before`; resolves how many. */
-  purge(before: string, limit: number): Promise<number>;
+  /** Deletes at most `limit` events older than `before` (of `action` only, when given); resolves how many. */
+  purge(before: string, limit: number, action?: AuditAction): Promise<number>;
 }

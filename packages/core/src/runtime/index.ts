@@ -22,6 +22,8 @@ export { type JobTarget, maxWaitSeconds } from '../services/job-service.js';
 
 // What a host hands the access service: a credential read at its edge
 export { passwordCredential, bearerCredential, type Credential, type SessionCredential } from '../security/credential.js';
+// How a client's address is counted (an IPv6 client by its /64), by the host's connection caps as by the core's budgets
+export { addressKey, unmappedAddress } from '../security/client-address-key.js';
 
 // Ports a host implements or passes in, and the secret box it seals with
 export type { EventBus } from '../ports/event-bus.js';

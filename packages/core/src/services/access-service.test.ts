@@ -122,6 +122,30 @@ describe('AccessService over SQLite', () => {
     expect(hasher.verifications).toBe(3);
   });
 
+  it('issue 40 item 7: failed sign-ins from one /64 share one lockout; an IPv4-mapped address is its IPv4 one', async () => {
+    const { core } = await setUp();
+    const fromHost = (i: number) => `2001:db8:0:7:${(i % 4) + 1}::${i + 1}`;
+    const authenticate = (address: string, credential: Credential) => codeOf(authenticateRequest(core, { address, credential }));
+    // Four addresses of one /64 take turns: ten guesses in all lock alice out of the whole /64.
+    for (let i = 0; i < 10; i++) expect(await authenticate(fromHost(i), basicOf('alice', `wrong-${i}`))).toBe('unauthenticated');
+    expect(await authenticate('2001:db8:0:7:ffff::9', basicOf('alice', 'alice-password-1'))).toBe('rate_limited');
+    // Another /64 is another client.
+    expect(await authenticate('2001:db8:0:8::1', basicOf('alice', 'alice-password-1'))).toBe('ok');
+
+    // An IPv4 client seen IPv4-mapped on a dual-stack socket is the same client.
+    for (let i = 0; i < 5; i++) expect(await authenticate(`::ffff:${attacker}`, basicOf('bob', `wrong-${i}`))).toBe('unauthenticated');
+    for (let i = 5; i < 10; i++) expect(await authenticate(attacker, basicOf('bob', `wrong-${i}`))).toBe('unauthenticated');
+    expect(await authenticate(attacker, basicOf('bob', 'bob-password-1'))).toBe('rate_limited');
+  });
+
+  it('issue 40 item 7: new names guessed from four addresses of one /64 are charged to one address budget', async () => {
+    const { core } = await setUp({ perAddress: createMemoryRateLimiter({ limit: 3, windowSeconds: 60 }) });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 4; i++)
+      outcomes.push(await codeOf(authenticateRequest(core, { address: `2001:db8:0:7:${i + 1}::1`, credential: basicOf(`guess${i}`, 'wrong') })));
+    expect(outcomes).toEqual(['unauthenticated', 'unauthenticated', 'unauthenticated', 'rate_limited']);
+  });
+
   it('never locks a valid API key out for bad Bearer values from its address', async () => {
     const { core } = await setUp();
     const { key } = await core.apiKeys.create(systemPrincipal, { name: 'valid', api_key_scopes: [{ controller: 'nas', action: 'index' }] });

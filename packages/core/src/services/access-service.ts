@@ -7,6 +7,7 @@ import type { AccessLimits, RateLimitDecision } from '../ports/rate-limiter.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { recovering, whenReady, type MaybePromise } from '../ports/maybe-promise.js';
 import { makeEvent } from '../domain/events.js';
+import { addressKey } from '../security/client-address-key.js';
 import { claimedIdentity, type Credential, type PasswordCredential, type SessionCredential, type UnreadableCredential } from '../security/credential.js';
 
 /** One request as a host sees it, whatever its transport. */
@@ -48,6 +49,9 @@ function tooMany(decision: RateLimitDecision, what: string): DomainError {
 
 const noHooks: AuthenticateHooks = {};
 
+/** Where a request is counted from: its address, an IPv6 one by its /64 (one host commonly holds a whole /64). */
+const clientKey = (request: AccessRequest) => addressKey(request.address);
+
 function originOf(request: AccessRequest): CallOrigin {
   return { via: request.via ?? 'rest', clientAddress: request.address, ...(request.requestId === undefined ? {} : { requestId: request.requestId }) };
 }
@@ -58,7 +62,8 @@ const isUnauthenticated = (error: unknown) => isDomainError(error) && error.code
  * Authentication with its throttling, the same for every host: each credential has its
  * budget, each address its budget while it has no valid credential (and for every password
  * check), and ten failed authentications a minute for one address and claimed user lock that
- * user out from that address, even with the right password next. Refusals are DomainErrors
+ * user out from that address, even with the right password next. An address is counted by
+ * `addressKey`: an IPv6 one by its /64, an IPv4-mapped one as its IPv4 address. Refusals are DomainErrors
  * (`rate_limited` with `retryAfter`, `unauthenticated`, `unavailable`).
  */
 export class AccessService {
@@ -124,7 +129,7 @@ export class AccessService {
     const { credential } = request;
     // Who and from where are worked out only when a lockout or a failure needs them: a known
     // key or a remembered password (nearly every request) reads neither.
-    const failureKey = () => `${request.address}|${claimedIdentity(credential)}`;
+    const failureKey = () => `${clientKey(request)}|${claimedIdentity(credential)}`;
     let charged = addressCharged;
     const failed = async (error: unknown): Promise<never> => {
       if (isUnauthenticated(error)) {
@@ -142,7 +147,7 @@ export class AccessService {
         charged = true;
         await this.chargeAddress(request, 'rate limit exceeded for this address');
       },
-      address: request.address,
+      address: clientKey(request),
     };
     return whenReady(this.refuseLockedOut(request, failureKey(), lockedOut), () => recovering(() => attempt(hooks), failed));
   }
@@ -173,7 +178,7 @@ export class AccessService {
   }
 
   private chargeAddress(request: AccessRequest, what: string): MaybePromise<void> {
-    return whenReady(this.limits.perAddress.consume(`address:${request.address}`), (decision) => this.show(request, decision, what));
+    return whenReady(this.limits.perAddress.consume(`address:${clientKey(request)}`), (decision) => this.show(request, decision, what));
   }
 
   private refuseLockedOut(request: AccessRequest, failureKey: string, what: string): MaybePromise<void> {
@@ -187,8 +192,8 @@ export class AccessService {
     const decision = await this.limits.authFailures.consume(failureKey);
     // The failure that spends the budget starts the lockout: announced once, not per refusal.
     if (decision.allowed && decision.remaining === 0) {
-      const message = `${this.limits.authFailures.limit} failed authentications for ${who} from ${request.address} within a minute`;
-      this.deps.events.publish(makeEvent('auth_failures_repeated', message, this.deps.clock(), { type: 'client', name: request.address }));
+      const message = `${this.limits.authFailures.limit} failed authentications for ${who} from ${clientKey(request)} within a minute`;
+      this.deps.events.publish(makeEvent('auth_failures_repeated', message, this.deps.clock(), { type: 'client', name: clientKey(request) }));
     }
     // An allowed failure leaves the address's decision as the one shown.
     if (!decision.allowed) this.show(request, decision, 'too many failed authentications');

@@ -1,5 +1,5 @@
 import type { CoreDeps } from './core-deps.js';
-import type { Principal } from '../scopes/principal.js';
+import { hasAdminRights, ownerUserIdOf, type Principal } from '../scopes/principal.js';
 import type { AlertRecord, AlertSettingRecord } from '../ports/alert-store.js';
 import type { AuditResource } from '../domain/audit-event.js';
 import { authorize, authorizeAdmin } from '../scopes/scope-check.js';
@@ -67,22 +67,33 @@ export class AlertService {
     return this.deps.storage.alerts.open(source);
   }
 
+  /** GET /alerts: an alert about another user's API key is not listed to a reader who is not an admin (decision 114). */
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; alerts: Alert[] }> {
     authorize(principal, 'alerts', 'index');
-    const page = await this.deps.storage.alerts.list(newestFirst(parseListQuery(raw, alertListSpec), 'raised_at'));
+    const reader = hasAdminRights(principal) ? undefined : { keyOwnerUserId: ownerUserIdOf(principal) };
+    const page = await this.deps.storage.alerts.list(newestFirst(parseListQuery(raw, alertListSpec), 'raised_at'), reader);
     return { count: page.count, alerts: page.items.map(presentAlert) };
   }
 
   async show(principal: Principal, ref: string): Promise<Alert> {
     authorize(principal, 'alerts', 'show');
-    return presentAlert(await this.get(ref));
+    return presentAlert(await this.readable(principal, ref));
   }
 
-  /** PUT /alerts/{id} {"dismissed": true|false}: seen by an operator (or not); it still clears by itself. */
+  /**
+   * PUT /alerts/{id} {"dismissed": true|false}: seen by an operator (or not); it still clears by
+   * itself. Dismissing hides an alert from everyone's count: for admins and its resource's owner
+   * (an API key's owner; other resources have none) only, 403 for anyone else who may read it.
+   */
   async update(principal: Principal, ref: string, body: unknown): Promise<Alert> {
     authorize(principal, 'alerts', 'update');
     const { dismissed } = parseInput(alertUpdateSchema, body);
-    const current = await this.get(ref);
+    const current = await this.readable(principal, ref);
+    if (!hasAdminRights(principal) && !(await this.ownsResource(principal, current))) {
+      throw new DomainError('forbidden', 'only an admin or the owner of its resource may dismiss this alert', {
+        details: { admin: [{ error: 'forbidden' }] },
+      });
+    }
     const at = dismissed ? (current.dismissed_at ?? this.deps.clock().toISOString()) : null;
     const updated = await this.audit.change(principal, async (stores) => {
       const record = await stores.alerts.dismiss(current.id, at);
@@ -142,6 +153,21 @@ export class AlertService {
 
   private async get(ref: string): Promise<AlertRecord> {
     return findByNumericId(ref, 'alert_id', (id) => this.deps.storage.alerts.get(id));
+  }
+
+  /** An alert the principal may read: one about another user's API key is not found, as in the list. */
+  private async readable(principal: Principal, ref: string): Promise<AlertRecord> {
+    const record = await this.get(ref);
+    if (record.resource_type !== 'api_keys' || hasAdminRights(principal) || (await this.ownsResource(principal, record))) return record;
+    throw DomainError.notFound('alert_id', ref);
+  }
+
+  /** The alert's resource is the principal's own: an API key of the principal's user (whose key tree made it). */
+  private async ownsResource(principal: Principal, record: AlertRecord): Promise<boolean> {
+    const owner = ownerUserIdOf(principal);
+    if (owner === null || record.resource_type !== 'api_keys' || record.resource_id === null || !/^\d{1,15}$/.test(record.resource_id)) return false;
+    const key = await this.deps.storage.apiKeys.get(Number(record.resource_id));
+    return key?.owner_user_id === owner;
   }
 
   private announce(name: 'alert_raised' | 'alert_cleared', alert: AlertRecord, message: string, at: Date): void {

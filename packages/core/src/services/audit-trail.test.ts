@@ -4,6 +4,8 @@ import { calledFrom, type Principal } from '../scopes/principal.js';
 import { passwordCredential } from '../security/credential.js';
 import { describeChanges } from './audit-trail.js';
 import type { AuditEvent } from '../domain/audit-event.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import { createMemoryRateLimiter } from '../adapters/memory/index.js';
 
 describe('describeChanges', () => {
   it('lists each sent field that changed as {from, to}, a secret as "changed", and leaves out what stayed', () => {
@@ -75,7 +77,7 @@ describeOnEachAdapter('audit trail', (open) => {
     await expect(test.core.auditEvents.list(operator, {})).rejects.toMatchObject({ code: 'forbidden' });
   });
 
-  it('aggregates failed sign-ins per address, username and minute, and records the successful one', async () => {
+  it('aggregates failed sign-ins per client and hour, and records the successful one', async () => {
     for (let i = 0; i < 3; i++) {
       await expect(
         test.core.access.authenticateRequest({ address: '203.0.113.5', credential: passwordCredential('admin', 'wrong-password') }),
@@ -98,5 +100,79 @@ describeOnEachAdapter('audit trail', (open) => {
     await expect(test.core.nas.destroy(admin, String(nas.id))).rejects.toMatchObject({ code: 'conflict' });
     await expect(test.core.nas.create(admin, { name: 'filer', host: 'other.example', type: 'local' })).rejects.toMatchObject({ code: 'conflict' });
     expect(await events()).toHaveLength(before);
+  });
+});
+
+/** A hasher without argon2's cost, so a suite can make a thousand password checks (a unit above the port). */
+const plainHasher: PasswordHasher = {
+  hash: async (password) => `plain:${password}`,
+  verify: async (passwordHash, password) => passwordHash === `plain:${password}`,
+};
+const generous = () => ({
+  perCredential: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
+  perAddress: createMemoryRateLimiter({ limit: 1_000_000, windowSeconds: 60 }),
+  authFailures: createMemoryRateLimiter({ limit: 10, windowSeconds: 60 }),
+});
+
+describeOnEachAdapter('failed sign-ins in the audit log', (open) => {
+  let test: TestCore;
+  let now: Date;
+  const dayMs = 24 * 3600_000;
+  beforeEach(async () => {
+    now = new Date('2030-01-02T03:04:05.000Z');
+    test = await open({ clock: () => now, hasher: plainHasher, limits: generous() });
+  });
+  afterEach(() => test.close());
+
+  const fail = (address: string, username: string) =>
+    expect(test.core.access.authenticateRequest({ address, credential: passwordCredential(username, 'wrong-password') })).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+  const log = async (admin: Principal, raw: Record<string, string[]> = {}) => test.core.auditEvents.list(admin, { limit: ['100'], ...raw });
+
+  it('issue 40 item 5: 1,000 failed sign-ins with distinct user names from one client add one row, shown with its count, purged after their own retention', async () => {
+    const admin = await test.asUser(testAdmin.username, testAdmin.password);
+    await test.core.nas.create(admin, { name: 'filer', host: 'filer.example', type: 'local' });
+    const rowsBefore = (await log(admin)).count;
+    // One host of one /64 takes a new address now and then, and a new user name every time.
+    for (let i = 0; i < 1000; i++) await fail(`2001:db8:0:5::${(i % 8) + 1}`, `guess-${i}`);
+
+    const all = await log(admin);
+    expect(all.count - rowsBefore).toBe(1);
+    const [failed] = (await log(admin, { action: ['login_failed'] })).audit_events;
+    expect(failed).toMatchObject({ action: 'login_failed', outcome: 'failure', count: 1000, client_address: '2001:db8:0:5::/64', actor: { name: 'guess-0' } });
+    expect(failed!.changes).toEqual({ usernames: { from: null, to: Array.from({ length: 10 }, (_, i) => `guess-${i}`) } });
+    expect(JSON.stringify(all)).not.toContain('wrong-password');
+
+    // A new hour is a new row; the old one stays until its own retention (30 days), shorter than the log's.
+    now = new Date(now.getTime() + 3600_000);
+    await fail('2001:db8:0:5::1', 'guess-again');
+    expect((await log(admin, { action: ['login_failed'] })).audit_events.map((event) => event.count)).toEqual([1, 1000]);
+    now = new Date(now.getTime() + 29 * dayMs);
+    await test.core.access.authenticateRequest({ address: '192.0.2.1', credential: passwordCredential(testAdmin.username, testAdmin.password) });
+    await test.purgeExpired();
+    expect((await log(admin, { action: ['login_failed'] })).count).toBe(2);
+    now = new Date(now.getTime() + 2 * dayMs);
+    await test.purgeExpired();
+    expect((await log(admin, { action: ['login_failed'] })).count).toBe(0);
+    expect((await log(admin, { resource_type: ['nas'] })).count).toBe(1);
+  });
+
+  it('issue 40 item 5: beyond the hour’s bound of clients, one overflow row without an address counts the rest', async () => {
+    const admin = await test.asUser(testAdmin.username, testAdmin.password);
+    const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    for (let i = 0; i < 1003; i++) await fail(address(i), `guess-${i}`);
+    await fail(address(1002), 'guess-again');
+    await fail(address(0), 'guess-again');
+    expect((await log(admin, { action: ['login_failed'] })).count).toBe(1001);
+    const [overflow] = (await log(admin, { action: ['login_failed'], actor: ['guess-1000'] })).audit_events;
+    expect(overflow).toMatchObject({
+      client_address: null,
+      count: 4,
+      changes: { usernames: { from: null, to: ['guess-1000', 'guess-1001', 'guess-1002', 'guess-again'] } },
+    });
+    expect((await log(admin, { action: ['login_failed'], actor: ['guess-0'] })).audit_events).toEqual([
+      expect.objectContaining({ client_address: '10.0.0.0', count: 2 }),
+    ]);
   });
 });

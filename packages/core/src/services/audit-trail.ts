@@ -14,6 +14,8 @@ import {
 import { authorizeAdmin } from '../scopes/scope-check.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { newestFirst } from '../list-query/newest-first.js';
+import { addressKey } from '../security/client-address-key.js';
+import { auditDefaults } from '../defaults.js';
 
 /** What a change says about itself; who made it and from where the trail knows. */
 export interface AuditNote {
@@ -118,28 +120,51 @@ export class AuditTrail {
   }
 
   /**
-   * A refused sign-in: one event per client address, username and minute, counting them, so a
-   * flood of guesses grows a counter instead of the table. The username is as typed.
+   * A refused sign-in, written by anyone who can reach the service: one event per client
+   * (`addressKey`: an IPv6 one by its /64) and UTC hour whatever the user name, its `count`
+   * growing and `changes.usernames` keeping the first few names tried (never a password). At
+   * most `failedSignInClientsPerHour` clients get an event of their own an hour; the failures
+   * of any other client that hour grow one overflow event without an address. So a flood from
+   * any number of addresses adds a bounded number of rows an hour (decision 112).
    */
   async loginFailed(origin: CallOrigin, username: string): Promise<void> {
     const at = this.deps.clock().toISOString();
-    const minute = at.slice(0, 16);
-    const event: AuditEventInsert = {
-      at,
-      actor_kind: 'user',
-      actor_id: null,
-      actor_name: username,
-      ...originColumns(origin),
-      // One request id cannot stand for the many the count covers.
-      request_id: null,
-      action: 'login_failed',
-      resource_type: null,
-      resource_id: null,
-      resource_name: null,
-      changes: null,
-      outcome: 'failure',
-    };
-    const stored = await this.deps.storage.auditEvents.appendAggregated(event, JSON.stringify(['login_failed', origin.clientAddress ?? '', username, minute]));
+    const hour = at.slice(0, 13);
+    const client = origin.clientAddress === undefined ? null : addressKey(origin.clientAddress);
+    const name = username.length > auditDefaults.failedSignInNameChars ? `${username.slice(0, auditDefaults.failedSignInNameChars)}…` : username;
+    const stored = await this.deps.storage.transaction(async ({ auditEvents }) => {
+      const again = async (key: string) => {
+        const known = await auditEvents.findAggregated(key);
+        return known && (await auditEvents.countAgain(known.id, withName(known.changes, name)));
+      };
+      const own = JSON.stringify(['login_failed', hour, client ?? '']);
+      const overflow = JSON.stringify(['login_failed', hour, null]);
+      const counted = (await again(own)) ?? (await again(overflow));
+      if (counted) return counted;
+      const bound = auditDefaults.failedSignInClientsPerHour;
+      const from = `${hour}:00:00.000Z`;
+      const to = new Date(Date.parse(from) + 3600_000).toISOString();
+      const full = (await auditEvents.countBetween('login_failed', from, to, bound)) >= bound;
+      const event: AuditEventInsert = {
+        at,
+        actor_kind: 'user',
+        actor_id: null,
+        // The first name tried: an admin filtering on a user's name finds a guess at it that opened the hour.
+        actor_name: name,
+        via: origin.via,
+        client_address: full ? null : client,
+        // One request id cannot stand for the many the count covers.
+        request_id: null,
+        action: 'login_failed',
+        resource_type: null,
+        resource_id: null,
+        resource_name: null,
+        changes: withName(null, name),
+        outcome: 'failure',
+      };
+      // Another replica may have made it meanwhile: the upsert then counts this one in it.
+      return auditEvents.appendAggregated(event, full ? overflow : own);
+    });
     this.told(stored);
   }
 
@@ -153,6 +178,11 @@ export class AuditTrail {
   /** Deletes events older than `before`, a batch at a time; resolves how many. */
   async purgeBefore(before: string): Promise<number> {
     return purgeInBatches((limit) => this.deps.storage.auditEvents.purge(before, limit));
+  }
+
+  /** Deletes failed sign-ins older than `before` (their retention is their own, shorter one). */
+  async purgeFailedSignInsBefore(before: string): Promise<number> {
+    return purgeInBatches((limit) => this.deps.storage.auditEvents.purge(before, limit, 'login_failed'));
   }
 
   private insert(principal: Principal, note: AuditNote): AuditEventInsert {
@@ -176,6 +206,14 @@ export class AuditTrail {
       // The event is stored; a failing log sink must not fail the change it records.
     }
   }
+}
+
+/** The names a failed sign-in event has seen, with `name` added while fewer than the sample's size. */
+function withName(changes: AuditChanges | null, name: string): AuditChanges {
+  const seen = changes?.['usernames'];
+  const names = seen !== undefined && seen !== secretChange && Array.isArray(seen.to) ? (seen.to as string[]) : [];
+  if (names.includes(name) || names.length >= auditDefaults.failedSignInNamesKept) return { usernames: { from: null, to: names } };
+  return { usernames: { from: null, to: [...names, name] } };
 }
 
 /** Runs a bounded purge until it deletes less than a batch, letting other work in between batches. */

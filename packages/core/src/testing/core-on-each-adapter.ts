@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import type { Core } from '../services/create-core.js';
 import type { Principal } from '../scopes/principal.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { AccessLimits } from '../ports/rate-limiter.js';
 import { bearerCredential, passwordCredential } from '../security/credential.js';
 import { postgresUnreachable } from './postgres-test-database.js';
 import { openTestDms, type TestAdapter } from './test-dms.js';
@@ -10,6 +12,10 @@ export const testAdmin = { username: 'admin', password: 'admin-password-1' } as 
 
 export interface TestCoreOptions {
   clock?: () => Date;
+  /** Replaces argon2 (a suite making many password checks). */
+  hasher?: PasswordHasher;
+  /** Budgets and the lockout (openDms's defaults unless given). */
+  limits?: AccessLimits;
 }
 
 /** A core opened by openDms as every host opens it, without its job workers (queued jobs stay queued). */
@@ -20,6 +26,8 @@ export interface TestCore {
   asUser(username: string, password: string): Promise<Principal>;
   /** The principal a Bearer value stands for now: an API key (its lineage, expiry and owner read at use time) or a JWT. */
   asBearer(token: string): Promise<Principal>;
+  /** The retention purge, as housekeeping runs it each minute, at the core's clock. */
+  purgeExpired(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +40,8 @@ if (unreachable) console.warn(`[skip] the PostgreSQL half of the core rule suite
 
 function opener(adapter: TestAdapter): OpenTestCore {
   return async (options = {}) => {
-    const opened = await openTestDms({ adapter, core: options.clock ? { clock: options.clock } : {} });
+    const { clock, hasher, limits } = options;
+    const opened = await openTestDms({ adapter, core: { ...(clock ? { clock } : {}), ...(hasher ? { hasher } : {}), ...(limits ? { limits } : {}) } });
     const { core } = opened.dms;
     await core.users.add({ ...testAdmin, admin: true });
     return {
@@ -40,6 +49,7 @@ function opener(adapter: TestAdapter): OpenTestCore {
       adapter,
       asUser: async (username, password) => core.auth.authenticate(passwordCredential(username, password)),
       asBearer: async (token) => core.auth.authenticate(bearerCredential(token)),
+      purgeExpired: () => opened.dms.engine.purgeExpired(),
       close: () => opened.close(),
     };
   };

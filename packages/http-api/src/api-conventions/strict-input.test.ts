@@ -292,7 +292,7 @@ const endpoints: WriteEndpoint[] = [
     valid: () => ({}),
     success: 200,
     known:
-      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, scan_retention_days, alert_retention_days',
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [

@@ -197,6 +197,7 @@ export const settingsExample = {
   api_keys_max_per_user: 100,
   job_retention_days: 30,
   audit_retention_days: 365,
+  failed_sign_in_retention_days: 30,
   scan_retention_days: 365,
   alert_retention_days: 30,
 };

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { unmappedAddress } from '@dms/core/runtime';
 import { requestHeader } from '../http/request-header.js';
 
 /** The peer address of the TCP connection. */
@@ -41,7 +42,7 @@ export function clientAddressResolver(trusted: readonly string[]): (c: Context) 
   if (trusted.length === 0) return peerAddress;
   const list = trustedProxyList(trusted);
   const isTrusted = (address: string) => {
-    const bare = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+    const bare = unmappedAddress(address);
     const type = family(bare);
     return type !== undefined && list.check(bare, type);
   };

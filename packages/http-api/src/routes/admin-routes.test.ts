@@ -463,6 +463,7 @@ describe('CORS rules and settings validation', () => {
       api_keys_max_per_user: 100,
       job_retention_days: 30,
       audit_retention_days: 365,
+      failed_sign_in_retention_days: 30,
       scan_retention_days: 365,
       alert_retention_days: 30,
     };

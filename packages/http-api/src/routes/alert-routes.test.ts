@@ -296,3 +296,61 @@ describe('/alert_settings', () => {
     expect((await t.core.alerts.settings(systemPrincipal)).alert_settings).toEqual(before.alert_settings);
   });
 });
+
+describe('issue 40 item 12: alerts about API keys, and who dismisses an alert', () => {
+  let t: TestApp;
+  let owner: User;
+  let other: User;
+  let keyAlert: Alert;
+  let shareAlert: Alert;
+  const dayMs = 24 * 3600_000;
+  const asUser = (user: User) => ({ kind: 'user' as const, userId: user.id, username: user.username, admin: false });
+  const dismiss = (id: number, auth: string, dismissed = true) => t.call('PUT', api(`/alerts/${id}`), { auth, body: { dismissed } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await addUser(t, { username: unique('key-owner') });
+    other = await addUser(t, { username: unique('other-user') });
+    const expiresAt = new Date(Date.now() + 3 * dayMs).toISOString();
+    await t.core.apiKeys.create(asUser(owner), { name: 'owners-nightly-key', api_key_scopes: [{ controller: 'nas', action: 'index' }], expires_at: expiresAt });
+    await t.alertWatch.sweep();
+    keyAlert = (await t.core.alerts.list(systemPrincipal, { source: ['api_key_expiring'] })).alerts[0]!;
+    shareAlert = await raiseAlert(t, await addShare(t, await addNas(t)));
+  });
+  afterAll(() => t.close());
+
+  it('issue 40 item 12: an alert about an API key names the key to admins and its owner only', async () => {
+    expect(keyAlert).toMatchObject({ resource: { type: 'api_keys', name: 'owners-nightly-key' } });
+    const listed = async (auth: string) => readJson<AlertCollection>(await t.call('GET', api('/alerts?source=api_key_expiring'), { auth }));
+    expect((await listed(t.basic)).alerts.map((alert) => alert.id)).toEqual([keyAlert.id]);
+    expect((await listed(basicOf(owner))).alerts).toEqual([keyAlert]);
+    // Another user: neither listed, nor counted, nor shown by id, nor found by filtering on the key's id.
+    const seenByOther = await listed(basicOf(other));
+    expect(seenByOther).toEqual({ count: 0, alerts: [] });
+    const probe = await t.call('GET', api(`/alerts?resource_type=api_keys&resource_id=${keyAlert.resource!.id}`), { auth: basicOf(other) });
+    expect((await readJson<AlertCollection>(probe)).count).toBe(0);
+    await expectModelError(await t.call('GET', api(`/alerts/${keyAlert.id}`), { auth: basicOf(other) }), 404, 'alert_id', 'not_found');
+    const everything = await t.call('GET', api('/alerts?limit=100'), { auth: basicOf(other) });
+    expect(await everything.text()).not.toContain('owners-nightly-key');
+    // The owner's own key reads it too (a key acts for the user whose key tree it is in).
+    const { key } = await t.core.apiKeys.create(asUser(owner), { name: unique('owners-reader'), api_key_scopes: [{ controller: 'alerts', action: '*' }] });
+    expect((await t.call('GET', api(`/alerts/${keyAlert.id}`), { auth: `Bearer ${key}` })).status).toBe(200);
+  });
+
+  it('issue 40 item 12: dismissing an alert is for admins and the owner of its resource (403 otherwise)', async () => {
+    await expectModelError(await dismiss(shareAlert.id, basicOf(other)), 403, 'admin', 'forbidden');
+    await expectModelError(await dismiss(shareAlert.id, basicOf(owner)), 403, 'admin', 'forbidden');
+    await expectModelError(await dismiss(keyAlert.id, basicOf(other)), 404, 'alert_id', 'not_found');
+    expect((await t.core.alerts.show(systemPrincipal, String(shareAlert.id))).dismissed_at).toBeNull();
+    expect((await t.core.alerts.show(systemPrincipal, String(keyAlert.id))).dismissed_at).toBeNull();
+
+    const byOwner = await dismiss(keyAlert.id, basicOf(owner));
+    expect(byOwner.status, await byOwner.clone().text()).toBe(200);
+    expect((await readJson<Alert>(byOwner)).dismissed_at).not.toBeNull();
+    const { key } = await t.core.apiKeys.create(asUser(owner), { name: unique('owners-dismisser'), api_key_scopes: [{ controller: 'alerts', action: '*' }] });
+    expect((await dismiss(keyAlert.id, `Bearer ${key}`, false)).status).toBe(200);
+    const byAdmin = await dismiss(shareAlert.id, t.basic);
+    expect(byAdmin.status).toBe(200);
+    expect((await dismiss(keyAlert.id, t.basic)).status).toBe(200);
+  });
+});

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseResponses, rawConnect, type RawConnection } from '../testing/raw-http.js';
 import { readConfig } from './config.js';
-import { addressKey } from './connection-caps.js';
 import { startServer, type RunningServer } from './serve.js';
 
 /** GET /healthz on a connection of its own from `localAddress`: its status, or the error that ended it. */
@@ -145,16 +144,5 @@ describe('slow headers are closed in bounded time (finding 20.14)', () => {
     const started = performance.now();
     const { at } = await idle!.closed;
     expect(at - started).toBeLessThan(2_000);
-  });
-});
-
-describe('the address a connection is counted under', () => {
-  it('is the IPv4 address, also IPv4-mapped, and an IPv6 address’s /64', () => {
-    expect(addressKey('192.0.2.7')).toBe('192.0.2.7');
-    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
-    expect(addressKey('2001:db8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
-    expect(addressKey('2001:db8:0:1:bbbb:cccc:dddd:eeee')).toBe('2001:db8:0:1::/64');
-    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(addressKey('::1')).toBe('0:0:0:0::/64');
   });
 });

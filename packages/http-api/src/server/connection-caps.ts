@@ -1,29 +1,8 @@
 import type { Server } from 'node:http';
 import { isIP } from 'node:net';
+import { addressKey, unmappedAddress } from '@dms/core/runtime';
 import { trustedProxyList } from '../rate-limit/client-address.js';
 import type { HttpLimits } from './http-limits.js';
-
-function bare(address: string): string {
-  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-}
-
-/**
- * The key a connection is counted under: an IPv4 address as it is (also when it arrives
- * IPv4-mapped on a dual-stack socket), an IPv6 address by its /64, since one host commonly
- * holds a whole /64 and would otherwise take a new address per connection.
- */
-export function addressKey(address: string): string {
-  const plain = bare(address);
-  if (isIP(plain) !== 6) return plain;
-  const [head = '', tail = ''] = plain.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = plain.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, '').toLowerCase())
-    .join(':')}::/64`;
-}
 
 /**
  * Caps the server's connections: in all (Node closes a connection past `maxConnections` at
@@ -41,7 +20,7 @@ export function capConnections(server: Server, limits: Pick<HttpLimits, 'maxConn
   server.on('connection', (socket) => {
     // Undefined once the client has already gone; nothing to count then.
     const address = socket.remoteAddress;
-    if (address === undefined || isTrusted(bare(address))) return;
+    if (address === undefined || isTrusted(unmappedAddress(address))) return;
     const key = addressKey(address);
     const count = (open.get(key) ?? 0) + 1;
     if (count > limits.maxConnectionsPerAddress) {

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { AlertRecord, AlertSettingRecord, AlertSighting, AlertStore } from '../../ports/alert-store.js';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { AlertReader, AlertRecord, AlertSettingRecord, AlertSighting, AlertStore } from '../../ports/alert-store.js';
 import type { AlertSource } from '../../domain/alert.js';
 import type { Severity } from '../../domain/trap.js';
 import type { ListQuery } from '../../list-query/list-query.js';
@@ -26,6 +26,16 @@ const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), sourc
 
 /** One open alert per condition: the key is set while open, null once cleared. */
 const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
+
+/** Every alert but those about API keys of others (decision 114): the key's id is the alert's resource id, as text. */
+function visibleTo(reader: AlertReader): RawBuilder<SqlBool> {
+  const type = sql.ref('alerts.resource_type');
+  const ownKeys =
+    reader.keyOwnerUserId === null
+      ? sql<SqlBool>`1 = 0`
+      : sql<SqlBool>`${sql.ref('alerts.resource_id')} in (select cast(id as text) from api_keys where owner_user_id = ${reader.keyOwnerUserId})`;
+  return sql<SqlBool>`(${type} is null or ${type} <> 'api_keys' or ${ownKeys})`;
+}
 
 export class KyselyAlertStore implements AlertStore {
   constructor(
@@ -69,8 +79,8 @@ export class KyselyAlertStore implements AlertStore {
     return row && toRecord(row);
   }
 
-  async list(query: ListQuery) {
-    const page = await listRows<Row>(this.db, this.quirks, 'alerts', columns, query);
+  async list(query: ListQuery, reader?: AlertReader) {
+    const page = await listRows<Row>(this.db, this.quirks, 'alerts', columns, query, undefined, reader && visibleTo(reader));
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

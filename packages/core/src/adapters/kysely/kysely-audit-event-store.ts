@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditEventInsert, AuditEventRecord, AuditEventStore } from '../../ports/audit-event-store.js';
-import type { AuditChanges } from '../../domain/audit-event.js';
+import type { AuditAction, AuditChanges } from '../../domain/audit-event.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { AuditEventTable, Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
@@ -59,13 +59,39 @@ export class KyselyAuditEventStore implements AuditEventStore {
     return toRecord(row);
   }
 
+  async findAggregated(aggregateKey: string) {
+    const row = await this.db.selectFrom('audit_events').select(columns).where('aggregate_key', '=', aggregateKey).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async countAgain(id: number, changes: AuditChanges | null) {
+    const row = await this.db
+      .updateTable('audit_events')
+      .set({ count: sql`count + 1`, changes: changes === null ? null : JSON.stringify(changes) })
+      .where('id', '=', id)
+      .returning(columns)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async countBetween(action: AuditAction, from: string, to: string, cap: number) {
+    const capped = this.db.selectFrom('audit_events').select('id').where('action', '=', action).where('at', '>=', from).where('at', '<', to).limit(cap);
+    const row = await this.db
+      .selectFrom(capped.as('capped'))
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   async list(query: ListQuery) {
     const page = await listRows<Row>(this.db, this.quirks, 'audit_events', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 
-  async purge(before: string, limit: number) {
-    const oldest = this.db.selectFrom('audit_events').select('id').where('at', '<', before).orderBy('at').limit(limit);
+  async purge(before: string, limit: number, action?: AuditAction) {
+    let oldest = this.db.selectFrom('audit_events').select('id').where('at', '<', before);
+    if (action !== undefined) oldest = oldest.where('action', '=', action);
+    oldest = oldest.orderBy('at').limit(limit);
     const result = await this.db.deleteFrom('audit_events').where('id', 'in', oldest).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -20,12 +20,14 @@ export async function listRows<Row>(
   columns: readonly string[],
   query: ListQuery,
   cache?: ListCache,
+  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
+  visible?: RawBuilder<SqlBool>,
 ): Promise<ListPage<Row>> {
   const scanning = scanningFilter(query.filters);
-  if (!scanning) return listRowsOver<Row>(db, () => undefined, table, columns, query, cache);
+  if (!scanning) return listRowsOver<Row>(db, () => undefined, table, columns, query, cache, visible);
   const bound = quirks.listTimeBound;
   try {
-    return await bound.run(db, (over, rowCheck) => listRowsOver<Row>(over, rowCheck, table, columns, query, cache));
+    return await bound.run(db, (over, rowCheck) => listRowsOver<Row>(over, rowCheck, table, columns, query, cache, visible));
   } catch (error) {
     if (bound.cancelled(error)) throw listTimeBoundExceeded(scanning.field, bound.ms, error);
     throw error;
@@ -39,8 +41,10 @@ async function listRowsOver<Row>(
   columns: readonly string[],
   query: ListQuery,
   cache?: ListCache,
+  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
+  visible?: RawBuilder<SqlBool>,
 ): Promise<ListPage<Row>> {
-  const where = whereFilters(query.filters);
+  const where = visible ? sql<SqlBool>`(${whereFilters(query.filters)}) and (${visible})` : whereFilters(query.filters);
   // The row check leads, so that it runs on every row the statement reads, whatever the filters say.
   const checked = (): Expression<SqlBool> => {
     const check = rowCheck();
