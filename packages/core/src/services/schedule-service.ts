@@ -99,18 +99,29 @@ export class ScheduleService {
     authorize(principal, 'schedules', 'update');
     const input = parseInput(scheduleUpdateSchema, body);
     const current = await this.resolve(ref);
-    // Whoever changes a schedule is who it acts for from then on: within their own rights.
-    this.authorizeActing(
-      principal,
-      input.action ?? current.action,
-      targetFieldsOf(input).length > 0 ? input : { pool_id: current.pool_id, nas_id: current.nas_id },
-    );
+    // Whoever changes what a schedule does (its action, target or rule, or enables it) is who it
+    // acts for from then on, within their own rights; a rename or a disable changes no one.
+    const retargets =
+      targetFieldsOf(input).length > 0 &&
+      JSON.stringify(targetColumns(input)) !==
+        JSON.stringify(targetColumns({ nas_share_ids: current.share_ids, pool_id: current.pool_id, nas_id: current.nas_id, all_shares: current.all_shares }));
+    const takesOver =
+      (input.action !== undefined && input.action !== current.action) ||
+      retargets ||
+      (input.rrule !== undefined && input.rrule !== current.rrule) ||
+      (input.enabled === true && !current.enabled);
+    if (takesOver)
+      this.authorizeActing(
+        principal,
+        input.action ?? current.action,
+        targetFieldsOf(input).length > 0 ? input : { pool_id: current.pool_id, nas_id: current.nas_id },
+      );
     if (targetFieldsOf(input).length > 0) await this.checkTarget(input);
     const { nas_share_ids, pool_id, nas_id, all_shares, ...fields } = input;
     const patch: SchedulePatch = {
       ...fields,
       ...(targetFieldsOf(input).length > 0 ? targetColumns({ nas_share_ids, pool_id, nas_id, all_shares }) : {}),
-      ...creatorColumns(principal),
+      ...(takesOver ? creatorColumns(principal) : {}),
     };
     const enabled = input.enabled ?? current.enabled;
     const replans = (input.rrule !== undefined && input.rrule !== current.rrule) || (input.enabled === true && !current.enabled);
