@@ -79,6 +79,8 @@ export const auditDefaults = {
 export const watchDefaults = {
   scanRetentionDays: 365,
   alertRetentionDays: 30,
+  /** Setting `schedule_min_interval_seconds`: the closest two runs of a schedule may be (an admin may lower it). */
+  scheduleMinIntervalSeconds: 60,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -121,6 +121,8 @@ describe('schedules', () => {
   it('runs a sub-minute rule: jobs requested by the scheduler, last_run_at set', async () => {
     addFiles('every-second', 0, 1);
     const share = await t.dms.nasShares.create(nas.id, { name: 'every-second', path: 'every-second' });
+    // Sub-minute rules need an admin to lower the lowest interval (60 s by default).
+    await t.dms.settings.update({ schedule_min_interval_seconds: 1 });
     const schedule = await t.dms.schedules.create({
       name: 'every second',
       action: 'test',

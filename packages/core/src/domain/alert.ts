@@ -15,7 +15,18 @@ import { collectionSchema } from '../list-query/collection-schema.js';
 export const alertSourceCatalogue = {
   share_unreachable: { level: 4, description: 'a test of a share failed where it had passed (or never run): cleared by the next successful test' },
   scan_failed: { level: 3, description: 'a scan of a share failed: cleared by the next completed scan' },
-  schedule_missed: { level: 3, description: 'a schedule missed runs while dms was not running: cleared by its next run on time' },
+  schedule_missed: {
+    level: 3,
+    description: 'a schedule missed runs (dms not running, or storage failing; the message says which): cleared by its next run on time',
+  },
+  schedule_stopped: {
+    level: 4,
+    description: 'a schedule was disabled because its creator is gone or may no longer test or scan shares: cleared once it is enabled again',
+  },
+  schedule_run_incomplete: {
+    level: 3,
+    description: 'a schedule’s run started no job on some shares (refused for them): cleared by a run that starts them all',
+  },
   api_key_expiring: { level: 3, description: 'an API key expires within 7 days: cleared once it is extended, revoked or expired' },
   storage_degraded: { level: 5, description: 'the storage failed a readiness check (/readyz): cleared once it passes again' },
   job_queue_saturated: { level: 3, description: 'a job was refused by the queue bounds: cleared once the queue has room again' },

@@ -40,7 +40,20 @@ const targetShape = {
   all_shares: z.boolean().optional(),
 };
 
-const scheduleReadOnly = ['id', 'next', 'last_run_at', 'missed_count', 'skipped_count', 'created_at', 'updated_at'];
+const scheduleReadOnly = [
+  'id',
+  'next',
+  'last_run_at',
+  'missed_count',
+  'skipped_count',
+  'not_started_count',
+  'creator_user_id',
+  'creator_key_id',
+  'retry_at',
+  'last_error',
+  'created_at',
+  'updated_at',
+];
 
 type TargetInput = Partial<Record<(typeof scheduleTargetFields)[number], unknown>>;
 
@@ -101,8 +114,16 @@ export const scheduleSchema = z
     enabled: z.boolean(),
     next: z.string().nullable().describe('when the next run is due (UTC); null once the rule has ended or while disabled'),
     last_run_at: z.string().nullable(),
-    missed_count: z.number().int().describe('occurrences that passed while dms was not running (each missed window runs once, not replayed)'),
+    missed_count: z
+      .number()
+      .int()
+      .describe('occurrences that passed without a run (dms not running, or storage failing): each missed window runs once, not replayed'),
     skipped_count: z.number().int().describe('runs not started because the previous run’s jobs were still going'),
+    not_started_count: z.number().int().describe('shares its runs started no job on (that share refused the job), in all'),
+    creator_user_id: idSchema.nullable().describe('the user whose rights the schedule acts with (who created or last changed it), when a user did'),
+    creator_key_id: idSchema.nullable().describe('the API key whose rights (as its lineage bounds them now) the schedule acts with, when a key did'),
+    retry_at: z.string().nullable().describe('set while its rule could not be evaluated: looked at again then'),
+    last_error: z.string().nullable().describe('what last stopped a run (its rule refused, its creator gone or no longer allowed); null once one goes well'),
     created_at: z.string(),
     updated_at: z.string(),
   })

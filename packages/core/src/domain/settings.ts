@@ -22,6 +22,7 @@ export const settingsSchema = z
     failed_sign_in_retention_days: z.number().int(),
     scan_retention_days: z.number().int(),
     alert_retention_days: z.number().int(),
+    schedule_min_interval_seconds: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -51,6 +52,8 @@ export const settingsUpdateSchema = strictInput(
       scan_retention_days: z.number().int().min(1).max(3650),
       /** Cleared alerts older than this many days are purged. */
       alert_retention_days: z.number().int().min(1).max(3650),
+      /** The closest two occurrences of a schedule's rule may be (422 on a rule more frequent). */
+      schedule_min_interval_seconds: z.number().int().min(1).max(86_400),
     })
     .partial(),
 );
@@ -68,4 +71,5 @@ export const defaultSettings: Settings = {
   failed_sign_in_retention_days: auditDefaults.failedSignInRetentionDays,
   scan_retention_days: watchDefaults.scanRetentionDays,
   alert_retention_days: watchDefaults.alertRetentionDays,
+  schedule_min_interval_seconds: watchDefaults.scheduleMinIntervalSeconds,
 };

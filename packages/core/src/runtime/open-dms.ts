@@ -265,6 +265,8 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       },
     });
     cleanups.push(() => recurrences.close());
+    // In every role: a run a command fed (a tick) lets go of its stored run before storage closes.
+    cleanups.push(() => scheduler.stop());
     const { events } = core;
     // Every failed job at warn with its id, so the answer a user got can be found in the log.
     engine.setFailureHandler((failure) =>

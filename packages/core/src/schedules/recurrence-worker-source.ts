@@ -14,7 +14,7 @@
  *
  * Protocol: `{ ready: true }` once rrule and luxon are loaded (the deadline counts from there:
  * loading them on a busy machine took over a second), then
- * `{ id, op: 'check' | 'next' | 'count', text, after?, through?, cap? }` answers
+ * `{ id, op: 'check' | 'next' | 'count', text, after?, through?, cap?, minIntervalMs? }` answers
  * `{ id, ok: true, next, count }` or `{ id, ok: false, reason }`.
  */
 export const recurrenceWorkerSource = String.raw`
@@ -135,10 +135,48 @@ function nextAfter(parsed, after) {
   return next;
 }
 
+// A submitted rule (op 'check'). Its occurrences may come no closer than minIntervalMs: the
+// gaps between the first occurrences from now are looked at (a rule's BY parts repeat within
+// one period of its FREQ, so a close pair shows among them). A COUNT rule is evaluated from its
+// DTSTART every time (its n-th occurrence depends on all before it): its whole run must be
+// short to walk, or it would fail once enough time passed (docs/decisions/108-…).
+const occurrencesLooked = 500;
+const maxCount = 10000;
+function check(parsed, after, minIntervalMs) {
+  const { options } = parsed;
+  const intervalWords = minIntervalMs % 60000 === 0 ? minIntervalMs / 60000 + ' minute(s)' : minIntervalMs / 1000 + ' second(s)';
+  const tooClose = (gapMs) =>
+    new Error('occurrences ' + gapMs / 1000 + ' s apart: the lowest interval between runs is ' + intervalWords + ' (setting schedule_min_interval_seconds)');
+  const step = periodMs[options.freq];
+  if (step !== undefined && step * (options.interval || 1) < minIntervalMs && !hasBy(options)) throw tooClose(step * (options.interval || 1));
+  if (options.count) {
+    if (options.count > maxCount) throw new Error('RRULE: COUNT takes 1 to ' + maxCount + ' (it is counted from DTSTART at every run); use UNTIL for a longer rule');
+    const started = Date.now();
+    let seen = 0;
+    new RRule(options).all(() => ++seen <= maxCount);
+    if (Date.now() - started > budgetMs / 4)
+      throw new Error('RRULE: this COUNT rule takes too long to count from its DTSTART (' + (Date.now() - started) + ' ms); use UNTIL instead of COUNT');
+  }
+  let previous = null;
+  let looked = 0;
+  occurrencesAfter(parsed, after, (instant) => {
+    if (previous !== null && instant.getTime() - previous < minIntervalMs) throw tooClose(instant.getTime() - previous);
+    previous = instant.getTime();
+    return ++looked < occurrencesLooked;
+  });
+}
+function hasBy(options) {
+  return ['bysecond', 'byminute', 'byhour', 'byweekday', 'bymonthday', 'byyearday', 'byweekno', 'bymonth', 'bysetpos'].some(
+    (key) => options[key] !== undefined && options[key] !== null && [].concat(options[key]).length > 0,
+  );
+}
+const budgetMs = workerData.deadlineMs || 1000;
+
 parentPort.on('message', (request) => {
   try {
     const parsed = parse(request.text);
     const after = new Date(request.after);
+    if (request.op === 'check') check(parsed, after, request.minIntervalMs);
     if (request.op === 'count') {
       // Occurrences in (after, through], at most cap of them, and the first one past through.
       const through = new Date(request.through).getTime();

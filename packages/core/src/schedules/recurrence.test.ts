@@ -70,4 +70,20 @@ describe('Recurrences (RRULE off the event loop)', () => {
     expect((error as Error).message).toContain('took longer than 500 ms');
     expect(await recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY', new Date('2026-11-25T12:30:00Z'))).toEqual(new Date('2026-11-25T13:00:00Z'));
   });
+
+  it('issue 40 item 4: a rule that runs out of time fails only itself: the evaluations queued behind it all answer', async () => {
+    const never = 'DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30';
+    const at = new Date('2026-11-25T12:30:00Z');
+    const [slow, ...queued] = await Promise.allSettled([
+      recurrences.next(never, at),
+      recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=HOURLY', at),
+      recurrences.count('DTSTART:20261125T120000Z\nRRULE:FREQ=MINUTELY', at, new Date('2026-11-25T12:35:00Z'), 100),
+      recurrences.next(never, at),
+      recurrences.next('DTSTART:20261125T120000Z\nRRULE:FREQ=DAILY', at),
+    ]);
+    expect(slow).toMatchObject({ status: 'rejected', reason: { timedOut: true } });
+    expect(queued.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(queued[0]).toMatchObject({ value: new Date('2026-11-25T13:00:00Z') });
+    expect(queued[1]).toMatchObject({ value: { count: 5, next: new Date('2026-11-25T12:36:00Z') } });
+  });
 });

@@ -76,6 +76,7 @@ describe.skipIf(!tools.ok)('keeping watch: a scheduled test, share health, an al
     const alerts = async () => (await core.alerts.list(systemPrincipal, { source: ['share_unreachable'] })).alerts;
     const alertTraps = () => trapd.traps.filter((t) => notification(t)?.startsWith('dmsAlert'));
 
+    await core.settings.update(systemPrincipal, { schedule_min_interval_seconds: 1 });
     await core.schedules.create(systemPrincipal, {
       name: 'every second',
       action: 'test',

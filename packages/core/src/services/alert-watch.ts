@@ -1,6 +1,6 @@
 import type { CoreDeps } from './core-deps.js';
 import type { DmsEvent } from '../domain/events.js';
-import type { ScheduleRecord } from '../ports/schedule-store.js';
+import type { ScheduleRecord, ScheduleRunRecord } from '../ports/schedule-store.js';
 import type { AlertService } from './alert-service.js';
 import type { SettingsService } from './settings-service.js';
 import { auditResource } from './audit-trail.js';
@@ -49,13 +49,38 @@ export class AlertWatch {
     this.#sweep = undefined;
   }
 
-  /** A schedule's run was claimed: missed occurrences raise `schedule_missed`, a run on time clears it. */
-  scheduleRan(schedule: ScheduleRecord, missed: number): void {
+  /** A schedule's run was claimed: missed occurrences raise `schedule_missed` (saying why), a run on time clears it. */
+  scheduleRan(schedule: ScheduleRecord, missed: number, why = 'while dms was not running'): void {
     const resource = auditResource('schedules', schedule.id, schedule.name);
     this.guard(
       missed > 0
-        ? this.alerts.sight('schedule_missed', resource, `schedule ${schedule.name} missed ${missed} run(s) while dms was not running; it ran once`)
+        ? this.alerts.sight('schedule_missed', resource, `schedule ${schedule.name} missed ${missed} run(s) ${why}; it ran once`)
         : this.alerts.clear('schedule_missed', resource),
+    );
+  }
+
+  /** The scheduler disabled a schedule: its creator is gone or may no longer act. */
+  scheduleStopped(schedule: ScheduleRecord, reason: string): void {
+    const resource = auditResource('schedules', schedule.id, schedule.name);
+    this.guard(this.alerts.sight('schedule_stopped', resource, `schedule ${schedule.name} was disabled: ${reason}`));
+  }
+
+  /** A schedule was enabled again (by someone who may): its stop is over. */
+  scheduleEnabled(schedule: Pick<ScheduleRecord, 'id' | 'name'>): void {
+    this.guard(this.alerts.clear('schedule_stopped', auditResource('schedules', schedule.id, schedule.name)));
+  }
+
+  /** A run ended: shares it started no job on raise `schedule_run_incomplete`; a whole run clears it. */
+  scheduleRunEnded(schedule: ScheduleRecord, run: ScheduleRunRecord): void {
+    const resource = auditResource('schedules', schedule.id, schedule.name);
+    this.guard(
+      run.not_started_count > 0
+        ? this.alerts.sight(
+            'schedule_run_incomplete',
+            resource,
+            `schedule ${schedule.name}: its run due at ${run.due_at} started no job on ${run.not_started_count} share(s) (refused for them or gone); ${run.queued_count} queued`,
+          )
+        : this.alerts.clear('schedule_run_incomplete', resource),
     );
   }
 

@@ -71,8 +71,8 @@ export interface WiredCore {
   engine: JobEngine;
   /** Not running until `scheduler.start()`: runs due schedules (a service starts it with the engine). */
   scheduler: Scheduler;
-  /** The RRULE worker; `close()` ends it. */
-  recurrences: Recurrences;
+  /** The RRULE workers (the scheduler's and the API's); `close()` ends both. */
+  recurrences: Pick<Recurrences, 'close'>;
   /** The alert sources; not watching until `alertWatch.start()` (a service starts it with the engine). */
   alertWatch: AlertWatch;
 }
@@ -128,14 +128,20 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...engineOptions,
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
-  const recurrences = new Recurrences();
+  // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
+  const scheduleRecurrences = new Recurrences();
+  const ruleChecks = new Recurrences();
+  const recurrences = { close: () => Promise.all([scheduleRecurrences.close(), ruleChecks.close()]).then(() => undefined) };
   const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
   const scheduler = new Scheduler({
     storage: deps.storage,
-    recurrences,
+    recurrences: scheduleRecurrences,
     clock: deps.clock,
-    startJob: (action, share, scheduleId) => jobs.startScheduled(action, share, scheduleId),
-    onRun: (schedule, missed) => alertWatch.scheduleRan(schedule, missed),
+    audit,
+    startJob: (action, share, scheduleId, alsoStore) => jobs.startScheduled(action, share, scheduleId, alsoStore),
+    onRun: (schedule, missed, why) => alertWatch.scheduleRan(schedule, missed, why),
+    onStopped: (schedule, reason) => alertWatch.scheduleStopped(schedule, reason),
+    onRunEnded: (schedule, run) => alertWatch.scheduleRunEnded(schedule, run),
     ...schedulerOptions,
   });
   const core: Core = {
@@ -146,7 +152,10 @@ export function wireCore(options: CoreOptions): WiredCore {
     pools,
     shares,
     jobs,
-    schedules: new ScheduleService(deps, audit, recurrences, () => scheduler.wake()),
+    schedules: new ScheduleService(deps, audit, ruleChecks, settings, (enabled) => {
+      if (enabled) alertWatch.scheduleEnabled(enabled);
+      scheduler.wake();
+    }),
     traps: new TrapService(deps, audit, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps, audit),
     auth,

@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { JobRecord, QueueBounds } from '../ports/job-store.js';
-import type { NasRecord, NasShareRecord } from '../ports/storage.js';
+import type { NasRecord, NasShareRecord, Stores } from '../ports/storage.js';
 import { schedulerPrincipal } from '../scopes/principal.js';
 import type { SettingsService } from './settings-service.js';
 import { createHostPolicy, type ResolveHost } from '../security/host-policy.js';
@@ -240,11 +240,18 @@ export class JobService {
 
   /**
    * A test or scan of a saved share for a schedule's run, as the scheduler: under its own
-   * bounds (a refusal is thrown, as for anyone), listed with requester `scheduler`.
+   * bounds (a refusal is thrown, as for anyone), listed with requester `scheduler`. No audit
+   * event of its own: the run has one (docs/decisions/107-…). `alsoStore` runs in the job's
+   * transaction (the run's progress: the job and the share marked done commit together).
    */
-  async startScheduled(action: 'test' | 'scan', share: NasShareRecord, scheduleId: number): Promise<ActiveJobStatus> {
+  async startScheduled(
+    action: 'test' | 'scan',
+    share: NasShareRecord,
+    scheduleId: number,
+    alsoStore?: (stores: Stores) => Promise<void>,
+  ): Promise<ActiveJobStatus> {
     const nas = await this.nas.ofShare(share);
-    const subject = { shareId: share.id, resource: auditResource('nas_shares', share.id, share.name), scheduleId };
+    const subject = { shareId: share.id, resource: auditResource('nas_shares', share.id, share.name), scheduleId, alsoStore };
     if (action === 'scan') return this.queue(schedulerPrincipal, 'share_scan', nas, subject, { shareId: share.id });
     return this.queue(schedulerPrincipal, 'share_test', nas, subject, { shareId: share.id }, shareLocation(nas, share, null));
   }
@@ -258,22 +265,27 @@ export class JobService {
     principal: Principal,
     kind: JobKind,
     nas: NasRecord,
-    subject: { shareId: number | null; resource: AuditResource; scheduleId?: number },
+    subject: { shareId: number | null; resource: AuditResource; scheduleId?: number; alsoStore?: (stores: Stores) => Promise<void> | undefined },
     target: JobShare,
     location?: ShareLocation,
   ): Promise<ActiveJobStatus> {
     const total = kind === 'share_test' && location ? this.drivers.forType(nas.type).testSteps(location).length : 0;
     const bounds = await this.admit(principal, nas);
-    const job = await this.audit.change(principal, async (stores) => ({
-      result: await this.engine.store(
+    const scheduled = subject.scheduleId !== undefined;
+    const job = await this.audit.change(principal, async (stores) => {
+      const stored = await this.engine.store(
         stores.jobs,
         kind,
         target,
         { nasId: nas.id, shareId: subject.shareId, total, ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }) },
         bounds,
-      ),
-      audit: { action: kind === 'share_test' ? 'test' : 'scan', resource: subject.resource, changes: null },
-    }));
+      );
+      await subject.alsoStore?.(stores);
+      return {
+        result: stored,
+        audit: scheduled ? null : { action: kind === 'share_test' ? ('test' as const) : ('scan' as const), resource: subject.resource, changes: null },
+      };
+    });
     this.engine.signals.queued();
     return presentJob(job);
   }

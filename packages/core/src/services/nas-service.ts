@@ -1,3 +1,4 @@
+import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { NasRecord, NasShareRecord } from '../ports/storage.js';
@@ -104,9 +105,9 @@ export class NasService {
         details: { nas_shares: [{ error: 'frozen', count: shares }] },
       });
     }
-    await this.audit.change(principal, async (stores) => ({
-      result: await stores.nas.delete(current.id),
-      audit: { action: 'delete', resource: nasAudit(current), changes: null },
-    }));
+    await this.audit.change(principal, async (stores) => {
+      await refuseWhileAimedAt(stores, { nasId: current.id }, `NAS ${current.name}`);
+      return { result: await stores.nas.delete(current.id), audit: { action: 'delete', resource: nasAudit(current), changes: null } };
+    });
   }
 }

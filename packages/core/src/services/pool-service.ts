@@ -1,3 +1,4 @@
+import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { PoolRecord } from '../ports/storage.js';
@@ -104,6 +105,7 @@ export class PoolService {
     authorize(principal, 'pools', 'destroy');
     const current = await this.resolve(ref);
     return this.audit.change(principal, async (stores) => {
+      await refuseWhileAimedAt(stores, { poolId: current.id }, `pool ${current.name}`);
       const released = (await stores.pools.memberIds([current.id])).get(current.id) ?? [];
       await stores.pools.delete(current.id);
       const changes = released.length > 0 ? { nas_share_ids: { from: released, to: [] } } : null;

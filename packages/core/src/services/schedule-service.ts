@@ -1,6 +1,8 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { ScheduleInsert, SchedulePatch, ScheduleRecord } from '../ports/schedule-store.js';
+import type { ScheduleAction } from '../domain/schedule.js';
+import type { SettingsService } from './settings-service.js';
 import { authorize } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -9,6 +11,8 @@ import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js
 import { resolveRef } from './resolve-ref.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import { RecurrenceError, type Recurrences } from '../schedules/recurrence.js';
+import { RuleCheckGate } from '../schedules/rule-check-gate.js';
+import { creatorColumns } from '../schedules/schedule-creator.js';
 
 const scheduleAudit = (schedule: Pick<ScheduleRecord, 'id' | 'name'>) => auditResource('schedules', schedule.id, schedule.name);
 
@@ -27,13 +31,19 @@ function targetColumns(
 
 /** `/schedules` (issue 23, DESIGN §5.23): RRULE schedules of share tests and scans. */
 export class ScheduleService {
+  readonly #gate: RuleCheckGate;
+
   constructor(
     private readonly deps: CoreDeps,
     private readonly audit: AuditTrail,
-    private readonly recurrences: Recurrences,
-    /** Tells the scheduler a schedule changed, so a sooner run is not slept through. */
-    private readonly changed: () => void = () => {},
-  ) {}
+    /** The API's own rule worker: the scheduler evaluates with another (docs/decisions/108-…). */
+    private readonly ruleChecks: Recurrences,
+    private readonly settings: Pick<SettingsService, 'current'>,
+    /** Tells the scheduler a schedule changed, so a sooner run is not slept through (and which one was enabled, clearing its stop alert). */
+    private readonly changed: (enabled?: Pick<ScheduleRecord, 'id' | 'name'>) => void = () => {},
+  ) {
+    this.#gate = new RuleCheckGate(deps.clock, () => ruleChecks.pending);
+  }
 
   resolve(ref: string): Promise<ScheduleRecord> {
     const { schedules } = this.deps.storage;
@@ -59,9 +69,10 @@ export class ScheduleService {
   async create(principal: Principal, body: unknown): Promise<Schedule> {
     authorize(principal, 'schedules', 'create');
     const input = parseInput(scheduleCreateSchema, body);
+    this.authorizeActing(principal, input.action, input);
     await this.checkTarget(input);
     // Checked whether enabled or not; a disabled schedule plans nothing (next null) until enabled.
-    const first = await this.firstRun(input.rrule);
+    const first = await this.firstRun(principal, input.rrule);
     const next = input.enabled ? first : null;
     const values: ScheduleInsert = {
       name: input.name,
@@ -70,6 +81,7 @@ export class ScheduleService {
       enabled: input.enabled,
       next_run_at: next,
       ...targetColumns(input),
+      ...creatorColumns(principal),
     };
     const created = await this.audit.change(principal, async (stores) => {
       const record = await stores.schedules.create(values);
@@ -87,14 +99,37 @@ export class ScheduleService {
     authorize(principal, 'schedules', 'update');
     const input = parseInput(scheduleUpdateSchema, body);
     const current = await this.resolve(ref);
+    // Whoever changes what a schedule does (its action, target or rule, or enables it) is who it
+    // acts for from then on, within their own rights; a rename or a disable changes no one.
+    const retargets =
+      targetFieldsOf(input).length > 0 &&
+      JSON.stringify(targetColumns(input)) !==
+        JSON.stringify(targetColumns({ nas_share_ids: current.share_ids, pool_id: current.pool_id, nas_id: current.nas_id, all_shares: current.all_shares }));
+    const takesOver =
+      (input.action !== undefined && input.action !== current.action) ||
+      retargets ||
+      (input.rrule !== undefined && input.rrule !== current.rrule) ||
+      (input.enabled === true && !current.enabled);
+    if (takesOver)
+      this.authorizeActing(
+        principal,
+        input.action ?? current.action,
+        targetFieldsOf(input).length > 0 ? input : { pool_id: current.pool_id, nas_id: current.nas_id },
+      );
     if (targetFieldsOf(input).length > 0) await this.checkTarget(input);
     const { nas_share_ids, pool_id, nas_id, all_shares, ...fields } = input;
-    const patch: SchedulePatch = { ...fields, ...(targetFieldsOf(input).length > 0 ? targetColumns({ nas_share_ids, pool_id, nas_id, all_shares }) : {}) };
+    const patch: SchedulePatch = {
+      ...fields,
+      ...(targetFieldsOf(input).length > 0 ? targetColumns({ nas_share_ids, pool_id, nas_id, all_shares }) : {}),
+      ...(takesOver ? creatorColumns(principal) : {}),
+    };
     const enabled = input.enabled ?? current.enabled;
     const replans = (input.rrule !== undefined && input.rrule !== current.rrule) || (input.enabled === true && !current.enabled);
     if (replans) {
-      const first = await this.firstRun(input.rrule ?? current.rrule);
+      const first = await this.firstRun(principal, input.rrule ?? current.rrule);
       patch.next_run_at = enabled ? first : null;
+      patch.retry_at = null;
+      patch.last_error = null;
     }
     // Disabled: nothing planned, so the list's `next` filter and order see what the answer shows.
     if (!enabled) patch.next_run_at = null;
@@ -104,7 +139,7 @@ export class ScheduleService {
       const changes = describeChanges(presentSchedule(current), presentSchedule(record), input);
       return { result: record, audit: { action: 'update', resource: scheduleAudit(record), changes } };
     });
-    this.changed();
+    this.changed(input.enabled === true && !current.enabled ? updated : undefined);
     return presentSchedule(updated);
   }
 
@@ -117,10 +152,30 @@ export class ScheduleService {
     }));
   }
 
-  /** The first run of a rule from now; 422 on `rrule` with the parser's reason. */
-  private async firstRun(rrule: string): Promise<string | null> {
+  /**
+   * A schedule acts with the rights of who saves it (docs/decisions/107-…): they must hold the
+   * scope of its action on shares, and may name a pool or a NAS only if they may see it. Checked
+   * before the target is looked up, so a refusal never tells which ids exist.
+   */
+  private authorizeActing(principal: Principal, action: ScheduleAction, target: Pick<ScheduleUpdate, 'pool_id' | 'nas_id'>): void {
+    authorize(principal, 'nas_shares', action);
+    if (target.pool_id != null) authorize(principal, 'pools', 'show');
+    if (target.nas_id != null) authorize(principal, 'nas', 'show');
+  }
+
+  /**
+   * The first run of a rule from now, checked as a submitted rule (its lowest interval, a COUNT
+   * it can evaluate) in the API's own worker, at the caller's cost; 422 on `rrule` with the reason.
+   */
+  private async firstRun(principal: Principal, rrule: string): Promise<string | null> {
+    const { schedule_min_interval_seconds: minSeconds } = await this.settings.current();
     try {
-      return (await this.recurrences.next(rrule, this.deps.clock()))?.toISOString() ?? null;
+      const first = await this.#gate.run(
+        principal,
+        () => this.ruleChecks.check(rrule, this.deps.clock(), minSeconds * 1000),
+        (error) => error instanceof RecurrenceError && error.timedOut,
+      );
+      return first?.toISOString() ?? null;
     } catch (error) {
       if (!(error instanceof RecurrenceError)) throw error;
       throw new DomainError('validation', `rrule ${error.message}`, { details: { rrule: [{ error: 'invalid' }] } });

@@ -1,3 +1,4 @@
+import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
 import type { NasRecord, NasSharePatch, NasShareRecord } from '../ports/storage.js';
@@ -194,9 +195,9 @@ export class ShareService {
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {
     authorize(principal, 'nas_shares', 'destroy');
     const current = await this.resolve(scope, ref);
-    await this.audit.change(principal, async (stores) => ({
-      result: await stores.shares.delete(current.id),
-      audit: { action: 'delete', resource: shareAudit(current), changes: null },
-    }));
+    await this.audit.change(principal, async (stores) => {
+      await refuseWhileAimedAt(stores, { shareId: current.id }, `share ${current.name}`);
+      return { result: await stores.shares.delete(current.id), audit: { action: 'delete', resource: shareAudit(current), changes: null } };
+    });
   }
 }

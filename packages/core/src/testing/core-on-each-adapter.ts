@@ -1,5 +1,8 @@
 import { describe } from 'vitest';
 import type { Core } from '../services/create-core.js';
+import { join } from 'node:path';
+import type { Dms } from '../runtime/open-dms.js';
+import type { Storage } from '../ports/storage.js';
 import type { Principal } from '../scopes/principal.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { AccessLimits } from '../ports/rate-limiter.js';
@@ -22,6 +25,10 @@ export interface TestCoreOptions {
 export interface TestCore {
   core: Core;
   adapter: TestAdapter;
+  /** The service under the core: its scheduler, engine and alert sources, not started. */
+  dms: Dms;
+  /** A second connection to the same database, for writing what the API refuses (closed with the core). */
+  sameStorage(): Promise<Storage>;
   /** The principal a user name and password stand for now: what a host's Basic credential gives. */
   asUser(username: string, password: string): Promise<Principal>;
   /** The principal a Bearer value stands for now: an API key (its lineage, expiry and owner read at use time) or a JWT. */
@@ -43,14 +50,26 @@ function opener(adapter: TestAdapter): OpenTestCore {
     const { clock, hasher, limits } = options;
     const opened = await openTestDms({ adapter, core: { ...(clock ? { clock } : {}), ...(hasher ? { hasher } : {}), ...(limits ? { limits } : {}) } });
     const { core } = opened.dms;
+    const extra: Storage[] = [];
     await core.users.add({ ...testAdmin, admin: true });
     return {
       core,
       adapter,
+      dms: opened.dms,
+      async sameStorage() {
+        const storage = opened.databaseUrl
+          ? (await import('../adapters/postgres/index.js')).openPostgresStorage({ url: opened.databaseUrl })
+          : (await import('../adapters/sqlite/index.js')).openSqliteStorage({ file: join(opened.dataDir, 'dms.sqlite') });
+        extra.push(storage);
+        return storage;
+      },
       asUser: async (username, password) => core.auth.authenticate(passwordCredential(username, password)),
       asBearer: async (token) => core.auth.authenticate(bearerCredential(token)),
       purgeExpired: () => opened.dms.engine.purgeExpired(),
-      close: () => opened.close(),
+      close: async () => {
+        for (const storage of extra.splice(0)) await storage.close();
+        await opened.close();
+      },
     };
   };
 }

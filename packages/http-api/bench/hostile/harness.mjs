@@ -15,7 +15,7 @@ import { cliMain, serverEnv } from '../server.mjs';
 
 const hostileDir = dirname(fileURLToPath(import.meta.url));
 /** The hostile inputs of issues 20 and 40, each a module of this folder exporting attack(target). */
-export const hostileInputs = ['getbulk', 'nested-json', 'nfs-peer', 'login-flood', 'slow-headers', 'like-pattern'];
+export const hostileInputs = ['getbulk', 'nested-json', 'nfs-peer', 'login-flood', 'slow-headers', 'like-pattern', 'rrule-churn'];
 export const hostileGoals = { loopDelayMaxMs: 100, rssGrowthMb: 100 };
 
 async function freeUdpPort() {
@@ -134,13 +134,15 @@ export async function measureHostile(input, log) {
     writeFileSync(`/proc/${child.pid}/clear_refs`, '5'); // VmHWM := VmRSS
     const stopProbe = healthProbe(target.origin);
     const started = performance.now();
-    const note = await attack({ ...target, log: (message) => log(`${input}: ${message}`) });
+    // An attack answers its note, or { note, rows } with rows of its own (hostile.<input>.<row>).
+    const outcome = await attack({ ...target, log: (message) => log(`${input}: ${message}`) });
+    const { note, rows = {} } = typeof outcome === 'string' || outcome === undefined ? { note: outcome } : outcome;
     const seconds = (performance.now() - started) / 1000;
     const health = await stopProbe();
     const { loopDelayMaxMs } = await ask(child, 'read');
     const rssGrowthMb = Math.max(0, procStatusMb(child.pid, 'VmHWM') - rssBeforeMb);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited during ${input}: ${child.stderrTail()}`);
-    return { loopDelayMaxMs, rssGrowthMb, healthzMaxMs: health.slowestMs, healthzFailures: health.failures, seconds, note };
+    return { loopDelayMaxMs, rssGrowthMb, healthzMaxMs: health.slowestMs, healthzFailures: health.failures, seconds, note, rows };
   } finally {
     await stopChild(child, 5000);
   }
@@ -160,6 +162,10 @@ export async function hostileBench({ record, notes, log, targets }) {
       record(`hostile.${input}.loop_delay_max_ms`, result.loopDelayMaxMs, 'ms');
       record(`hostile.${input}.rss_growth_mb`, result.rssGrowthMb, 'MB');
       record(`hostile.${input}.healthz_max_ms`, result.healthzMaxMs, 'ms');
+      for (const [row, { value, unit, goal }] of Object.entries(result.rows)) {
+        record(`hostile.${input}.${row}`, value, unit);
+        if (goal) targets[`hostile.${input}.${row}`] = goal;
+      }
       notes.push(
         `hostile.${input}: ${result.note ?? 'sent'}; ${result.seconds.toFixed(1)} s; /healthz probed every 50 ms beside it, slowest ${Math.round(result.healthzMaxMs)} ms, ${result.healthzFailures} failed`,
       );

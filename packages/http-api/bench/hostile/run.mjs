@@ -11,7 +11,11 @@ try {
   for (const input of inputs) {
     const result = await measureHostile(input, log);
     console.log(
-      `hostile.${input}: loop_delay_max_ms ${result.loopDelayMaxMs.toFixed(1)}, rss_growth_mb ${result.rssGrowthMb.toFixed(1)}, healthz_max_ms ${Math.round(result.healthzMaxMs)} (${result.seconds.toFixed(1)} s) — ${result.note ?? ''}`,
+      `hostile.${input}: loop_delay_max_ms ${result.loopDelayMaxMs.toFixed(1)}, rss_growth_mb ${result.rssGrowthMb.toFixed(1)}, healthz_max_ms ${Math.round(result.healthzMaxMs)}${Object.entries(
+        result.rows,
+      )
+        .map(([row, { value }]) => `, ${row} ${value.toFixed(3)}`)
+        .join('')} (${result.seconds.toFixed(1)} s) — ${result.note ?? ''}`,
     );
   }
 } finally {

@@ -108,6 +108,11 @@ const scheduleReadOnly = {
   last_run_at: '2000-01-01T00:00:00.000Z',
   missed_count: 42,
   skipped_count: 43,
+  not_started_count: 44,
+  creator_user_id: 45,
+  creator_key_id: 46,
+  retry_at: '2000-01-01T00:00:00.000Z',
+  last_error: 'read-only',
   created_at: '2000-01-01T00:00:00.000Z',
   updated_at: '2000-01-01T00:00:00.000Z',
 };
@@ -292,7 +297,7 @@ const endpoints: WriteEndpoint[] = [
     valid: () => ({}),
     success: 200,
     known:
-      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days',
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days, schedule_min_interval_seconds',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [

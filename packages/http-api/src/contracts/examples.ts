@@ -90,6 +90,11 @@ export const scheduleExample = {
   last_run_at: '2025-01-15T01:00:00.004Z',
   missed_count: 0,
   skipped_count: 1,
+  not_started_count: 0,
+  creator_user_id: 1,
+  creator_key_id: null,
+  retry_at: null,
+  last_error: null,
   created_at: '2025-01-01T10:12:40.000Z',
   updated_at: '2025-01-15T01:00:00.004Z',
 };
@@ -200,6 +205,7 @@ export const settingsExample = {
   failed_sign_in_retention_days: 30,
   scan_retention_days: 365,
   alert_retention_days: 30,
+  schedule_min_interval_seconds: 60,
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

@@ -205,6 +205,8 @@ describe('/alert_settings', () => {
       'share_unreachable',
       'scan_failed',
       'schedule_missed',
+      'schedule_stopped',
+      'schedule_run_incomplete',
       'api_key_expiring',
       'storage_degraded',
       'job_queue_saturated',

@@ -41,6 +41,11 @@ const scheduleKeys = [
   'last_run_at',
   'missed_count',
   'skipped_count',
+  'not_started_count',
+  'creator_user_id',
+  'creator_key_id',
+  'retry_at',
+  'last_error',
   'created_at',
   'updated_at',
 ];
@@ -151,7 +156,8 @@ describe('/schedules', () => {
     expect(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short' }).format(new Date(newYork.next!))).toMatch(/^(Mon|Wed)$/);
   });
 
-  it('allows sub-minute rules (FREQ=SECONDLY): next is due within the interval', async () => {
+  it('allows sub-minute rules (FREQ=SECONDLY) once an admin lowers schedule_min_interval_seconds: next is due within the interval', async () => {
+    await t.call('PUT', api('/settings'), { auth: t.basic, body: { schedule_min_interval_seconds: 30 } });
     const before = Date.now();
     const created = await create(of({ rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=SECONDLY;INTERVAL=30', enabled: false }));
     expect(created.next).toBeNull();
@@ -184,15 +190,47 @@ describe('/schedules', () => {
     expect(await readJson<Schedule>(await t.call('GET', api(`/schedules/${kept.id}`), { auth: t.basic }))).toEqual(kept);
   });
 
-  it('refuses a rule that matches no date at all (evaluation stopped at its deadline), and answers the next request at once', async () => {
+  it('refuses a rule that matches no date at all (evaluation stopped at its deadline); that caller waits (429), another is answered at once', async () => {
+    await t.call('POST', api('/users'), { auth: t.basic, body: { username: 'slow-rules', password: 'slow-rules-pass-1' } });
+    const slow = `Basic ${Buffer.from('slow-rules:slow-rules-pass-1').toString('base64')}`;
     const body = await expectModelError(
-      await t.call('POST', api('/schedules'), { auth: t.basic, body: of({ rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30' }) }),
+      await t.call('POST', api('/schedules'), { auth: slow, body: of({ rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30' }) }),
       422,
       'rrule',
       'invalid',
     );
     expect(body.messages[0]).toMatch(/^rrule evaluating the rule took longer than \d+ ms: it may match no date at all/);
+    const again = await t.call('POST', api('/schedules'), { auth: slow, body: of() });
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('10');
     await create(of());
+  });
+
+  it('issue 40 item F: DELETE of a pool, a NAS or a share that a schedule aims at answers 409 naming the schedule, and deletes nothing', async () => {
+    const ownNas = await addNas(t);
+    const ownPool = await addPool(t);
+    const ownShare = await addShare(t, ownNas);
+    const bareNas = await addNas(t);
+    const aims = [
+      { name: unique('aims-share'), nas_share_ids: [ownShare.id] },
+      { name: unique('aims-pool'), pool_id: ownPool.id },
+      { name: unique('aims-nas'), nas_id: bareNas.id },
+    ];
+    for (const aim of aims) await create({ action: 'test', rrule: dailyRule, ...aim });
+    for (const [path, schedule] of [
+      [`/nas_shares/${ownShare.id}`, aims[0]!.name],
+      [`/pools/${ownPool.id}`, aims[1]!.name],
+      [`/nas/${bareNas.id}`, aims[2]!.name],
+    ] as const) {
+      const res = await t.call('DELETE', api(path), { auth: t.basic });
+      const body = await expectModelError(res, 409, 'schedules', 'frozen');
+      expect(body.messages[0]).toContain(schedule);
+      expect((await t.call('GET', api(path), { auth: t.basic })).status).toBe(200);
+    }
+    for (const aim of aims) expect((await t.call('DELETE', api(`/schedules/${aim.name}`), { auth: t.basic })).status).toBe(204);
+    expect((await t.call('DELETE', api(`/nas_shares/${ownShare.id}`), { auth: t.basic })).status).toBe(204);
+    expect((await t.call('DELETE', api(`/pools/${ownPool.id}`), { auth: t.basic })).status).toBe(204);
+    expect((await t.call('DELETE', api(`/nas/${bareNas.id}`), { auth: t.basic })).status).toBe(204);
   });
 
   it('needs exactly one target that exists (422), and a name not taken (409)', async () => {
@@ -284,6 +322,7 @@ describe('a schedule’s runs, seen over REST', () => {
   });
 
   it('a SECONDLY rule starts test jobs requested by scheduler (GET /jobs), sets last_run_at and the share’s health; disabled, it has no next', async () => {
+    await t.call('PUT', api('/settings'), { auth: t.basic, body: { schedule_min_interval_seconds: 1 } });
     const res = await t.call('POST', api('/schedules'), {
       auth: t.basic,
       body: { name: 'every-second', action: 'test', nas_share_ids: [share.id], rrule: 'DTSTART:20250101T000000Z\nRRULE:FREQ=SECONDLY' },

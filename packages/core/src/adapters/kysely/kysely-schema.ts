@@ -175,6 +175,24 @@ export interface ScheduleTable {
   skipped_count: Generated<number>;
   created_at: string;
   updated_at: string;
+  creator_user_id: number | null;
+  creator_key_id: number | null;
+  retry_at: string | null;
+  last_error: string | null;
+  not_started_count: Generated<number>;
+}
+
+export interface ScheduleRunTable {
+  id: Generated<number>;
+  schedule_id: number;
+  due_at: string;
+  started_at: string;
+  after_share_id: Generated<number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  finished_at: string | null;
+  queued_count: Generated<number>;
+  not_started_count: Generated<number>;
 }
 
 export interface ShareScanTable {
@@ -212,6 +230,7 @@ export interface AlertSettingTable {
 
 export interface Database {
   schedules: ScheduleTable;
+  schedule_runs: ScheduleRunTable;
   share_scans: ShareScanTable;
   alerts: AlertTable;
   alert_settings: AlertSettingTable;

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { jobHistoryAndAuditStatements } from '../kysely/kysely-history-schema.js';
 import { watchStatements } from '../kysely/kysely-watch-schema.js';
+import { scheduleRunStatements } from '../kysely/kysely-schedule-runs-schema.js';
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
@@ -175,6 +176,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0012_case_insensitive_names': {
     async up(db: Kysely<unknown>) {
       await run(db, caseInsensitiveNameStatements);
+    },
+  },
+  '0014_schedule_runs': {
+    async up(db: Kysely<unknown>) {
+      await run(db, scheduleRunStatements('integer primary key autoincrement', 'text'));
     },
   },
 };
