@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSnmpConfig, type SnmpConfig } from '../../domain/snmp-config.js';
@@ -7,6 +6,7 @@ import { generateEngineId } from '../../domain/snmp-engine-id.js';
 import { toNetSnmpUser } from '../../domain/snmp-v3-security.js';
 import { requireTools } from '../../testing/require-tool.js';
 import { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from '../../testing/snmp-tool-env.js';
+import { answerKind as kindOf, captureLastRequest, digestOffset, msgFlags, replayTo, wrongDigestsOid } from '../../testing/snmp-v3-replay.js';
 import { netSnmp, type NetSnmpSession } from './net-snmp.js';
 import { netSnmpUsm } from './net-snmp-usm.js';
 import { NetSnmpAgent } from './snmp-agent.js';
@@ -33,51 +33,6 @@ const ops = {
 } as const;
 const config: SnmpConfig = { ...defaultSnmpConfig, version: 'v2c', location: 'Rack 9', users: [ops] };
 const engineId = generateEngineId('1.3.6.1.4.1.61999');
-
-// --- just enough BER to read an answer's msgFlags and find a report's PDU and OID
-/** [offset of the body, offset after it] of the TLV at `at`. */
-function element(data: Buffer, at: number): [number, number] {
-  const first = data[at + 1] ?? 0;
-  let length = first;
-  let body = at + 2;
-  if (first & 0x80) {
-    length = 0;
-    for (let i = 0; i < (first & 0x7f); i++) length = length * 256 + (data[body++] ?? 0);
-  }
-  return [body, body + length];
-}
-/** msgFlags of a v3 message: 1 auth, 2 priv, 4 reportable. */
-function msgFlags(data: Buffer): number {
-  const [message] = element(data, 0);
-  const [, afterVersion] = element(data, message);
-  const [header] = element(data, afterVersion);
-  const [, afterId] = element(data, header);
-  const [, afterMaxSize] = element(data, afterId);
-  return data[element(data, afterMaxSize)[0]]!;
-}
-/** Offset of msgAuthenticationParameters' body (the digest) in a v3 message. */
-function digestOffset(data: Buffer): number {
-  const [message] = element(data, 0);
-  const [, afterVersion] = element(data, message);
-  const [, afterHeader] = element(data, afterVersion);
-  const [parameters] = element(data, afterHeader);
-  let at = element(data, parameters)[0];
-  // engine id, boots, time, user name, then the digest
-  for (let i = 0; i < 4; i++) at = element(data, at)[1];
-  return element(data, at)[0];
-}
-/** usmStatsWrongDigests.0 (1.3.6.1.6.3.15.1.1.5.0) as BER. */
-const wrongDigestsOid = Buffer.from('060a2b060106030f01010500', 'hex');
-/** usmStatsNotInTimeWindows.0 (1.3.6.1.6.3.15.1.1.2.0) as BER. */
-const notInTimeWindowOid = Buffer.from('060a2b060106030f01010200', 'hex');
-/** What an answer is: an encrypted response (the data), the notInTimeWindow report, or something else. */
-function kindOf(answer: Buffer): 'data' | 'notInTimeWindow' | 'other' {
-  const flags = msgFlags(answer);
-  if (flags === 3) return 'data';
-  // a Report PDU (0xa8) of usmStatsNotInTimeWindows, signed (authNoPriv) and not reportable
-  if (flags === 1 && answer.includes(notInTimeWindowOid) && answer.includes(0xa8)) return 'notInTimeWindow';
-  return 'other';
-}
 
 // Without the real tools this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('NetSnmpAgent checks the RFC 3414 time window of authenticated requests', () => {
@@ -132,41 +87,16 @@ describe.skipIf(!tools.ok)('NetSnmpAgent checks the RFC 3414 time window of auth
       { env: tool.env },
     ).then(({ stdout }) => stdout.trim());
 
-  /** Sends one datagram to the agent as a manager would and resolves with the first answer. */
-  const replay = async (datagram: Buffer): Promise<Buffer> => {
-    const socket = createSocket('udp4');
-    try {
-      const answer = new Promise<Buffer>((resolve) => socket.once('message', resolve));
-      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-      socket.send(datagram, port, '127.0.0.1');
-      return await answer;
-    } finally {
-      socket.close();
-    }
-  };
+  const replay = (datagram: Buffer) => replayTo(port, datagram);
 
   beforeAll(async () => {
     tool = createSnmpToolEnv();
     port = await freeUdpPort();
     await startAgent(7);
     // snmpget through a relay that keeps the last request it carried: the authenticated Get
-    const relay = createSocket('udp4');
-    const upstream = createSocket('udp4');
-    await new Promise<void>((resolve) => relay.bind(0, '127.0.0.1', resolve));
-    await new Promise<void>((resolve) => upstream.bind(0, '127.0.0.1', resolve));
-    let manager: { port: number } | undefined;
-    relay.on('message', (datagram, from) => {
-      manager = from;
-      captured = datagram;
-      upstream.send(datagram, port, '127.0.0.1');
-    });
-    upstream.on('message', (datagram) => manager && relay.send(datagram, manager.port, '127.0.0.1'));
-    try {
-      expect(await snmpget(relay.address().port, sysLocation)).toBe(`${sysLocation} = STRING: "Rack 9"`);
-    } finally {
-      relay.close();
-      upstream.close();
-    }
+    const { result, request } = await captureLastRequest(port, (relayPort) => snmpget(relayPort, sysLocation));
+    expect(result).toBe(`${sysLocation} = STRING: "Rack 9"`);
+    captured = request;
   });
   afterAll(async () => {
     await agent?.stop();
