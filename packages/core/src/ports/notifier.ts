@@ -35,6 +35,21 @@ export function isInformNotAcknowledged(error: unknown): error is InformNotAckno
 }
 
 /**
+ * An inform the service stopped waiting for because it is stopping (TrapSender.abandonInforms):
+ * it says nothing about the manager, so it raises no alert.
+ */
+export class InformAbandonedError extends Error {
+  override readonly name = 'InformAbandonedError';
+  constructor(readonly manager: string) {
+    super(`inform to ${manager} abandoned: the service is stopping`);
+  }
+}
+
+export function isInformAbandoned(error: unknown): error is InformAbandonedError {
+  return error instanceof Error && error.name === 'InformAbandonedError';
+}
+
+/**
  * Where a trap may go (`share_test_allowed_hosts` as it is when the trap is sent). A sender
  * resolves the manager's host once, asks with every address found, and sends only to one of them.
  */
@@ -50,5 +65,11 @@ export interface TrapAllowedHosts {
 export interface TrapSender {
   /** Without `allowedHosts`, anywhere (tests of a sender alone); the core always passes it. */
   send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void>;
+  /**
+   * The service is stopping: informs waiting for an acknowledgement, and any sent from now on,
+   * reject at once with InformAbandonedError (a silent manager must not hold a stop for its
+   * retries); traps still go out until close(). Optional: a sender without informs has none to abandon.
+   */
+  abandonInforms?(): void;
   close(): void;
 }

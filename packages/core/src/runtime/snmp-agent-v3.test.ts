@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemPrincipal } from '../scopes/principal.js';
 import { requireTools } from '../testing/require-tool.js';
 import { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from '../testing/snmp-tool-env.js';
+import { answerKind, captureLastRequest, replayTo } from '../testing/snmp-v3-replay.js';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../testing/postgres-test-database.js';
 import { openDms, type Dms } from './open-dms.js';
 
@@ -58,8 +59,9 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
 
     /** snmpget/snmpbulkget as a manager runs them: -v3, the user's level and keys, numeric OIDs. */
     // generous timeouts: the machine is shared; a refusal is an answer, not a timeout
-    const v3 = (command: 'snmpget' | 'snmpbulkget', security: string[], ...args: string[]) =>
-      run(tools.paths[command]!, ['-v3', ...security, '-t', '3', '-r', '2', '-m', '', '-On', `udp:127.0.0.1:${port}`, ...args], { env: tool.env }).then(
+    const v3 = (command: 'snmpget' | 'snmpbulkget', security: string[], ...args: string[]) => v3To(port, command, security, ...args);
+    const v3To = (to: number, command: 'snmpget' | 'snmpbulkget', security: string[], ...args: string[]) =>
+      run(tools.paths[command]!, ['-v3', ...security, '-t', '3', '-r', '2', '-m', '', '-On', `udp:127.0.0.1:${to}`, ...args], { env: tool.env }).then(
         ({ stdout }) => ({ stdout: stdout.trim(), stderr: '' }),
         (error: { stderr?: string; stdout?: string }) => ({ stdout: error.stdout?.trim() ?? '', stderr: error.stderr?.trim() ?? String(error) }),
       );
@@ -137,6 +139,18 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
       // the engine id is the stored one, not a new one
       const { engine_id } = await dms.core.snmpConfig.show(systemPrincipal);
       expect(engine_id).toMatch(/^80[0-9a-f]{24}$/);
+    });
+
+    it('issue 40 item 6: a request captured before a restart of the service is refused after it with the notInTimeWindow report', async () => {
+      const { result, request } = await captureLastRequest(port, (relayPort) => v3To(relayPort, 'snmpget', opsKeys(), sysLocation));
+      expect(result.stdout).toBe(`${sysLocation} = STRING: "Rack 7"`);
+      expect(answerKind(await replayTo(port, request))).toBe('data');
+
+      await dms.close();
+      dms = await open();
+      // the stored boots counted this start: the captured request is of the boot before
+      expect(answerKind(await replayTo(port, request))).toBe('notInTimeWindow');
+      expect((await v3('snmpget', opsKeys(), sysLocation)).stdout).toBe(`${sysLocation} = STRING: "Rack 7"`);
     });
 
     it('keeps passphrases out of the audit trail and, on SQLite, sealed in the file', async () => {

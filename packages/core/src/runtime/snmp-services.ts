@@ -1,6 +1,6 @@
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
-import { isInformNotAcknowledged, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
+import { isInformAbandoned, isInformNotAcknowledged, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
 import type { AgentSeed } from '../domain/snmp-config.js';
 import { generateEngineId } from '../domain/snmp-engine-id.js';
@@ -40,6 +40,7 @@ export interface SnmpServicesOptions {
  */
 export async function startSnmpServices(options: SnmpServicesOptions): Promise<SnmpServices> {
   const { storage, events, sender, log } = options;
+  let abandonedInforms = 0;
   const stopDispatcher = startTrapDispatcher({
     bus: events,
     listTargets: () => storage.traps.listActive(),
@@ -51,6 +52,7 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
           if (target.notify_type === 'inform') options.onInformOutcome?.(target);
         } catch (error) {
           if (isInformNotAcknowledged(error)) options.onInformOutcome?.(target, error);
+          if (isInformAbandoned(error)) abandonedInforms++;
           throw error;
         }
       },
@@ -78,7 +80,11 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
     agent: () => agent.state(),
     engineId,
     async stop() {
+      // A manager that never answers would hold the stop for every re-send of its informs (and
+      // a host's shutdown timeout would cut the storage close off): they are given up at once.
+      sender.abandonInforms?.();
       await stopDispatcher();
+      if (abandonedInforms > 0) log.warn({ abandoned_informs: abandonedInforms }, `SNMP informs abandoned at stop: ${abandonedInforms}`);
       await agent.stop();
       sender.close();
     },

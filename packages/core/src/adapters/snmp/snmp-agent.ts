@@ -28,6 +28,11 @@ export interface NetSnmpAgentOptions {
   limits?: Partial<SnmpRequestLimits>;
   /** How much of the event loop the agent may take (SnmpWorkBudget; by default 100 ms a second, bursts of 50 ms). */
   budget?: SnmpWorkBudgetOptions;
+  /**
+   * Monotonic milliseconds that snmpEngineTime and sysUpTime count from (performance.now by
+   * default); tests drive it to move the engine's time without waiting.
+   */
+  now?: () => number;
 }
 
 /** applications(64) + end-to-end(8): what dms is, in sysServices terms. */
@@ -64,6 +69,7 @@ export class NetSnmpAgent implements SnmpAgent {
   readonly #settings: NetSnmpAgentOptions;
   readonly #limits: SnmpRequestLimits;
   readonly #budget: SnmpWorkBudget;
+  readonly #now: () => number;
   #config: SnmpConfig = defaultSnmpConfig;
   #agent: (NetSnmpLibAgent & NetSnmpUsmAgent) | undefined;
   #sockets: Socket[] = [];
@@ -73,6 +79,7 @@ export class NetSnmpAgent implements SnmpAgent {
     this.#settings = options;
     this.#limits = { ...defaultSnmpRequestLimits, ...options.limits };
     this.#budget = new SnmpWorkBudget(options.budget);
+    this.#now = options.now ?? (() => performance.now());
   }
 
   async start(options: AgentOptions): Promise<void> {
@@ -143,13 +150,14 @@ export class NetSnmpAgent implements SnmpAgent {
   /**
    * net-snmp's engine has boots 0 and a time frozen at 10 s. The persisted boots counter of
    * this start takes their place, and the time counts seconds since this start (RFC 3414
-   * §2.2.2), which is what discovery reports and responses carry.
+   * §2.2.2), which is what discovery reports and responses carry and what the time window of
+   * authenticated requests is checked against (passesUsmAuthentication).
    */
   #startEngine(agent: NetSnmpUsmAgent, boots: number): void {
-    const startedAt = performance.now();
+    const startedAt = this.#now();
     agent.engine.engineBoots = boots;
     Object.defineProperty(agent.engine, 'engineTime', {
-      get: () => Math.min(Math.floor((performance.now() - startedAt) / 1000), maxSigned32),
+      get: () => Math.min(Math.floor((this.#now() - startedAt) / 1000), maxSigned32),
       configurable: true,
     });
   }
@@ -197,7 +205,7 @@ export class NetSnmpAgent implements SnmpAgent {
 
   #register(mib: NetSnmpMib, options: AgentOptions, engineId: string): void {
     const { OctetString, OID, TimeTicks, Integer, Gauge } = netSnmp.ObjectType;
-    const startedAt = performance.now();
+    const startedAt = this.#now();
     const statistics = new StatisticsCache({
       read: options.statistics,
       ...(this.#settings.statisticsMaxAgeMs === undefined ? {} : { maxAgeMs: this.#settings.statisticsMaxAgeMs }),
@@ -212,7 +220,7 @@ export class NetSnmpAgent implements SnmpAgent {
         name: 'sysUpTime',
         oid: systemOids.sysUpTime,
         type: TimeTicks,
-        read: () => Math.floor((performance.now() - startedAt) / 10) % (maxUnsigned32 + 1),
+        read: () => Math.floor((this.#now() - startedAt) / 10) % (maxUnsigned32 + 1),
       },
       { name: 'sysContact', oid: systemOids.sysContact, type: OctetString, read: () => utf8Octets(this.#config.contact) },
       { name: 'sysName', oid: systemOids.sysName, type: OctetString, read: () => utf8Octets(options.sysName) },

@@ -120,6 +120,30 @@ describe.skipIf(!tools.ok)('NetSnmpTrapSender against snmptrapd', () => {
     expect(trap.community).toBe('s3cret');
   });
 
+  it('issue 40 item E: abandonInforms settles a pending inform at once, refuses later ones, and lets traps through', async () => {
+    const silent = createSocket('udp4');
+    const datagrams: Buffer[] = [];
+    silent.on('message', (datagram) => datagrams.push(datagram));
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const sender = new NetSnmpTrapSender();
+    try {
+      const informTo = (manager: string) => sender.send(target({ manager, notify_type: 'inform' }), failed('inform at stop'));
+      const pending = informTo(`127.0.0.1:${silent.address().port}`).then(
+        () => 'acknowledged',
+        (error: Error) => error.name,
+      );
+      await until(() => datagrams.length === 1);
+      sender.abandonInforms();
+      expect(await pending).toBe('InformAbandonedError');
+      await expect(informTo(manager4)).rejects.toMatchObject({ name: 'InformAbandonedError' });
+      await sender.send(target({}), failed('trap after the informs were abandoned'));
+      expect(await trapd.waitFor(withMessage('trap after the informs were abandoned'))).toBeDefined();
+    } finally {
+      sender.close();
+      silent.close();
+    }
+  });
+
   it('sends the community of the target: a community the manager does not know is not logged', async () => {
     await sender.send(target({ community: 'wrong' }), failed('wrong community'));
     await sender.send(target({ version: 'v1', community: 'wrong' }), failed('wrong community v1'));

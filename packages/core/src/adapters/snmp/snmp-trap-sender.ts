@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { parseManager } from '../../domain/trap.js';
 import { eventCatalogue, type DmsEvent } from '../../domain/events.js';
-import { InformNotAcknowledgedError, type TrapAllowedHosts, type TrapSender, type TrapTarget } from '../../ports/notifier.js';
+import { InformAbandonedError, InformNotAcknowledgedError, type TrapAllowedHosts, type TrapSender, type TrapTarget } from '../../ports/notifier.js';
 import { toNetSnmpUser } from '../../domain/snmp-v3-security.js';
 import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
@@ -50,6 +50,9 @@ export class NetSnmpTrapSender implements TrapSender {
   readonly #engineId: () => string | Promise<string>;
   readonly #inform: InformRetries;
   readonly #pending = new Set<Finish>();
+  /** The informs among #pending: what abandonInforms() settles at once. */
+  readonly #pendingInforms = new Map<Finish, string>();
+  #informsAbandoned = false;
   #closed = false;
 
   constructor(options: NetSnmpTrapSenderOptions = {}) {
@@ -83,6 +86,7 @@ export class NetSnmpTrapSender implements TrapSender {
       if (!v1 && !v3 && target.version !== 'v2c') return reject(new Error(`unsupported SNMP version ${String(target.version)}`));
       const inform = target.notify_type === 'inform';
       if (inform && v1) return reject(new Error('SNMPv1 has no informs'));
+      if (inform && this.#informsAbandoned) return reject(new InformAbandonedError(target.manager));
       let user: ReturnType<typeof toNetSnmpUser> | undefined;
       if (v3) {
         const missing = missingV3Field(target);
@@ -102,6 +106,7 @@ export class NetSnmpTrapSender implements TrapSender {
         settled = true;
         clearTimeout(timer);
         this.#pending.delete(finish);
+        this.#pendingInforms.delete(finish);
         if (session) closeQuietly(session);
         if (error) reject(error);
         else resolve();
@@ -112,6 +117,7 @@ export class NetSnmpTrapSender implements TrapSender {
       const limitMs = this.#timeoutMs + informWaitMs;
       const timer = setTimeout(() => finish(new Error(`${inform ? 'inform' : 'trap'} to ${target.manager} not sent within ${limitMs} ms`)), limitMs);
       this.#pending.add(finish);
+      if (inform) this.#pendingInforms.set(finish, target.manager);
 
       Promise.all([resolveAddresses(host), v3 ? this.#engineId() : undefined])
         .then(([addresses, engineId]) => {
@@ -144,6 +150,12 @@ export class NetSnmpTrapSender implements TrapSender {
         })
         .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
     });
+  }
+
+  /** Rejects the informs still waiting (their sessions close: no more re-sends) and refuses new ones; traps still go out. */
+  abandonInforms(): void {
+    this.#informsAbandoned = true;
+    for (const [finish, manager] of [...this.#pendingInforms]) finish(new InformAbandonedError(manager));
   }
 
   /** Rejects sends still in flight and refuses new ones. */
