@@ -28,7 +28,7 @@ for (let i = 0; i < argv.length; i++) {
 
 /** Innermost first: the first piece a frame of the stack (leaf to root) belongs to takes the sample. */
 const pieces = [
-  ['access log', (f) => /\/(pino|sonic-boom|@pinojs)\//.test(f.url)],
+  ['access log', (f) => /\/(pino|sonic-boom|@pinojs)\//.test(f.url) || /http\/batched-destination\.js$/.test(f.url)],
   ['metrics', (f) => /metrics\/request-metrics|prom-client/.test(f.url)],
   ['request id, common headers', (f) => /pipeline\/observe\.js$/.test(f.url) && f.functionName === 'begin'],
   ['rate limit', (f) => f.functionName === 'chargeCredential' || /rate-limiter-flexible/.test(f.url)],

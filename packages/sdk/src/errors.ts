@@ -23,6 +23,8 @@ const kinds: Readonly<Record<number, DmsErrorKind>> = {
   409: 'conflict',
   413: 'too_large',
   414: 'too_large',
+  // A body not declared application/json: the SDK always declares it, so only a hand-made request meets it.
+  415: 'bad_request',
   431: 'too_large',
   422: 'validation',
   429: 'rate_limited',

@@ -11,6 +11,8 @@ export type DomainErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'uri_too_long'
+  /** A request body not declared `application/json` (issue 40 item 2). */
+  | 'unsupported_media_type'
   | 'validation'
   | 'rate_limited'
   | 'unavailable'

@@ -17,6 +17,7 @@ describe('DomainError → tRPC code table', () => {
     conflict: 'CONFLICT',
     payload_too_large: 'PAYLOAD_TOO_LARGE',
     uri_too_long: 'BAD_REQUEST',
+    unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
     validation: 'BAD_REQUEST',
     rate_limited: 'TOO_MANY_REQUESTS',
     internal: 'INTERNAL_SERVER_ERROR',

@@ -16,6 +16,7 @@ export const trpcCodeByDomainCode = {
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   // tRPC has no 414: an over-long request is bad input to it.
   uri_too_long: 'BAD_REQUEST',
+  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   validation: 'BAD_REQUEST',
   rate_limited: 'TOO_MANY_REQUESTS',
   internal: 'INTERNAL_SERVER_ERROR',

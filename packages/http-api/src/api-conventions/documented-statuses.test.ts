@@ -164,7 +164,7 @@ async function probeAll(
   if (contract.method !== 'get') await p.send('body over the server limit', { ...valid, body: `{"x":"${'x'.repeat(serverDefaults.maxBodyBytes)}"}` }, 413);
   if (contract.body) {
     await p.send('malformed JSON', { ...valid, body: '{"' }, 400);
-    await p.send('wrong Content-Type', { ...valid, body: JSON.stringify(body), headers: { 'content-type': 'text/plain' } }, 400);
+    await p.send('wrong Content-Type', { ...valid, body: JSON.stringify(body), headers: { 'content-type': 'text/plain' } }, 415);
     await p.send('a JSON array', { ...valid, body: [] });
     await p.send('an object in every field', { ...valid, body: Object.fromEntries(Object.keys(body as object).map((key) => [key, { zz: 1 }])) }, 422);
     // Observed only: a login body is not strict about its fields.

@@ -59,6 +59,7 @@ Every error answer is a \`model_error\`: \`details\` maps each attribute (or par
 | 404 | an unknown resource (or one addressed under a NAS or pool it is not in) |
 | 409 | a unique name taken, or deleting a NAS that still has shares |
 | 413 / 414 | a body over 1 MiB / a path over 8 KiB |
+| 415 | a body sent without \`Content-Type: application/json\` |
 | 422 | a field fails validation |
 | 429 | a rate limit: retry after \`Retry-After\` seconds (\`RateLimit-*\` headers on every answer) |
 | 503 | storage or the job queue unavailable: retry after \`Retry-After\` seconds |

@@ -10,6 +10,7 @@ export const statusByCode = {
   conflict: 409,
   payload_too_large: 413,
   uri_too_long: 414,
+  unsupported_media_type: 415,
   validation: 422,
   rate_limited: 429,
   internal: 500,

@@ -19,6 +19,7 @@ const errorDescriptions: Record<ErrorStatus, string> = {
   409: 'conflict',
   413: 'request body too large',
   414: 'request path too long',
+  415: 'request body not declared Content-Type: application/json',
   422: 'validation failed',
   429: 'rate limited; retry after Retry-After seconds',
   500: 'internal error; the server log has it under the X-Request-Id of the answer',
@@ -37,6 +38,10 @@ const errorExamples: Record<ErrorStatus, { details: Record<string, unknown[]>; m
   409: { details: { name: [{ error: 'taken', value: 'projects' }] }, messages: ['name "projects" is already taken'] },
   413: { details: { body: [{ error: 'too_long', count: 1048576 }] }, messages: ['request body is larger than 1048576 bytes'] },
   414: { details: { path: [{ error: 'too_long', count: 8192 }] }, messages: ['request path is longer than 8192 bytes'] },
+  415: {
+    details: { 'content-type': [{ error: 'invalid', value: 'text/plain' }] },
+    messages: ['a request body must be sent with Content-Type: application/json'],
+  },
   422: { details: { path: [{ error: 'blank' }] }, messages: ["path can't be blank"] },
   429: { details: { rate_limit: [{ error: 'invalid', count: 600 }] }, messages: ['rate limit exceeded; retry after 12 s'] },
   500: { details: {}, messages: ['internal server error'] },

@@ -93,7 +93,7 @@ export const commonErrors: readonly ErrorStatus[] = [400, 401, 403, 414, 429, 50
  * What an operation can answer because of its shape, so that no contract has to remember it:
  * the body limit answers 413 before the credential is checked, for every method but GET (a
  * DELETE or a bodiless PUT sent with a body too); a path parameter names a record that may not
- * exist (404); a body is validated by the core (422). The probe test
+ * exist (404); a body must be declared JSON (415) and is validated by the core (422). The probe test
  * (api-conventions/documented-statuses.test.ts) checks these against what handlers answer.
  */
 export function impliedErrors(input: Pick<ContractInput, 'method' | 'path' | 'body'>): ErrorStatus[] {
@@ -101,7 +101,7 @@ export function impliedErrors(input: Pick<ContractInput, 'method' | 'path' | 'bo
     ...commonErrors,
     ...(input.method === 'get' ? [] : [413 as const]),
     ...(input.path.includes('/:') ? [404 as const] : []),
-    ...(input.body ? [422 as const] : []),
+    ...(input.body ? [415 as const, 422 as const] : []),
   ];
 }
 

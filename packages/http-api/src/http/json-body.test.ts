@@ -3,7 +3,7 @@ import { systemPrincipal } from '@dms/core';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { addNas, addPool, addShare, addTrap, expectModelError, joinPool } from '../testing/fixtures.js';
 
-/** Every POST and PUT endpoint reads its body through readJsonBody: 400 for anything that is not a JSON object. */
+/** Every POST and PUT endpoint reads its body through readJsonBody: 415 for a body not declared JSON, 400 for anything that is not a JSON object. */
 let t: TestApp;
 let writes: Array<[string, string]>;
 
@@ -64,25 +64,53 @@ describe('request bodies', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx'])(
-    'answers 400 naming Content-Type for %s',
-    async (contentType) => {
-      const before = await snapshot();
-      for (const [method, path] of writes) {
-        const res = await t.call(method, path, {
-          auth: t.basic,
-          body: { name: 'ok-name', path: '/x', manager: 'h' },
-          headers: { 'content-type': contentType },
-        });
-        const body = await expectModelError(res, 400, 'content-type', 'invalid');
-        expect(body.messages.join(' ')).toMatch(/Content-Type/);
-      }
-      expect(await snapshot()).toBe(before);
-    },
-  );
+  it.each([
+    'text/plain',
+    'text/plain;charset=UTF-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    'application/jsonx',
+    'application/merge-patch+json',
+    'application/json; charset=latin1',
+  ])('issue 40 item 2: answers 415 naming application/json for %s', async (contentType) => {
+    const before = await snapshot();
+    for (const [method, path] of writes) {
+      const res = await t.call(method, path, {
+        auth: t.basic,
+        body: { name: 'ok-name', path: '/x', manager: 'h' },
+        headers: { 'content-type': contentType },
+      });
+      const body = await expectModelError(res, 415, 'content-type', 'invalid');
+      expect(body.messages.join(' ')).toMatch(/Content-Type: application\/json/);
+    }
+    expect(await snapshot()).toBe(before);
+  });
 
-  it('accepts application/json with a charset and +json media types', async () => {
-    for (const contentType of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+  it('issue 40 item 2: a JSON body sent without Content-Type is 415, never read as JSON', async () => {
+    const before = await snapshot();
+    for (const [method, path] of [...writes, ['POST', '/api/v2/users'] as [string, string]]) {
+      // What a page elsewhere sends with no CORS preflight: a body with no declared type.
+      const res = await t.app.request(path, {
+        method,
+        headers: { authorization: t.basic },
+        body: new Blob([JSON.stringify({ name: 'ok-name', path: '/x', manager: 'h', username: 'forged', password: 'forged-password-123', admin: true })]),
+      });
+      expect(res.headers.get('content-type'), `${method} ${path}`).toMatch(/json/);
+      const body = await expectModelError(res, 415, 'content-type', 'blank');
+      expect(body.messages.join(' ')).toMatch(/Content-Type: application\/json/);
+    }
+    expect(await snapshot()).toBe(before);
+    expect((await t.core.users.list(systemPrincipal, {})).users.map((user) => user.username)).not.toContain('forged');
+  });
+
+  it('accepts application/json with parameters, a UTF-8 charset included', async () => {
+    for (const contentType of [
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf-8; version=2',
+    ]) {
       const res = await t.call('PUT', '/api/v2/snmp/server_configuration', {
         auth: t.basic,
         body: { contact: contentType },

@@ -40,8 +40,9 @@ const writeWithinMs = 100;
 /**
  * Standard output, written asynchronously in batches (batched-destination.ts): a line is
  * queued, not written, in the request that logs it, and goes out with the others in one write
- * once 4 KiB wait or 100 ms have passed. What waits is written synchronously when the process
- * exits, a crash included; a graceful stop (SIGTERM, SIGINT, SIGHUP) waits for it first (flushLogger).
+ * once 4 KiB wait or 100 ms have passed. A graceful stop (SIGTERM, SIGINT, SIGHUP) waits for what
+ * waits within its timeout (flushLogger); at the exit, a crash included, what is left is written if
+ * the fd takes it at once, else dropped, counted and said on stderr (issue 40 item 15).
  */
 function stdoutDestination(onDrop?: (bytes: number) => void): DestinationStream {
   return batchedDestination({

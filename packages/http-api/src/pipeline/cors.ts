@@ -5,6 +5,7 @@ import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 import { respondEmpty } from '../http/respond.js';
 import { setCorsHeaders } from '../http/common-headers.js';
+import { refuseAmbientCrossOrigin } from './cross-origin.js';
 import type { Next, Step } from './step.js';
 
 /**
@@ -18,7 +19,8 @@ const cacheMs = 2_000;
  * CORS from the stored rules: `Access-Control-Allow-*` only when a rule matches the
  * origin, path and method. Rules are cached for two seconds and dropped at once when this
  * process changes them, so an edit applies without a restart on every replica.
- * A request without an Origin header passes straight on.
+ * A request without an Origin header passes straight on, unless a browser says it came from
+ * another site with a Basic credential (cross-origin.ts): the same refusal as below.
  */
 export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: EventBus): Step {
   // Compiled when loaded, not per request: every request with an Origin runs the finder.
@@ -50,10 +52,13 @@ export function corsFromRules(loadRules: () => Promise<CorsRule[]>, events: Even
     }
     // Set before the route runs, so error answers carry them too.
     setCorsHeaders(c, rule ? { Vary: 'Origin', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed } : { Vary: 'Origin' });
+    refuseAmbientCrossOrigin(c, origin, rule !== undefined);
     return next();
   };
   return (c, next) => {
     const origin = requestHeader(c, 'origin');
-    return origin ? withOrigin(c, next, origin) : next();
+    if (origin) return withOrigin(c, next, origin);
+    refuseAmbientCrossOrigin(c, undefined, false);
+    return next();
   };
 }

@@ -1,5 +1,5 @@
 import { Server } from 'node:http';
-import { serve as serveNode, type ServerType } from '@hono/node-server';
+import { serve as serveNode, type HttpBindings, type Http2Bindings, type ServerType } from '@hono/node-server';
 import { capConnections } from './connection-caps.js';
 import { trackForGracefulClose } from './graceful-close.js';
 import { defaultHttpLimits, httpServerOptions, type HttpLimits } from './http-limits.js';
@@ -43,7 +43,8 @@ export interface ListenOptions {
  * item 4). Rejects with a StartupError that says what to change.
  */
 export function listenHttp(
-  fetch: (request: Request) => Response | Promise<Response>,
+  /** Given Node's request and response as `env` (`incoming`), which the app's header reads use. */
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
   host: string,
   port: number,
   remedies?: ListenRemedies,
