@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -55,6 +55,33 @@ describe('backupSqliteFile', () => {
     expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
     expect((raw.prepare('select count(*) as n from nas_shares').get() as { n: number }).n).toBe(51);
     raw.close();
+  });
+
+  it('issue 40 item 9: a file or a symlink planted at a predictable partial name is never written through, and the copy is 0600', async () => {
+    const { file, storage } = await database();
+    // Another local user's plants, made before the backup: a world-readable file at the old
+    // `<dest>.partial-<pid>` name of one destination, a symlink to a file of theirs at the other's.
+    const planted = fresh('copy.sqlite');
+    const plantedPartial = `${planted}.partial-${process.pid}`;
+    writeFileSync(plantedPartial, '');
+    chmodSync(plantedPartial, 0o644);
+    const linked = fresh('copy.sqlite');
+    const theirs = fresh('theirs');
+    writeFileSync(theirs, '');
+    chmodSync(theirs, 0o666);
+    for (const suffix of ['', '-journal', '-wal']) symlinkSync(theirs, `${linked}.partial-${process.pid}${suffix}`);
+
+    for (const destination of [planted, linked]) {
+      await backupSqliteFile(file, destination);
+      expect(statSync(destination).mode & 0o777).toBe(0o600);
+      const raw = new BetterSqlite3(destination, { readonly: true });
+      expect((raw.prepare('select count(*) as n from nas_shares').get() as { n: number }).n).toBe(1);
+      raw.close();
+    }
+    await storage.close();
+    expect(readFileSync(plantedPartial).length).toBe(0);
+    expect(readFileSync(theirs).length).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });
 
