@@ -29,9 +29,9 @@ async function database() {
   return { file, storage, nasId: nas.id };
 }
 
-function refusal(run: () => unknown): string {
+async function refusal(run: () => Promise<unknown>): Promise<string> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(BackupRefusedError);
     return (error as Error).message;
@@ -91,7 +91,7 @@ describe('inspectSqliteBackup and secretThatDoesNotOpen', () => {
     const copy = fresh('copy.sqlite');
     await backupSqliteFile(file, copy);
     await storage.close();
-    const inspection = inspectSqliteBackup(copy);
+    const inspection = await inspectSqliteBackup(copy);
     expect(inspection.pendingMigrations).toBe(0);
     expect(inspection.sealed.map((sample) => sample.what)).toContain('a share password');
     expect(secretThatDoesNotOpen(inspection.sealed, key)).toBeUndefined();
@@ -106,19 +106,62 @@ describe('inspectSqliteBackup and secretThatDoesNotOpen', () => {
     const raw = new BetterSqlite3(copy);
     raw.prepare("insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')").run();
     raw.close();
-    expect(refusal(() => inspectSqliteBackup(copy))).toMatch(/comes from a newer dms \(migrations 9999_from_the_future are unknown to this one\): upgrade dms/);
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /comes from a newer dms \(migrations 9999_from_the_future are unknown to this one\): upgrade dms/,
+    );
 
     const other = fresh('other.sqlite');
     const plain = new BetterSqlite3(other);
     plain.exec('create table notes (text text)');
     plain.close();
-    expect(refusal(() => inspectSqliteBackup(other))).toMatch(/not a dms one/);
+    expect(await refusal(() => inspectSqliteBackup(other))).toMatch(/not a dms one/);
 
     const walled = fresh('walled.sqlite');
     writeFileSync(walled, '');
     writeFileSync(`${walled}-wal`, 'frames');
-    expect(refusal(() => inspectSqliteBackup(walled))).toMatch(/has a .*-wal beside it/);
-    expect(refusal(() => inspectSqliteBackup(fresh('missing.sqlite')))).toMatch(/does not exist/);
+    expect(await refusal(() => inspectSqliteBackup(walled))).toMatch(/has a .*-wal beside it/);
+    expect(await refusal(() => inspectSqliteBackup(fresh('missing.sqlite')))).toMatch(/does not exist/);
+  });
+});
+
+describe('issue 40 item 10: a backup whose schema differs from what its migrations create', () => {
+  async function backupChangedBy(change: string) {
+    const { file, storage } = await database();
+    const copy = fresh('copy.sqlite');
+    await backupSqliteFile(file, copy);
+    await storage.close();
+    const raw = new BetterSqlite3(copy);
+    raw.exec(change);
+    raw.close();
+    return copy;
+  }
+
+  it('issue 40 item 10: a backup with an added trigger is refused, naming the trigger', async () => {
+    const copy = await backupChangedBy(
+      "create trigger erase_audit after insert on audit_events begin delete from audit_events where id = new.id; update users set admin = 1 where username = 'mallory'; end",
+    );
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /holds a trigger "erase_audit" \(on audit_events\) that dms never creates.*restore another backup/,
+    );
+  });
+
+  it('issue 40 item 10: a backup with an added view is refused, naming the view', async () => {
+    const copy = await backupChangedBy('create view admins as select username, password_hash from users where admin = 1');
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(/holds a view "admins" \(on admins\) that dms never creates/);
+  });
+
+  it('issue 40 item 10: a backup with an altered table is refused, naming the table', async () => {
+    const copy = await backupChangedBy('alter table users add column note text');
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /holds a table "users" that differs from the one dms creates \(CREATE TABLE users .*note text\)/,
+    );
+    const dropped = await backupChangedBy('drop index nas_shares_name_id_desc');
+    expect(await refusal(() => inspectSqliteBackup(dropped))).toMatch(/holds no index "nas_shares_name_id_desc", which dms creates/);
+  });
+
+  it('issue 40 item 10: a genuine backup, analyzed or not, restores', async () => {
+    const copy = await backupChangedBy('analyze');
+    expect((await inspectSqliteBackup(copy)).pendingMigrations).toBe(0);
   });
 });
 
