@@ -16,7 +16,8 @@ const runtimeVersion = () => execFileSync('node', ['-p', 'process.versions.node'
 const marker = join(root, 'node_modules/.package-lock.json');
 const lock = join(root, 'package-lock.json');
 // The node the native addons (better-sqlite3) were built for; none recorded: the system node.
-// Not only its major: better-sqlite3 12 must be built with the headers of the node it runs on (runtime.mjs).
+// better-sqlite3 13 and the other addons are Node-API prebuilds (one binary for every Node line),
+// so a rebuild is cheap; it stays for an addon built from source where no prebuild fits.
 const builtFor = join(root, 'node_modules/.dms-node-version');
 const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
 // Who built node_modules' addons: recorded, else the system node when node_modules is there, else nobody yet.
@@ -25,7 +26,7 @@ const version = runtimeVersion();
 if (stale) {
   // `npm install`, not `npm ci`: the lock file of this registry setup omits the optional
   // platform packages of turbo for other systems, which `npm ci` refuses as out of sync.
-  console.error('[dms] installing dependencies (npm install; building better-sqlite3 takes a minute or two)...');
+  console.error('[dms] installing dependencies (npm install)...');
   npm('install');
 }
 // npm install builds the addons of packages it adds, not of those already there.

@@ -1,12 +1,14 @@
 // The Node.js runtime the repository's commands run on. dms supports the Node lines that are
 // alive (package.json `engines.node`); the system's node is used when it is one of them, else the
 // version pinned in `.node-version` is fetched once from the npm registry (the `node-<os>-<cpu>`
-// packages: the official binary with its C headers, for node-gyp) into `.runtime/`. Nothing here
-// needs node_modules: it runs before the first install. Reasoning: docs/decisions.md, Runtime.
+// packages: the official binary with its C headers, for node-gyp) into `.runtime/`, once its
+// sha512 is the one pinned in `.node-integrity.json`. Nothing here needs node_modules: it runs
+// before the first install. Reasoning: docs/decisions.md, Runtime; docs/decisions/120, 121.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pinnedIntegrity, pinsFile, readPins, unpackVerified } from './node-integrity.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = readFileSync(join(root, '.node-version'), 'utf8').trim();
@@ -24,13 +26,12 @@ export function satisfiesEngines(version, range = enginesRange) {
 }
 
 /**
- * Node versions inside `engines` that dms cannot run on yet: better-sqlite3 12 (packages/core)
- * built with the headers of Node 24.19 or later aborts when a statement is collected
- * (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook, nodejs/node#65446).
- * A system node in such a range is passed over for the pinned one. Drop the entry with
- * better-sqlite3 13 (Node-API, no ObjectWrap), then move the pin to the newest 24.
+ * Node versions inside `engines` that dms cannot run on: a system node in such a range is passed
+ * over for the pinned one. None today (better-sqlite3 12 aborted on 24.19+, nodejs/node#65446;
+ * better-sqlite3 13 is Node-API and runs on every line): an entry is
+ * `{ from: [24, 19, 0], below: [25, 0, 0], why: '…' }`.
  */
-const unusable = [{ from: [24, 19, 0], below: [25, 0, 0], why: 'better-sqlite3 12 aborts on it (nodejs/node#65446)' }];
+const unusable = [];
 
 function compare(a, b) {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -50,7 +51,9 @@ function runtimePackage() {
   return os && cpu ? `node-${os}-${cpu}` : undefined;
 }
 
-export const runtimeDir = join(root, '.runtime', `node-${pinned}-${process.platform}-${process.arch}`);
+/** Where Node `version` is unpacked for this machine. */
+export const runtimeDirFor = (version) => join(root, '.runtime', `node-${version}-${process.platform}-${process.arch}`);
+export const runtimeDir = runtimeDirFor(pinned);
 
 /**
  * Where the node to run on lives: `{ system: true }` when this process's node satisfies
@@ -60,8 +63,17 @@ export const runtimeDir = join(root, '.runtime', `node-${pinned}-${process.platf
 export function ensureRuntime() {
   const why = satisfiesEngines(process.version) ? unusableReason(process.version) : `dms needs Node.js ${enginesRange}`;
   if (!why) return { system: true };
-  if (!existsSync(join(runtimeDir, 'bin', 'node'))) fetchRuntime(why);
-  return { system: false, dir: runtimeDir, bin: join(runtimeDir, 'bin') };
+  return ensureNode(pinned, why);
+}
+
+/**
+ * Node `version` (one pinned in `.node-integrity.json`), fetched on first use: the pinned runtime,
+ * or another line CI runs tests on (`.ci/run`).
+ */
+export function ensureNode(version, why = `this run asks for Node ${version}`) {
+  const dir = runtimeDirFor(version);
+  if (!existsSync(join(dir, 'bin', 'node'))) fetchRuntime(version, why);
+  return { system: false, dir, bin: join(dir, 'bin') };
 }
 
 /**
@@ -89,27 +101,32 @@ export function link(path, target) {
   }
 }
 
-function fetchRuntime(why) {
+function fetchRuntime(version, why) {
   const name = runtimePackage();
-  if (!name) fail(`this is Node ${process.version} on ${process.platform}-${process.arch}, and ${why}: install Node ${pinned} and run again.`);
-  console.error(`[dms] this is Node ${process.version} (${why}): fetching Node ${pinned} from the npm registry into .runtime/, once ...`);
-  mkdirSync(dirname(runtimeDir), { recursive: true });
-  const scratch = mkdtempSync(join(dirname(runtimeDir), '.fetch-'));
+  if (!name) fail(`this is Node ${process.version} on ${process.platform}-${process.arch}, and ${why}: install Node ${version} and run again.`);
+  const integrity = pinnedIntegrity(readPins(root), name, version);
+  if (!integrity)
+    fail(`this is Node ${process.version} (${why}) and no integrity of ${name}@${version} is pinned in ${pinsFile}: install Node ${version} and run again.`);
+  console.error(`[dms] this is Node ${process.version} (${why}): fetching Node ${version} from the npm registry into .runtime/, once ...`);
+  const dir = runtimeDirFor(version);
+  mkdirSync(dirname(dir), { recursive: true });
+  const scratch = mkdtempSync(join(dirname(dir), '.fetch-'));
   try {
-    // npm pack verifies the tarball against the registry's integrity and honours the user's npm config (registry, proxy, cache).
-    const file = execFileSync('npm', ['pack', `${name}@${pinned}`, '--silent', '--pack-destination', scratch], {
+    // npm pack honours the user's npm config (registry, proxy, cache); what it brings is checked
+    // against the pin in the repository, not against the registry's own word.
+    const file = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', scratch], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     })
       .trim()
       .split('\n')
       .pop();
-    execFileSync('tar', ['-xzf', join(scratch, file), '-C', scratch], { stdio: 'inherit' });
-    renameSync(join(scratch, 'package'), runtimeDir);
+    unpackVerified(join(scratch, file), integrity, scratch);
+    renameSync(join(scratch, 'package'), dir);
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
     fail(
-      `this is Node ${process.version} (${why}) and Node ${pinned} could not be fetched from the npm registry (${error.message.split('\n')[0]}): install Node ${pinned} and run again.`,
+      `this is Node ${process.version} (${why}) and Node ${version} could not be fetched from the npm registry (${error.message.split('\n')[0]}): install Node ${version} and run again.`,
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // first needs them, not when this entry is imported).
 
 // Opening and running the service over a data dir
-export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions } from './open-dms.js';
+export { openDms, NoDatabaseError, type Dms, type OpenDmsOptions, type StartStep } from './open-dms.js';
 export { DataDirInUseError } from './data-dir-in-use-error.js';
 // The key the service seals with, for `dms restore` to check a backup's secrets against.
 export { loadSecretKey, SecretKeyFileError } from './secret-key.js';

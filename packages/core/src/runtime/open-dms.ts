@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../ports/event-bus.js';
@@ -14,6 +14,7 @@ import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js
 import { makeEvent } from '../domain/events.js';
 import { describeJobFailure } from '../jobs/job-messages.js';
 import { loadSecretKey, preparePrivateDataDir } from './secret-key.js';
+import { beginFirstStart, databaseAbsent, finishFirstStart, missingDatabaseEvidence } from './first-start.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
@@ -81,9 +82,17 @@ export interface OpenDmsOptions {
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
   log?: DmsLog;
+  /**
+   * Called after each step of the start (fault tests SIGKILL a child process there, to prove a
+   * first start restartable from every point); nothing else uses it.
+   */
+  onStartStep?: (step: StartStep) => void;
   /** Passed to the core as they are (clock, limits, hasher … for tests and hosts). */
   core?: Omit<CoreOptions, 'storage' | 'secrets' | 'drivers' | 'jwtKey' | 'engine' | 'trapSender' | 'onTrapSendError'>;
 }
+
+/** The steps of a start, in order, after which `onStartStep` is called. */
+export type StartStep = 'first-start-marked' | 'locked' | 'key' | 'database-file' | 'migrated' | 'before-first-admin' | 'first-admin';
 
 export interface Dms {
   core: Core;
@@ -135,15 +144,6 @@ export class DatabaseMissingError extends Error {
   }
 }
 
-/** Files only a service that created a database leaves in a data dir. */
-const initializedMarkers = ['secret.key', 'dms.lock'];
-
-function missingDatabaseEvidence(dataDir: string): string | undefined {
-  const database = statSync(join(dataDir, 'dms.sqlite'), { throwIfNoEntry: false });
-  if (database && database.size > 0) return undefined;
-  return initializedMarkers.find((name) => existsSync(join(dataDir, name)));
-}
-
 function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -191,11 +191,18 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     if (evidence !== undefined) throw new DatabaseMissingError(dataDir, evidence);
   }
   if (sqlite && !service && !options.createDatabase && !existsSync(join(dataDir, 'dms.sqlite'))) throw new NoDatabaseError(dataDir);
+  const step = options.onStartStep ?? (() => {});
   const cleanups: Array<() => Promise<void> | void> = [];
   const unwind = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
+    // Before the lock and the key, which a lost database also leaves behind (missingDatabaseEvidence).
+    const firstStart = sqlite && (service || options.createDatabase === true) && databaseAbsent(dataDir);
+    if (firstStart) {
+      beginFirstStart(dataDir);
+      step('first-start-marked');
+    }
     if (service) {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       // One service per SQLite file; replicas on PostgreSQL share the database (and may share the dir).
@@ -204,14 +211,20 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         const { lockDataDir } = await import('./data-dir-lock.js');
         const lock: DataDirLock = lockDataDir(dataDir);
         cleanups.push(() => lock.release());
+        step('locked');
       }
     }
     preparePrivateDataDir(dataDir, (message) => log.warn({}, message));
     const secretKey = loadSecretKey(options.secretKey, dataDir);
+    step('key');
     const secrets = createAesGcmSecretBox(secretKey);
     const storage = await openStorage(options, secrets, log);
     cleanups.push(() => storage.close());
+    step('database-file');
     await storage.migrate();
+    // A restart after a first start killed before this point found the marker and began again.
+    if (sqlite) finishFirstStart(dataDir);
+    step('migrated');
 
     const coordination = options.databaseUrl === undefined ? {} : await replicaCoordination(options.databaseUrl, options.rateLimits, log, cleanups);
     const memoryLimits =
@@ -277,7 +290,11 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
     let snmp: SnmpServices | undefined;
     if (service) {
       if (!trapSender) throw new Error('a service needs an SNMP trap sender');
-      if (options.createFirstAdmin !== false) firstAdmin = await core.users.ensureAdmin(options.adminPassword);
+      if (options.createFirstAdmin !== false) {
+        step('before-first-admin');
+        firstAdmin = await core.users.ensureAdmin(options.adminPassword);
+        step('first-admin');
+      }
       for (const root of options.localRoots ?? [join(dataDir, serverDefaults.localSharesDir)]) mkdirSync(root, { recursive: true });
       snmp = await startSnmpServices({
         storage,

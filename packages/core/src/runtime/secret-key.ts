@@ -80,7 +80,8 @@ function writeKeyFile(dataDir: string, file: string, key: Buffer): boolean {
   return true;
 }
 
-function syncDirectory(dir: string): void {
+/** fsync of a directory: the names created or removed in it survive an OS crash. */
+export function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireTools } from '../testing/require-tool.js';
-import { openDms, type Dms, type OpenDmsOptions } from './open-dms.js';
+import { openDms, type Dms, type OpenDmsOptions, type StartStep } from './open-dms.js';
 import { loadSecretKey, SecretKeyFileError } from './secret-key.js';
 
 const run = promisify(execFile);
@@ -26,6 +26,8 @@ describe('issue 21: start-up faults', () => {
     cleanups.push(() => dms.close());
     return dms;
   };
+  // Missing strace skips with its reason here and fails under CI=true, where .ci/run installs it.
+  const strace = requireTools(['strace'], 'apt-get install strace').paths['strace'];
   const service = (dataDir: string): OpenDmsOptions => ({ dataDir, role: 'service', adminPassword: 'start-faults-password' });
 
   it('item 21.2: a data dir whose database was deleted is refused at start, naming the restore and `dms migrate --init`; --init starts over on purpose', async () => {
@@ -89,10 +91,69 @@ describe('issue 21: start-up faults', () => {
     expect(loadSecretKey(undefined, dataDir).equals(key)).toBe(true);
   });
 
+  /**
+   * A real first start in a child process, SIGKILLed right after `step` (by itself) or at the
+   * `walWrite`-th write to the database's -wal (by strace): what a power cut or an OOM kill at
+   * that point leaves in the data dir.
+   */
+  async function firstStartKilled(dataDir: string, at: { step: StartStep } | { walWrite: number; strace: string }): Promise<void> {
+    const step = 'step' in at ? at.step : undefined;
+    const script = [
+      `import { openDms } from ${JSON.stringify(new URL('./open-dms.ts', import.meta.url).pathname)};`,
+      `await openDms({ dataDir: ${JSON.stringify(dataDir)}, role: 'service', adminPassword: 'start-faults-password',`,
+      `  onStartStep: (step) => { if (step === ${JSON.stringify(step)}) process.kill(process.pid, 'SIGKILL'); } });`,
+      `process.exit(3);`,
+    ].join('\n');
+    const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+    mkdirSync(dataDir, { recursive: true });
+    const [command, ...args] =
+      'step' in at
+        ? node
+        : [
+            at.strace,
+            '-f',
+            '-qq',
+            '-o',
+            '/dev/null',
+            '-P',
+            join(dataDir, 'dms.sqlite-wal'),
+            '-e',
+            'trace=pwrite64',
+            '-e',
+            `inject=pwrite64:signal=SIGKILL:when=${at.walWrite}`,
+            ...node,
+          ];
+    await expect(run(command!, args)).rejects.toMatchObject({ signal: 'SIGKILL' });
+  }
+
+  async function expectRestartEndsWithOneAdmin(dataDir: string): Promise<void> {
+    const dms = await open(service(dataDir));
+    expect(dms.firstAdmin.created).toBe(true);
+    const users = await dms.core.users.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {});
+    expect(users.users.map((user) => user.username)).toEqual(['admin']);
+    expect(existsSync(join(dataDir, 'first-start-unfinished'))).toBe(false);
+    await dms.close();
+    // Once started, a lost database is refused as before.
+    for (const name of readdirSync(dataDir)) if (name.startsWith('dms.sqlite')) rmSync(join(dataDir, name));
+    await expect(openDms(service(dataDir))).rejects.toMatchObject({ name: 'DatabaseMissingError' });
+  }
+
+  const killPoints: StartStep[] = ['locked', 'key', 'database-file', 'migrated', 'before-first-admin'];
+  it.each(killPoints)('issue 40 item 13: a first start killed after "%s" starts again and ends with an admin', async (step) => {
+    const dataDir = newDataDir();
+    await firstStartKilled(dataDir, { step });
+    await expectRestartEndsWithOneAdmin(dataDir);
+  });
+
+  it.skipIf(!strace)('issue 40 item 13: a first start killed part-way through its migrations starts again (strace SIGKILL at a -wal write)', async () => {
+    const dataDir = newDataDir();
+    // The 40th write lands inside the first migration's statements when they run one by one.
+    await firstStartKilled(dataDir, { walWrite: 40, strace: strace! });
+    await expectRestartEndsWithOneAdmin(dataDir);
+  });
+
   // The order of the system calls is the durability: flushed before it has its name, the
   // name flushed with its directory. strace shows it on a real process.
-  // Missing strace skips with its reason here and fails under CI=true, where .ci/run installs it.
-  const strace = requireTools(['strace'], 'apt-get install strace').paths['strace'];
   it.skipIf(!strace)(
     'item 21.3: the key is flushed before it is linked to its name, and the data dir flushed after (strace of a real process)',
     async (context) => {

@@ -45,7 +45,7 @@ export async function restore(args: string[], out: Output): Promise<number> {
   const { BackupRefusedError, inspectSqliteBackup, lockDataDir, replaceDatabaseFile } = await import('@dms/core/sqlite');
   let inspection: BackupInspection;
   try {
-    inspection = inspectSqliteBackup(backupFile);
+    inspection = await inspectSqliteBackup(backupFile);
   } catch (error) {
     if (error instanceof BackupRefusedError) throw new CliError(`${error.message}; nothing was changed`);
     throw error;

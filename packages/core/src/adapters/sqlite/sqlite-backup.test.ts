@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -29,9 +29,9 @@ async function database() {
   return { file, storage, nasId: nas.id };
 }
 
-function refusal(run: () => unknown): string {
+async function refusal(run: () => Promise<unknown>): Promise<string> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(BackupRefusedError);
     return (error as Error).message;
@@ -56,6 +56,33 @@ describe('backupSqliteFile', () => {
     expect((raw.prepare('select count(*) as n from nas_shares').get() as { n: number }).n).toBe(51);
     raw.close();
   });
+
+  it('issue 40 item 9: a file or a symlink planted at a predictable partial name is never written through, and the copy is 0600', async () => {
+    const { file, storage } = await database();
+    // Another local user's plants, made before the backup: a world-readable file at the old
+    // `<dest>.partial-<pid>` name of one destination, a symlink to a file of theirs at the other's.
+    const planted = fresh('copy.sqlite');
+    const plantedPartial = `${planted}.partial-${process.pid}`;
+    writeFileSync(plantedPartial, '');
+    chmodSync(plantedPartial, 0o644);
+    const linked = fresh('copy.sqlite');
+    const theirs = fresh('theirs');
+    writeFileSync(theirs, '');
+    chmodSync(theirs, 0o666);
+    for (const suffix of ['', '-journal', '-wal']) symlinkSync(theirs, `${linked}.partial-${process.pid}${suffix}`);
+
+    for (const destination of [planted, linked]) {
+      await backupSqliteFile(file, destination);
+      expect(statSync(destination).mode & 0o777).toBe(0o600);
+      const raw = new BetterSqlite3(destination, { readonly: true });
+      expect((raw.prepare('select count(*) as n from nas_shares').get() as { n: number }).n).toBe(1);
+      raw.close();
+    }
+    await storage.close();
+    expect(readFileSync(plantedPartial).length).toBe(0);
+    expect(readFileSync(theirs).length).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
 });
 
 describe('inspectSqliteBackup and secretThatDoesNotOpen', () => {
@@ -64,7 +91,7 @@ describe('inspectSqliteBackup and secretThatDoesNotOpen', () => {
     const copy = fresh('copy.sqlite');
     await backupSqliteFile(file, copy);
     await storage.close();
-    const inspection = inspectSqliteBackup(copy);
+    const inspection = await inspectSqliteBackup(copy);
     expect(inspection.pendingMigrations).toBe(0);
     expect(inspection.sealed.map((sample) => sample.what)).toContain('a share password');
     expect(secretThatDoesNotOpen(inspection.sealed, key)).toBeUndefined();
@@ -79,19 +106,62 @@ describe('inspectSqliteBackup and secretThatDoesNotOpen', () => {
     const raw = new BetterSqlite3(copy);
     raw.prepare("insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')").run();
     raw.close();
-    expect(refusal(() => inspectSqliteBackup(copy))).toMatch(/comes from a newer dms \(migrations 9999_from_the_future are unknown to this one\): upgrade dms/);
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /comes from a newer dms \(migrations 9999_from_the_future are unknown to this one\): upgrade dms/,
+    );
 
     const other = fresh('other.sqlite');
     const plain = new BetterSqlite3(other);
     plain.exec('create table notes (text text)');
     plain.close();
-    expect(refusal(() => inspectSqliteBackup(other))).toMatch(/not a dms one/);
+    expect(await refusal(() => inspectSqliteBackup(other))).toMatch(/not a dms one/);
 
     const walled = fresh('walled.sqlite');
     writeFileSync(walled, '');
     writeFileSync(`${walled}-wal`, 'frames');
-    expect(refusal(() => inspectSqliteBackup(walled))).toMatch(/has a .*-wal beside it/);
-    expect(refusal(() => inspectSqliteBackup(fresh('missing.sqlite')))).toMatch(/does not exist/);
+    expect(await refusal(() => inspectSqliteBackup(walled))).toMatch(/has a .*-wal beside it/);
+    expect(await refusal(() => inspectSqliteBackup(fresh('missing.sqlite')))).toMatch(/does not exist/);
+  });
+});
+
+describe('issue 40 item 10: a backup whose schema differs from what its migrations create', () => {
+  async function backupChangedBy(change: string) {
+    const { file, storage } = await database();
+    const copy = fresh('copy.sqlite');
+    await backupSqliteFile(file, copy);
+    await storage.close();
+    const raw = new BetterSqlite3(copy);
+    raw.exec(change);
+    raw.close();
+    return copy;
+  }
+
+  it('issue 40 item 10: a backup with an added trigger is refused, naming the trigger', async () => {
+    const copy = await backupChangedBy(
+      "create trigger erase_audit after insert on audit_events begin delete from audit_events where id = new.id; update users set admin = 1 where username = 'mallory'; end",
+    );
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /holds a trigger "erase_audit" \(on audit_events\) that dms never creates.*restore another backup/,
+    );
+  });
+
+  it('issue 40 item 10: a backup with an added view is refused, naming the view', async () => {
+    const copy = await backupChangedBy('create view admins as select username, password_hash from users where admin = 1');
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(/holds a view "admins" \(on admins\) that dms never creates/);
+  });
+
+  it('issue 40 item 10: a backup with an altered table is refused, naming the table', async () => {
+    const copy = await backupChangedBy('alter table users add column note text');
+    expect(await refusal(() => inspectSqliteBackup(copy))).toMatch(
+      /holds a table "users" that differs from the one dms creates \(CREATE TABLE users .*note text\)/,
+    );
+    const dropped = await backupChangedBy('drop index nas_shares_name_id_desc');
+    expect(await refusal(() => inspectSqliteBackup(dropped))).toMatch(/holds no index "nas_shares_name_id_desc", which dms creates/);
+  });
+
+  it('issue 40 item 10: a genuine backup, analyzed or not, restores', async () => {
+    const copy = await backupChangedBy('analyze');
+    expect((await inspectSqliteBackup(copy)).pendingMigrations).toBe(0);
   });
 });
 

@@ -1,7 +1,6 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fchmodSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { createPrivateDatabaseFile } from './sqlite-file-modes.js';
 import { integrityProblems } from './sqlite-integrity.js';
 
 export interface SqliteBackupResult {
@@ -30,19 +29,19 @@ const allPages = 0x7fffffff;
  * writes a stepped backup would never end. One step holds one read snapshot instead; the
  * service's -wal grows meanwhile and is checkpointed after.
  *
- * The copy is written beside the destination, checked (quick_check), switched out of WAL mode
- * so it is one self-contained file, flushed, and renamed over the destination: an earlier
- * backup of that name stays whole until the new one is.
+ * The copy is written beside the destination (createPrivatePartial), checked (quick_check),
+ * switched out of WAL mode so it is one self-contained file, flushed, and renamed over the
+ * destination: an earlier backup of that name stays whole until the new one is.
  */
 export async function backupSqliteFile(source: string, destination: string): Promise<SqliteBackupResult> {
   const started = performance.now();
-  const partial = `${destination}.partial-${process.pid}`;
   // A reader waits for a moment SQLite needs the -shm alone (a WAL recovery); never for a writer.
   const database = new BetterSqlite3(source, { readonly: true, fileMustExist: true, timeout: 5000 });
   let snapshotNotBefore = Date.now();
+  let scratch: string | undefined;
   try {
-    // Owner only, before a byte is written: the copy holds every row, sealed secrets included.
-    createPrivateDatabaseFile(partial);
+    scratch = createPrivatePartial(destination);
+    const partial = join(scratch, partialName);
     const progress = await database.backup(partial, {
       progress: () => {
         // Called between steps: the next step starts its read transaction after this instant.
@@ -68,11 +67,37 @@ export async function backupSqliteFile(source: string, destination: string): Pro
       snapshotNotBefore,
       durationMs: performance.now() - started,
     };
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
   } finally {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
     database.close();
+  }
+}
+
+const partialName = 'backup.sqlite';
+
+/**
+ * A directory of the destination's (a rename into place never crosses file systems) that only
+ * this user can enter, with an empty 0600 file in it for the copy; resolves the directory.
+ * The copy holds every row, password hashes and sealed secrets included, and the destination's
+ * directory may be shared (/tmp): a name another user can predict there, planted beforehand as a
+ * readable file or a symlink, would be written through. mkdtemp makes a random name exclusively
+ * (0700), so the copy and the side files SQLite names after it (-journal, -wal) live where nobody
+ * else can plant anything; the file is created exclusively too ('wx'), and its mode is set on
+ * the open descriptor before a byte is written, whatever the umask.
+ */
+function createPrivatePartial(destination: string): string {
+  const scratch = mkdtempSync(join(dirname(destination), `.${basename(destination)}.partial-`));
+  try {
+    const fd = openSync(join(scratch, partialName), 'wx', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+    return scratch;
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
   }
 }
 

@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CompiledQuery,
   SelectQueryNode,
+  SqliteAdapter,
   SqliteDialect,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type QueryResult,
   type SqliteDatabase,
@@ -217,5 +219,21 @@ export class BusyRetryingSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new RollbackKeepsErrorDriver(this.#driver);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * SQLite runs DDL inside a transaction, which Kysely's adapter does not claim: with the claim,
+ * Kysely's Migrator runs the pending migrations and their records in one transaction, so a
+ * start killed part-way through them (a first start, an upgrade) leaves none of their tables
+ * half-made, and the next start runs them again from the start.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }

@@ -7,6 +7,7 @@ import { syncFile } from './sqlite-backup.js';
 import { databaseFiles } from './sqlite-file-modes.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
+import { schemaDifference, schemaOf, schemaOfMigrations } from './sqlite-schema-check.js';
 
 /** A backup `dms restore` will not put in place; the message says why and what to do. */
 export class BackupRefusedError extends Error {
@@ -46,9 +47,10 @@ export interface BackupInspection {
 /**
  * What `dms restore` checks before it replaces anything: a SQLite file SQLite finds sound
  * (PRAGMA integrity_check and foreign_key_check), a dms database, from this dms version or an
- * earlier one. Throws BackupRefusedError naming the problem and the way out.
+ * earlier one, whose schema (tables, indexes, triggers, views and their SQL) is exactly what its
+ * recorded migrations create. Rejects with BackupRefusedError naming the problem and the way out.
  */
-export function inspectSqliteBackup(file: string): BackupInspection {
+export async function inspectSqliteBackup(file: string): Promise<BackupInspection> {
   if (!existsSync(file)) throw new BackupRefusedError(`${file} does not exist: give the path of a file written by 'dms backup'`);
   const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
   if (wal && wal.size > 0)
@@ -84,6 +86,11 @@ export function inspectSqliteBackup(file: string): BackupInspection {
     const unknown = applied.filter((name) => !known.includes(name));
     if (unknown.length > 0)
       throw new BackupRefusedError(`${file} comes from a newer dms (migrations ${unknown.join(', ')} are unknown to this one): upgrade dms, then restore it`);
+    const difference = schemaDifference(schemaOf(database), await schemaOfMigrations(applied));
+    if (difference !== undefined)
+      throw new BackupRefusedError(
+        `${file} holds ${difference}: it was changed after 'dms backup' wrote it, and dms restores only the schema its migrations create; restore another backup`,
+      );
     return { migrations: applied.length, pendingMigrations: known.length - applied.length, sealed: sealedSamples(database) };
   } finally {
     database.close();
