@@ -128,7 +128,15 @@ describe('types generated from the API description', () => {
     expectTypeOf(dms.alerts.dismiss).returns.resolves.toEqualTypeOf<Alert>();
     expectTypeOf<Schedule['action']>().toEqualTypeOf<'test' | 'scan'>();
     expectTypeOf<AlertSource>().toEqualTypeOf<
-      'share_unreachable' | 'scan_failed' | 'schedule_missed' | 'api_key_expiring' | 'storage_degraded' | 'job_queue_saturated' | 'trap_target_unreachable'
+      | 'share_unreachable'
+      | 'scan_failed'
+      | 'schedule_missed'
+      | 'schedule_stopped'
+      | 'schedule_run_incomplete'
+      | 'api_key_expiring'
+      | 'storage_degraded'
+      | 'job_queue_saturated'
+      | 'trap_target_unreachable'
     >();
     expectTypeOf<NasShare['health']>().toEqualTypeOf<'ok' | 'unreachable' | 'unknown'>();
     expectTypeOf<NasShare['last_scanned_at']>().toEqualTypeOf<string | null>();
