@@ -82,6 +82,11 @@ interface Endpoint {
    */
   keyNeedsAllScopes?: true;
   /**
+   * Scopes the operation needs beside its own: a schedule acts with its creator's rights, so
+   * saving one that tests shares needs `nas_shares / test` too (docs/decisions/107-schedules-act-with-their-creators-rights.md).
+   */
+  alsoNeeds?: readonly ScopeText[];
+  /**
    * 404 for a key holding just the row's scope (exactly, or by controller/*): such a key sees
    * only the jobs of its own key tree, and the row's job was started by a user.
    */
@@ -392,6 +397,7 @@ const endpoints: Endpoint[] = [
     documented: '/schedules',
     path: () => '/schedules',
     scope: 'schedules/create',
+    alsoNeeds: ['nas_shares/test'],
     body: (f) => ({ name: unique('new-schedule'), action: 'test', nas_share_ids: [f.share.id], rrule: dailyRule }),
     status: 201,
   },
@@ -619,6 +625,15 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
       await unchanged();
     });
 
+    for (const needed of e.alsoNeeds ?? []) {
+      it(`key with ${scope} but not ${needed} → 403 naming it, nothing changed`, async () => {
+        const { res, unchanged } = await attempt(e, () => t.bearer(scope));
+        const body = await expectModelError(res, 403, 'scope', 'forbidden');
+        expect(body.messages.join(' ')).toContain(spaced(needed));
+        await unchanged();
+      });
+    }
+
     for (const [name, held] of [
       [`exactly ${scope}`, scope],
       [`${controller}/*`, `${controller}/*`],
@@ -635,8 +650,9 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
           await expectModelError(res, 404, 'job_id', 'not_found');
         });
       } else {
-        it(`key with ${name} → ${e.status}`, async () => {
-          const { res } = await attempt(e, () => t.bearer(held));
+        const alsoHeld = e.alsoNeeds ?? [];
+        it(`key with ${[name, ...alsoHeld].join(' and ')} → ${e.status}`, async () => {
+          const { res } = await attempt(e, () => t.bearer(held, ...alsoHeld));
           await expectSuccess(e, res);
         });
       }

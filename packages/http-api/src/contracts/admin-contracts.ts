@@ -47,7 +47,7 @@ export const adminContracts: readonly RouteContract[] = [
     schemas: { item: settingsSchema, update: settingsUpdateSchema },
     examples: { item: settingsExample, update: settingsUpdateExample },
     about:
-      'JWT mode and token lifetime, job queue bounds, the hosts share tests may connect to, and how many days finished jobs (`job_retention_days`), audit events (`audit_retention_days`) and failed sign-ins (`failed_sign_in_retention_days`, 30 by default) are kept. Admin only.',
+      'JWT mode and token lifetime, job queue bounds, the hosts share tests may connect to, and how many days finished jobs (`job_retention_days`), audit events (`audit_retention_days`) and failed sign-ins (`failed_sign_in_retention_days`, 30 by default) are kept, and the lowest interval between the occurrences of a schedule (`schedule_min_interval_seconds`, 60 by default). Admin only.',
   }),
   ...crudContracts({
     path: '/api_keys',
