@@ -67,11 +67,11 @@ describe('electron-builder configuration', () => {
     expect(packed('dist/main/main.js.map')).toBe(false);
   });
 
-  it('unpacks better-sqlite3’s native module from the asar and rebuilds it for Electron', () => {
-    const native = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
-    expect(existsSync(join(require.resolve('better-sqlite3/package.json'), '..', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
+  it('unpacks better-sqlite3’s prebuilt Node-API module from the asar, with nothing to rebuild for Electron', () => {
+    const native = `node_modules/better-sqlite3/prebuilds/${process.platform}-${process.arch}.node`;
+    expect(existsSync(join(require.resolve('better-sqlite3/package.json'), '..', 'prebuilds', `${process.platform}-${process.arch}.node`))).toBe(true);
     expect(config.asarUnpack.some((pattern) => minimatch(native, pattern))).toBe(true);
-    expect(config.npmRebuild).toBe(true);
+    expect(config.npmRebuild).toBe(false);
   });
 
   it('finds what the app needs at run time in dependencies, and Electron and the builder in devDependencies', () => {
