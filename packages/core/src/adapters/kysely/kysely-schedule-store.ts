@@ -255,12 +255,7 @@ export class KyselyScheduleStore implements ScheduleStore {
         .selectFrom('schedule_runs')
         .select(['id', 'lease_until'])
         .where('finished_at', 'is', null)
-        .where((eb) =>
-          eb.or([
-            eb('lease_until', 'is', null),
-            heldByTheDead ? eb('lease_owner', '<>', lease.owner) : eb('lease_until', '<', now),
-          ]),
-        )
+        .where((eb) => eb.or([eb('lease_until', 'is', null), heldByTheDead ? eb('lease_owner', '<>', lease.owner) : eb('lease_until', '<', now)]))
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
