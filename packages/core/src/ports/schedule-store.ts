@@ -107,8 +107,12 @@ export interface ScheduleStore {
   renewRun(runId: number, owner: string, leaseUntil: string): Promise<boolean>;
   /** Lets go of a run (a graceful stop): any replica may take it over at once. */
   releaseRun(runId: number, owner: string): Promise<void>;
-  /** Takes over one unfinished run whose lease is gone or ran out, oldest first. */
-  takeOverRun(now: string, lease: RunLease): Promise<ScheduleRunRecord | undefined>;
+  /**
+   * Takes over one unfinished run whose lease is gone or ran out, oldest first. `heldByTheDead`
+   * (an exclusive owner at start: whoever held a run is no longer running): also a run another
+   * owner than `lease.owner` holds, whatever its lease.
+   */
+  takeOverRun(now: string, lease: RunLease, heldByTheDead?: boolean): Promise<ScheduleRunRecord | undefined>;
   finishRun(runId: number, owner: string, finishedAt: string): Promise<void>;
   getRun(runId: number): Promise<ScheduleRunRecord | undefined>;
 }

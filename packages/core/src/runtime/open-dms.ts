@@ -79,6 +79,11 @@ export interface OpenDmsOptions {
   jobPollMs?: number;
   /** How often the scheduler looks for schedules changed by another replica (1 s). */
   schedulerPollMs?: number;
+  /**
+   * How long a scheduled run's lease lasts unrenewed (60 s): on PostgreSQL, how long the rest of
+   * a run whose replica died waits before another replica feeds it. Tests shorten it.
+   */
+  scheduleRunLeaseMs?: number;
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
   log?: DmsLog;
@@ -266,6 +271,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       },
       scheduler: {
         ...(options.schedulerPollMs === undefined ? {} : { pollMs: options.schedulerPollMs }),
+        ...(options.scheduleRunLeaseMs === undefined ? {} : { leaseMs: options.scheduleRunLeaseMs }),
         onError: (error) => log.error({ err: error }, 'scheduler error'),
       },
       ...(trapSender ? { trapSender } : {}),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDms, type TestAdapter, type TestDms } from '../testing/test-dms.js';
 import { postgresUnreachable } from '../testing/postgres-test-database.js';
-import { holdSqliteWriteLock, requireTools } from '../testing/index.js';
+import { holdSqliteWriteLock, pollUntil, requireTools } from '../testing/index.js';
 import { openDms, type Dms } from '../runtime/open-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 
@@ -20,16 +20,6 @@ if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unr
 function manualClock(start: string) {
   let now = new Date(start).getTime();
   return { clock: () => new Date(now), set: (at: string) => void (now = new Date(at).getTime()) };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('scheduler faults', () => {
@@ -110,7 +100,7 @@ describe('scheduler faults', () => {
         time.set('2032-01-01T01:00:00.000Z');
         await first.dms.scheduler.tick();
         // No workers: the first batch fills the bound and the run waits for room. Stop it there.
-        await until(
+        await pollUntil(
           () => core.jobs.list(systemPrincipal, { requester: ['scheduler'] }),
           (page) => page.count === 12,
           'the first batch',
@@ -146,7 +136,7 @@ describe('scheduler faults', () => {
         // One run, one audit event, though two processes fed it.
         const audited = await second.core.auditEvents.list(systemPrincipal, { via: ['scheduler'], action: ['test'] });
         expect(audited.count).toBe(1);
-        await until(
+        await pollUntil(
           () => second.core.jobs.list(systemPrincipal, { status: ['><queued|working'] }),
           (page) => page.count === 0,
           'the jobs finished',

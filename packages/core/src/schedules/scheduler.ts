@@ -25,6 +25,8 @@ export interface SchedulerOptions {
   startJob(action: 'test' | 'scan', share: NasShareRecord, scheduleId: number, alsoStore: (stores: Stores) => Promise<void>): Promise<unknown>;
   /** How often storage is looked at for schedules changed on another replica. */
   pollMs?: number;
+  /** How long a run's lease lasts unrenewed (`runLeaseMs`): how long a dead replica's run waits for another. */
+  leaseMs?: number;
   /** Told of each run it claimed, with the occurrences it missed and why (the alerts raise or clear `schedule_missed`). */
   onRun?: (schedule: ScheduleRecord, missed: number, why: string) => void;
   /** Told of a schedule it stopped (disabled): its creator is gone or may no longer act. */
@@ -75,7 +77,7 @@ class RunLost extends Error {}
  * off for a minute; a storage error only for seconds (docs/decisions/109-…).
  */
 export class Scheduler {
-  readonly #options: Required<Pick<SchedulerOptions, 'pollMs'>> & SchedulerOptions;
+  readonly #options: Required<Pick<SchedulerOptions, 'pollMs' | 'leaseMs'>> & SchedulerOptions;
   readonly #owner = randomUUID();
   readonly #feeding = new Map<number, Promise<void>>();
   /** Schedules whose claim met a storage error: when to try again, and how many times in a row. */
@@ -83,17 +85,22 @@ export class Scheduler {
   /** The last storage error and when: what a missed run is put down to while the scheduler ran. */
   #lastStorageError: { at: number; message: string } | undefined;
   #startedAt: number | undefined;
+  /** Started on storage it alone uses: the first tick takes over every run still held (its holder is dead). */
+  #reclaimHeld = false;
   #stop = new AbortController();
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
   constructor(options: SchedulerOptions) {
-    this.#options = { pollMs: 1_000, ...options };
+    this.#options = { pollMs: 1_000, leaseMs: runLeaseMs, ...options };
   }
 
   start(): void {
     if (this.#loop) return;
     this.#stop = new AbortController();
+    // SQLite behind the data dir's lock: a run held now was held by a process that died (SIGKILL,
+    // power cut), so it is fed on at once, not after its lease (docs/decisions/110-…).
+    this.#reclaimHeld = this.#options.storage.capabilities.exclusiveOwner;
     this.#loop = this.run();
   }
 
@@ -115,7 +122,8 @@ export class Scheduler {
   async tick(): Promise<void> {
     const now = this.#options.clock();
     this.#startedAt ??= now.getTime();
-    await this.resumeRuns(now);
+    await this.resumeRuns(now, this.#reclaimHeld);
+    this.#reclaimHeld = false;
     const due = await this.#options.storage.schedules.due(now.toISOString(), 100);
     for (const schedule of due) {
       if (this.#stop.signal.aborted) return;
@@ -249,12 +257,15 @@ export class Scheduler {
     if (stopped) this.#options.onStopped?.(stopped, reason);
   }
 
-  /** Unfinished runs nobody holds (a stop let go of them, or their holder died): fed on from where they stopped. */
-  private async resumeRuns(now: Date): Promise<void> {
+  /**
+   * Unfinished runs nobody holds (a stop let go of them, or their holder died and its lease ran
+   * out; with `heldByTheDead`, any other holder's): fed on from where they stopped.
+   */
+  private async resumeRuns(now: Date, heldByTheDead: boolean): Promise<void> {
     const { storage } = this.#options;
     for (;;) {
       if (this.#stop.signal.aborted) return;
-      const run = await storage.schedules.takeOverRun(now.toISOString(), this.lease());
+      const run = await storage.schedules.takeOverRun(now.toISOString(), this.lease(), heldByTheDead);
       if (!run) return;
       const schedule = await storage.schedules.get(run.schedule_id);
       const creator = schedule && (await creatorOf(storage, schedule, now));
@@ -268,7 +279,7 @@ export class Scheduler {
   }
 
   private lease(): { owner: string; until: string } {
-    return { owner: this.#owner, until: new Date(this.#options.clock().getTime() + runLeaseMs).toISOString() };
+    return { owner: this.#owner, until: new Date(this.#options.clock().getTime() + this.#options.leaseMs).toISOString() };
   }
 
   private feedInBackground(schedule: ScheduleRecord, run: ScheduleRunRecord, principal: Principal): void {

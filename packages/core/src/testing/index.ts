@@ -12,3 +12,4 @@ export { openTestDms, type TestAdapter, type TestDms, type TestDmsOptions } from
 export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder.js';
 export { wireCore, type WiredCore } from '../services/create-core.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
+export { pollUntil } from './poll-until.js';

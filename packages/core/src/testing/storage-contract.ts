@@ -731,5 +731,35 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       const like = await storage.nas.list(query({ filters: [{ field: 'name', op: 'like', values: ['a%'] }] }));
       expect(like.items.map((item) => item.name).sort()).toEqual(['a', 'a-b', 'ab']);
     });
+
+    it('issue 40 item D: a stored run is taken over once its lease ran out or was let go, and (its holder dead) at once, never from its taker', async () => {
+      const schedule = await storage.schedules.create({
+        name: 'runs',
+        action: 'test',
+        share_ids: null,
+        pool_id: null,
+        nas_id: null,
+        all_shares: true,
+        rrule: 'DTSTART:20320101T000000Z\nRRULE:FREQ=HOURLY',
+        enabled: true,
+        next_run_at: null,
+        creator_user_id: null,
+        creator_key_id: null,
+      });
+      const now = '2032-01-01T00:00:30.000Z';
+      const live = { owner: 'live', until: '2032-01-01T00:01:00.000Z' };
+      const held = await storage.schedules.startRun(schedule.id, '2032-01-01T00:00:00.000Z', now, live);
+      expect(await storage.schedules.takeOverRun(now, { owner: 'other', until: '2032-01-01T00:02:00.000Z' })).toBeUndefined();
+      // The storage's one owner starting again: whoever held it is dead, whatever its lease says.
+      const taken = await storage.schedules.takeOverRun(now, { owner: 'restarted', until: '2032-01-01T00:02:00.000Z' }, true);
+      expect(taken).toMatchObject({ id: held.id, lease_owner: 'restarted' });
+      expect(await storage.schedules.takeOverRun(now, { owner: 'restarted', until: '2032-01-01T00:03:00.000Z' }, true)).toBeUndefined();
+      expect(await storage.schedules.stepRun(held.id, 'live', 1, 'queued', live.until)).toBe(false);
+      // A lease that ran out is taken by anyone; one let go at once.
+      const lapsed = await storage.schedules.takeOverRun('2032-01-01T00:02:01.000Z', { owner: 'replica', until: '2032-01-01T00:03:00.000Z' });
+      expect(lapsed).toMatchObject({ id: held.id, lease_owner: 'replica' });
+      await storage.schedules.releaseRun(held.id, 'replica');
+      expect(await storage.schedules.takeOverRun(now, { owner: 'other', until: '2032-01-01T00:04:00.000Z' })).toMatchObject({ lease_owner: 'other' });
+    });
   });
 }

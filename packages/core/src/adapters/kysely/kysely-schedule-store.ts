@@ -249,13 +249,13 @@ export class KyselyScheduleStore implements ScheduleStore {
     await this.db.updateTable('schedule_runs').set({ lease_owner: null, lease_until: null }).where('id', '=', runId).where('lease_owner', '=', owner).execute();
   }
 
-  async takeOverRun(now: string, lease: RunLease) {
+  async takeOverRun(now: string, lease: RunLease, heldByTheDead = false) {
     for (;;) {
       const candidate = await this.db
         .selectFrom('schedule_runs')
         .select(['id', 'lease_until'])
         .where('finished_at', 'is', null)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) => eb.or([eb('lease_until', 'is', null), heldByTheDead ? eb('lease_owner', '<>', lease.owner) : eb('lease_until', '<', now)]))
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
