@@ -17,6 +17,7 @@ import { assertBuilt, createApiKey, serverEnv, startBaseline, startContractFloor
 import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from './http-bench.mjs';
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
+import { nfsScanBench } from './nfs-scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
 import { faultsBench } from './faults.mjs';
@@ -335,6 +336,9 @@ async function main() {
     `jobs.per_s: ${config.engineJobs} local share tests enqueued, then the engine started in-process (default concurrency 4), until all finished (${engine.completed} completed, ${engine.failed} failed) in ${round(engine.seconds)} s`,
   );
   log(`engine: ${round(engine.perSecond)} jobs/s`);
+
+  // --- NFS scans: the same tree over NFS-Ganesha and as a local share, through a server of its own. ---
+  await nfsScanBench({ record, notes, log, tree: config.tree });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });

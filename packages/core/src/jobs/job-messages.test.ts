@@ -7,6 +7,17 @@ describe('job messages', () => {
     expect(scanSummary({ file_count: 1, file_size_sum: 6 })).toBe('counted 1 file, 6 bytes');
   });
 
+  it('issue 42: names the directories a scan skipped, the first few of many', () => {
+    const shown = ["'a' (permission denied)", "'b' (permission denied)"];
+    expect(scanSummary({ file_count: 3, file_size_sum: 6, skipped: { count: 0, shown: [] } })).toBe('counted 3 files, 6 bytes');
+    expect(scanSummary({ file_count: 3, file_size_sum: 6, skipped: { count: 1, shown: shown.slice(0, 1) } })).toBe(
+      "counted 3 files, 6 bytes; skipped 1 directory: 'a' (permission denied)",
+    );
+    expect(scanSummary({ file_count: 3, file_size_sum: 6, skipped: { count: 1002, shown } })).toBe(
+      "counted 3 files, 6 bytes; skipped 1,002 directories: 'a' (permission denied), 'b' (permission denied) and 1,000 more",
+    );
+  });
+
   it('names the job and what it was about in a failure line', () => {
     const failure = { jobId: 'j1', nasId: 1, shareId: 7, message: 'interrupted' };
     expect(describeJobFailure({ ...failure, kind: 'share_test', shareName: 'projects' })).toBe("share test of 'projects' failed: interrupted");

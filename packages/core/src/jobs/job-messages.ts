@@ -15,10 +15,18 @@ export interface JobFailure {
 
 const thousands = new Intl.NumberFormat('en-US');
 
-/** What a completed scan found: "counted 1,234 files, 5.6 MB". */
+/**
+ * What a completed scan found: "counted 1,234 files, 5.6 MB", and what it went past:
+ * "; skipped 2 directories: 'a' (permission denied), 'b' (permission denied)".
+ */
 export function scanSummary(counts: ScanResult): string {
   const files = `${thousands.format(counts.file_count)} ${counts.file_count === 1 ? 'file' : 'files'}`;
-  return `counted ${files}, ${formatBytes(counts.file_size_sum)}`;
+  const summary = `counted ${files}, ${formatBytes(counts.file_size_sum)}`;
+  const skipped = counts.skipped;
+  if (skipped === undefined || skipped.count === 0) return summary;
+  const more = skipped.count - skipped.shown.length;
+  const named = skipped.shown.join(', ') + (more > 0 ? ` and ${thousands.format(more)} more` : '');
+  return `${summary}; skipped ${thousands.format(skipped.count)} ${skipped.count === 1 ? 'directory' : 'directories'}: ${named}`;
 }
 
 /** A failed job in one log line: "share test of 'x' failed: connection refused by host …". */

@@ -81,7 +81,14 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     });
     return {
       subject,
-      outcome: { status: 'completed', message: scanSummary(counts), progress: counts.file_count, total: counts.file_count, steps, result: { ...counts } },
+      outcome: {
+        status: 'completed',
+        message: scanSummary(counts),
+        progress: counts.file_count,
+        total: counts.file_count,
+        steps,
+        result: { file_count: counts.file_count, file_size_sum: counts.file_size_sum },
+      },
     };
   } catch (error) {
     const message = error instanceof DriverError ? error.message : `scan failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -52,9 +52,18 @@ export type TestResult = { ok: true; message: string } | { ok: false; message: s
 /** What a save-time check of a share's path found; `message` says why it is refused. */
 export type PathCheck = { ok: true } | { ok: false; message: string };
 
+/** Directories a scan could not read and went past (NFS: the server refused the listing). */
+export interface SkippedDirectories {
+  count: number;
+  /** The first few, by path from the share's directory, each with why: "'locked' (permission denied)". */
+  shown: string[];
+}
+
 export interface ScanResult {
   file_count: number;
   file_size_sum: number;
+  /** Absent or count 0: nothing was skipped. */
+  skipped?: SkippedDirectories;
 }
 
 /** A failure a user can act on; `message` is plain words ("authentication failed for user 'x'"). */

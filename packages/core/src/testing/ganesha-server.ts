@@ -19,6 +19,11 @@ export interface GaneshaServerOptions {
   pseudo?: string;
   /** NFS versions to serve (default [4]). With 3, MOUNT and rpcbind come along. */
   versions?: ReadonlyArray<3 | 4>;
+  /**
+   * Map root (as dms presents itself over AUTH_SYS) to nobody (65534), so the server's
+   * permission checks apply to it: a directory of mode 000 is then refused. Default: no squash.
+   */
+  squashRoot?: boolean;
 }
 
 export interface GaneshaServer {
@@ -84,7 +89,7 @@ EXPORT {
   Path = ${options.exportPath};
   Pseudo = ${pseudo};
   Access_Type = RO;
-  Squash = No_Root_Squash;
+  ${options.squashRoot ? 'Squash = Root_Squash;\n  Anonymous_Uid = 65534;\n  Anonymous_Gid = 65534;' : 'Squash = No_Root_Squash;'}
   Protocols = ${protocols};
   Transports = TCP;
   FSAL { Name = VFS; }

@@ -1,1 +1,2 @@
-export { createNfsDriver, nfsScanUnsupported } from './nfs-driver.js';
+export { createNfsDriver } from './nfs-driver.js';
+export type { NfsScanOptions } from './nfs-scan.js';

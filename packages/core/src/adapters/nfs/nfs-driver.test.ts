@@ -7,7 +7,7 @@ import type { NasType } from '../../domain/common.js';
 import { freePort } from '../../testing/fixture-support.js';
 import { recordingRun, shareLocation, type RecordingRun } from '../../testing/recording-run.js';
 import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
-import { createNfsDriver, nfsScanUnsupported } from './nfs-driver.js';
+import { createNfsDriver } from './nfs-driver.js';
 
 const driver = createNfsDriver();
 const outcomes = (run: RecordingRun) => run.steps.map((s) => `${s.name}:${s.outcome}`);
@@ -86,8 +86,15 @@ describe('NFS driver without a server', () => {
     expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:failed', 'negotiate_protocol:skipped', 'open_path:skipped']);
   });
 
-  it('refuses to scan', async () => {
-    await expect(driver.scan(at('nfs_v4', 2049), recordingRun())).rejects.toThrow(nfsScanUnsupported);
+  it('issue 42: a scan of a host that accepts TCP but never answers fails within the timeout per call', async () => {
+    const silent = await fakeServer();
+    try {
+      await expect(driver.scan(at('nfs_v4', silent.port), recordingRun({ timeoutMs: 300 }))).rejects.toThrow(
+        `no answer to a NFS v4 request from host '127.0.0.1' on port ${silent.port} within 300 ms`,
+      );
+    } finally {
+      silent.close();
+    }
   });
 });
 

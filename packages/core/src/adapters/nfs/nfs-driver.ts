@@ -1,15 +1,15 @@
 import type { Socket } from 'node:net';
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, ScanResult, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { bareHost, portOption, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { inWords } from './nfs-messages.js';
-import { getPort, listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
+import { mountPortOf, withSocket } from './nfs-mount.js';
+import { listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
+import { scanNfs, type NfsScanOptions } from './nfs-scan.js';
 
 // No authenticate step: AUTH_SYS has no secret to check; access is the server's export rules.
 const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'open_path'];
-
-export const nfsScanUnsupported = 'scanning NFS shares is not supported yet: mount the export and use a local share';
 
 interface NfsTarget {
   host: string;
@@ -39,29 +39,10 @@ function isExported(path: string, exported: string): boolean {
   return path === base || path.startsWith(base === '/' ? '/' : `${base}/`);
 }
 
-async function withSocket<T>(socket: Socket, fn: (socket: Socket) => Promise<T>): Promise<T> {
-  try {
-    return await fn(socket);
-  } finally {
-    socket.destroy();
-  }
-}
-
 /** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does. */
 async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<string> {
   const { host } = target;
-  let mountPort = target.mountPort;
-  if (mountPort === undefined) {
-    const rpcbind = await tcpConnect(address, 111, host, run.timeoutMs, run.signal).catch((error: unknown) => {
-      if (!(error instanceof DriverError)) throw error;
-      throw new DriverError(`cannot reach rpcbind on host '${host}' (port 111) to find its MOUNT service: ${error.message}; set option mountport=`);
-    });
-    mountPort = await withSocket(rpcbind, (socket) =>
-      inWords({ host, port: 111, service: 'rpcbind', timeoutMs: run.timeoutMs }, () => getPort(socket, programs.mount, 3, run.timeoutMs, run.signal)),
-    );
-    if (mountPort === 0) throw new DriverError(`host '${host}' has no MOUNT v3 service registered with rpcbind`);
-  }
-  const port = mountPort;
+  const port = await mountPortOf(host, address, target.mountPort, run);
   const mount = await tcpConnect(address, port, host, run.timeoutMs, run.signal);
   const exports = await withSocket(mount, (socket) =>
     inWords({ host, port, service: 'MOUNT v3', timeoutMs: run.timeoutMs }, () => listExports(socket, run.timeoutMs, run.signal)),
@@ -109,7 +90,8 @@ async function checkPath(target: NfsTarget, socket: Socket, run: DriverRun): Pro
   }
 }
 
-export function createNfsDriver(): ShareDriver {
+/** `options` tune the scan's walk (see NfsScanOptions); jobs use the defaults. */
+export function createNfsDriver(options: NfsScanOptions = {}): ShareDriver {
   return {
     testSteps: () => steps,
 
@@ -147,9 +129,12 @@ export function createNfsDriver(): ShareDriver {
       });
     },
 
-    async scan(): Promise<ScanResult> {
-      // Walking NFS needs READDIRPLUS over a mounted export; the local driver does that today.
-      throw new DriverError(nfsScanUnsupported);
+    async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
+      const target = nfsTarget(location);
+      const address = await resolveHost(target.host, run);
+      // v3: the export covering the path is the one MOUNT hands a root handle for.
+      const exported = target.version === 3 ? await checkExport(target, address, run) : undefined;
+      return scanNfs(target, address, exported, run, options);
     },
   };
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasType } from '../../domain/common.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
+import { DriverError } from '../../ports/share-driver.js';
 import { createNfsDriver } from './nfs-driver.js';
 import { programs } from './nfs-programs.js';
 import { XdrWriter } from './xdr.js';
@@ -179,6 +180,153 @@ describe('NFS driver against hostile peers', () => {
         const result = await driver.test(at(type, peer.port, '/export/sub', { mountport: String(peer.port) }), recordingRun({ timeoutMs: 300 }));
         expect(typeof result.message).toBe('string');
         expect(performance.now() - started).toBeLessThan(1_000);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+/** An NFSv4.0 COMPOUND reply: status 0, tag 'dms', then the results as written by `results`. */
+function compound(count: number, results: (writer: XdrWriter) => void): Buffer {
+  const writer = new XdrWriter().u32(0).string('dms').u32(count);
+  results(writer);
+  return writer.bytes();
+}
+
+const u64 = (writer: XdrWriter, value: number) => writer.u32(Math.floor(value / 2 ** 32)).u32(value % 2 ** 32);
+
+/** PUTROOTFH, LOOKUP 'export', GETFH, GETATTR(type = directory, fileid 1): the scan's root. */
+const rootResults = compound(4, (w) => {
+  w.u32(24).u32(0).u32(15).u32(0).u32(10).u32(0).opaque(Buffer.from('root-fh'));
+  const attrs = new XdrWriter().u32(2);
+  u64(attrs, 1);
+  w.u32(9)
+    .u32(0)
+    .u32(1)
+    .u32((1 << 1) | (1 << 20))
+    .opaque(attrs.bytes());
+});
+
+interface PeerEntry {
+  cookie: number;
+  name: string;
+  dir?: { fileid: number };
+}
+
+/** PUTFH, READDIR: files of 10 bytes or directories (with a handle and a file id). */
+function readdirResults(entries: readonly PeerEntry[], eof: boolean): Buffer {
+  return compound(2, (w) => {
+    w.u32(22).u32(0).u32(26).u32(0).u32(0).u32(7); // verifier
+    for (const entry of entries) {
+      w.u32(1);
+      u64(w, entry.cookie);
+      w.string(entry.name);
+      const attrs = new XdrWriter();
+      if (entry.dir) {
+        attrs.u32(2).opaque(Buffer.from(`fh-${entry.dir.fileid}`));
+        u64(attrs, entry.dir.fileid);
+        w.u32(1)
+          .u32((1 << 1) | (1 << 19) | (1 << 20))
+          .opaque(attrs.bytes());
+      } else {
+        attrs.u32(1);
+        u64(attrs, 10);
+        u64(attrs, 1000 + entry.cookie);
+        w.u32(1)
+          .u32((1 << 1) | (1 << 4) | (1 << 20))
+          .opaque(attrs.bytes());
+      }
+    }
+    w.u32(0).u32(eof ? 1 : 0);
+  });
+}
+
+describe('NFS scans against hostile peers', () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await startPeer(() => {});
+  });
+  afterAll(() => peer.close());
+
+  /** The first call is the root's lookup, every later one a READDIR, answered by `readdir`. */
+  function answering(readdir: (call: number) => Buffer): void {
+    let calls = 0;
+    peer.respond = (call, socket) => {
+      const results = calls === 0 ? rootResults : readdir(calls);
+      calls += 1;
+      socket.write(record(accepted(call.xid, results)));
+    };
+  }
+
+  it('issue 42: a READDIR cookie chain that comes back on itself fails the scan, not loops it', async () => {
+    answering((call) => readdirResults([{ cookie: (call % 3) + 3, name: `f${call}` }], false));
+    await expect(createNfsDriver().scan(at('nfs_v4', peer.port), recordingRun())).rejects.toThrow(
+      "listing directory '.' loops (the server answered a cookie again)",
+    );
+  });
+
+  it('issue 42: a READDIR that never reaches its end stops at the entries bound', async () => {
+    answering((call) => readdirResults([{ cookie: call + 2, name: `f${call}` }], false));
+    await expect(createNfsDriver({ maxDirectoryEntries: 500 }).scan(at('nfs_v4', peer.port), recordingRun())).rejects.toThrow(
+      "directory '.' lists more than 500 entries (a listing without end?)",
+    );
+  });
+
+  it('issue 42: directories nested without end stop at the depth bound', async () => {
+    answering((call) => readdirResults([{ cookie: 3, name: 'deeper', dir: { fileid: 100 + call } }], true));
+    await expect(createNfsDriver({ maxDepth: 20 }).scan(at('nfs_v4', peer.port), recordingRun())).rejects.toThrow(
+      /^directories nest deeper than 20 levels at '(deeper\/){20}deeper'/,
+    );
+  });
+
+  it('issue 42: a directory whose file id is its ancestor is a loop, skipped and named', async () => {
+    answering((call) =>
+      readdirResults(
+        call === 1
+          ? [
+              { cookie: 3, name: 'again', dir: { fileid: 1 } },
+              { cookie: 4, name: 'f' },
+            ]
+          : [],
+        true,
+      ),
+    );
+    expect(await createNfsDriver().scan(at('nfs_v4', peer.port), recordingRun())).toEqual({
+      file_count: 1,
+      file_size_sum: 10,
+      skipped: { count: 1, shown: ["'again' (a loop back to '.')"] },
+    });
+  });
+
+  it('issue 42: a READDIR reply larger than the page asked for is refused at the cap', async () => {
+    answering(() => Buffer.alloc(256 * 1024));
+    await expect(createNfsDriver({ pageBytes: 4096 }).scan(at('nfs_v4', peer.port), recordingRun())).rejects.toThrow(
+      `host '127.0.0.1' does not answer as an RPC server on port ${peer.port}`,
+    );
+  });
+
+  it('issue 42: a peer that hangs up mid-walk fails the scan in plain words', async () => {
+    let calls = 0;
+    peer.respond = (call, socket) => {
+      if (calls++ === 0) socket.write(record(accepted(call.xid, rootResults)));
+      else socket.destroy();
+    };
+    await expect(createNfsDriver().scan(at('nfs_v4', peer.port), recordingRun())).rejects.toThrow(
+      `host '127.0.0.1' closed the connection on port ${peer.port} during the scan (server stopped or export removed?)`,
+    );
+  });
+
+  it('hostile READDIR replies of every shape (fast-check): the scan settles with a count or a DriverError', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), fc.boolean(), async (bytes, raw) => {
+        answering(() => (raw ? Buffer.from(bytes) : Buffer.concat([readdirResults([], false).subarray(0, 24), Buffer.from(bytes)])));
+        const outcome = await createNfsDriver()
+          .scan(at('nfs_v4', peer.port), recordingRun({ timeoutMs: 300 }))
+          .then(
+            () => 'counted',
+            (error: unknown) => (error instanceof DriverError ? 'failed' : error),
+          );
+        expect(['counted', 'failed']).toContain(outcome);
       }),
       { numRuns: 60 },
     );

@@ -35,7 +35,8 @@ export interface RpcRequest {
   credential?: RpcCredential;
 }
 
-function callRecord(xid: number, request: RpcRequest): Buffer {
+/** One call as a record-marked message (one fragment). */
+export function callRecord(xid: number, request: RpcRequest): Buffer {
   const credential = request.credential ?? authNone;
   const body = new XdrWriter()
     .u32(xid)

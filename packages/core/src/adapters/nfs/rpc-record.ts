@@ -25,6 +25,10 @@ export class RecordAssembler {
   #parts: Buffer[] = [];
   #counted = 0;
   #fragments = 0;
+  #used = 0;
+
+  /** `maxBytes`: a tighter cap than maxRecordBytes, for replies whose size the call bounds. */
+  constructor(private readonly maxBytes = maxRecordBytes) {}
 
   /** Bytes this record has cost so far, fragment headers included (never above maxRecordBytes). */
   get counted(): number {
@@ -33,6 +37,11 @@ export class RecordAssembler {
 
   get fragments(): number {
     return this.#fragments;
+  }
+
+  /** Bytes of the last chunk pushed that belong to the record it completed (the rest start the next one). */
+  get used(): number {
+    return this.#used;
   }
 
   /**
@@ -57,7 +66,10 @@ export class RecordAssembler {
       offset += take;
       this.#remaining -= take;
       if (this.#remaining > 0) return undefined;
-      if (this.#last) return this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#counted - 4 * this.#fragments);
+      if (this.#last) {
+        this.#used = offset;
+        return this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#counted - 4 * this.#fragments);
+      }
       this.#remaining = -1;
       this.#headerFill = 0;
     }
@@ -67,7 +79,7 @@ export class RecordAssembler {
   #startFragment(header: number): void {
     const length = (header & ~lastFragment) >>> 0;
     // Checked before anything is taken in: what the record has cost stays within the bounds.
-    if (this.#fragments + 1 > maxRecordFragments || this.#counted + 4 + length > maxRecordBytes) throw new RpcError({ kind: 'not_rpc' });
+    if (this.#fragments + 1 > maxRecordFragments || this.#counted + 4 + length > this.maxBytes) throw new RpcError({ kind: 'not_rpc' });
     this.#fragments += 1;
     this.#counted += 4 + length;
     this.#last = (header & lastFragment) !== 0;
