@@ -1,9 +1,10 @@
 import type { Socket } from 'node:net';
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, ScanResult, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ShareCapacity, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { bareHost, portOption, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { inWords } from './nfs-messages.js';
+import { readNfsCapacity, type NfsV3Mount } from './nfs-capacity.js';
 import { getPort, listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
 
 // No authenticate step: AUTH_SYS has no secret to check; access is the server's export rules.
@@ -47,8 +48,8 @@ async function withSocket<T>(socket: Socket, fn: (socket: Socket) => Promise<T>)
   }
 }
 
-/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does. */
-async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<string> {
+/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does, and MOUNT's port. */
+async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<NfsV3Mount> {
   const { host } = target;
   let mountPort = target.mountPort;
   if (mountPort === undefined) {
@@ -71,7 +72,7 @@ async function checkExport(target: NfsTarget, address: string, run: DriverRun): 
     const shown = exports.length === 0 ? 'none' : exports.slice(0, 5).join(', ') + (exports.length > 5 ? ', ...' : '');
     throw new DriverError(`path '${target.path}' is not exported by host '${host}' (exports: ${shown})`);
   }
-  return covering;
+  return { address, exported: covering, mountPort: port };
 }
 
 /** What a passed test reached: "reached export '/export' on 10.0.0.5 (NFS v4)". */
@@ -126,7 +127,9 @@ export function createNfsDriver(): ShareDriver {
         const { host, port, version } = target;
         const address = await reporter.step('resolve_host', () => resolveHost(host, run));
         const socket = await reporter.step('connect', () => tcpConnect(address, port, host, run.timeoutMs, run.signal));
-        let found: { exported: string } | { unchecked: string } | undefined;
+        let found: NfsV3Mount | { unchecked: string } | undefined;
+        let capacity: ShareCapacity | undefined;
+        let sizeUnknown = '';
         await withSocket(socket, async () => {
           await reporter.step('negotiate_protocol', () =>
             inWords({ host, port, service: `NFS v${version}`, timeoutMs: run.timeoutMs }, () =>
@@ -139,11 +142,19 @@ export function createNfsDriver(): ShareDriver {
               if (unchecked !== undefined) found = { unchecked };
               return unchecked;
             }
-            found = { exported: await checkExport(target, address, run) };
+            found = await checkExport(target, address, run);
             return undefined;
           });
+          // The size is a bonus of a passed test: a server that will not tell it fails nothing.
+          if (found === undefined || 'exported' in found) {
+            capacity = await readNfsCapacity(socket, target, found, run).catch((error: unknown) => {
+              if (!(error instanceof DriverError)) throw error;
+              sizeUnknown = `; its size is unknown: ${error.message}`;
+              return undefined;
+            });
+          }
         });
-        return reachedSummary(target, found);
+        return { message: reachedSummary(target, found) + sizeUnknown, capacity };
       });
     },
 
