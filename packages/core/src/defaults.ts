@@ -79,6 +79,19 @@ export const auditDefaults = {
 export const watchDefaults = {
   scanRetentionDays: 365,
   alertRetentionDays: 30,
+  /** A share's capacity readings (its history, for the forecast); a share's latest stays. */
+  capacityRetentionDays: 90,
+} as const;
+
+/**
+ * Capacity (issue 42): the alert thresholds (`/alert_settings` rows of `share_nearly_full` and
+ * `share_full_soon`) and the days the forecast looks back over.
+ */
+export const capacityDefaults = {
+  warningPercent: 80,
+  criticalPercent: 90,
+  fullSoonDays: 30,
+  forecastDays: 30,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -22,6 +22,7 @@ export const settingsSchema = z
     failed_sign_in_retention_days: z.number().int(),
     scan_retention_days: z.number().int(),
     alert_retention_days: z.number().int(),
+    capacity_retention_days: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -51,6 +52,8 @@ export const settingsUpdateSchema = strictInput(
       scan_retention_days: z.number().int().min(1).max(3650),
       /** Cleared alerts older than this many days are purged. */
       alert_retention_days: z.number().int().min(1).max(3650),
+      /** Capacity readings (a share's capacity history) older than this many days are purged (a share's latest is kept). */
+      capacity_retention_days: z.number().int().min(1).max(3650),
     })
     .partial(),
 );
@@ -68,4 +71,5 @@ export const defaultSettings: Settings = {
   failed_sign_in_retention_days: auditDefaults.failedSignInRetentionDays,
   scan_retention_days: watchDefaults.scanRetentionDays,
   alert_retention_days: watchDefaults.alertRetentionDays,
+  capacity_retention_days: watchDefaults.capacityRetentionDays,
 };

@@ -13,6 +13,8 @@ export const shareScanSchema = z
     file_count: z.number().int(),
     file_size_sum: z.number().int(),
     duration_ms: z.number().int(),
+    capacity_bytes: z.number().int().nullable().describe("the share's file-system size when the scan ended; null when the protocol did not tell it"),
+    free_bytes: z.number().int().nullable().describe("bytes the share's user could still write then"),
   })
   .meta({ id: 'share_scan' });
 export type ShareScan = z.output<typeof shareScanSchema>;

@@ -88,8 +88,8 @@ describe('scan history and capacity', () => {
     const history = await scans();
     expect(history.count).toBe(2);
     expect(history.scans.map((row) => Object.keys(row).sort())).toEqual([
-      ['at', 'duration_ms', 'file_count', 'file_size_sum', 'id'],
-      ['at', 'duration_ms', 'file_count', 'file_size_sum', 'id'],
+      ['at', 'capacity_bytes', 'duration_ms', 'file_count', 'file_size_sum', 'free_bytes', 'id'],
+      ['at', 'capacity_bytes', 'duration_ms', 'file_count', 'file_size_sum', 'free_bytes', 'id'],
     ]);
     expect(history.scans).toEqual([second, first]);
     expect(first).toMatchObject({ file_count: 2, file_size_sum: 8 });

@@ -4,6 +4,7 @@ import { watchStatements } from '../kysely/kysely-watch-schema.js';
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
+import { postgresCapacityDialect, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
 
 /**
  * The PostgreSQL twins of the SQLite migrations: same names, so a database says the same
@@ -217,6 +218,11 @@ export const postgresMigrations: Record<string, Migration> = {
            return null;
          end $$`,
       ]);
+    },
+  },
+  '0021_share_capacity': {
+    async up(db: Kysely<unknown>) {
+      await shareCapacityMigration(db, postgresCapacityDialect);
     },
   },
 };

@@ -4,6 +4,7 @@ import { watchStatements } from '../kysely/kysely-watch-schema.js';
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
+import { sqliteCapacityDialect, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -175,6 +176,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0012_case_insensitive_names': {
     async up(db: Kysely<unknown>) {
       await run(db, caseInsensitiveNameStatements);
+    },
+  },
+  '0021_share_capacity': {
+    async up(db: Kysely<unknown>) {
+      await shareCapacityMigration(db, sqliteCapacityDialect);
     },
   },
 };

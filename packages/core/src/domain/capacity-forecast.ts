@@ -104,3 +104,9 @@ export function daysUntil(fullAt: number | null, now: number): number | null {
   if (fullAt === null) return null;
   return Math.max(0, Math.round(((fullAt - now) / dayMs) * 10) / 10);
 }
+
+/** Used of `capacity`, in percent with one decimal; null until both are known (or of an empty size). */
+export function usedPercent(capacity: number | null, free: number | null): number | null {
+  if (capacity === null || free === null || capacity <= 0) return null;
+  return Math.round(((capacity - free) / capacity) * 1000) / 10;
+}
