@@ -148,6 +148,13 @@ const capacityOfPool = {
   shares_scanned: 1,
   shares_not_scanned: 0,
   growth: { file_count: 120, file_size_sum: 5242880 },
+  capacity_bytes: 4000787030016,
+  free_bytes: 1200236109004,
+  used_percent: 70,
+  growth_bytes_per_day: 10668632000,
+  days_until_full: 112.5,
+  shares_with_capacity: 1,
+  shares_merged: 0,
 };
 /** Capacity over the last 30 days: one NAS, one pool, and a second share of the NAS never scanned. */
 export const capacityExample = {
