@@ -7,6 +7,7 @@ import { systemPrincipal } from '../scopes/principal.js';
 import { isJobFinished } from '../domain/job-status.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 import type { TestAdapter } from '../testing/test-dms.js';
+import { formatBytes } from '../format-bytes.js';
 
 describe('scan history and capacity (issue 23)', () => {
   let test: TestDms;
@@ -103,6 +104,7 @@ describe.each<TestAdapter>(['sqlite', 'postgres'])('issue 42: capacity of shares
     if (disks.some((disk) => typeof disk === 'string')) return context.skip();
     const [one, two] = disks.map((disk) => (disk as SmallDisk).dir) as [string, string];
     const { core } = test.dms;
+    test.dms.alertWatch.start();
     for (const dir of [join(one, 'a'), join(one, 'b'), join(two, 'c')]) mkdirSync(dir);
     const nas = await core.nas.create(systemPrincipal, { name: 'filer', host: 'localhost', type: 'local' });
     const share = async (name: string, path: string) => (await core.shares.create(systemPrincipal, String(nas.id), { name, path })).id;
@@ -128,6 +130,13 @@ describe.each<TestAdapter>(['sqlite', 'postgres'])('issue 42: capacity of shares
     expect(shown.used_percent).toBeCloseTo(((statfs.blocks - statfs.bavail) / statfs.blocks) * 100, 1);
     const trueDays = (statfs.bsize * statfs.bavail) / MB;
     expect(Math.abs(shown.days_until_full! - trueDays)).toBeLessThanOrEqual(trueDays * 0.1);
+    // Full within 30 days (item 5): share_full_soon is raised for it.
+    await test.dms.alertWatch.settled();
+    const soon = (await core.alerts.list(systemPrincipal, { source: ['share_full_soon'] })).alerts;
+    expect(soon).toEqual([expect.objectContaining({ level: 3, resource: expect.objectContaining({ id: String(a) }), cleared_at: null })]);
+    expect(soon[0]!.message).toBe(
+      `share a is forecast to be full in ${shown.days_until_full} days (${formatBytes(shown.free_bytes!)} free of ${formatBytes(shown.capacity_bytes!)})`,
+    );
     // Too little history: one reading, no forecast.
     await tested(c);
     expect(await show(c)).toMatchObject({ capacity_forecast: null, days_until_full: null });

@@ -437,7 +437,7 @@ const endpoints: WriteEndpoint[] = [
     path: () => api('/alert_settings/scan_failed'),
     valid: () => ({}),
     success: 200,
-    known: 'enabled, level',
+    known: 'enabled, level, warning_percent, critical_percent, days',
     typo: ['levl', 'level'],
     readOnly: { source: 'share_unreachable', description: 'mine' },
     rules: [
