@@ -81,6 +81,19 @@ export const watchDefaults = {
   alertRetentionDays: 30,
   /** Setting `schedule_min_interval_seconds`: the closest two runs of a schedule may be (an admin may lower it). */
   scheduleMinIntervalSeconds: 60,
+  /** A share's capacity readings (its history, for the forecast); a share's latest stays. */
+  capacityRetentionDays: 90,
+} as const;
+
+/**
+ * Capacity (issue 42): the alert thresholds (`/alert_settings` rows of `share_nearly_full` and
+ * `share_full_soon`) and the days the forecast looks back over.
+ */
+export const capacityDefaults = {
+  warningPercent: 80,
+  criticalPercent: 90,
+  fullSoonDays: 30,
+  forecastDays: 30,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -31,6 +31,15 @@ export const alertSourceCatalogue = {
   storage_degraded: { level: 5, description: 'the storage failed a readiness check (/readyz): cleared once it passes again' },
   job_queue_saturated: { level: 3, description: 'a job was refused by the queue bounds: cleared once the queue has room again' },
   trap_target_unreachable: { level: 3, description: 'an SNMP inform was not acknowledged after its retries: cleared by the next acknowledged one' },
+  share_nearly_full: {
+    level: 3,
+    description:
+      'a test or scan read a share used at warning_percent (80) or more: at its level, one level higher from critical_percent (90); cleared once below warning_percent or when the share is deleted',
+  },
+  share_full_soon: {
+    level: 3,
+    description: "a share's forecast says it is full within `days` (30): cleared once the forecast says later (or nothing) or when the share is deleted",
+  },
 } as const satisfies Record<string, { level: Severity; description: string }>;
 
 export type AlertSource = keyof typeof alertSourceCatalogue;
@@ -60,17 +69,33 @@ export const alertUpdateSchema = strictInput(z.object({ dismissed: z.boolean() }
   readOnly: ['id', 'source', 'level', 'resource', 'message', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at'],
 });
 
+/** The capacity sources' thresholds: only their rows carry them (and only theirs take them). */
+export const alertThresholds = {
+  share_nearly_full: ['warning_percent', 'critical_percent'],
+  share_full_soon: ['days'],
+} as const satisfies Partial<Record<AlertSource, readonly string[]>>;
+export type AlertThresholdField = 'warning_percent' | 'critical_percent' | 'days';
+
+const percent = z.number().int().min(1).max(100);
+const thresholdDays = z.number().int().min(1).max(3650);
+
 export const alertSettingSchema = z
   .object({
     source: z.enum(alertSources as [AlertSource, ...AlertSource[]]),
     enabled: z.boolean(),
     level,
     description: z.string(),
+    warning_percent: percent.optional().describe('share_nearly_full only: used percent that raises the alert at its level (80)'),
+    critical_percent: percent.optional().describe('share_nearly_full only: used percent from which it is one level higher (90)'),
+    days: thresholdDays.optional().describe('share_full_soon only: a forecast full date within this many days raises it (30)'),
   })
   .meta({ id: 'alert_setting' });
 export type AlertSetting = z.output<typeof alertSettingSchema>;
 export const alertSettingCollectionSchema = collectionSchema('alert_settings', alertSettingSchema).meta({ id: 'alert_setting_collection' });
-export const alertSettingUpdateSchema = strictInput(z.object({ enabled: z.boolean(), level }).partial(), { readOnly: ['source', 'description'] });
+export const alertSettingUpdateSchema = strictInput(
+  z.object({ enabled: z.boolean(), level, warning_percent: percent, critical_percent: percent, days: thresholdDays }).partial(),
+  { readOnly: ['source', 'description'] },
+);
 
 const { integer, nullableString, timestamp, nullableTimestamp, oneOf } = listFields;
 

@@ -21,13 +21,29 @@ export const nasShareWritableSchema = z.object({
   password: optionalText(255),
 });
 
+/** What tests and scans read of the share's file system (issue 42), read-only. */
+export const shareCapacityFields = ['capacity_bytes', 'free_bytes', 'used_percent', 'capacity_checked_at', 'days_until_full', 'capacity_forecast'] as const;
+
 /** Read-only, so ignored in a body; a typo close to one of them is told where it is set. */
 const shareInputRules: InputRules = {
-  readOnly: ['id', 'nas_id', 'pool_id', 'file_count', 'file_size_sum', 'health', 'last_tested_at', 'last_test_status', 'last_scanned_at'],
+  readOnly: [
+    'id',
+    'nas_id',
+    'pool_id',
+    'file_count',
+    'file_size_sum',
+    'health',
+    'last_tested_at',
+    'last_test_status',
+    'last_scanned_at',
+    ...shareCapacityFields,
+  ],
   setElsewhere: {
     pool_id: 'is set through PUT /pools/{id} {"nas_share_ids": [...]}',
     file_count: 'is set by scans: PUT /nas_shares/{id}/scan',
     file_size_sum: 'is set by scans: PUT /nas_shares/{id}/scan',
+    capacity_bytes: 'is read by tests and scans: PUT /nas_shares/{id}/test',
+    free_bytes: 'is read by tests and scans: PUT /nas_shares/{id}/test',
   },
 };
 export const nasShareCreateSchema = strictInput(nasShareWritableSchema, { ...shareInputRules, id: 'nas_share_input' });
@@ -49,6 +65,27 @@ export const nasShareSchema = z
     last_tested_at: z.string().nullable(),
     last_test_status: z.enum(['completed', 'failed']).nullable(),
     last_scanned_at: z.string().nullable().describe('null until a scan completed: file_count and file_size_sum are then not counted yet'),
+    capacity_bytes: z
+      .number()
+      .int()
+      .nullable()
+      .describe('size of the file system the share lies on, as its protocol reports it, read by the latest test or scan; null until one read it'),
+    free_bytes: z.number().int().nullable().describe("bytes the share's user may still write there (not the root's reserve)"),
+    used_percent: z.number().nullable().describe('(capacity_bytes - free_bytes) / capacity_bytes, in percent, one decimal'),
+    capacity_checked_at: z.string().nullable().describe('when capacity_bytes and free_bytes were read'),
+    days_until_full: z
+      .number()
+      .nullable()
+      .describe('days until the forecast line reaches capacity_bytes, one decimal; null when the share is not growing or has too little history'),
+    capacity_forecast: z
+      .object({
+        samples: z.number().int().describe('capacity readings the line was fitted to'),
+        days: z.number().describe('the days those readings span'),
+        growth_bytes_per_day: z.number().int(),
+        full_at: z.string().nullable(),
+      })
+      .nullable()
+      .describe('the fit behind days_until_full: a Theil-Sen line of used bytes over the last 30 days (at least 3 readings spanning 24 hours)'),
   })
   .meta({ id: 'nas_share' });
 

@@ -23,6 +23,7 @@ export const settingsSchema = z
     scan_retention_days: z.number().int(),
     alert_retention_days: z.number().int(),
     schedule_min_interval_seconds: z.number().int(),
+    capacity_retention_days: z.number().int(),
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -54,6 +55,8 @@ export const settingsUpdateSchema = strictInput(
       alert_retention_days: z.number().int().min(1).max(3650),
       /** The closest two occurrences of a schedule's rule may be (422 on a rule more frequent). */
       schedule_min_interval_seconds: z.number().int().min(1).max(86_400),
+      /** Capacity readings (a share's capacity history) older than this many days are purged (a share's latest is kept). */
+      capacity_retention_days: z.number().int().min(1).max(3650),
     })
     .partial(),
 );
@@ -72,4 +75,5 @@ export const defaultSettings: Settings = {
   scan_retention_days: watchDefaults.scanRetentionDays,
   alert_retention_days: watchDefaults.alertRetentionDays,
   schedule_min_interval_seconds: watchDefaults.scheduleMinIntervalSeconds,
+  capacity_retention_days: watchDefaults.capacityRetentionDays,
 };

@@ -13,6 +13,8 @@ export const shareScanSchema = z
     file_count: z.number().int(),
     file_size_sum: z.number().int(),
     duration_ms: z.number().int(),
+    capacity_bytes: z.number().int().nullable().describe("the share's file-system size when the scan ended; null when the protocol did not tell it"),
+    free_bytes: z.number().int().nullable().describe("bytes the share's user could still write then"),
   })
   .meta({ id: 'share_scan' });
 export type ShareScan = z.output<typeof shareScanSchema>;
@@ -42,6 +44,16 @@ const sizes = {
   growth: z
     .object({ file_count: z.number().int(), file_size_sum: z.number().int() })
     .describe('change over the period: latest scans against each share’s scan at its start (or its first scan since)'),
+  capacity_bytes: z.number().int().describe('size of the file systems the shares lie on, from their latest readings, each file system counted once'),
+  free_bytes: z.number().int().describe("bytes the shares' users may still write there"),
+  used_percent: z.number().nullable().describe('(capacity_bytes - free_bytes) / capacity_bytes in percent, one decimal; null when no size is known'),
+  growth_bytes_per_day: z.number().int().describe("sum of the file systems' forecast growth (0 for those without a forecast)"),
+  days_until_full: z.number().nullable().describe('free_bytes / growth_bytes_per_day, one decimal; null when not growing'),
+  shares_with_capacity: z.number().int().describe('shares whose size is known'),
+  shares_merged: z
+    .number()
+    .int()
+    .describe('shares not added again because another share of the same NAS reported the same size and free space (one file system)'),
 };
 
 export const capacitySchema = z

@@ -14,6 +14,7 @@ import type { JobFailure } from './job-messages.js';
 import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
+import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
 
 export interface JobEngineOptions {
   storage: Storage;
@@ -336,19 +337,24 @@ export class JobEngine {
     const shareId = job.share_id;
     const at = this.now();
     const durationMs = Math.max(0, clock().getTime() - (job.started_at === null ? clock().getTime() : Date.parse(job.started_at)));
+    const capacity = capacityOfOutcome(outcome);
     // Tried again while storage is unavailable, as the finish; given up on any other refusal.
     await untilStored(async (refusals) => {
       if (refusals > 0) return;
-      if (job.kind === 'share_test') await storage.shares.recordTest(shareId, { status: outcome.status, at });
+      if (job.kind === 'share_test') await storage.shares.recordTest(shareId, { status: outcome.status, at, ...(capacity ? { capacity } : {}) });
       else if (outcome.status === 'completed' && outcome.result) {
         await storage.shares.recordScan(shareId, {
           at,
           file_count: outcome.result['file_count'] ?? 0,
           file_size_sum: outcome.result['file_size_sum'] ?? 0,
           duration_ms: durationMs,
+          capacity_bytes: capacity?.capacity_bytes ?? null,
+          free_bytes: capacity?.free_bytes ?? null,
         });
       }
     }, this.retryOptions()).catch(() => {});
+    // The forecast follows from the history the reading joined; a failure leaves the last one.
+    if (capacity) await refreshForecast(storage, shareId, clock()).catch((error: unknown) => this.#options.onError?.(error));
   }
 
   /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */

@@ -1,6 +1,6 @@
 import type { JobRecord, JobOutcome } from '../ports/job-store.js';
 import type { Storage } from '../ports/storage.js';
-import type { AllowedHosts, ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
+import type { AllowedHosts, ShareCapacity, ShareDriverRegistry, ShareLocation } from '../ports/share-driver.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StepOutcome } from '../domain/job.js';
 import { DriverError } from '../ports/share-driver.js';
@@ -36,6 +36,11 @@ async function locate(target: JobShare, storage: Storage, secrets: SecretBox): P
   return { name: share.name, location: shareLocation(nas, share, share.password_enc === null ? null : secrets.open(share.password_enc)) };
 }
 
+/** A job's result carries the capacity read with it, flat (`capacity_bytes`, `free_bytes`), as its other numbers. */
+function capacityResult(capacity: ShareCapacity | undefined): Record<string, number> {
+  return capacity === undefined ? {} : { capacity_bytes: capacity.capacity_bytes, free_bytes: capacity.free_bytes };
+}
+
 /** Steps that ran (ok or failed); skipped ones do not count as progress. */
 function stepsRun(steps: readonly StepOutcome[]): number {
   return steps.filter((step) => step.outcome !== 'skipped').length;
@@ -68,14 +73,22 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
   if (job.kind === 'share_test') {
     const result = await driver.test(location, run);
     const progress = stepsRun(steps);
+    const read = result.ok ? capacityResult(result.capacity) : {};
     return {
       subject,
-      outcome: { status: result.ok ? 'completed' : 'failed', message: result.message, progress, total: Math.max(total, progress), steps },
+      outcome: {
+        status: result.ok ? 'completed' : 'failed',
+        message: result.message,
+        progress,
+        total: Math.max(total, progress),
+        steps,
+        ...(Object.keys(read).length > 0 ? { result: read } : {}),
+      },
     };
   }
 
   try {
-    const counts = await driver.scan(location, {
+    const { capacity, ...counts } = await driver.scan(location, {
       ...run,
       onProgress: (p) => context.report({ progress: p.file_count, total: 0, steps: [...steps], result: { ...p } }),
     });
@@ -87,7 +100,7 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
         progress: counts.file_count,
         total: counts.file_count,
         steps,
-        result: { file_count: counts.file_count, file_size_sum: counts.file_size_sum },
+        result: { file_count: counts.file_count, file_size_sum: counts.file_size_sum, ...capacityResult(capacity) },
       },
     };
   } catch (error) {

@@ -23,6 +23,10 @@ export interface AlertSettingRecord {
   source: AlertSource;
   enabled: boolean;
   level: Severity;
+  /** The capacity sources' thresholds (domain/alert.ts alertThresholds); absent where not set. */
+  warning_percent?: number;
+  critical_percent?: number;
+  days?: number;
 }
 
 /**

@@ -46,8 +46,21 @@ export interface ScanRun extends DriverRun {
   onProgress(progress: ScanProgress): void;
 }
 
-/** `message` says in plain words what succeeded ("opened /srv/x, 3 entries listed") or why it failed. */
-export type TestResult = { ok: true; message: string } | { ok: false; message: string };
+/**
+ * The file system a share lies on, as its protocol reports it: its size, and the bytes the
+ * share's user may still write (statfs `bavail`, NFS `abytes`/`space_avail`, SMB's caller
+ * available units), not the root's reserve. A share on a shared file system reports all of it.
+ */
+export interface ShareCapacity {
+  capacity_bytes: number;
+  free_bytes: number;
+}
+
+/**
+ * `message` says in plain words what succeeded ("opened /srv/x, 3 entries listed") or why it
+ * failed; a passed test carries the share's capacity when the protocol told it.
+ */
+export type TestResult = { ok: true; message: string; capacity?: ShareCapacity } | { ok: false; message: string };
 
 /** What a save-time check of a share's path found; `message` says why it is refused. */
 export type PathCheck = { ok: true } | { ok: false; message: string };
@@ -64,6 +77,8 @@ export interface ScanResult {
   file_size_sum: number;
   /** Absent or count 0: nothing was skipped. */
   skipped?: SkippedDirectories;
+  /** The share's capacity when the scan ended, when the protocol told it. */
+  capacity?: ShareCapacity;
 }
 
 /** A failure a user can act on; `message` is plain words ("authentication failed for user 'x'"). */

@@ -54,9 +54,33 @@ export interface NasShareRecord {
   last_test_status: 'completed' | 'failed' | null;
   /** Null until a scan completed (recordScan). */
   last_scanned_at: string | null;
+  /** The latest capacity reading of a test or scan; null until one read it. */
+  capacity_bytes: number | null;
+  free_bytes: number | null;
+  capacity_checked_at: string | null;
+  /** From the capacity history (saveForecast); null while there is too little. */
+  capacity_forecast: ShareForecast | null;
 }
-/** What the latest scan or test of a share set; written only by recordScan and recordTest. */
-type ShareFindings = 'file_count' | 'file_size_sum' | 'health' | 'last_tested_at' | 'last_test_status' | 'last_scanned_at';
+/** A share's forecast as stored: the fitted line's growth and when it reaches the size. */
+export interface ShareForecast {
+  samples: number;
+  days: number;
+  growth_bytes_per_day: number;
+  /** Null when the share is not growing. */
+  full_at: string | null;
+}
+/** What the latest scan or test of a share set; written only by recordScan, recordTest and saveForecast. */
+type ShareFindings =
+  | 'file_count'
+  | 'file_size_sum'
+  | 'health'
+  | 'last_tested_at'
+  | 'last_test_status'
+  | 'last_scanned_at'
+  | 'capacity_bytes'
+  | 'free_bytes'
+  | 'capacity_checked_at'
+  | 'capacity_forecast';
 export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindings>;
 export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id' | ShareFindings>>;
 
@@ -68,6 +92,16 @@ export interface ShareScanRecord {
   file_count: number;
   file_size_sum: number;
   duration_ms: number;
+  /** The share's capacity when the scan ended; null when the protocol did not tell it. */
+  capacity_bytes: number | null;
+  free_bytes: number | null;
+}
+
+/** One capacity reading of a share, by a test or a scan: its capacity history. */
+export interface ShareCapacitySample {
+  at: string;
+  capacity_bytes: number;
+  free_bytes: number;
 }
 
 /** A trap target; the passphrases (and the community) in clear inside the process only. */
@@ -140,9 +174,18 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   /** Forgets the stored password of every share of a NAS; resolves how many had one. */
   clearPasswordsOfNas(nasId: number): Promise<number>;
   /** A test finished: the share's health and last test; resolves the share as it was before (undefined if gone). */
-  recordTest(id: number, outcome: { status: 'completed' | 'failed'; at: string }): Promise<NasShareRecord | undefined>;
-  /** A scan completed: the share's counts, its last scan, and a row of its history. */
+  recordTest(
+    id: number,
+    outcome: { status: 'completed' | 'failed'; at: string; capacity?: Omit<ShareCapacitySample, 'at'> },
+  ): Promise<NasShareRecord | undefined>;
+  /** A scan completed: the share's counts, its last scan, and a row of its history (and of its capacity history when read). */
   recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>): Promise<void>;
+  /** The share's capacity readings at or after `since`, oldest first, at most `limit`. */
+  capacityHistory(id: number, since: string, limit: number): Promise<ShareCapacitySample[]>;
+  /** Stores the forecast made from the capacity history (null: too little history). */
+  saveForecast(id: number, forecast: ShareForecast | null): Promise<void>;
+  /** Deletes at most `limit` capacity readings older than `before`, never a share's latest; resolves how many. */
+  purgeCapacitySamples(before: string, limit: number): Promise<number>;
   /** The scan history of a share. */
   listScans(id: number, query: ListQuery): Promise<ListPage<ShareScanRecord>>;
   /** Deletes at most `limit` scan rows older than `before`, never a share's latest; resolves how many. */
@@ -165,6 +208,10 @@ export interface ShareCapacityRow {
   file_size_sum: number;
   base_file_count: number | null;
   base_file_size_sum: number | null;
+  capacity_bytes: number | null;
+  free_bytes: number | null;
+  capacity_checked_at: string | null;
+  capacity_forecast: ShareForecast | null;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {

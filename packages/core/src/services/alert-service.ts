@@ -10,12 +10,15 @@ import {
   alertSettingUpdateSchema,
   alertSourceCatalogue,
   alertSources,
+  alertThresholds,
   alertUpdateSchema,
+  type AlertThresholdField,
   type Alert,
   type AlertSetting,
   type AlertSource,
 } from '../domain/alert.js';
 import { alertEvent } from '../domain/events.js';
+import { capacityDefaults } from '../defaults.js';
 import type { Severity } from '../domain/trap.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { newestFirst } from '../list-query/newest-first.js';
@@ -38,14 +41,18 @@ export class AlertService {
     private readonly audit: AuditTrail,
   ) {}
 
-  /** A source sees its condition now: raised (and announced) when new, updated when open; nothing when the source is off. */
-  async sight(source: AlertSource, resource: AuditResource | null, message: string): Promise<void> {
+  /**
+   * A source sees its condition now: raised (and announced) when new, updated when open; nothing
+   * when the source is off. `raise` lifts the level above the setting's (at most 5): a condition
+   * that has grown worse, as a share past `critical_percent`.
+   */
+  async sight(source: AlertSource, resource: AuditResource | null, message: string, raise = 0): Promise<void> {
     const setting = await this.setting(source);
     if (!setting.enabled) return;
     const at = this.deps.clock();
     const { alert, raised } = await this.deps.storage.alerts.sight({
       source,
-      level: setting.level,
+      level: Math.min(5, setting.level + raise) as Severity,
       resource_type: resource?.type ?? null,
       resource_id: resource?.id ?? null,
       resource_name: resource?.name ?? null,
@@ -122,8 +129,21 @@ export class AlertService {
       });
     }
     const source = sourceRef as AlertSource;
+    const allowed: readonly string[] = (alertThresholds as Partial<Record<AlertSource, readonly AlertThresholdField[]>>)[source] ?? [];
+    for (const field of ['warning_percent', 'critical_percent', 'days'] as const) {
+      if (input[field] !== undefined && !allowed.includes(field)) {
+        throw DomainError.invalid({ [field]: [{ error: 'invalid' }] }, [
+          `${field} is a threshold of ${field === 'days' ? 'share_full_soon' : 'share_nearly_full'} only`,
+        ]);
+      }
+    }
     const current = await this.setting(source);
     const next: AlertSettingRecord = { ...current, ...input, level: (input.level ?? current.level) as Severity };
+    if (next.warning_percent !== undefined && next.critical_percent !== undefined && next.warning_percent > next.critical_percent) {
+      throw DomainError.invalid({ critical_percent: [{ error: 'invalid' }] }, [
+        `critical_percent (${next.critical_percent}) must not be below warning_percent (${next.warning_percent})`,
+      ]);
+    }
     await this.audit.change(principal, async (stores) => {
       await stores.alerts.saveSetting(next);
       return {
@@ -142,13 +162,18 @@ export class AlertService {
     return purgeInBatches((limit) => this.deps.storage.alerts.purgeCleared(before, limit));
   }
 
-  private async setting(source: AlertSource): Promise<AlertSettingRecord> {
+  /** A source's setting as it is now: saved or default, thresholds filled in. */
+  async setting(source: AlertSource): Promise<AlertSettingRecord> {
     const saved = (await this.deps.storage.alerts.settings()).find((setting) => setting.source === source);
     return this.withDefault(source, saved);
   }
 
   private withDefault(source: AlertSource, saved: AlertSettingRecord | undefined): AlertSettingRecord {
-    return saved ?? { source, enabled: true, level: alertSourceCatalogue[source].level };
+    const base = saved ?? { source, enabled: true, level: alertSourceCatalogue[source].level };
+    if (source === 'share_nearly_full')
+      return { warning_percent: capacityDefaults.warningPercent, critical_percent: capacityDefaults.criticalPercent, ...base };
+    if (source === 'share_full_soon') return { days: capacityDefaults.fullSoonDays, ...base };
+    return base;
   }
 
   private async get(ref: string): Promise<AlertRecord> {

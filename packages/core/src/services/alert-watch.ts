@@ -4,6 +4,14 @@ import type { ScheduleRecord, ScheduleRunRecord } from '../ports/schedule-store.
 import type { AlertService } from './alert-service.js';
 import type { SettingsService } from './settings-service.js';
 import { auditResource } from './audit-trail.js';
+import type { AuditResource } from '../domain/audit-event.js';
+import type { AlertSource } from '../domain/alert.js';
+import { capacityDefaults } from '../defaults.js';
+import { formatBytes } from '../format-bytes.js';
+import { capacityFigures } from './share-service.js';
+
+/** The sources whose resource is a share: a deleted share clears them. */
+const shareSources: readonly AlertSource[] = ['share_unreachable', 'scan_failed', 'share_nearly_full', 'share_full_soon'];
 
 /** How often the sweep looks at what no event tells: keys about to expire, the queue, the storage. */
 export const alertSweepMs = 60_000;
@@ -108,6 +116,41 @@ export class AlertWatch {
     if (this.#degradedSince) return;
     await this.checkKeys();
     await this.checkQueue();
+    await this.checkDeletedShares();
+  }
+
+  /**
+   * After a test or scan read the share's capacity (stored before the job's event is told):
+   * `share_nearly_full` at or past `warning_percent`, one level higher from `critical_percent`,
+   * cleared below; `share_full_soon` while the forecast is within `days`.
+   */
+  private async checkCapacity(shareId: number, resource: AuditResource): Promise<void> {
+    const record = await this.deps.storage.shares.get(shareId);
+    if (!record || record.capacity_bytes === null || record.free_bytes === null) return;
+    const { used_percent: used, days_until_full: days } = capacityFigures(record, this.deps.clock().getTime());
+    const nearly = await this.alerts.setting('share_nearly_full');
+    const warning = nearly.warning_percent ?? capacityDefaults.warningPercent;
+    const critical = nearly.critical_percent ?? capacityDefaults.criticalPercent;
+    const free = `${formatBytes(record.free_bytes)} free of ${formatBytes(record.capacity_bytes)}`;
+    if (used !== null && used >= warning) {
+      const past = used >= critical ? critical : warning;
+      await this.alerts.sight('share_nearly_full', resource, `share ${record.name} is ${used} % full (${free}; threshold ${past} %)`, used >= critical ? 1 : 0);
+    } else await this.alerts.clear('share_nearly_full', resource);
+    const soon = (await this.alerts.setting('share_full_soon')).days ?? capacityDefaults.fullSoonDays;
+    if (days !== null && days < soon) {
+      await this.alerts.sight('share_full_soon', resource, `share ${record.name} is forecast to be full in ${days} days (${free})`);
+    } else await this.alerts.clear('share_full_soon', resource);
+  }
+
+  /** Alerts about a share that was deleted since: cleared (whichever replica deleted it). */
+  private async checkDeletedShares(): Promise<void> {
+    for (const source of shareSources) {
+      for (const alert of await this.alerts.open(source)) {
+        if (alert.resource_type !== 'nas_shares' || alert.resource_id === null) continue;
+        if (!/^\d{1,15}$/.test(alert.resource_id) || !(await this.deps.storage.shares.get(Number(alert.resource_id))))
+          await this.alerts.clear(source, auditResource('nas_shares', alert.resource_id, alert.resource_name));
+      }
+    }
   }
 
   private async onEvent(event: DmsEvent): Promise<void> {
@@ -118,11 +161,13 @@ export class AlertWatch {
       case 'share_test_failed':
         return this.alerts.sight('share_unreachable', share, event.message);
       case 'share_test_completed':
-        return this.alerts.clear('share_unreachable', share);
+        await this.alerts.clear('share_unreachable', share);
+        return this.checkCapacity(Number(id), share);
       case 'share_scan_failed':
         return this.alerts.sight('scan_failed', share, event.message);
       case 'share_scan_completed':
-        return this.alerts.clear('scan_failed', share);
+        await this.alerts.clear('scan_failed', share);
+        return this.checkCapacity(Number(id), share);
       default:
     }
   }

@@ -17,6 +17,7 @@ import { shareLocation } from '../jobs/share-location.js';
 import { shareScanListSpec, type ShareScan } from '../domain/statistics.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
+import { daysUntil, usedPercent } from '../domain/capacity-forecast.js';
 
 const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
 /** Recorded as changed, never with a value (DESIGN §5.22). */
@@ -55,6 +56,18 @@ export async function checkSharePath(drivers: ShareDriverRegistry, nas: NasRecor
   if (check !== undefined && !check.ok) throw new DomainError('validation', check.message, { details: { path: [{ error: 'invalid', value: path }] } });
 }
 
+/** The figures a share's capacity gives: used in percent, and days until the forecast reaches the size. */
+export function capacityFigures(
+  record: Pick<NasShareRecord, 'capacity_bytes' | 'free_bytes' | 'capacity_forecast'>,
+  now: number,
+): { used_percent: number | null; days_until_full: number | null } {
+  const { capacity_bytes: size, free_bytes: free, capacity_forecast: forecast } = record;
+  return {
+    used_percent: usedPercent(size, free),
+    days_until_full: forecast === null || forecast.full_at === null ? null : daysUntil(Date.parse(forecast.full_at), now),
+  };
+}
+
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
@@ -82,10 +95,15 @@ export class ShareService {
       last_tested_at: record.last_tested_at,
       last_test_status: record.last_test_status,
       last_scanned_at: record.last_scanned_at,
+      capacity_bytes: record.capacity_bytes,
+      free_bytes: record.free_bytes,
+      capacity_checked_at: record.capacity_checked_at,
+      capacity_forecast: record.capacity_forecast,
     } satisfies Omit<NasShareRecord, 'password_enc'>;
-    if (!withPassword) return visible;
+    const shown = { ...visible, ...capacityFigures(record, this.deps.clock().getTime()) };
+    if (!withPassword) return shown;
     const sealed = record.password_enc;
-    return { ...visible, password: sealed === null ? null : this.deps.secrets.open(sealed) };
+    return { ...shown, password: sealed === null ? null : this.deps.secrets.open(sealed) };
   }
 
   private async scopeFilter(scope: ShareScope): Promise<ScopeFilter | undefined> {

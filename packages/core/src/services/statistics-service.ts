@@ -5,13 +5,58 @@ import { authorize } from '../scopes/scope-check.js';
 import { DomainError } from '../errors/domain-error.js';
 import { maxCapacityPeriodDays, type Capacity } from '../domain/statistics.js';
 import type { RawQuery } from '../list-query/parse-list-query.js';
+import { usedPercent } from '../domain/capacity-forecast.js';
 
 const dayMs = 24 * 3600_000;
 
 type Sizes = Capacity['totals'];
 
 function emptySizes(): Sizes {
-  return { file_count: 0, file_size_sum: 0, shares_scanned: 0, shares_not_scanned: 0, growth: { file_count: 0, file_size_sum: 0 } };
+  return {
+    file_count: 0,
+    file_size_sum: 0,
+    shares_scanned: 0,
+    shares_not_scanned: 0,
+    growth: { file_count: 0, file_size_sum: 0 },
+    capacity_bytes: 0,
+    free_bytes: 0,
+    used_percent: null,
+    growth_bytes_per_day: 0,
+    days_until_full: null,
+    shares_with_capacity: 0,
+    shares_merged: 0,
+  };
+}
+
+/**
+ * Shares on one file system report the same size and free space (decision 128): with the NAS,
+ * that is the key a group counts a file system under once. Free space moves with every write,
+ * so two file systems that merely look alike at the byte are as good as never met.
+ */
+function fileSystemKey(row: ShareCapacityRow): string | undefined {
+  if (row.capacity_bytes === null || row.free_bytes === null) return undefined;
+  return `${row.nas_id}:${row.capacity_bytes}:${row.free_bytes}`;
+}
+
+/** Adds a share's capacity to a group, once per file system (`seen` is the group's). */
+function addCapacity(sizes: Sizes, row: ShareCapacityRow, seen: Set<string>): void {
+  const key = fileSystemKey(row);
+  if (key === undefined) return;
+  sizes.shares_with_capacity += 1;
+  if (seen.has(key)) {
+    sizes.shares_merged += 1;
+    return;
+  }
+  seen.add(key);
+  sizes.capacity_bytes += row.capacity_bytes!;
+  sizes.free_bytes += row.free_bytes!;
+  sizes.growth_bytes_per_day += row.capacity_forecast?.growth_bytes_per_day ?? 0;
+}
+
+/** The group's percent and days once every share is in. */
+function finishCapacity(sizes: Sizes): void {
+  sizes.used_percent = usedPercent(sizes.shares_with_capacity === 0 ? null : sizes.capacity_bytes, sizes.free_bytes);
+  sizes.days_until_full = sizes.growth_bytes_per_day > 0 ? Math.round((sizes.free_bytes / sizes.growth_bytes_per_day) * 10) / 10 : null;
 }
 
 function add(sizes: Sizes, row: ShareCapacityRow): void {
@@ -56,13 +101,21 @@ export class StatisticsService {
     const totals = emptySizes();
     const byNas = new Map(nasPage.items.map((nas) => [nas.id, { nas_id: nas.id, name: nas.name, ...emptySizes() }]));
     const byPool = new Map(poolPage.items.map((pool) => [pool.id, { pool_id: pool.id, name: pool.name, ...emptySizes() }]));
+    const seen = new Map<Sizes, Set<string>>();
+    const addTo = (sizes: Sizes, row: ShareCapacityRow) => {
+      add(sizes, row);
+      let keys = seen.get(sizes);
+      if (!keys) seen.set(sizes, (keys = new Set()));
+      addCapacity(sizes, row, keys);
+    };
     for (const row of rows) {
-      add(totals, row);
+      addTo(totals, row);
       const nas = byNas.get(row.nas_id);
-      if (nas) add(nas, row);
+      if (nas) addTo(nas, row);
       const pool = row.pool_id === null ? undefined : byPool.get(row.pool_id);
-      if (pool) add(pool, row);
+      if (pool) addTo(pool, row);
     }
+    for (const sizes of [totals, ...byNas.values(), ...byPool.values()]) finishCapacity(sizes);
     return { period_days: days, since, totals, nas: [...byNas.values()], pools: [...byPool.values()] };
   }
 }

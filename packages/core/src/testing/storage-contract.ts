@@ -701,6 +701,61 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.snmpConfig.get()).toEqual({ ...defaultSnmpConfig, community: 'c2', location: 'rack 9', contact: 'ops' });
     });
 
+    it("issue 42 item 2: tests and scans keep the share's capacity, its history, its forecast and a purge that keeps the latest", async () => {
+      const a = await nas('capacity');
+      const one = await share(a.id, 'one');
+      expect(await storage.shares.get(one.id)).toMatchObject({ capacity_bytes: null, free_bytes: null, capacity_checked_at: null, capacity_forecast: null });
+      // A test without a reading (a failed one) leaves it unknown.
+      await storage.shares.recordTest(one.id, { status: 'failed', at: '2026-01-01T00:00:00.000Z' });
+      expect(await storage.shares.get(one.id)).toMatchObject({ capacity_bytes: null, capacity_checked_at: null });
+      await storage.shares.recordTest(one.id, { status: 'completed', at: '2026-01-02T00:00:00.000Z', capacity: { capacity_bytes: 1000, free_bytes: 600 } });
+      await storage.shares.recordScan(one.id, {
+        at: '2026-01-03T00:00:00.000Z',
+        file_count: 1,
+        file_size_sum: 2,
+        duration_ms: 3,
+        capacity_bytes: 1000,
+        free_bytes: 500,
+      });
+      await storage.shares.recordScan(one.id, {
+        at: '2026-01-04T00:00:00.000Z',
+        file_count: 1,
+        file_size_sum: 2,
+        duration_ms: 3,
+        capacity_bytes: null,
+        free_bytes: null,
+      });
+      expect(await storage.shares.get(one.id)).toMatchObject({ capacity_bytes: 1000, free_bytes: 500, capacity_checked_at: '2026-01-03T00:00:00.000Z' });
+      expect((await storage.shares.listScans(one.id, query({}))).items.map((scan) => [scan.at, scan.capacity_bytes, scan.free_bytes])).toEqual([
+        ['2026-01-03T00:00:00.000Z', 1000, 500],
+        ['2026-01-04T00:00:00.000Z', null, null],
+      ]);
+      expect(await storage.shares.capacityHistory(one.id, '2026-01-01T00:00:00.000Z', 10)).toEqual([
+        { at: '2026-01-02T00:00:00.000Z', capacity_bytes: 1000, free_bytes: 600 },
+        { at: '2026-01-03T00:00:00.000Z', capacity_bytes: 1000, free_bytes: 500 },
+      ]);
+      expect(await storage.shares.capacityHistory(one.id, '2026-01-01T00:00:00.000Z', 1)).toEqual([
+        { at: '2026-01-03T00:00:00.000Z', capacity_bytes: 1000, free_bytes: 500 },
+      ]);
+      const forecast = { samples: 2, days: 1, growth_bytes_per_day: 100, full_at: '2026-01-08T00:00:00.000Z' };
+      await storage.shares.saveForecast(one.id, forecast);
+      expect((await storage.shares.get(one.id))?.capacity_forecast).toEqual(forecast);
+      expect((await storage.shares.list(query({}))).items.find((row) => row.id === one.id)?.capacity_forecast).toEqual(forecast);
+      expect((await storage.shares.capacity('2026-01-01T00:00:00.000Z')).find((row) => row.id === one.id)).toMatchObject({
+        capacity_bytes: 1000,
+        free_bytes: 500,
+        capacity_forecast: forecast,
+      });
+      // Purged past retention, a share's latest reading kept whatever its age.
+      expect(await storage.shares.purgeCapacitySamples('2027-01-01T00:00:00.000Z', 500)).toBe(1);
+      expect(await storage.shares.capacityHistory(one.id, '2000-01-01T00:00:00.000Z', 10)).toEqual([
+        { at: '2026-01-03T00:00:00.000Z', capacity_bytes: 1000, free_bytes: 500 },
+      ]);
+      // Deleting the share deletes its history.
+      expect(await storage.shares.delete(one.id)).toBe(true);
+      expect(await storage.shares.capacityHistory(one.id, '2000-01-01T00:00:00.000Z', 10)).toEqual([]);
+    });
+
     it('same on every adapter: counts past 2^32 as numbers, byte-wise text order, nulls lowest', async () => {
       const a = await nas('bytes');
       const big = await share(a.id, 'big');
@@ -709,8 +764,15 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         file_count: 2 ** 33 + 1,
         file_size_sum: Number.MAX_SAFE_INTEGER,
         duration_ms: 5,
+        capacity_bytes: 2 ** 52,
+        free_bytes: 2 ** 40 + 7,
       });
-      expect(await storage.shares.get(big.id)).toMatchObject({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER });
+      expect(await storage.shares.get(big.id)).toMatchObject({
+        file_count: 2 ** 33 + 1,
+        file_size_sum: Number.MAX_SAFE_INTEGER,
+        capacity_bytes: 2 ** 52,
+        free_bytes: 2 ** 40 + 7,
+      });
       expect((await storage.shares.listScans(big.id, query({}))).items).toEqual([
         expect.objectContaining({ file_count: 2 ** 33 + 1, file_size_sum: Number.MAX_SAFE_INTEGER }),
       ]);

@@ -95,6 +95,12 @@ const shareReadOnly = {
   last_tested_at: '2000-01-01T00:00:00.000Z',
   last_test_status: 'completed',
   last_scanned_at: '2000-01-01T00:00:00.000Z',
+  capacity_bytes: 1000,
+  free_bytes: 10,
+  used_percent: 99,
+  capacity_checked_at: '2000-01-01T00:00:00.000Z',
+  days_until_full: 1,
+  capacity_forecast: { samples: 9, days: 9, growth_bytes_per_day: 9, full_at: null },
 };
 const shareRules = [
   [{ options: ['ro'] }, 'options must be a string or null, got an array'],
@@ -297,7 +303,7 @@ const endpoints: WriteEndpoint[] = [
     valid: () => ({}),
     success: 200,
     known:
-      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days, schedule_min_interval_seconds',
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days, schedule_min_interval_seconds, capacity_retention_days',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [
@@ -436,7 +442,7 @@ const endpoints: WriteEndpoint[] = [
     path: () => api('/alert_settings/scan_failed'),
     valid: () => ({}),
     success: 200,
-    known: 'enabled, level',
+    known: 'enabled, level, warning_percent, critical_percent, days',
     typo: ['levl', 'level'],
     readOnly: { source: 'share_unreachable', description: 'mine' },
     rules: [

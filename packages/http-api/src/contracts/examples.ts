@@ -26,6 +26,12 @@ export const nasShareExample = {
   last_tested_at: '2025-01-15T09:30:00.172Z',
   last_test_status: 'completed',
   last_scanned_at: '2025-01-15T03:00:04.310Z',
+  capacity_bytes: 4000787030016,
+  free_bytes: 1200236109004,
+  used_percent: 70,
+  capacity_checked_at: '2025-01-15T09:30:00.172Z',
+  days_until_full: 112.5,
+  capacity_forecast: { samples: 121, days: 30, growth_bytes_per_day: 10668632000, full_at: '2025-05-07T21:30:00.172Z' },
 };
 // No `password`: an example is sent as it is by the reference page's "Test request", and must
 // not set or clear a stored secret (contracts/example-bodies.test.ts), nor move a share.
@@ -131,7 +137,15 @@ export const alertSettingExample = {
 export const alertSettingUpdateExample = { level: 5 };
 
 /** One completed scan in a share's history. */
-export const shareScanExample = { id: 118, at: '2025-01-15T03:00:04.310Z', file_count: 1520, file_size_sum: 73400320, duration_ms: 4310 };
+export const shareScanExample = {
+  id: 118,
+  at: '2025-01-15T03:00:04.310Z',
+  file_count: 1520,
+  file_size_sum: 73400320,
+  duration_ms: 4310,
+  capacity_bytes: 4000787030016,
+  free_bytes: 1201374658560,
+};
 
 const capacityOfPool = {
   file_count: 1520,
@@ -139,6 +153,13 @@ const capacityOfPool = {
   shares_scanned: 1,
   shares_not_scanned: 0,
   growth: { file_count: 120, file_size_sum: 5242880 },
+  capacity_bytes: 4000787030016,
+  free_bytes: 1200236109004,
+  used_percent: 70,
+  growth_bytes_per_day: 10668632000,
+  days_until_full: 112.5,
+  shares_with_capacity: 1,
+  shares_merged: 0,
 };
 /** Capacity over the last 30 days: one NAS, one pool, and a second share of the NAS never scanned. */
 export const capacityExample = {
@@ -206,6 +227,7 @@ export const settingsExample = {
   scan_retention_days: 365,
   alert_retention_days: 30,
   schedule_min_interval_seconds: 60,
+  capacity_retention_days: 90,
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

@@ -28,6 +28,27 @@ const share: Record<string, FieldDoc> = {
       'When the latest scan completed; null until one has: `file_count` and `file_size_sum` are then not counted yet ("not scanned", not "0 files").',
     readOnly: true,
   },
+  capacity_bytes: {
+    description:
+      'Size of the file system the share lies on, read by the latest test or scan as its protocol reports it (statfs locally, smbclient’s blocks line on SMB, FSSTAT on NFS v3, `space_total` on NFS v4); a share on a shared file system shows all of it. Null until read.',
+    readOnly: true,
+  },
+  free_bytes: {
+    description: 'Bytes the share’s user may still write there (`bavail`, `abytes`, `space_avail`), not the root’s reserve. Null until read.',
+    readOnly: true,
+  },
+  used_percent: { description: '`(capacity_bytes - free_bytes) / capacity_bytes` in percent, one decimal; null until read.', readOnly: true },
+  capacity_checked_at: { description: 'When `capacity_bytes` and `free_bytes` were read; null until then.', readOnly: true },
+  days_until_full: {
+    description:
+      'Days until the forecast reaches `capacity_bytes`, one decimal; null when the share is not growing or its history is too short (see `capacity_forecast`).',
+    readOnly: true,
+  },
+  capacity_forecast: {
+    description:
+      'The line behind `days_until_full`: a Theil-Sen fit of used bytes over the last 30 days of readings (at least 3, spanning 24 hours), with how many `samples` and `days` it used, the `growth_bytes_per_day` and `full_at`. Null while there is too little history.',
+    readOnly: true,
+  },
 };
 
 const job: Record<string, FieldDoc> = {
@@ -89,6 +110,8 @@ export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>
     file_count: { description: 'Files found.', readOnly: true },
     file_size_sum: { description: 'Bytes in those files.', readOnly: true },
     duration_ms: { description: 'How long the walk took.', readOnly: true },
+    capacity_bytes: { description: 'The share’s file-system size when the scan ended; null when its protocol did not tell it.', readOnly: true },
+    free_bytes: { description: 'The bytes the share’s user could still write then.', readOnly: true },
   },
   capacity: {
     period_days: { description: 'The period growth is measured over (`days`).' },

@@ -467,6 +467,7 @@ describe('CORS rules and settings validation', () => {
       scan_retention_days: 365,
       alert_retention_days: 30,
       schedule_min_interval_seconds: 60,
+      capacity_retention_days: 90,
     };
     expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });

@@ -199,6 +199,8 @@ describe('/alert_settings', () => {
         enabled: true,
         level: alertSourceCatalogue[source].level,
         description: alertSourceCatalogue[source].description,
+        ...(source === 'share_nearly_full' ? { warning_percent: 80, critical_percent: 90 } : {}),
+        ...(source === 'share_full_soon' ? { days: 30 } : {}),
       })),
     );
     expect(listed.alert_settings.map((setting) => setting.source)).toEqual([
@@ -211,7 +213,22 @@ describe('/alert_settings', () => {
       'storage_degraded',
       'job_queue_saturated',
       'trap_target_unreachable',
+      'share_nearly_full',
+      'share_full_soon',
     ]);
+  });
+
+  it('issue 42 item 5: the capacity sources carry their thresholds, and only theirs take them', async () => {
+    const put = (source: string, body: Record<string, unknown>) => t.call('PUT', api(`/alert_settings/${source}`), { auth: t.basic, body });
+    const res = await put('share_nearly_full', { warning_percent: 70, critical_percent: 85 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ source: 'share_nearly_full', warning_percent: 70, critical_percent: 85 });
+    expect((await settings()).alert_settings.find((row) => row.source === 'share_nearly_full')).toMatchObject({ warning_percent: 70, critical_percent: 85 });
+    expect((await (await put('share_full_soon', { days: 14 })).json()) as unknown).toMatchObject({ days: 14 });
+    await expectModelError(await put('scan_failed', { days: 3 }), 422, 'days', 'invalid');
+    await expectModelError(await put('share_full_soon', { warning_percent: 50 }), 422, 'warning_percent', 'invalid');
+    await expectModelError(await put('share_nearly_full', { warning_percent: 95 }), 422, 'critical_percent', 'invalid');
+    await expectModelError(await put('share_nearly_full', { critical_percent: 101 }), 422, 'critical_percent', 'less_than_or_equal_to');
   });
 
   it('changes a level (admin only): alerts raised from then on carry it; listed with the change; recorded in the audit log', async () => {

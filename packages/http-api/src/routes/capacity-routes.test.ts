@@ -88,8 +88,8 @@ describe('scan history and capacity', () => {
     const history = await scans();
     expect(history.count).toBe(2);
     expect(history.scans.map((row) => Object.keys(row).sort())).toEqual([
-      ['at', 'duration_ms', 'file_count', 'file_size_sum', 'id'],
-      ['at', 'duration_ms', 'file_count', 'file_size_sum', 'id'],
+      ['at', 'capacity_bytes', 'duration_ms', 'file_count', 'file_size_sum', 'free_bytes', 'id'],
+      ['at', 'capacity_bytes', 'duration_ms', 'file_count', 'file_size_sum', 'free_bytes', 'id'],
     ]);
     expect(history.scans).toEqual([second, first]);
     expect(first).toMatchObject({ file_count: 2, file_size_sum: 8 });
@@ -124,9 +124,15 @@ describe('scan history and capacity', () => {
     const grown = { file_count: 4, file_size_sum: 20, growth: { file_count: 2, file_size_sum: 12 } };
     expect(answer.period_days).toBe(7);
     expect(Math.abs(Date.parse(answer.since) - (before - 7 * 24 * 3600_000))).toBeLessThan(60_000);
-    expect(answer.totals).toEqual({ ...grown, shares_scanned: 1, shares_not_scanned: 1 });
-    expect(answer.nas.find((row) => row.nas_id === nas.id)).toEqual({ nas_id: nas.id, name: nas.name, ...grown, shares_scanned: 1, shares_not_scanned: 1 });
-    expect(answer.pools.find((row) => row.pool_id === pool.id)).toEqual({
+    expect(answer.totals).toMatchObject({ ...grown, shares_scanned: 1, shares_not_scanned: 1 });
+    expect(answer.nas.find((row) => row.nas_id === nas.id)).toMatchObject({
+      nas_id: nas.id,
+      name: nas.name,
+      ...grown,
+      shares_scanned: 1,
+      shares_not_scanned: 1,
+    });
+    expect(answer.pools.find((row) => row.pool_id === pool.id)).toMatchObject({
       pool_id: pool.id,
       name: pool.name,
       ...grown,

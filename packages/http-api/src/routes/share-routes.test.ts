@@ -38,6 +38,12 @@ const shareKeys = [
   'last_tested_at',
   'last_test_status',
   'last_scanned_at',
+  'capacity_bytes',
+  'free_bytes',
+  'capacity_checked_at',
+  'capacity_forecast',
+  'used_percent',
+  'days_until_full',
 ];
 
 /** A NAS with one share that is a member of a pool, for the three route families. */
@@ -80,6 +86,13 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
       last_tested_at: null,
       last_test_status: null,
       last_scanned_at: null,
+      // Nor is its size known yet.
+      capacity_bytes: null,
+      free_bytes: null,
+      used_percent: null,
+      capacity_checked_at: null,
+      days_until_full: null,
+      capacity_forecast: null,
     });
     expect(Number.isInteger(share.id)).toBe(true);
     for (const path of [`/api/v2/nas_shares/${share.id}`, `/api/v2/nas/${nas.id}/nas_shares/projects`, `/api/v2/nas/${nas.name}/nas_shares/${share.id}`]) {

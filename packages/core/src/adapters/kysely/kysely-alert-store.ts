@@ -96,16 +96,28 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async settings() {
-    const rows = await this.db.selectFrom('alert_settings').select(['source', 'enabled', 'level']).execute();
-    return rows.map((row) => ({ source: row.source as AlertSource, enabled: Boolean(row.enabled), level: Number(row.level) as Severity }));
+    const rows = await this.db.selectFrom('alert_settings').select(['source', 'enabled', 'level', 'warning_percent', 'critical_percent', 'days']).execute();
+    return rows.map((row) => ({
+      source: row.source as AlertSource,
+      enabled: Boolean(row.enabled),
+      level: Number(row.level) as Severity,
+      ...(row.warning_percent === null ? {} : { warning_percent: Number(row.warning_percent) }),
+      ...(row.critical_percent === null ? {} : { critical_percent: Number(row.critical_percent) }),
+      ...(row.days === null ? {} : { days: Number(row.days) }),
+    }));
   }
 
   async saveSetting(setting: AlertSettingRecord) {
-    const values = { source: setting.source, enabled: setting.enabled ? 1 : 0, level: setting.level };
+    const thresholds = {
+      warning_percent: setting.warning_percent ?? null,
+      critical_percent: setting.critical_percent ?? null,
+      days: setting.days ?? null,
+    };
+    const values = { source: setting.source, enabled: setting.enabled ? 1 : 0, level: setting.level, ...thresholds };
     await this.db
       .insertInto('alert_settings')
       .values(values)
-      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: values.enabled, level: values.level }))
+      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: values.enabled, level: values.level, ...thresholds }))
       .execute();
   }
 }

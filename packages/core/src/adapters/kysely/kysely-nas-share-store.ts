@@ -1,5 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import type { NasShareInsert, NasSharePatch, NasShareRecord, NasShareStore, ShareCapacityRow, ShareScanRecord } from '../../ports/storage.js';
+import type {
+  NasShareInsert,
+  NasSharePatch,
+  NasShareRecord,
+  NasShareStore,
+  ShareCapacityRow,
+  ShareCapacitySample,
+  ShareForecast,
+  ShareScanRecord,
+} from '../../ports/storage.js';
 import { inTransaction } from './kysely-transaction.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
@@ -25,11 +34,32 @@ const columns = [
   'last_tested_at',
   'last_test_status',
   'last_scanned_at',
+  'capacity_bytes',
+  'free_bytes',
+  'capacity_checked_at',
+  'capacity_forecast',
 ] as const;
-const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms'] as const;
+const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms', 'capacity_bytes', 'free_bytes'] as const;
+
+type ShareRow = Omit<NasShareRecord, 'capacity_forecast'> & { capacity_forecast: string | null };
+
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
+/**
+ * A row as the port gives it: the forecast's JSON parsed, in place (a copy of every row read
+ * would cost a show nearly as much as the read: see ShareService.present). Bigints are numbers
+ * already on both adapters (postgres-int8.ts).
+ */
+function toRecord<T extends ShareRow | undefined>(row: T): T extends ShareRow ? NasShareRecord : undefined;
+function toRecord(row: ShareRow | undefined): NasShareRecord | undefined {
+  if (row === undefined) return undefined;
+  const record = row as unknown as NasShareRecord & { capacity_forecast: ShareForecast | string | null };
+  if (typeof record.capacity_forecast === 'string') record.capacity_forecast = JSON.parse(record.capacity_forecast) as ShareForecast;
+  return record as NasShareRecord;
+}
 
 export class KyselyNasShareStore implements NasShareStore {
-  readonly #byId: (id: number) => MaybePromise<NasShareRecord | undefined>;
+  readonly #byId: (id: number) => MaybePromise<ShareRow | undefined>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -41,18 +71,20 @@ export class KyselyNasShareStore implements NasShareStore {
     this.#byId = reads.first((id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
   }
 
-  list(query: ListQuery) {
-    return listRows<NasShareRecord>(this.db, this.quirks, 'nas_shares', columns, query, this.lists);
+  async list(query: ListQuery) {
+    const page = await listRows<ShareRow>(this.db, this.quirks, 'nas_shares', columns, query, this.lists);
+    return { ...page, items: page.items.map((row) => toRecord(row)) };
   }
 
-  get(id: number) {
-    return this.#byId(id);
+  get(id: number): MaybePromise<NasShareRecord | undefined> {
+    const row = this.#byId(id);
+    return row instanceof Promise ? row.then((found) => toRecord(found)) : toRecord(row);
   }
 
   async findByName(name: string, nasId?: number) {
     let query = this.db.selectFrom('nas_shares').select(columns).where('name', '=', name);
     if (nasId !== undefined) query = query.where('nas_id', '=', nasId);
-    return await query.orderBy('id').limit(2).execute();
+    return (await query.orderBy('id').limit(2).execute()).map((row) => toRecord(row));
   }
 
   async count() {
@@ -70,7 +102,8 @@ export class KyselyNasShareStore implements NasShareStore {
         .insertInto('nas_shares')
         .values({ ...values, created_at: at, updated_at: at })
         .returning(columns)
-        .executeTakeFirstOrThrow(),
+        .executeTakeFirstOrThrow()
+        .then((row) => toRecord(row)),
     );
   }
 
@@ -81,7 +114,8 @@ export class KyselyNasShareStore implements NasShareStore {
         .set({ ...definedOnly(patch), updated_at: this.now() })
         .where('id', '=', id)
         .returning(columns)
-        .executeTakeFirst(),
+        .executeTakeFirst()
+        .then((row) => toRecord(row)),
     );
   }
 
@@ -100,16 +134,26 @@ export class KyselyNasShareStore implements NasShareStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async recordTest(id: number, outcome: { status: 'completed' | 'failed'; at: string }) {
+  async recordTest(id: number, outcome: { status: 'completed' | 'failed'; at: string; capacity?: Omit<ShareCapacitySample, 'at'> }) {
     return await inTransaction(this.db, async (trx) => {
       const before = await trx.selectFrom('nas_shares').select(columns).where('id', '=', id).modifyEnd(sql.raw(this.quirks.rowLockClause)).executeTakeFirst();
       if (!before) return undefined;
       await trx
         .updateTable('nas_shares')
-        .set({ health: outcome.status === 'completed' ? 'ok' : 'unreachable', last_tested_at: outcome.at, last_test_status: outcome.status })
+        .set({
+          health: outcome.status === 'completed' ? 'ok' : 'unreachable',
+          last_tested_at: outcome.at,
+          last_test_status: outcome.status,
+          ...(outcome.capacity === undefined ? {} : { ...outcome.capacity, capacity_checked_at: outcome.at }),
+        })
         .where('id', '=', id)
         .execute();
-      return before as NasShareRecord;
+      if (outcome.capacity !== undefined)
+        await trx
+          .insertInto('share_capacity_samples')
+          .values({ share_id: id, at: outcome.at, ...outcome.capacity })
+          .execute();
+      return toRecord(before as ShareRow);
     });
   }
 
@@ -117,15 +161,58 @@ export class KyselyNasShareStore implements NasShareStore {
     await inTransaction(this.db, async (trx) => {
       const updated = await trx
         .updateTable('nas_shares')
-        .set({ file_count: scan.file_count, file_size_sum: scan.file_size_sum, last_scanned_at: scan.at })
+        .set({
+          file_count: scan.file_count,
+          file_size_sum: scan.file_size_sum,
+          last_scanned_at: scan.at,
+          ...(scan.capacity_bytes === null || scan.free_bytes === null
+            ? {}
+            : { capacity_bytes: scan.capacity_bytes, free_bytes: scan.free_bytes, capacity_checked_at: scan.at }),
+        })
         .where('id', '=', id)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0)
+      if (Number(updated.numUpdatedRows) === 0) return;
+      await trx
+        .insertInto('share_scans')
+        .values({ share_id: id, ...scan })
+        .execute();
+      if (scan.capacity_bytes !== null && scan.free_bytes !== null)
         await trx
-          .insertInto('share_scans')
-          .values({ share_id: id, ...scan })
+          .insertInto('share_capacity_samples')
+          .values({ share_id: id, at: scan.at, capacity_bytes: scan.capacity_bytes, free_bytes: scan.free_bytes })
           .execute();
     });
+  }
+
+  async capacityHistory(id: number, since: string, limit: number) {
+    // The newest `limit`, returned oldest first.
+    const rows = await this.db
+      .selectFrom('share_capacity_samples')
+      .select(['at', 'capacity_bytes', 'free_bytes'])
+      .where('share_id', '=', id)
+      .where('at', '>=', since)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.reverse().map((row) => ({ at: row.at, capacity_bytes: Number(row.capacity_bytes), free_bytes: Number(row.free_bytes) }));
+  }
+
+  async saveForecast(id: number, forecast: ShareForecast | null) {
+    await this.db
+      .updateTable('nas_shares')
+      .set({ capacity_forecast: forecast === null ? null : JSON.stringify(forecast) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async purgeCapacitySamples(before: string, limit: number) {
+    // A share's latest reading stays whatever its age, as its latest scan does.
+    const result = await sql`delete from share_capacity_samples where id in (
+        select old.id from share_capacity_samples old
+        where old.at < ${before} and exists (select 1 from share_capacity_samples newer where newer.share_id = old.share_id and newer.at > old.at)
+        order by old.at limit ${limit})`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
   }
 
   async listScans(id: number, query: ListQuery) {
@@ -133,14 +220,25 @@ export class KyselyNasShareStore implements NasShareStore {
       ...query,
       filters: [...query.filters, { field: 'share_id', op: 'eq', values: [id] }],
     });
-    return { count: page.count, items: page.items.map((row) => ({ ...row, file_count: Number(row.file_count), file_size_sum: Number(row.file_size_sum) })) };
+    return {
+      count: page.count,
+      items: page.items.map((row) => ({
+        ...row,
+        file_count: Number(row.file_count),
+        file_size_sum: Number(row.file_size_sum),
+        capacity_bytes: nullableNumber(row.capacity_bytes),
+        free_bytes: nullableNumber(row.free_bytes),
+      })),
+    };
   }
 
   async capacity(since: string) {
     const baseline = (column: 'file_count' | 'file_size_sum') => sql<number | null>`coalesce(
         (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and b.at <= ${since} order by b.at desc, b.id desc limit 1),
         (select f.${sql.ref(column)} from share_scans f where f.share_id = s.id and f.at > ${since} order by f.at, f.id limit 1))`;
-    const { rows } = await sql<ShareCapacityRow>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
+    type Row = Omit<ShareCapacityRow, 'capacity_forecast'> & { capacity_forecast: string | null };
+    const { rows } = await sql<Row>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
+        s.capacity_bytes, s.free_bytes, s.capacity_checked_at, s.capacity_forecast,
         ${baseline('file_count')} as base_file_count, ${baseline('file_size_sum')} as base_file_size_sum
       from nas_shares s order by s.id`.execute(this.db);
     const number = (value: number | string | null) => (value === null ? null : Number(value));
@@ -150,6 +248,9 @@ export class KyselyNasShareStore implements NasShareStore {
       file_size_sum: Number(row.file_size_sum),
       base_file_count: number(row.base_file_count),
       base_file_size_sum: number(row.base_file_size_sum),
+      capacity_bytes: number(row.capacity_bytes),
+      free_bytes: number(row.free_bytes),
+      capacity_forecast: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast),
     }));
   }
 

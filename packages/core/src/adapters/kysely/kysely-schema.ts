@@ -41,6 +41,11 @@ export interface NasShareTable {
   last_tested_at: string | null;
   last_test_status: 'completed' | 'failed' | null;
   last_scanned_at: string | null;
+  capacity_bytes: number | null;
+  free_bytes: number | null;
+  capacity_checked_at: string | null;
+  /** JSON of the share's forecast (ShareForecast), null while there is too little history. */
+  capacity_forecast: string | null;
 }
 
 export interface SnmpTrapTable {
@@ -202,6 +207,16 @@ export interface ShareScanTable {
   file_count: number;
   file_size_sum: number;
   duration_ms: number;
+  capacity_bytes: number | null;
+  free_bytes: number | null;
+}
+
+export interface ShareCapacitySampleTable {
+  id: Generated<number>;
+  share_id: number;
+  at: string;
+  capacity_bytes: number;
+  free_bytes: number;
 }
 
 export interface AlertTable {
@@ -226,12 +241,16 @@ export interface AlertSettingTable {
   source: string;
   enabled: number;
   level: number;
+  warning_percent: number | null;
+  critical_percent: number | null;
+  days: number | null;
 }
 
 export interface Database {
   schedules: ScheduleTable;
   schedule_runs: ScheduleRunTable;
   share_scans: ShareScanTable;
+  share_capacity_samples: ShareCapacitySampleTable;
   alerts: AlertTable;
   alert_settings: AlertSettingTable;
   audit_events: AuditEventTable;

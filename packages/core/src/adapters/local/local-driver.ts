@@ -6,6 +6,7 @@ import { checkConfinedPath, localFsMessage } from './confine-path.js';
 import { openConfinedDirectory } from './confined-directory.js';
 import type { ConfinedDirectory } from './confined-directory.js';
 import { scanConfinedDirectory } from './scan-directory.js';
+import { statfsCapacity } from './statfs-capacity.js';
 import type { ScanEngineOptions } from './scan-directory.js';
 
 export interface LocalDriverOptions extends ScanEngineOptions {
@@ -53,7 +54,7 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
         const dir = await reporter.step('open_path', () => openConfinedDirectory(roots, location.path));
         try {
           const listed = await reporter.step('list', () => listFirstEntries(dir, location.path));
-          return localTestSummary(dir.real, listed);
+          return { message: localTestSummary(dir.real, listed), capacity: await statfsCapacity(dir.path) };
         } finally {
           await dir.close();
         }
@@ -65,7 +66,8 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
     async scan(location: ShareLocation, run: ScanRun): Promise<ScanResult> {
       const dir = await openConfinedDirectory(roots, location.path);
       try {
-        return await scanConfinedDirectory(dir, options, run);
+        const counts = await scanConfinedDirectory(dir, options, run);
+        return { ...counts, capacity: await statfsCapacity(dir.path) };
       } finally {
         await dir.close();
       }

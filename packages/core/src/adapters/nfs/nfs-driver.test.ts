@@ -121,7 +121,7 @@ describe.skipIf(!v4check.ok)('NFS driver against NFS-Ganesha serving v4 only', (
       ['export/sub', '/export/sub'],
     ] as const) {
       const run = recordingRun();
-      expect(await driver.test(at('nfs_v4', path), run)).toEqual({ ok: true, message: `reached export '${shown}' on 127.0.0.1 (NFS v4)` });
+      expect(await driver.test(at('nfs_v4', path), run)).toMatchObject({ ok: true, message: `reached export '${shown}' on 127.0.0.1 (NFS v4)` });
       expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'open_path:ok']);
     }
   });
@@ -166,9 +166,9 @@ describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (
 
   it('finds the export through rpcbind and MOUNT', async () => {
     const run = recordingRun();
-    expect(await driver.test(at('nfs_v3', tree), run)).toEqual({ ok: true, message: `reached export '${tree}' on 127.0.0.1 (NFS v3)` });
+    expect(await driver.test(at('nfs_v3', tree), run)).toMatchObject({ ok: true, message: `reached export '${tree}' on 127.0.0.1 (NFS v3)` });
     expect(outcomes(run)).toEqual(['resolve_host:ok', 'connect:ok', 'negotiate_protocol:ok', 'open_path:ok']);
-    expect(await driver.test(at('nfs_v3', `${tree}/sub`), recordingRun())).toEqual({
+    expect(await driver.test(at('nfs_v3', `${tree}/sub`), recordingRun())).toMatchObject({
       ok: true,
       message: `reached export '${tree}' on 127.0.0.1 (NFS v3), which covers '${tree}/sub'`,
     });
@@ -188,6 +188,9 @@ describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (
   });
 
   it('serves v4 on the same port', async () => {
-    expect(await driver.test(at('nfs_v4', '/export/sub'), recordingRun())).toEqual({ ok: true, message: "reached export '/export/sub' on 127.0.0.1 (NFS v4)" });
+    expect(await driver.test(at('nfs_v4', '/export/sub'), recordingRun())).toMatchObject({
+      ok: true,
+      message: "reached export '/export/sub' on 127.0.0.1 (NFS v4)",
+    });
   });
 });

@@ -1,9 +1,10 @@
 import type { Socket } from 'node:net';
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareCapacity, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { bareHost, portOption, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { inWords } from './nfs-messages.js';
+import { readNfsCapacity, type NfsV3Mount } from './nfs-capacity.js';
 import { mountPortOf, withSocket } from './nfs-mount.js';
 import { listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
 import { scanNfs, type NfsScanOptions } from './nfs-scan.js';
@@ -39,8 +40,8 @@ function isExported(path: string, exported: string): boolean {
   return path === base || path.startsWith(base === '/' ? '/' : `${base}/`);
 }
 
-/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does. */
-async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<string> {
+/** v3: the export list from MOUNT (port from `mountport=` or rpcbind) must cover the path; resolves with the export that does, and MOUNT's port. */
+async function checkExport(target: NfsTarget, address: string, run: DriverRun): Promise<NfsV3Mount> {
   const { host } = target;
   const port = await mountPortOf(host, address, target.mountPort, run);
   const mount = await tcpConnect(address, port, host, run.timeoutMs, run.signal);
@@ -52,7 +53,7 @@ async function checkExport(target: NfsTarget, address: string, run: DriverRun): 
     const shown = exports.length === 0 ? 'none' : exports.slice(0, 5).join(', ') + (exports.length > 5 ? ', ...' : '');
     throw new DriverError(`path '${target.path}' is not exported by host '${host}' (exports: ${shown})`);
   }
-  return covering;
+  return { address, exported: covering, mountPort: port };
 }
 
 /** What a passed test reached: "reached export '/export' on 10.0.0.5 (NFS v4)". */
@@ -108,7 +109,9 @@ export function createNfsDriver(options: NfsScanOptions = {}): ShareDriver {
         const { host, port, version } = target;
         const address = await reporter.step('resolve_host', () => resolveHost(host, run));
         const socket = await reporter.step('connect', () => tcpConnect(address, port, host, run.timeoutMs, run.signal));
-        let found: { exported: string } | { unchecked: string } | undefined;
+        let found: NfsV3Mount | { unchecked: string } | undefined;
+        let capacity: ShareCapacity | undefined;
+        let sizeUnknown = '';
         await withSocket(socket, async () => {
           await reporter.step('negotiate_protocol', () =>
             inWords({ host, port, service: `NFS v${version}`, timeoutMs: run.timeoutMs }, () =>
@@ -121,11 +124,19 @@ export function createNfsDriver(options: NfsScanOptions = {}): ShareDriver {
               if (unchecked !== undefined) found = { unchecked };
               return unchecked;
             }
-            found = { exported: await checkExport(target, address, run) };
+            found = await checkExport(target, address, run);
             return undefined;
           });
+          // The size is a bonus of a passed test: a server that will not tell it fails nothing.
+          if (found === undefined || 'exported' in found) {
+            capacity = await readNfsCapacity(socket, target, found, run).catch((error: unknown) => {
+              if (!(error instanceof DriverError)) throw error;
+              sizeUnknown = `; its size is unknown: ${error.message}`;
+              return undefined;
+            });
+          }
         });
-        return reachedSummary(target, found);
+        return { message: reachedSummary(target, found) + sizeUnknown, capacity };
       });
     },
 
@@ -133,8 +144,16 @@ export function createNfsDriver(options: NfsScanOptions = {}): ShareDriver {
       const target = nfsTarget(location);
       const address = await resolveHost(target.host, run);
       // v3: the export covering the path is the one MOUNT hands a root handle for.
-      const exported = target.version === 3 ? await checkExport(target, address, run) : undefined;
-      return scanNfs(target, address, exported, run, options);
+      const v3 = target.version === 3 ? await checkExport(target, address, run) : undefined;
+      const result = await scanNfs(target, address, v3?.exported, run, options);
+      // As for a test, the size is a bonus: a server that will not tell it fails no scan.
+      const capacity = await withSocket(await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal), (socket) =>
+        readNfsCapacity(socket, target, v3, run),
+      ).catch((error: unknown) => {
+        if (error instanceof DriverError) return undefined;
+        throw error;
+      });
+      return capacity ? { ...result, capacity } : result;
     },
   };
 }

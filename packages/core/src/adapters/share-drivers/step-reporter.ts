@@ -1,5 +1,5 @@
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, TestResult } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ShareCapacity, TestResult } from '../../ports/share-driver.js';
 
 /** Thrown by StepReporter once a step failed; `test` turns it into `{ ok: false }`. */
 export class StepFailed extends Error {
@@ -90,11 +90,13 @@ export class StepReporter {
 
 /**
  * Runs a test body built on a StepReporter and turns its StepFailed into a TestResult; the
- * body resolves with what succeeded, in plain words.
+ * body resolves with what succeeded, in plain words, and the capacity it read if any.
  */
-export async function runTest(body: () => Promise<string>): Promise<TestResult> {
+export async function runTest(body: () => Promise<string | { message: string; capacity: ShareCapacity | undefined }>): Promise<TestResult> {
   try {
-    return { ok: true, message: await body() };
+    const passed = await body();
+    if (typeof passed === 'string') return { ok: true, message: passed };
+    return { ok: true, message: passed.message, ...(passed.capacity === undefined ? {} : { capacity: passed.capacity }) };
   } catch (error) {
     if (error instanceof StepFailed) return { ok: false, message: error.message };
     throw error;

@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DriverError } from '../../ports/share-driver.js';
-import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
+import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareCapacity, ShareDriver, ShareLocation, TestResult } from '../../ports/share-driver.js';
 import { formatMs, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { runSmbclient } from './run-smbclient.js';
 import { ListingCounter, parseListingEntry } from './smb-listing.js';
 import { classifySmbLine, vanishedStatuses, type SmbFailure, type SmbStep } from './smb-status.js';
 import { negotiatedDialect, smbTestSummary } from './smb-summary.js';
+import { parseSmbBlocksLine } from './smb-capacity.js';
 import { smbTarget, type SmbTarget } from './smb-target.js';
 import { withSmbclientFiles } from './smbclient-files.js';
 
@@ -64,6 +65,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
         let listed = false;
         let entries = 0;
         let dialect: string | undefined;
+        let capacity: ShareCapacity | undefined;
         const tail = tailKeeper();
         const outcome = await withSmbclientFiles(target, async (files) => {
           const debugLogDir = join(files.dir, 'log');
@@ -82,6 +84,11 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
                 listed = true;
                 const entry = parseListingEntry(line);
                 if (entry !== undefined && entry.name !== '.' && entry.name !== '..') entries += 1;
+              }
+              const blocks = parseSmbBlocksLine(line);
+              if (blocks !== undefined) {
+                capacity = blocks;
+                return;
               }
               const found = classifySmbLine(line, target, run.timeoutMs);
               // An empty share root (no `.`/`..` on Windows) lists as NO_SUCH_FILE: that is fine.
@@ -107,7 +114,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
           if (name === end?.step) reporter.fail(name, elapsed, end.message);
           reporter.ok(name, end === undefined && name === 'list' ? elapsed : 0);
         }
-        return smbTestSummary(target, dialect, entries);
+        return { message: smbTestSummary(target, dialect, entries), capacity };
       });
     },
 
@@ -123,6 +130,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
       // listing streams per directory, and one huge directory is a single long SMB exchange.
       const idleMs = Math.max(60_000, run.timeoutMs * 6);
       let vanished = false;
+      let capacity: ShareCapacity | undefined;
       let lastProgress = performance.now();
       const outcome = await withSmbclientFiles(target, (files) =>
         runSmbclient({
@@ -142,6 +150,11 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
               }
               return;
             }
+            const blocks = parseSmbBlocksLine(line);
+            if (blocks !== undefined) {
+              capacity = blocks;
+              return;
+            }
             const found = classifySmbLine(line, target, run.timeoutMs);
             if (found === undefined) return tail.push(line);
             // A directory removed while the walk runs is skipped, as the local walker does.
@@ -157,7 +170,7 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
       if (outcome.notInstalled) throw new DriverError(notInstalled);
       if (outcome.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
       if (outcome.exitCode !== 0 && !vanished) throw new DriverError(exitMessage(outcome.exitCode, tail.last()));
-      return { file_count: counter.totals.file_count, file_size_sum: counter.totals.file_size_sum };
+      return { file_count: counter.totals.file_count, file_size_sum: counter.totals.file_size_sum, ...(capacity === undefined ? {} : { capacity }) };
     },
   };
 }
