@@ -137,6 +137,8 @@ describe('types generated from the API description', () => {
       | 'storage_degraded'
       | 'job_queue_saturated'
       | 'trap_target_unreachable'
+      | 'share_nearly_full'
+      | 'share_full_soon'
     >();
     expectTypeOf<NasShare['health']>().toEqualTypeOf<'ok' | 'unreachable' | 'unknown'>();
     expectTypeOf<NasShare['last_scanned_at']>().toEqualTypeOf<string | null>();

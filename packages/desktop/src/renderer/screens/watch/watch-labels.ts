@@ -8,10 +8,14 @@ export const alertSourceLabels: Record<AlertSource, string> = {
   share_unreachable: 'Share unreachable',
   scan_failed: 'Scan failed',
   schedule_missed: 'Schedule missed',
+  schedule_stopped: 'Schedule stopped',
+  schedule_run_incomplete: 'Schedule run incomplete',
   api_key_expiring: 'API key expiring',
   storage_degraded: 'Storage degraded',
   job_queue_saturated: 'Job queue saturated',
   trap_target_unreachable: 'Trap target unreachable',
+  share_nearly_full: 'Share nearly full',
+  share_full_soon: 'Share full soon',
 };
 
 /** A source the console does not know yet (a newer service) shows as its own name. */
