@@ -1,4 +1,4 @@
-// Lint is kept to the package boundaries (DESIGN §2): type errors are `typecheck`'s job, and
+// Lint is kept to the package boundaries (docs/architecture.md): type errors are `typecheck`'s job, and
 // style rules would flag the code base en masse for nothing.
 import { readFileSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'eslint/config';
@@ -98,7 +98,7 @@ export default defineConfig([
     },
   },
   {
-    // The core knows nothing of its hosts or their frameworks (DESIGN §2): adapters depend on it, never the reverse.
+    // The core knows nothing of its hosts or their frameworks (docs/architecture.md): adapters depend on it, never the reverse.
     files: ['packages/core/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     rules: {
       'no-restricted-imports': [

@@ -3,7 +3,7 @@
 // version pinned in `.node-version` is fetched once from the npm registry (the `node-<os>-<cpu>`
 // packages: the official binary with its C headers, for node-gyp) into `.runtime/`, once its
 // sha512 is the one pinned in `.node-integrity.json`. Nothing here needs node_modules: it runs
-// before the first install. Reasoning: docs/decisions.md, Runtime; docs/decisions/120, 121.
+// before the first install. Reasoning: docs/decisions/008-node-runtime.md, 120 and 121.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';

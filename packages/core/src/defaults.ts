@@ -18,7 +18,7 @@ export const serverDefaults = {
   localSharesDir: 'shares',
   logLevel: 'info',
   logFormat: 'json',
-  /** DESIGN §5.12: a body over it is 413. */
+  /** docs/api.md#status-codes: a body over it is 413. */
   maxBodyBytes: 1024 * 1024,
   shutdownTimeoutMs: 10_000,
 } as const;
@@ -53,7 +53,7 @@ export const jobDefaults = {
   heartbeatMs: 2_000,
   /** A working job whose heartbeat is this many beats old is taken as crashed. */
   staleAfterHeartbeats: 3,
-  /** Setting `job_retention_days`: finished jobs are kept this long (issue 22: 30 days, where DESIGN §5.15 said 24 h). */
+  /** Setting `job_retention_days`: finished jobs are kept this long (issue 22: 30 days, where the first design said 24 h). */
   retentionDays: 30,
   /** How often an idle worker looks for jobs enqueued by another replica. */
   pollMs: 500,
@@ -117,7 +117,7 @@ export const snmpDefaults = {
   enterpriseOid: '1.3.6.1.4.1.61999',
 } as const;
 
-/** Every list (DESIGN §5.8). */
+/** Every list (docs/decisions/014-one-list-contract.md). */
 export const listDefaults = {
   pageSize: 20,
   maxPageSize: 100,

@@ -107,7 +107,7 @@ describe('pools and shares', () => {
     expect(await admin.shares.show({ scope: { nas: 'filer' }, share: 'projects' })).toMatchObject({ pool_id: pool.id });
     expect(await admin.shares.update({ share: share.id, body: { options: 'ro' } })).toMatchObject({ options: 'ro' });
 
-    // A share addressed under a NAS it does not belong to is not found (DESIGN §5.2).
+    // A share addressed under a NAS it does not belong to is not found (docs/decisions/055-names.md).
     await admin.nas.create({ name: 'other', host: 'localhost', type: 'local' });
     expect((await failure(admin.shares.show({ scope: { nas: 'other' }, share: share.id }))).code).toBe('NOT_FOUND');
 

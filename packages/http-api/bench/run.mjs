@@ -1,4 +1,4 @@
-// dms benchmark (DESIGN §6): `npm run bench` at the root, or `node bench/run.mjs` in
+// dms benchmark (docs/performance.md): `npm run bench` at the root, or `node bench/run.mjs` in
 // packages/http-api after a build. Prints a table and writes bench/results.json as
 // [{ name, value, unit }]. Missed targets are reported, never turned into a failing exit code.
 // `--db postgres` (`npm run bench -- --db postgres`) runs everything on SQLite as without it,

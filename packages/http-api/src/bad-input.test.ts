@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from './testing/test-app.js';
 import { addNas, addShare, expectModelError, readJson, unique, type Nas, type NasShare, type ShareCollectionBody } from './testing/fixtures.js';
 
 /**
- * DESIGN §6: "no 5xx for any generated bad input". Hand-picked hostile inputs first, then
+ * The reliability bar: no 5xx for any generated bad input. Hand-picked hostile inputs first, then
  * fast-check properties over arbitrary bodies and query strings.
  */
 let t: TestApp;

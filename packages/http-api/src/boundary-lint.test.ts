@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The boundary rule of eslint.config.js (DESIGN §2): a host reaches the core through its
+ * The boundary rule of eslint.config.js (docs/architecture.md): a host reaches the core through its
  * declared subpaths only. Run through ESLint's API on the repository's own config, so a
  * config change that lets an internal import through fails here, not in review.
  */

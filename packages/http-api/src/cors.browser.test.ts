@@ -9,7 +9,7 @@ import { readConfig } from './server/config.js';
 import { startServer, type RunningServer } from './server/serve.js';
 
 /**
- * DESIGN §5.17 in a real browser: a page on another origin calls the API with an
+ * docs/decisions/047-cors-rules.md in a real browser: a page on another origin calls the API with an
  * Authorization header (so Chromium sends a preflight); only a stored rule for that
  * origin, path and method lets the browser hand the answer to the page. Rules are edited
  * over REST while the server runs.

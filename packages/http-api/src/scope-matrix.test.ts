@@ -22,7 +22,7 @@ import {
 } from './testing/fixtures.js';
 
 /**
- * Every endpoint × every kind of caller (DESIGN §6: "a scope matrix over every endpoint gives
+ * Every endpoint × every kind of caller (the reliability bar: "a scope matrix over every endpoint gives
  * exactly the expected 401/403/2xx"). One app; each case builds its own fixtures, so DELETE
  * and POST cases never depend on each other.
  */
@@ -125,7 +125,7 @@ async function finishedJob(start: string, body?: unknown): Promise<Partial<Fixtu
 let ttl = 600;
 const probe = () => ({ name: unique('probe'), path: shareDir });
 
-/** The one table: every endpoint that needs a credential (spec endpoints 1–22, DESIGN §5). */
+/** The one table: every endpoint that needs a credential (docs/api.md). */
 const endpoints: Endpoint[] = [
   { method: 'GET', documented: '/nas/{nas_id}/nas_shares', path: (f) => `/nas/${f.nas.id}/nas_shares`, scope: 'nas_shares/index', status: 200 },
   {
@@ -237,7 +237,7 @@ const endpoints: Endpoint[] = [
     status: 200,
   },
   { method: 'DELETE', documented: '/pools/{pool_id}', path: (f) => `/pools/${f.pool.id}`, scope: 'pools/destroy', status: 204 },
-  // Share tests and scans: jobs over the local share, which really run (spec endpoints 3 and 4).
+  // Share tests and scans: jobs over the local share, which really run (`…/nas_shares/-/test`).
   {
     method: 'PUT',
     documented: '/nas/{nas_id}/nas_shares/-/test',
@@ -272,7 +272,7 @@ const endpoints: Endpoint[] = [
     scope: 'nas_shares/scan',
     status: 'job',
   },
-  // Every job wherever it was started (DESIGN §5.21), and the audit log (§5.22).
+  // Every job wherever it was started (docs/api.md#job-history), and the audit log (docs/decisions/084-audit-trail.md).
   { method: 'GET', documented: '/jobs', path: () => '/jobs?sort_by=created_at:desc', scope: 'jobs/index', status: 200 },
   {
     method: 'GET',
@@ -390,7 +390,7 @@ const endpoints: Endpoint[] = [
     status: 204,
   },
   { method: 'GET', documented: '/audit_events', path: () => '/audit_events?action=create', scope: 'audit_events/index', status: 200 },
-  // Keeping watch (DESIGN §5.23-25): schedules, alerts and their settings, a share's scans, capacity.
+  // Keeping watch (docs/api.md#schedules, docs/api.md#alerts, docs/decisions/090-health-scans-capacity.md): schedules, alerts and their settings, a share's scans, capacity.
   { method: 'GET', documented: '/schedules', path: () => '/schedules?enabled=true', scope: 'schedules/index', status: 200 },
   {
     method: 'POST',
@@ -543,7 +543,7 @@ async function keyOfNonAdmin(): Promise<string> {
 }
 
 /**
- * What a `* / *` key made by a non-admin user gets (security review 1, DESIGN §5.18): users,
+ * What a `* / *` key made by a non-admin user gets (security review 1, docs/decisions/040-key-lineage.md): users,
  * settings, CORS rules, metrics (security round 2, 10), the audit log, changes of the alert settings and dismissing a share's alert are admin-only (403); the keys of the table's other rows belong to
  * the system, another owner's, so they are not found (404); everything else as for a user.
  */
@@ -699,7 +699,7 @@ describe('public endpoints need no credential', () => {
   });
 });
 
-describe('share password visibility (DESIGN §5.5)', () => {
+describe('share password visibility (docs/decisions/041-scopes.md)', () => {
   const reads = [
     { name: 'GET /nas/{nas_id}/nas_shares/{id}', path: (f: Fixture) => `/api/v2/nas/${f.nas.id}/nas_shares/${f.share.id}`, list: false },
     { name: 'GET /nas_shares/{id}', path: (f: Fixture) => `/api/v2/nas_shares/${f.share.id}`, list: false },

@@ -18,7 +18,7 @@ import type { Dms } from '@dms/core/runtime';
 import { openForCommand } from './server/open.js';
 
 /**
- * DESIGN §5.5 and §6: passwords are encrypted at rest and never in a log line. The
+ * docs/decisions/007-data-at-rest.md, docs/decisions/041-scopes.md: passwords are encrypted at rest and never in a log line. The
  * database is read as bytes (main file, WAL and shared memory) and the log is captured
  * from a real pino logger at the most verbose level. Finding 11 adds the SNMP communities
  * (trap targets, the agent) and the modes of the data dir and the database files.

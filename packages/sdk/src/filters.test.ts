@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq, filterQuery, gt, gte, iLike, inList, isNull, like, lt, lte, ne, notILike, notInList, notLike } from './filters.js';
 
-describe('filter helpers write the query text of DESIGN §5.10', () => {
+describe('filter helpers write the query text of docs/api.md#lists', () => {
   it.each([
     [eq('projects'), 'projects'],
     [eq(7), '7'],

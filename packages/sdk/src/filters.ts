@@ -1,5 +1,5 @@
 /**
- * Filter values of list queries (DESIGN §5.10): a plain value is compared for equality, a
+ * Filter values of list queries (docs/api.md#lists): a plain value is compared for equality, a
  * helper adds its operator. `{ name: like('proj%'), id: gt(10) }` is `name=~proj%&id=>10`;
  * `{ name: iLike('proj%') }` is `name=~*proj%`, ignoring the case of ASCII letters.
  */

@@ -2,7 +2,7 @@ import { DmsJobFailedError, isDmsApiError } from './errors.js';
 import { linkedSignal } from './signals.js';
 import type { ActiveJobStatus, CallOptions } from './types.js';
 
-/** The server holds a long poll at most this long (`wait`, DESIGN §14). */
+/** The server holds a long poll at most this long (`wait`, docs/api.md#jobs). */
 const maxWaitSeconds = 30;
 
 export interface WaitOptions<Status extends ActiveJobStatus = ActiveJobStatus> extends CallOptions {

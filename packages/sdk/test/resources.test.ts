@@ -115,7 +115,7 @@ describe('nasShares', () => {
     const nas = await t.dms.nas.create({ name: 'nas-scopes', host: 'localhost', type: 'local' });
     const share = await t.dms.nasShares.create('nas-scopes', { name: 'scoped', path: 'scoped', options: 'ro', username: 'u', password: 'p' });
     expect(share).toMatchObject({ nas_id: nas.id, pool_id: null, name: 'scoped', options: 'ro', file_count: 0, file_size_sum: 0 });
-    // The key has `*` / `*` but no literal get_password: no password (DESIGN §5.5); the admin user sees it.
+    // The key has `*` / `*` but no literal get_password: no password (docs/decisions/041-scopes.md); the admin user sees it.
     expect(share).not.toHaveProperty('password');
     expect(await t.admin.nasShares.get(share.id)).toMatchObject({ password: 'p' });
     const pool = await t.dms.pools.create({ name: 'pool-scopes' });

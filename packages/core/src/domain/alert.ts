@@ -8,7 +8,7 @@ import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
 
 /**
- * What dms keeps watch on (DESIGN §5.24, TrueNAS's alert sources): each raises an alert when
+ * What dms keeps watch on (docs/decisions/091-alerts.md, TrueNAS's alert sources): each raises an alert when
  * its condition starts and clears it when it ends, at its default level unless the alert
  * settings say otherwise (levels as traps: 1 info … 5 critical).
  */

@@ -34,7 +34,7 @@ export type AuditAction = (typeof auditActions)[number];
 export const auditOutcomes = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
-/** The word a secret field's change is recorded as: that it changed, never a value (DESIGN §5.22). */
+/** The word a secret field's change is recorded as: that it changed, never a value (docs/decisions/084-audit-trail.md). */
 export const secretChange = 'changed';
 
 const changeSchema = z.union([z.object({ from: z.unknown(), to: z.unknown() }), z.literal(secretChange)]);

@@ -34,7 +34,7 @@ export function looksLikeId(name: string): boolean {
 export const notIdLikeRule = { message: 'must not be all digits (an all-digit name would read as an id in paths)' };
 
 /**
- * A resource's name, which paths take in place of its id (DESIGN §5.2, §5.4): a name that
+ * A resource's name, which paths take in place of its id (docs/decisions/055-names.md): a name that
  * reads as digits would shadow an id, and bidi controls make one name look like another.
  */
 export function resourceName(max: number) {

@@ -20,7 +20,7 @@ export const stepOutcomeSchema = z.object({
 });
 export type StepOutcome = z.output<typeof stepOutcomeSchema>;
 
-/** active_job_status of the spec plus `message`, `steps` and, for scans, the counts. */
+/** active_job_status (docs/api.md#share-jobs) plus `message`, `steps` and, for scans, the counts. */
 export const activeJobStatusSchema = z
   .object({
     job_id: z.string(),
@@ -39,7 +39,7 @@ export type ActiveJobStatus = z.output<typeof activeJobStatusSchema>;
 export const schedulerRequester = 'scheduler';
 
 /**
- * A job as `GET /jobs` and `GET /jobs/{job_id}` show it (DESIGN §5.21): active_job_status,
+ * A job as `GET /jobs` and `GET /jobs/{job_id}` show it (docs/api.md#job-history): active_job_status,
  * what it ran on, who asked for it and when it moved. A scan's `file_count` and
  * `file_size_sum` are its counts so far while it works, its result once it has completed.
  */

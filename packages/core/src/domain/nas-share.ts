@@ -9,7 +9,7 @@ import { listQuerySchema } from '../list-query/list-query-schema.js';
 /** `key` or `key=value`, comma-separated, no whitespace or control characters. */
 const optionsPattern = /^(?:[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?(?:,[^\s,=\u0000-\u001f\u007f]+(?:=[^\s,\u0000-\u001f\u007f]*)?)*)?$/;
 
-/** A share's health, from its latest test (DESIGN §5.25). */
+/** A share's health, from its latest test (docs/decisions/090-health-scans-capacity.md). */
 export const shareHealths = ['ok', 'unreachable', 'unknown'] as const;
 export type ShareHealth = (typeof shareHealths)[number];
 
@@ -127,7 +127,7 @@ const shareFields = {
 const commonShareFilters = ['id', 'name', 'path', 'options', 'username', 'health', 'last_tested_at', 'last_scanned_at'] as const;
 
 /**
- * Endpoints 1, 8 and 12 of the spec each filter on a different set of attributes: a list
+ * The three share lists (a NAS's, all, a pool's) each filter on a different set of attributes: a list
  * under a NAS does not filter on nas_id, a list under a pool not on pool_id.
  */
 export const shareListSpecs = {

@@ -6,7 +6,7 @@ import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
 
-/** What a run starts on each share of its target: a share test or a scan (DESIGN §5.23). */
+/** What a run starts on each share of its target: a share test or a scan (docs/api.md#schedules). */
 export const scheduleActions = ['test', 'scan'] as const;
 export type ScheduleAction = (typeof scheduleActions)[number];
 
@@ -18,7 +18,7 @@ export const maxScheduleShareIds = 1_000;
 
 /**
  * RFC 5545 text: `DTSTART:20261125T120000Z` or `DTSTART;TZID=Europe/Paris:20261125T120000`, a
- * newline, then `RRULE:…` (DESIGN §5.23). Only its shape is checked here; the rule itself is
+ * newline, then `RRULE:…` (docs/api.md#schedules). Only its shape is checked here; the rule itself is
  * evaluated by the service (off the event loop), which answers 422 with the parser's reason.
  */
 const rruleText = z
@@ -31,7 +31,7 @@ const rruleText = z
 
 /**
  * The four target fields. A body names its target with one of them; the others may be absent,
- * null or (all_shares) false, as a GET body shows them, so a GET body can be sent back (DESIGN §5.4).
+ * null or (all_shares) false, as a GET body shows them, so a GET body can be sent back (docs/decisions/023-strict-bodies.md).
  */
 const targetShape = {
   nas_share_ids: z.array(idSchema).min(1).max(maxScheduleShareIds).nullable().optional(),

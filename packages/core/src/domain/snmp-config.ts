@@ -21,7 +21,7 @@ export const agentAddressSchema = z
 
 export const agentPortSchema = z.number().int().min(1).max(65535);
 
-/** A v3 user of the agent: the trap targets' field names (DESIGN §5.26). */
+/** A v3 user of the agent: the trap targets' field names (docs/decisions/052-snmp-v3.md). */
 export const agentUserInputSchema = strictInput(v3SecurityFields);
 
 const readOnlyFields = ['engine_id', 'messages'];

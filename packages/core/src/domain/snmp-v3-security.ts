@@ -4,7 +4,7 @@ import { noControlChars, noControlCharsRule } from './common.js';
 
 /*
  * SNMPv3 user-based security (RFC 3414 USM), shared by the agent's users
- * (`/snmp/server_configuration`.users) and the v3 trap targets (DESIGN §5.26): one set of
+ * (`/snmp/server_configuration`.users) and the v3 trap targets (docs/decisions/052-snmp-v3.md): one set of
  * field names, allowed values, refusal messages and one mapping to net-snmp.
  */
 

@@ -23,7 +23,7 @@ import type { ErrorDetails } from '../errors/domain-error.js';
 
 export const snmpVersions = ['v1', 'v2c'] as const;
 export type SnmpVersion = (typeof snmpVersions)[number];
-/** A trap target's versions: the agent's (v1, v2c) and v3 with user-based security (DESIGN §5.26). */
+/** A trap target's versions: the agent's (v1, v2c) and v3 with user-based security (docs/decisions/052-snmp-v3.md). */
 export const trapVersions = ['v1', 'v2c', 'v3'] as const;
 export type TrapVersion = (typeof trapVersions)[number];
 /** An inform is acknowledged by the manager and retried until it is; v1 has no informs. */
@@ -69,7 +69,7 @@ const trapFields = {
 };
 
 /**
- * The v3 fields (DESIGN §5.26), nullable: which ones a target needs depends on its version and
+ * The v3 fields (docs/decisions/052-snmp-v3.md), nullable: which ones a target needs depends on its version and
  * security level, checked on the whole record once a partial update is merged (checkTrapV3).
  */
 const trapV3Fields = {

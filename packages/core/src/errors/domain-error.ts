@@ -29,7 +29,7 @@ export type AttributeErrorType =
   | 'not_found'
   | 'frozen'
   | 'forbidden'
-  /** A body field the resource does not have, or one that another endpoint sets (DESIGN §5.4). */
+  /** A body field the resource does not have, or one that another endpoint sets (docs/decisions/023-strict-bodies.md). */
   | 'unknown';
 
 export interface AttributeError {

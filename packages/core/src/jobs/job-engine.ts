@@ -156,7 +156,7 @@ export class JobEngine {
 
   /**
    * Stores a job and wakes a worker; the job survives a restart from here on. With bounds,
-   * a requester over its share of unfinished jobs gets 429 and a full queue 503 (DESIGN §5.20).
+   * a requester over its share of unfinished jobs gets 429 and a full queue 503 (docs/decisions/028-job-bounds-and-fair-claims.md).
    */
   async enqueue(kind: JobKind, target: JobShare, refs: JobRefs, bounds?: JobBounds): Promise<JobRecord> {
     const job = await this.store(this.#options.storage.jobs, kind, target, refs, bounds);
@@ -328,7 +328,7 @@ export class JobEngine {
 
   /**
    * What a finished job found out about its saved share: a test its health, a completed scan
-   * its counts and a row of its scan history (DESIGN §5.25). A failure here is reported; the
+   * its counts and a row of its scan history (docs/decisions/090-health-scans-capacity.md). A failure here is reported; the
    * job's own outcome is stored already.
    */
   private async recordFindings(job: JobRecord, outcome: JobOutcome): Promise<void> {

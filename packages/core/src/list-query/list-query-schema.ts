@@ -6,7 +6,7 @@ import { maxPage } from './parse-pagination.js';
 
 const optionalText = (description: string) => z.string().optional().describe(description);
 
-/** Every list takes both schemes (DESIGN §5.8); one request uses one of them. */
+/** Every list takes both schemes (docs/decisions/014-one-list-contract.md); one request uses one of them. */
 const paginationParams = {
   limit: optionalText(`items to return, 1 to ${listDefaults.maxPageSize} (default ${listDefaults.pageSize}); with offset, not with page or per_page`),
   offset: optionalText('items to skip, 0 or more (default 0); with limit, not with page or per_page'),
@@ -17,7 +17,7 @@ const paginationParams = {
 /**
  * The query parameters a list accepts, for the API description: derived from the ListSpec
  * that parses them, so the document cannot drift from what the list really takes (any other
- * parameter is a 400). Values stay strings: they carry the operators of DESIGN §5.10.
+ * parameter is a 400). Values stay strings: they carry the operators of docs/api.md#lists.
  */
 export function listQuerySchema(spec: Pick<ListSpec, 'fields' | 'filterable'>) {
   const fixed: Record<string, z.ZodOptional<z.ZodString>> = {

@@ -71,7 +71,7 @@ export type RawQuery = Readonly<Record<string, readonly string[] | undefined>>;
 
 /**
  * What one list endpoint sorts and filters on. Every list takes both pagination schemes
- * (DESIGN §5.8), so pagination is not part of a spec.
+ * (docs/decisions/014-one-list-contract.md), so pagination is not part of a spec.
  */
 export interface ListSpec {
   /** Every attribute the list sorts on; secrets are never listed here. */

@@ -135,7 +135,7 @@ describe('parseListQuery sort_by and filters', () => {
     expect(refusal('sort_by=community', trapListSpec).message).toMatch(/^cannot sort by 'community'; sortable: snmp_trap_id, /);
   });
 
-  it('maps API names to columns, and takes the operators of DESIGN §5.10', () => {
+  it('maps API names to columns, and takes the operators of docs/api.md#lists', () => {
     expect(parseListQuery(query('snmp_trap_id=><1|2&sort_by=snmp_trap_id:desc'), trapListSpec)).toMatchObject({
       filters: [{ field: 'id', op: 'in', values: [1, 2] }],
       sort: [{ field: 'id', direction: 'desc' }],

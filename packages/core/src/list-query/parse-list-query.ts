@@ -8,7 +8,7 @@ import { likePatternShape } from './like-pattern.js';
 
 export type { RawQuery } from './list-query.js';
 
-/** The filter operators in the order the API description lists them (DESIGN §5.10, and `~*` / `!~*`). */
+/** The filter operators in the order the API description lists them (docs/api.md#lists, and `~*` / `!~*`). */
 const operators: ReadonlyArray<[string, FilterOp]> = [
   ['=', 'eq'],
   ['!=', 'ne'],
@@ -197,7 +197,7 @@ function parseFilter(field: string, spec: ListSpec, text: string): Filter {
 }
 
 /**
- * Turns query parameters into a ListQuery (DESIGN §5.8-5.10). Every parameter must be one
+ * Turns query parameters into a ListQuery (docs/decisions/014-one-list-contract.md). Every parameter must be one
  * the list accepts: an unknown one, a known attribute this list does not filter on, or a
  * secret is a 400 that says what is accepted.
  */

@@ -4,7 +4,7 @@ import { listDefaults } from '../defaults.js';
 
 const { pageSize: defaultPageSize, maxPageSize } = listDefaults;
 
-/** Both schemes on every list (DESIGN §5.8): this product family's clients send limit/offset. */
+/** Both schemes on every list (docs/decisions/014-one-list-contract.md): this product family's clients send limit/offset. */
 export const paginationParameters = ['limit', 'offset', 'page', 'per_page'] as const;
 
 /** The last page whose offset, `(page - 1) * per_page`, is still an exact integer at per_page 100. */

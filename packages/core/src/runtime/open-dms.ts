@@ -249,7 +249,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         : (options.trapSender ??
           new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({
             ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}),
-            // v3 traps and informs leave from the agent's persisted engine (DESIGN §5.26)
+            // v3 traps and informs leave from the agent's persisted engine (docs/decisions/052-snmp-v3.md)
             engineId: () => storage.snmpConfig.ensureEngineId(() => generateEngineId(options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid)),
           }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});

@@ -7,11 +7,11 @@
 export const scopeCatalogue = [
   { controller: 'nas', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'pools', actions: ['index', 'show', 'create', 'update', 'destroy'] },
-  // get_password must be granted literally: a `*` action does not cover it (DESIGN §5.5).
+  // get_password must be granted literally: a `*` action does not cover it (docs/decisions/041-scopes.md).
   { controller: 'nas_shares', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'scan', 'get_password'] },
   // get_password here reveals a v3 target's passphrases, granted literally as the share's.
   { controller: 'traps', actions: ['index', 'show', 'create', 'update', 'destroy', 'test', 'get_password'] },
-  // get_password here reveals the agent's community, to a key of an admin owner (DESIGN §5.7).
+  // get_password here reveals the agent's community, to a key of an admin owner (docs/decisions/051-agent-community-is-a-credential.md).
   { controller: 'server_configuration', actions: ['show', 'update', 'get_password'] },
   { controller: 'api_keys', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   // Jobs are started through their share (nas_shares / test, scan); these read them back.

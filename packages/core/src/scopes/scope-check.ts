@@ -42,12 +42,12 @@ export function authorizeAdmin<C extends ScopeController>(principal: Principal, 
   throw new DomainError('forbidden', message, { details: { admin: [{ error: 'forbidden' }] } });
 }
 
-/** DESIGN §5.5: users always see passwords; a key only through a literal get_password action. */
+/** docs/decisions/041-scopes.md: users always see passwords; a key only through a literal get_password action. */
 export function canSeeSharePassword(principal: Principal): boolean {
   return isAllowed(principal, 'nas_shares', 'get_password');
 }
 
-/** A v3 trap target's passphrases: as share passwords (DESIGN §5.5), `traps / get_password` literally for a key. */
+/** A v3 trap target's passphrases: as share passwords (docs/decisions/041-scopes.md), `traps / get_password` literally for a key. */
 export function canSeeTrapPassphrases(principal: Principal): boolean {
   return isAllowed(principal, 'traps', 'get_password');
 }
@@ -55,7 +55,7 @@ export function canSeeTrapPassphrases(principal: Principal): boolean {
 /**
  * The SNMP agent's community is the service's own credential, not a resource's: an admin user
  * sees it; a key only when its owner is an admin now and it holds `server_configuration /
- * get_password` literally (as share passwords, DESIGN §5.5). Anyone who may update the
+ * get_password` literally (as share passwords, docs/decisions/041-scopes.md). Anyone who may update the
  * configuration may still set it, without reading the one in use.
  */
 export function canSeeAgentCommunity(principal: Principal): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scopeProblem } from './scope-validity.js';
 import { scopeCatalogue } from './scope-catalogue.js';
 
-describe('scopeProblem (security round 2, finding 7)', () => {
+describe('scopeProblem (security round 2, finding 20.7)', () => {
   it('takes every catalogue pair, and * in either field', () => {
     for (const { controller, actions } of scopeCatalogue) {
       for (const action of [...actions, '*']) expect(scopeProblem({ controller, action }), `${controller}/${action}`).toBeUndefined();

@@ -31,7 +31,7 @@ export function presentAlert(record: AlertRecord): Alert {
 }
 
 /**
- * Alerts as TrueNAS keeps them (DESIGN §5.24): a condition raised once when it starts, updated
+ * Alerts as TrueNAS keeps them (docs/decisions/091-alerts.md): a condition raised once when it starts, updated
  * while it lasts, cleared when it ends; each raise and clear is an event (and so a trap, at the
  * alert's level). Sources report what they see through `sight` and `clear`.
  */

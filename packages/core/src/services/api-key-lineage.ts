@@ -12,7 +12,7 @@ function earlier(a: number | null, b: string | null): number | null {
 }
 
 /**
- * The principal a key stands for, evaluated now (DESIGN §5.18): its scopes bounded by every
+ * The principal a key stands for, evaluated now (docs/decisions/040-key-lineage.md): its scopes bounded by every
  * key above it, its expiry the earliest along the chain, and its owner's current admin flag.
  * Undefined when a key above it or its owner no longer exists.
  */

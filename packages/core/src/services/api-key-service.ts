@@ -39,7 +39,7 @@ function assertGrantable(principal: Principal, scopes: readonly Scope[]): void {
 }
 
 /**
- * DESIGN §5.18: a key expires no later than the key that sets its expiry. A key caller
+ * docs/decisions/040-key-lineage.md: a key expires no later than the key that sets its expiry. A key caller
  * that expires cannot give (itself or another key) a later expiry, nor none at all.
  */
 function expiryWithinCaller(principal: Principal, expiresAt: string | null | undefined): string | null | undefined {

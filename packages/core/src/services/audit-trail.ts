@@ -39,7 +39,7 @@ export const purgeBatchSize = 100;
 
 /**
  * Each changed field of `input` (what the caller sent, validated): `{from, to}` against the
- * record before and after, or `"changed"` for a secret (DESIGN §5.22: no value, ever). Fields
+ * record before and after, or `"changed"` for a secret (docs/decisions/084-audit-trail.md: no value, ever). Fields
  * sent but left as they were are not listed. `before` is null for a create.
  */
 export function describeChanges(before: object | null, after: object, input: object, secretFields: readonly string[] = []): AuditChanges | null {

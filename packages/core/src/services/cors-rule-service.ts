@@ -11,7 +11,7 @@ import { corsRuleListSpec } from '../domain/cors-rule.js';
 import { findByNumericId } from './resolve-ref.js';
 import { makeEvent } from '../domain/events.js';
 
-/** CORS rules (DESIGN §5.17): edited over REST, the CLI and the console; applied without a restart. */
+/** CORS rules (docs/decisions/047-cors-rules.md): edited over REST, the CLI and the console; applied without a restart. */
 const ruleAudit = (rule: CorsRuleRecord) => auditResource('cors_rules', rule.id, rule.path);
 
 export class CorsRuleService {

@@ -39,7 +39,7 @@ export function presentJob(job: JobRecord): ActiveJobStatus {
   };
 }
 
-/** A job as GET /jobs shows it (DESIGN §5.21); never its sealed payload or its worker. */
+/** A job as GET /jobs shows it (docs/api.md#job-history); never its sealed payload or its worker. */
 export function presentJobResource(job: JobRecord): Job {
   return {
     ...presentJob(job),
@@ -102,7 +102,7 @@ function parseWait(wait: string | undefined): number {
 /** A job id as a request gives it: present (400 `blank`) and without NUL (400). */
 function checkJobId(jobId: string | undefined): string {
   if (!jobId) throw new DomainError('bad_request', 'job_id is required', { details: { job_id: [{ error: 'blank' }] } });
-  // A bad parameter (DESIGN §5.12), and PostgreSQL cannot compare text holding NUL.
+  // A bad parameter (docs/api.md#status-codes), and PostgreSQL cannot compare text holding NUL.
   if (hasNul(jobId)) throw DomainError.badRequest('job_id', 'job_id must not contain NUL characters (%00)');
   return jobId;
 }
@@ -113,7 +113,7 @@ function pathJobId(jobId: string): string {
   return jobId;
 }
 
-/** Share tests (spec endpoints 3 and 4) and the test/scan extensions of a saved share. */
+/** Share tests (`PUT` and `GET …/nas_shares/-/test`) and the test/scan extensions of a saved share. */
 export class JobService {
   constructor(
     private readonly deps: CoreDeps,

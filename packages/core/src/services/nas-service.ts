@@ -75,7 +75,7 @@ export class NasService {
 
   /**
    * Moving a NAS (host or type) without `nas_shares / get_password` forgets its shares'
-   * stored passwords, first: a stored secret is never replayed to a new target (DESIGN §5.19).
+   * stored passwords, first: a stored secret is never replayed to a new target (docs/decisions/037-stored-passwords-follow-their-target.md).
    * Its new target must be within `share_test_allowed_hosts` (an edit that does not move it is
    * not refused, so a NAS saved before the list was narrowed can still be renamed).
    */
@@ -90,7 +90,7 @@ export class NasService {
       const updated = await stores.nas.update(current.id, input);
       if (!updated) throw DomainError.notFound('nas_id', ref);
       const changes = describeChanges(current, updated, input);
-      // The shares' passwords forgotten with the move are part of this change (DESIGN §5.19).
+      // The shares' passwords forgotten with the move are part of this change (docs/decisions/037-stored-passwords-follow-their-target.md).
       const withCleared = cleared > 0 ? { ...changes, share_passwords: 'changed' as const } : changes;
       return { result: updated, audit: { action: 'update', resource: nasAudit(updated), changes: withCleared } };
     });

@@ -15,7 +15,7 @@ export function canBeName(ref: string): boolean {
 }
 
 /**
- * Path parameters take a numeric id or a name (DESIGN §5.2). A numeric text is tried as
+ * Path parameters take a numeric id or a name (docs/decisions/055-names.md). A numeric text is tried as
  * an id first, then as a name, so a resource named "42" stays reachable.
  */
 export async function resolveRef<T>(

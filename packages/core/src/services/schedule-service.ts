@@ -29,7 +29,7 @@ function targetColumns(
   return { share_ids: input.nas_share_ids ?? null, pool_id: input.pool_id ?? null, nas_id: input.nas_id ?? null, all_shares: input.all_shares === true };
 }
 
-/** `/schedules` (issue 23, DESIGN §5.23): RRULE schedules of share tests and scans. */
+/** `/schedules` (issue 23, docs/api.md#schedules): RRULE schedules of share tests and scans. */
 export class ScheduleService {
   readonly #gate: RuleCheckGate;
 

@@ -20,10 +20,10 @@ import { auditResource, describeChanges, type AuditTrail } from './audit-trail.j
 import { daysUntil, usedPercent } from '../domain/capacity-forecast.js';
 
 const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
-/** Recorded as changed, never with a value (DESIGN §5.22). */
+/** Recorded as changed, never with a value (docs/decisions/084-audit-trail.md). */
 const shareSecrets = ['password'];
 
-/** The three route families of the spec: all shares, a NAS's shares, a pool's shares. */
+/** The three route families of the API: all shares, a NAS's shares, a pool's shares. */
 export type ShareScope = { kind: 'all' } | { kind: 'nas'; nasRef: string } | { kind: 'pool'; poolRef: string };
 
 export interface ShareCollection {
@@ -39,7 +39,7 @@ interface ScopeFilter {
 
 const inScope = (share: NasShareRecord, within: ScopeFilter | undefined) => within === undefined || share[within.field] === within.id;
 
-/** The fields that say where a share connects and as whom (DESIGN §5.19). */
+/** The fields that say where a share connects and as whom (docs/decisions/037-stored-passwords-follow-their-target.md). */
 const targetFields = ['path', 'options', 'username'] as const;
 
 function movesTarget(current: NasShareRecord, patch: NasSharePatch): boolean {

@@ -6,7 +6,7 @@ import type { NasShare } from '../domain/nas-share.js';
 import { describeOnEachAdapter, testAdmin, type TestCore } from '../testing/core-on-each-adapter.js';
 
 /**
- * Security review, finding 3 (DESIGN §5.19): a stored share password is never replayed to a new
+ * Security review, finding 3 (docs/decisions/037-stored-passwords-follow-their-target.md): a stored share password is never replayed to a new
  * target. The rule sits in ShareService.update (a share moved) and NasService.update (its NAS
  * moved); the REST routes that reach it: http-api src/security/stored-password-replay.test.ts.
  */

@@ -152,7 +152,7 @@ export class TrapService {
     const moves = patch.manager !== undefined && patch.manager !== current.manager;
     // An edit that does not move the target is not refused: one saved before the list was narrowed can still be deactivated.
     if (moves) await this.#checkManager(patch.manager!);
-    // As a share's password (DESIGN §5.19): a passphrase is never replayed to a new manager by
+    // As a share's password (docs/decisions/037-stored-passwords-follow-their-target.md): a passphrase is never replayed to a new manager by
     // a caller who could not read it; it must be sent again.
     const forgets: Partial<TrapNotification> = {};
     if (moves && !canSeeTrapPassphrases(principal)) {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /**
- * What a create or update body does with fields beyond the writable ones (DESIGN §5.4):
+ * What a create or update body does with fields beyond the writable ones (docs/decisions/023-strict-bodies.md):
  * read-only fields are accepted and ignored, so a GET body can be sent back by PUT unchanged;
  * any other field is 422 `unknown`, so a typo never passes silently.
  */

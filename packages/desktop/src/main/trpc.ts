@@ -10,7 +10,7 @@ export interface DomainErrorData {
   messages: string[];
 }
 
-// By name, not instanceof: the error may come from another realm (DESIGN: errors across IPC).
+// By name, not instanceof: the error may come from another realm (docs/decisions/074-console-ipc-and-router.md).
 const isDomainLike = (value: unknown): value is DomainError => value instanceof Error && value.name === 'DomainError' && 'code' in value;
 
 /**

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { addCorsRule, addNas, addPool, addShare, addTrap, addUser, expectModelError, joinPool, type Nas, type Pool } from '../testing/fixtures.js';
 
 /**
- * One list contract on every list (DESIGN §5.8-5.10): both pagination schemes, their bounds,
+ * One list contract on every list (docs/decisions/014-one-list-contract.md): both pagination schemes, their bounds,
  * sort_by, the filter operators, unknown parameters and `count`, run as one table over all
  * ten list endpoints. Every list holds 25 or more rows, so every one has several pages.
  */
@@ -261,7 +261,7 @@ async function expectRefusal(res: Response, attribute: string, message: string |
   else expect(body.messages[0]).toMatch(message);
 }
 
-/** DESIGN §5.9: nulls lowest, `id` the last tie-breaker in the direction of the sort. */
+/** docs/decisions/015-list-order-and-ties.md: nulls lowest, `id` the last tie-breaker in the direction of the sort. */
 function sortedLocally(c: ListCase, items: readonly Item[]): Item[] {
   const { attribute, direction } = c.sort;
   const sign = direction === 'asc' ? 1 : -1;

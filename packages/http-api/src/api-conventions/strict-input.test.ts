@@ -28,7 +28,7 @@ import {
 } from '../testing/fixtures.js';
 
 /**
- * DESIGN §5.4 and issue "API contract: strict, consistent and self-explaining": on every
+ * docs/decisions/023-strict-bodies.md and issue "API contract: strict, consistent and self-explaining": on every
  * write endpoint an unknown field is 422 `unknown` naming what was meant, read-only fields
  * are ignored so that a GET body can be PUT back, and every 422 names the rule it broke.
  */

@@ -21,7 +21,7 @@ const sourceList = Object.entries(alertSourceCatalogue)
 
 const lifecycle = `An alert is a condition, not an event: it is raised when the condition starts (\`raised_at\`), updated while it lasts (\`last_seen_at\`, \`message\`; never a second alert for the same source and resource), and cleared when it ends (\`cleared_at\`; null while open). Each raise and each clear is also sent to the SNMP trap targets (\`dmsAlertRaised\`, \`dmsAlertCleared\`) at the alert's level, filtered by each target's severity band. ${levels}, from the source's setting when it was raised or last seen. Cleared alerts are purged after \`alert_retention_days\` (see the settings).`;
 
-/** `/alerts` and `/alert_settings` (DESIGN §5.24): what dms keeps watch on, as TrueNAS's alerts. */
+/** `/alerts` and `/alert_settings` (docs/decisions/091-alerts.md): what dms keeps watch on, as TrueNAS's alerts. */
 export const alertContracts: readonly RouteContract[] = [
   defineContract({
     method: 'get',

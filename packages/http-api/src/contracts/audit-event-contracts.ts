@@ -3,7 +3,7 @@ import { listQueryParameters } from './list-query-parameters.js';
 import { defineContract, type RouteContract } from './route-contract.js';
 import { auditEventExample, collectionExample } from './examples.js';
 
-/** GET /audit_events (DESIGN §5.22): the record of every change, for administrators. */
+/** GET /audit_events (docs/decisions/084-audit-trail.md): the record of every change, for administrators. */
 export const auditEventContracts: readonly RouteContract[] = [
   defineContract({
     method: 'get',

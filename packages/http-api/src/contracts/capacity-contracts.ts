@@ -4,7 +4,7 @@ import { defineContract, type RouteContract } from './route-contract.js';
 import { capacityExample, collectionExample, shareScanExample } from './examples.js';
 
 /**
- * A share's scan history (DESIGN §5.25) and the capacity summed from it. The history is under
+ * A share's scan history (docs/decisions/090-health-scans-capacity.md) and the capacity summed from it. The history is under
  * `/nas_shares/{id}` only, as the share's test and scan jobs are: a share is one share whichever
  * family lists it.
  */

@@ -9,7 +9,7 @@ import { collectionExample, jobExample, jobWorkingExample } from './examples.js'
 const visibility =
   'A user sees every job; an API key that holds `nas_shares / show` sees every job, as it sees every share; any other key sees only the jobs started within its own key tree: by the user it belongs to or by any of that user’s keys (a key made by the CLI or the console: by itself alone).';
 
-/** GET /jobs and GET /jobs/{job_id} (DESIGN §5.21): every job, wherever it was started. */
+/** GET /jobs and GET /jobs/{job_id} (docs/api.md#job-history): every job, wherever it was started. */
 export const jobContracts: readonly RouteContract[] = [
   defineContract({
     method: 'get',

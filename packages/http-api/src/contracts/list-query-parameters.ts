@@ -17,7 +17,7 @@ export const paginationBounds = {
 
 /**
  * Every `sort_by` term a list takes: each sortable attribute, with `:asc` or `:desc`, and on a
- * text attribute `:ci` after either (DESIGN §5.9; the parser refuses `:ci` on numbers).
+ * text attribute `:ci` after either (docs/decisions/015-list-order-and-ties.md; the parser refuses `:ci` on numbers).
  */
 export function sortTerms(fields: Readonly<Record<string, ListField>>): string[] {
   return Object.entries(fields).flatMap(([name, field]) => {

@@ -4,7 +4,7 @@ import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
 import { collectionExample, nasCreateExample, nasExample, nasUpdateExample } from './examples.js';
 
-/** NAS devices (DESIGN §5.1); one that still has shares cannot be deleted (409). */
+/** NAS devices (docs/api.md#nas, docs/api.md#pools); one that still has shares cannot be deleted (409). */
 export const nasContracts: readonly RouteContract[] = crudContracts({
   path: '/nas',
   param: 'nas_id',

@@ -132,7 +132,7 @@ describe('openApiDocument()', () => {
     }
   });
 
-  it('documents the Location of every 202 that starts a job (DESIGN §5.21)', () => {
+  it('documents the Location of every 202 that starts a job (docs/api.md#job-history)', () => {
     const starting = operationsOf(openApiDocument()).filter(({ key, op }) => key.startsWith('put ') && op.responses['202']);
     expect(starting.map(({ key }) => key).sort()).toEqual([
       'put /nas/{nas_id}/nas_shares/-/test',

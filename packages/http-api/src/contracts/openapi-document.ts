@@ -100,7 +100,7 @@ function pathParamsSchema(names: readonly string[], method: RouteContract['metho
 
 /** The headers a success answer documents: the ETag of a GET, then the answer's own. */
 function successHeaders(response: SuccessResponse, method: RouteContract['method']): z.ZodObject | undefined {
-  // Every GET answer is tagged (DESIGN §5.13); a generator needs the 304 below to expect it.
+  // Every GET answer is tagged (docs/decisions/067-etag-and-conditional-gets.md); a generator needs the 304 below to expect it.
   const own = Object.entries(response.headers ?? {}).map(([name, description]) => [name, z.string().describe(description)] as const);
   if (own.length === 0) return method === 'get' ? etag : undefined;
   return z.object({ ...(method === 'get' ? etag.shape : {}), ...Object.fromEntries(own) });

@@ -4,7 +4,7 @@ import type { RouteContract } from './route-contract.js';
 import { crudContracts } from './crud-contracts.js';
 import { collectionExample, poolCreateExample, poolExample, poolUpdateExample } from './examples.js';
 
-/** Pools of NAS shares (DESIGN §5.1). */
+/** Pools of NAS shares (docs/api.md#nas, docs/api.md#pools). */
 export const poolContracts: readonly RouteContract[] = crudContracts({
   path: '/pools',
   param: 'pool_id',

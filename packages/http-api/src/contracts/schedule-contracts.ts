@@ -14,7 +14,7 @@ const targetRule =
 const runRules =
   'A run starts one ordinary job per share (`action` `test` or `scan`), requested by `scheduler` (see `GET /jobs` and the audit log), within the job queue bounds. Read-only: `next` is when the next run is due (UTC; null while disabled or once the rule has ended); `last_run_at` when the last one started; `skipped_count` counts runs not started because the previous run’s jobs were still going; `missed_count` counts occurrences that passed while dms was not running: they are counted, and the schedule runs once, not once per occurrence (and raises a `schedule_missed` alert). Across replicas on one PostgreSQL database each run fires exactly once.';
 
-/** `/schedules` (DESIGN §5.23): share tests and scans on an RFC 5545 rule. */
+/** `/schedules` (docs/api.md#schedules): share tests and scans on an RFC 5545 rule. */
 export const scheduleContracts: readonly RouteContract[] = crudContracts({
   path: '/schedules',
   param: 'schedule_id',

@@ -15,7 +15,7 @@ const followed: SuccessResponse = {
   schema: activeJobStatusSchema,
   example: jobCompletedExample,
 };
-/** Every answer that starts a job says where the job is (DESIGN §5.21). */
+/** Every answer that starts a job says where the job is (docs/api.md#job-history). */
 const accepted: SuccessResponse = {
   status: 202,
   description: 'queued job',

@@ -4,7 +4,7 @@ import { defineContract, type RouteContract } from './route-contract.js';
 import { crudContracts, singletonContracts } from './crud-contracts.js';
 import { collectionExample, snmpConfigExample, snmpConfigUpdateExample, trapCreateExample, trapExample, trapUpdateExample } from './examples.js';
 
-/** SNMP trap targets (spec endpoints 16–20, and a test trap) and the SNMP server configuration (21–22). */
+/** SNMP trap targets (CRUD and a test trap) and the SNMP server configuration. */
 export const snmpContracts: readonly RouteContract[] = [
   ...crudContracts({
     path: '/snmp/traps',

@@ -90,7 +90,7 @@ const wouldBlock = (error: NodeJS.ErrnoException) => error.code === 'EAGAIN' || 
 /**
  * An fd written asynchronously in batches. Each line is encoded at once into a batch buffer
  * outside V8's heap, so no line string waits in the heap for its batch's write (the info server's
- * RSS after a show load fell by ~7 MB, docs/decisions.md, issue 27), and one write carries ~20
+ * RSS after a show load fell by ~7 MB, docs/decisions/082-logs.md), and one write carries ~20
  * access lines. Written here rather than through sonic-boom (issue 40 item 15): its synchronous
  * flush retried every 100 ms for ever on any error, so a SIGTERM with standard output's reader
  * gone (EPIPE) never ended the process. Here no write is retried but a full pipe's, and that only

@@ -79,7 +79,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
     const metricsRoute = route ?? '*';
     // Synchronous while every step answers at once (a GET of a share by id on SQLite with a
     // known key): @hono/node-server then writes the answer in the same tick, where a promise
-    // anywhere costs each request a fifth more CPU (docs/decisions.md, issue 27).
+    // anywhere costs each request a fifth more CPU (docs/decisions/080-request-pipeline.md).
     return (c: Context<AppEnv>): Response | Promise<Response> => {
       const started = observer.begin(c);
       const answered = (response: Response) => {

@@ -7,7 +7,7 @@ import { addNas, addShare, expectModelError, readJson, unique } from '../testing
 import { createMemoryRateLimiter } from '@dms/core/memory';
 
 /**
- * The administration surface over HTTP (DESIGN §5.12-13, §5.16-17): JWT mode, API keys,
+ * The administration surface over HTTP (docs/api.md#status-codes, docs/decisions/046-jwt.md, docs/decisions/047-cors-rules.md): JWT mode, API keys,
  * users, CORS rules, settings, metrics, ETags, the body limit and the rate limits, each
  * against a real app over a real SQLite database.
  */

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { addNas, addShare, addUser, expectModelError, raiseAlert, readJson, unique, type Alert, type NasShare, type User } from '../testing/fixtures.js';
 
 /**
- * /alerts and /alert_settings (issue 23, DESIGN §5.24) over REST. The alert of a share is raised
+ * /alerts and /alert_settings (issue 23, docs/decisions/091-alerts.md) over REST. The alert of a share is raised
  * the way the service raises it: a test job that really fails on a local share whose directory
  * is gone, told to the alert watch by the job's event; it clears when a test passes again.
  */

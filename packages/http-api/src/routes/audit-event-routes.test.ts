@@ -6,7 +6,7 @@ import { adminPassword, adminUsername, createTestApp, type TestApp } from '../te
 import { addNas, addUser, expectModelError, readJson, unique, type Nas, type NasShare, type User } from '../testing/fixtures.js';
 
 /**
- * GET /audit_events (issue 22, DESIGN §5.22) on changes made over REST: who made each one, from
+ * GET /audit_events (issue 22, docs/decisions/084-audit-trail.md) on changes made over REST: who made each one, from
  * which address, under which request id, what changed; a secret as "changed", never a value.
  */
 

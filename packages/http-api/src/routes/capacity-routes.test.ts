@@ -8,7 +8,7 @@ import { addNas, addPool, addShare, expectModelError, joinPool, readJson, type N
 
 /**
  * A share's scan history (GET /nas_shares/{nas_share_id}/scans) and GET /statistics/capacity
- * (issue 23, DESIGN §5.25) over REST: two real scans of a local share with files added between
+ * (issue 23, docs/decisions/090-health-scans-capacity.md) over REST: two real scans of a local share with files added between
  * them give two rows and their growth, per NAS and per pool.
  */
 

@@ -5,7 +5,7 @@ import { addUser, expectModelError, readJson, seedResourceWorld, unique, type Na
 import { unreachableNasHost } from '../testing/operation-requests.js';
 
 /**
- * GET /jobs and GET /jobs/{job_id} (issue 22, DESIGN §5.21) on jobs started over REST. The
+ * GET /jobs and GET /jobs/{job_id} (issue 22, docs/api.md#job-history) on jobs started over REST. The
  * engine is not started: the test plays the worker through the storage port (claim, progress,
  * finish), as a replica's worker would, so every status and every change happens when the test
  * says, not when a share answers.

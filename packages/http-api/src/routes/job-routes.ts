@@ -13,7 +13,7 @@ function jobResponse(c: Context<AppEnv>, job: ActiveJobStatus): Response {
   return respondJson(c, job, isJobFinished(job) ? 200 : 202);
 }
 
-/** The 202 of a request that started a job, with where the job is followed (DESIGN §5.21). */
+/** The 202 of a request that started a job, with where the job is followed (docs/api.md#job-history). */
 function startedJob(c: Context<AppEnv>, job: ActiveJobStatus): Response {
   return respondJson(c, job, 202, { Location: `${apiBasePath}/jobs/${encodeURIComponent(job.job_id)}` });
 }

@@ -19,7 +19,7 @@ interface OpenApiDocument {
   components: { securitySchemes: Record<string, unknown> };
 }
 
-/** Endpoints 1, 2, 5–22 of the spec plus NAS and pools (DESIGN §5.1), as the document names them. */
+/** The API's first operations (shares, traps, SNMP configuration) plus NAS and pools (docs/api.md#nas, docs/api.md#pools), as the document names them. */
 const documented: Array<[string, string, string]> = [
   ['get', '/nas/{nas_id}/nas_shares', '200'],
   ['post', '/nas/{nas_id}/nas_shares', '201'],

@@ -441,7 +441,7 @@ describe('SNMP traps (/snmp/traps)', () => {
       expect(await call('sort_by=severity_high|snmp_trap_id:desc')).toEqual({ count: 4, ids: ['3', '2', '4', '1'] });
       expect(await call('snmp_trap_id=>2')).toEqual({ count: 2, ids: ['3', '4'] });
       expect(await call('severity_low=><2|5&per_page=1')).toEqual({ count: 2, ids: ['3'] });
-      // Every list takes limit/offset too (DESIGN §5.8), but not mixed with page/per_page.
+      // Every list takes limit/offset too (docs/decisions/014-one-list-contract.md), but not mixed with page/per_page.
       expect(await call('limit=2&offset=1')).toEqual({ count: 4, ids: ['2', '3'] });
       await expectModelError(await app.call('GET', '/api/v2/snmp/traps?limit=2&page=1', { auth: app.basic }), 400, 'page', 'invalid');
       await expectModelError(await app.call('GET', '/api/v2/snmp/traps?per_page=101', { auth: app.basic }), 400, 'per_page', 'invalid');

@@ -19,7 +19,7 @@ const isParam = (segment: string) => segment.startsWith(':');
 /**
  * Hono's RegExpRouter (one regular expression a method) refuses a static segment where another
  * route of the method has a parameter after the same prefix (`/api_keys/current` beside
- * `/api_keys/:api_key_id`), and SmartRouter then falls back to TrieRouter, which cost a show ~3 µs of CPU more (docs/decisions.md, issue 27). Such a static
+ * `/api_keys/:api_key_id`), and SmartRouter then falls back to TrieRouter, which cost a show ~3 µs of CPU more (docs/decisions/080-request-pipeline.md). Such a static
  * segment is registered as the parameter instead, with a guard on its value: the routes of one
  * method and pattern are tried in the order they were added (the first that applies wins, as
  * before), and a request none applies to is not found, as it was.

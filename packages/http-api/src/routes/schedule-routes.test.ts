@@ -21,7 +21,7 @@ import {
 } from '../testing/fixtures.js';
 
 /**
- * /schedules (issue 23, DESIGN §5.23) over REST: the CRUD of the list contract, the RRULE forms
+ * /schedules (issue 23, docs/api.md#schedules) over REST: the CRUD of the list contract, the RRULE forms
  * and the parser's reasons for a refused rule, targets, `next` as enabled and disabled, the audit
  * trail, and runs that start jobs requested by `scheduler`.
  */

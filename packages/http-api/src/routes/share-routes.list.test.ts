@@ -4,7 +4,7 @@ import { addNas, addPool, addShare, expectModelError, joinPool, type Nas, type N
 
 /**
  * List behaviour of the share endpoints (1, 8, 12): pagination, sort_by, the filter
- * operators of DESIGN §5.10, and 400 for bad parameters. One app with a fixed data set:
+ * operators of docs/api.md#lists, and 400 for bad parameters. One app with a fixed data set:
  * NAS `alpha` holds shares id 1..12, NAS `beta` holds 13..15; pool `gold` holds 2, 4, 13.
  */
 let t: TestApp;
@@ -181,7 +181,7 @@ describe('share list sort_by', () => {
   });
 });
 
-describe('share list filters (DESIGN §5.10)', () => {
+describe('share list filters (docs/api.md#lists)', () => {
   it.each<[string, number[]]>([
     ['name=alpha', [2]],
     ['name==alpha', [2]],

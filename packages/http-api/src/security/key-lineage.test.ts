@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { expectModelError, readJson } from '../testing/fixtures.js';
 
 /**
- * Security review, findings 1 and 6 (DESIGN §5.18), through REST: that the routes reach the key
+ * Security review, findings 1 and 6 (docs/decisions/040-key-lineage.md), through REST: that the routes reach the key
  * lineage rules and answer them with the right status and model_error. Every branch of the rules
  * is proved on both storage adapters by the core: packages/core/src/services/api-key-lineage.test.ts.
  */

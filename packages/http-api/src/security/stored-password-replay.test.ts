@@ -5,7 +5,7 @@ import { addNas, addShare, readJson, type Nas, type NasShare } from '../testing/
 const api = (path: string) => `/api/v2${path}`;
 
 /**
- * Security review, finding 3 (DESIGN §5.19), through REST: that PUT of a share and of its NAS
+ * Security review, finding 3 (docs/decisions/037-stored-passwords-follow-their-target.md), through REST: that PUT of a share and of its NAS
  * reach the rule. Each branch of it is proved on both storage adapters by the core:
  * packages/core/src/services/stored-password-replay.test.ts.
  */

@@ -4,7 +4,7 @@ import { trustedProxyList } from '../rate-limit/client-address.js';
 import { logFormats, logLevels, type LogFormat } from '../http/logger.js';
 import type { HttpLimits } from './http-limits.js';
 
-/** The operator contract's environment (DESIGN §4), read once at start. */
+/** The operator contract's environment (the README's configuration table), read once at start. */
 export interface ServerConfig {
   host: string;
   port: number;

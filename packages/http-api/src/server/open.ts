@@ -1,7 +1,7 @@
 import { openDms, type Dms, type OpenDmsOptions } from '@dms/core/runtime';
 import type { ServerConfig } from './config.js';
 
-/** The operator contract's environment (DESIGN §4) as openDms options: the one mapping of both. */
+/** The operator contract's environment (the README's configuration table) as openDms options: the one mapping of both. */
 export function dmsOptions(config: ServerConfig, role: OpenDmsOptions['role']): OpenDmsOptions {
   return {
     role,

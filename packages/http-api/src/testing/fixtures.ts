@@ -16,7 +16,7 @@ import {
 } from '@dms/core';
 import type { TestApp } from './test-app.js';
 
-/** model_error of the spec, as a client reads it. */
+/** model_error (docs/api.md#errors), as a client reads it. */
 export interface ModelErrorBody {
   details: Record<string, Array<{ error: string; count?: number; value?: string | number }>>;
   messages: string[];

@@ -13,7 +13,7 @@ interface Window {
  *
  * Written here rather than taken from rate-limiter-flexible's RateLimiterMemory, whose API is
  * promises only: every authenticated request charges one or two budgets, and a promise per
- * charge kept the whole request off its synchronous path (docs/decisions.md, issue 27). The
+ * charge kept the whole request off its synchronous path (docs/decisions/081-synchronous-request-path.md). The
  * windows are kept in the order they opened, each as long as the next, so the expired ones are
  * always at the front: each charge drops those and stops at the first open one, and a flood of
  * addresses costs the Map its entries and nothing else (no timer per key, no full sweep).

@@ -6,7 +6,7 @@ import { withNames } from './job-names.js';
 // One item per page: only `count` (the total before pagination) is wanted.
 const countOnly = { limit: ['1'] };
 
-/** The name a principal's jobs carry as their requester (DESIGN §5.21). */
+/** The name a principal's jobs carry as their requester (docs/api.md#job-history). */
 function requesterName(principal: Principal): string {
   return principal.kind === 'user' ? principal.username : principal.name;
 }

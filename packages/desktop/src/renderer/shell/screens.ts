@@ -27,7 +27,7 @@ export interface ScreenEntry {
   adminOnly?: true;
 }
 
-/** The console's screens in menu order; the spec's "System → Configuration → API Security" is its group. */
+/** The console's screens in menu order; the product family's "System → Configuration → API Security" menu is its group. */
 export const screens: readonly ScreenEntry[] = [
   { id: 'overview', title: 'Overview', group: '', Component: OverviewScreen },
   { id: 'nas', title: 'NAS', group: 'Storage', Component: NasScreen },

@@ -21,7 +21,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
 export const auditViaLabels: Record<AuditVia, string> = { rest: 'REST API', cli: 'CLI', console: 'Console', scheduler: 'Scheduler' };
 
 /**
- * The resources events name, by their path name (DESIGN §5.22). A plain record, not keyed by a
+ * The resources events name, by their path name (docs/decisions/084-audit-trail.md). A plain record, not keyed by a
  * core union (the core has none): a type it adds later shows as its path name until it is listed.
  */
 export const resourceTypeLabels: Record<string, string> = {

@@ -6,7 +6,7 @@ import type { AuthProtocol, NotifyType, PrivProtocol, SecurityLevel, severityLev
  * types: a value added, removed or renamed in the core fails the renderer's type check.
  */
 
-/** DESIGN §5.6: 1 info … 5 critical; `satisfies` holds each name to the core's literal. */
+/** docs/api.md#snmp-trap-targets: 1 info … 5 critical; `satisfies` holds each name to the core's literal. */
 export const severityNames = { 1: 'info', 2: 'notice', 3: 'warning', 4: 'error', 5: 'critical' } as const satisfies typeof severityLevels;
 
 export const lowestSeverity = 1;
@@ -19,7 +19,7 @@ export function severityName(level: number): string {
 const snmpVersionLabels = { v1: 'SNMP v1', v2c: 'SNMP v2c' } as const satisfies Record<SnmpVersion, string>;
 export const snmpVersionChoices = Object.entries(snmpVersionLabels).map(([value, label]) => ({ value: value as SnmpVersion, label }));
 
-/** A trap target's versions: the agent's and v3 (user-based security, DESIGN §5.26). */
+/** A trap target's versions: the agent's and v3 (user-based security, docs/decisions/052-snmp-v3.md). */
 const trapVersionLabels = { ...snmpVersionLabels, v3: 'SNMP v3' } as const satisfies Record<TrapVersion, string>;
 export const trapVersionChoices = Object.entries(trapVersionLabels).map(([value, label]) => ({ value: value as TrapVersion, label }));
 

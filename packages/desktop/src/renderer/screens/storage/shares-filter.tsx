@@ -23,7 +23,7 @@ export function healthParam(value: string | null): ShareHealth | '' {
 }
 
 /**
- * The filter as the core's list contract takes it (DESIGN §5.10): `name=~*%text%` (`%` and `_`
+ * The filter as the core's list contract takes it (docs/api.md#lists): `name=~*%text%` (`%` and `_`
  * are the pattern's wildcards, and `~*` ignores the case of ASCII letters, so `proj` finds
  * `Proj-000`), `nas_id=ID` and `health=unreachable`.
  */
