@@ -1,20 +1,9 @@
 import type { AlertSource } from '../domain/alert.js';
 import type { Severity } from '../domain/trap.js';
+import type { AlertRow } from '../tables/alerts.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-export interface AlertRecord {
-  id: number;
-  source: AlertSource;
-  level: Severity;
-  resource_type: string | null;
-  resource_id: string | null;
-  resource_name: string | null;
-  message: string;
-  raised_at: string;
-  last_seen_at: string;
-  cleared_at: string | null;
-  dismissed_at: string | null;
-}
+export type AlertRecord = AlertRow;
 
 /** A condition as a source sees it now. */
 export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & { at: string };

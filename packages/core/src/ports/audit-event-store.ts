@@ -1,23 +1,10 @@
-import type { AuditAction, AuditActorKind, AuditChanges, AuditOutcome, AuditVia } from '../domain/audit-event.js';
+import type { AuditAction, AuditChanges } from '../domain/audit-event.js';
+import type { AuditEventRow } from '../tables/audit-events.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-/** An audit event as stored: the answer's nested actor and resource, flattened to columns. */
-export interface AuditEventRecord {
-  id: number;
-  at: string;
-  actor_kind: AuditActorKind;
-  actor_id: number | null;
-  actor_name: string;
-  via: AuditVia;
-  client_address: string | null;
-  request_id: string | null;
-  action: AuditAction;
-  resource_type: string | null;
-  resource_id: string | null;
-  resource_name: string | null;
+/** An audit event as stored, its changes parsed: the answer's nested actor and resource, flattened to columns. */
+export interface AuditEventRecord extends Omit<AuditEventRow, 'changes'> {
   changes: AuditChanges | null;
-  outcome: AuditOutcome;
-  count: number;
 }
 
 export type AuditEventInsert = Omit<AuditEventRecord, 'id' | 'count'>;

@@ -1,31 +1,12 @@
-import type { FinishedJobStatus, JobKind, JobStatus, StepOutcome } from '../domain/job.js';
+import type { Selectable } from 'kysely';
+import type { FinishedJobStatus, JobStatus, StepOutcome } from '../domain/job.js';
+import type { JobTable } from '../tables/jobs.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-export interface JobRecord {
-  id: string;
-  kind: JobKind;
-  status: JobStatus;
-  /** The NAS a test was started under (a GET under another NAS is 404). */
-  nas_id: number | null;
-  share_id: number | null;
-  progress: number;
-  total: number;
-  message: string | null;
+/** A job as stored, its steps and result parsed. */
+export interface JobRecord extends Omit<Selectable<JobTable>, 'steps' | 'result'> {
   steps: StepOutcome[];
-  /** Sealed JSON of what the job needs (may hold a password); erased when it finishes. */
-  payload_enc: string | null;
   result: Record<string, number> | null;
-  worker_id: string | null;
-  heartbeat_at: string | null;
-  /** Who asked for it (`user:ID`, `key:ID`, `system`): bounds and fair claiming go by it. */
-  requested_by: string;
-  /** Its name as shown: the user's or key's name when it was started, or `scheduler`. */
-  requester: string;
-  /** The schedule whose run started it; null for a job someone asked for. */
-  schedule_id: number | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
 }
 
 export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> &

@@ -1,33 +1,13 @@
-import type { ScheduleAction } from '../domain/schedule.js';
+import type { Selectable } from 'kysely';
+import type { ScheduleTable } from '../tables/schedules.table.js';
+import type { ScheduleRunTable } from '../tables/schedule-runs.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-export interface ScheduleRecord {
-  id: number;
-  name: string;
-  action: ScheduleAction;
-  /** The target: share ids one by one, a pool, a NAS, or all shares (exactly one is set). */
+/** A schedule as stored, its share ids parsed and its flags booleans. */
+export interface ScheduleRecord extends Omit<Selectable<ScheduleTable>, 'share_ids' | 'all_shares' | 'enabled'> {
   share_ids: number[] | null;
-  pool_id: number | null;
-  nas_id: number | null;
   all_shares: boolean;
-  rrule: string;
   enabled: boolean;
-  /** When the next run is due; null once the rule has ended (or it could not be evaluated). */
-  next_run_at: string | null;
-  last_run_at: string | null;
-  missed_count: number;
-  skipped_count: number;
-  /** Whose rights the schedule acts with (its creator, or who last changed it): a user, a key, or neither (the system). */
-  creator_user_id: number | null;
-  creator_key_id: number | null;
-  /** Set while its rule could not be evaluated: not looked at again before then. */
-  retry_at: string | null;
-  /** What last went wrong with it (a rule refused, a creator gone), null once a run goes well. */
-  last_error: string | null;
-  /** Shares its runs did not start a job on (refused for that share), in all. */
-  not_started_count: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export type ScheduleInsert = Omit<
@@ -46,19 +26,7 @@ export interface ScheduleAdvance {
 }
 
 /** A run of a schedule whose shares are being fed to the queue, or are left to feed (after a stop). */
-export interface ScheduleRunRecord {
-  id: number;
-  schedule_id: number;
-  due_at: string;
-  started_at: string;
-  /** Shares are fed by ascending id: every one up to this id is done (queued or counted). */
-  after_share_id: number;
-  lease_owner: string | null;
-  lease_until: string | null;
-  finished_at: string | null;
-  queued_count: number;
-  not_started_count: number;
-}
+export type ScheduleRunRecord = Selectable<ScheduleRunTable>;
 
 /** Who holds a run, and until when it may feed it without renewing. */
 export interface RunLease {

@@ -1,10 +1,18 @@
 import type { MaybePromise } from './maybe-promise.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
-import type { NasType } from '../domain/common.js';
 import type { Scope } from '../scopes/scope.js';
 import type { AgentSeed, SnmpConfig } from '../domain/snmp-config.js';
-import type { TrapNotification } from '../domain/trap.js';
-import type { ShareHealth } from '../domain/nas-share.js';
+import type { Selectable } from 'kysely';
+import type { RowTimestamps } from '../tables/columns.js';
+import type { NasRow } from '../tables/nas.table.js';
+import type { PoolRow } from '../tables/pools.table.js';
+import type { NasShareRow, ShareForecast } from '../tables/nas-shares.table.js';
+import type { ShareScanTable } from '../tables/share-scans.table.js';
+import type { ShareCapacitySampleTable } from '../tables/share-capacity-samples.table.js';
+import type { SnmpTrapRow } from '../tables/snmp-traps.table.js';
+import type { UserTable } from '../tables/users.table.js';
+import type { ApiKeyTable } from '../tables/api-keys.table.js';
+import type { CorsRuleTable } from '../tables/cors-rules.table.js';
 import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -15,60 +23,21 @@ import type { AlertStore } from './alert-store.js';
  * `@dms/core/testing`. Methods are asynchronous even where the adapter is not, so that
  * any adapter fits. Stores return records; the core's services turn them into responses.
  * A unique violation surfaces as DomainError('conflict') with a `taken` detail.
+ *
+ * Each record is its table's row (`packages/core/src/tables`) with what the store changes on
+ * the way: JSON parsed, 0/1 made a boolean, secrets opened; never its columns written again.
  */
-export interface NasRecord {
-  id: number;
-  name: string;
-  host: string;
-  type: NasType;
-  comment: string | null;
-  price: string | null;
-}
+export type NasRecord = NasRow;
 export type NasInsert = Omit<NasRecord, 'id'>;
 
-export interface PoolRecord {
-  id: number;
-  name: string;
-  comment: string | null;
-  type: string;
-  content: string;
-  primary_id: number | null;
-}
+export type PoolRecord = PoolRow;
 export type PoolInsert = Omit<PoolRecord, 'id' | 'primary_id'>;
 
-export interface NasShareRecord {
-  id: number;
-  nas_id: number;
-  pool_id: number | null;
-  name: string;
-  path: string;
-  options: string | null;
-  username: string | null;
-  /** Sealed by the SecretBox; never leaves the core as is. */
-  password_enc: string | null;
-  file_count: number;
-  file_size_sum: number;
-  /** From the latest test (recordTest); `unknown` before any. */
-  health: ShareHealth;
-  last_tested_at: string | null;
-  last_test_status: 'completed' | 'failed' | null;
-  /** Null until a scan completed (recordScan). */
-  last_scanned_at: string | null;
-  /** The latest capacity reading of a test or scan; null until one read it. */
-  capacity_bytes: number | null;
-  free_bytes: number | null;
-  capacity_checked_at: string | null;
+export interface NasShareRecord extends Omit<NasShareRow, 'capacity_forecast'> {
   /** From the capacity history (saveForecast); null while there is too little. */
   capacity_forecast: ShareForecast | null;
 }
-/** A share's forecast as stored: the fitted line's growth and when it reaches the size. */
-export interface ShareForecast {
-  samples: number;
-  days: number;
-  growth_bytes_per_day: number;
-  /** Null when the share is not growing. */
-  full_at: string | null;
-}
+export type { ShareForecast };
 /** What the latest scan or test of a share set; written only by recordScan, recordTest and saveForecast. */
 type ShareFindings =
   | 'file_count'
@@ -85,59 +54,23 @@ export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindin
 export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id' | ShareFindings>>;
 
 /** A completed scan, as kept in the share's scan history (GET /nas_shares/{id}/scans). */
-export interface ShareScanRecord {
-  id: number;
-  share_id: number;
-  at: string;
-  file_count: number;
-  file_size_sum: number;
-  duration_ms: number;
-  /** The share's capacity when the scan ended; null when the protocol did not tell it. */
-  capacity_bytes: number | null;
-  free_bytes: number | null;
-}
+export type ShareScanRecord = Selectable<ShareScanTable>;
 
 /** One capacity reading of a share, by a test or a scan: its capacity history. */
-export interface ShareCapacitySample {
-  at: string;
-  capacity_bytes: number;
-  free_bytes: number;
-}
+export type ShareCapacitySample = Omit<Selectable<ShareCapacitySampleTable>, 'id' | 'share_id'>;
 
 /** A trap target; the passphrases (and the community) in clear inside the process only. */
-export interface TrapRecord extends TrapNotification {
-  id: number;
-  activation: number;
-  manager: string;
-  community: string;
-  severity_low: number;
-  severity_high: number;
-}
+export type TrapRecord = SnmpTrapRow;
 /** How a target notifies, beyond v1/v2c traps: left out, a v1/v2c trap (the columns' defaults). */
 type TrapNotificationField = 'notify_type' | 'security_name' | 'security_level' | 'auth_protocol' | 'auth_passphrase' | 'priv_protocol' | 'priv_passphrase';
 export type TrapInsert = Omit<TrapRecord, 'id' | TrapNotificationField> & Partial<Pick<TrapRecord, TrapNotificationField>>;
 
-export interface UserRecord {
-  id: number;
-  username: string;
-  password_hash: string;
+export interface UserRecord extends Omit<Selectable<UserTable>, 'admin'> {
   admin: boolean;
-  created_at: string;
 }
 
-export interface ApiKeyRecord {
-  id: number;
-  name: string;
-  key_hash: string;
-  key_last4: string;
+export interface ApiKeyRecord extends Omit<Selectable<ApiKeyTable>, 'scopes'> {
   scopes: Scope[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  /** The user whose key tree this is; null for keys made by the system. Deleting the user deletes the key. */
-  owner_user_id: number | null;
-  /** The key that created this one; revoking it revokes this one too. */
-  parent_key_id: number | null;
 }
 
 export interface CrudStore<TRecord extends { id: number }, TInsert, TPatch = Partial<TInsert>> {
@@ -199,19 +132,21 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
  * latest scan at or before `since`, else its first scan after it (growth counts from when dms
  * first saw it).
  */
-export interface ShareCapacityRow {
-  id: number;
-  nas_id: number;
-  pool_id: number | null;
-  last_scanned_at: string | null;
-  file_count: number;
-  file_size_sum: number;
+export interface ShareCapacityRow extends Pick<
+  NasShareRecord,
+  | 'id'
+  | 'nas_id'
+  | 'pool_id'
+  | 'last_scanned_at'
+  | 'file_count'
+  | 'file_size_sum'
+  | 'capacity_bytes'
+  | 'free_bytes'
+  | 'capacity_checked_at'
+  | 'capacity_forecast'
+> {
   base_file_count: number | null;
   base_file_size_sum: number | null;
-  capacity_bytes: number | null;
-  free_bytes: number | null;
-  capacity_checked_at: string | null;
-  capacity_forecast: ShareForecast | null;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {
@@ -270,10 +205,8 @@ export interface ApiKeyStore {
   delete(id: number): Promise<boolean>;
 }
 
-export interface CorsRuleRecord {
-  id: number;
+export interface CorsRuleRecord extends Omit<Selectable<CorsRuleTable>, RowTimestamps | 'origins' | 'methods'> {
   origins: string[];
-  path: string;
   methods: string[];
 }
 export type CorsRuleInsert = Omit<CorsRuleRecord, 'id'>;

@@ -1,26 +1,14 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { AlertReader, AlertRecord, AlertSettingRecord, AlertSighting, AlertStore } from '../../ports/alert-store.js';
 import type { AlertSource } from '../../domain/alert.js';
 import type { Severity } from '../../domain/trap.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { AlertTable, Database } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { alertColumns as columns, type AlertRow } from '../../tables/alerts.table.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
-const columns = [
-  'id',
-  'source',
-  'level',
-  'resource_type',
-  'resource_id',
-  'resource_name',
-  'message',
-  'raised_at',
-  'last_seen_at',
-  'cleared_at',
-  'dismissed_at',
-] as const;
-type Row = Pick<Selectable<AlertTable>, (typeof columns)[number]>;
+type Row = AlertRow;
 
 const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), source: row.source as AlertSource, level: Number(row.level) as Severity });
 

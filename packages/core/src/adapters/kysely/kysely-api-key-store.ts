@@ -2,17 +2,16 @@ import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { Scope } from '../../scopes/scope.js';
-import type { ApiKeyTable, Database } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { apiKeyColumns as columns, type ApiKeyTable } from '../../tables/api-keys.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import { listRows } from './kysely-list-rows.js';
 import type { PreparedReads } from './kysely-prepared.js';
 import type { MaybePromise } from '../../ports/maybe-promise.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 
-const columns = ['id', 'name', 'key_hash', 'key_last4', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'owner_user_id', 'parent_key_id'] as const;
-
 function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
-  return { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+  return { ...row, scopes: parseJsonText(row.scopes) };
 }
 
 export class KyselyApiKeyStore implements ApiKeyStore {
@@ -29,7 +28,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
   async create(values: Omit<ApiKeyRecord, 'id' | 'last_used_at'>) {
     const row = await this.db
       .insertInto('api_keys')
-      .values({ ...values, scopes: JSON.stringify(values.scopes), last_used_at: null })
+      .values({ ...values, scopes: toJsonText(values.scopes), last_used_at: null })
       .returning(columns)
       .executeTakeFirstOrThrow();
     return toRecord(row);
@@ -46,7 +45,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('owner_user_id', '=', owner);
-      const record = { ...values, scopes: JSON.stringify(values.scopes), last_used_at: null };
+      const record = { ...values, scopes: toJsonText(values.scopes), last_used_at: null };
       const names = Object.keys(record) as Array<keyof typeof record>;
       return await trx
         .insertInto('api_keys')
@@ -75,7 +74,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
 
   async update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'expires_at'>>) {
     const { scopes, ...rest } = patch;
-    const set = { ...rest, ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }) };
+    const set = { ...rest, ...(scopes === undefined ? {} : { scopes: toJsonText(scopes) }) };
     if (Object.keys(set).length === 0) return this.get(id);
     const row = await this.db.updateTable('api_keys').set(set).where('id', '=', id).returning(columns).executeTakeFirst();
     return row && toRecord(row);

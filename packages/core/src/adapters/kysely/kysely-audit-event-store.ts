@@ -1,42 +1,26 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AuditEventInsert, AuditEventRecord, AuditEventStore } from '../../ports/audit-event-store.js';
 import type { AuditAction, AuditChanges } from '../../domain/audit-event.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { AuditEventTable, Database } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { auditEventColumns as columns, type AuditEventRow } from '../../tables/audit-events.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
-const columns = [
-  'id',
-  'at',
-  'actor_kind',
-  'actor_id',
-  'actor_name',
-  'via',
-  'client_address',
-  'request_id',
-  'action',
-  'resource_type',
-  'resource_id',
-  'resource_name',
-  'changes',
-  'outcome',
-  'count',
-] as const;
-
-type Row = Pick<Selectable<AuditEventTable>, (typeof columns)[number]>;
+type Row = AuditEventRow;
 
 function toRecord(row: Row): AuditEventRecord {
   return {
     ...row,
     id: Number(row.id),
     count: Number(row.count),
-    changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditChanges),
+    changes: row.changes === null ? null : parseJsonText(row.changes),
   } as AuditEventRecord;
 }
 
 function toRow(event: AuditEventInsert) {
-  return { ...event, changes: event.changes === null ? null : JSON.stringify(event.changes) };
+  return { ...event, changes: event.changes === null ? null : toJsonText(event.changes) };
 }
 
 export class KyselyAuditEventStore implements AuditEventStore {
@@ -67,7 +51,7 @@ export class KyselyAuditEventStore implements AuditEventStore {
   async countAgain(id: number, changes: AuditChanges | null) {
     const row = await this.db
       .updateTable('audit_events')
-      .set({ count: sql`count + 1`, changes: changes === null ? null : JSON.stringify(changes) })
+      .set({ count: sql`count + 1`, changes: changes === null ? null : toJsonText(changes) })
       .where('id', '=', id)
       .returning(columns)
       .executeTakeFirst();

@@ -1,20 +1,20 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CorsRuleInsert, CorsRuleRecord, CorsRuleStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { CorsRuleTable, Database } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { corsRuleColumns as columns, type CorsRuleRow } from '../../tables/cors-rules.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 
-const columns = ['id', 'origins', 'path', 'methods'] as const;
-
-function toRecord(row: Pick<Selectable<CorsRuleTable>, (typeof columns)[number]>): CorsRuleRecord {
-  return { ...row, origins: JSON.parse(row.origins) as string[], methods: JSON.parse(row.methods) as string[] };
+function toRecord(row: CorsRuleRow): CorsRuleRecord {
+  return { ...row, origins: parseJsonText(row.origins), methods: parseJsonText(row.methods) };
 }
 
 function toRow(values: Partial<CorsRuleInsert>) {
   return {
-    ...(values.origins === undefined ? {} : { origins: JSON.stringify(values.origins) }),
-    ...(values.methods === undefined ? {} : { methods: JSON.stringify(values.methods) }),
+    ...(values.origins === undefined ? {} : { origins: toJsonText(values.origins) }),
+    ...(values.methods === undefined ? {} : { methods: toJsonText(values.methods) }),
     ...(values.path === undefined ? {} : { path: values.path }),
   };
 }
@@ -27,7 +27,7 @@ export class KyselyCorsRuleStore implements CorsRuleStore {
   ) {}
 
   async list(query: ListQuery) {
-    const page = await listRows<Pick<Selectable<CorsRuleTable>, (typeof columns)[number]>>(this.db, this.quirks, 'cors_rules', columns, query);
+    const page = await listRows<CorsRuleRow>(this.db, this.quirks, 'cors_rules', columns, query);
     return { count: page.count, items: page.items.map(toRecord) };
   }
 
@@ -44,7 +44,7 @@ export class KyselyCorsRuleStore implements CorsRuleStore {
     const at = this.now();
     const row = await this.db
       .insertInto('cors_rules')
-      .values({ origins: JSON.stringify(values.origins), methods: JSON.stringify(values.methods), path: values.path, created_at: at, updated_at: at })
+      .values({ origins: toJsonText(values.origins), methods: toJsonText(values.methods), path: values.path, created_at: at, updated_at: at })
       .returning(columns)
       .executeTakeFirstOrThrow();
     return toRecord(row);

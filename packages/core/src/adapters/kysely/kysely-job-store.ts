@@ -1,8 +1,10 @@
 import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
-import { jobStatuses, unfinishedJobStatuses, type JobKind, type JobStatus, type StepOutcome } from '../../domain/job.js';
-import type { Database, JobTable } from './kysely-schema.js';
+import { jobStatuses, unfinishedJobStatuses, type JobStatus, type StepOutcome } from '../../domain/job.js';
+import type { Database } from './kysely-schema.js';
+import { jobColumns, type JobTable } from '../../tables/jobs.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
 import { JobBatcher } from './kysely-job-batch.js';
@@ -40,8 +42,8 @@ function finishedColumns(outcome: JobOutcome, now: string) {
     message: outcome.message,
     progress: outcome.progress,
     total: outcome.total,
-    steps: JSON.stringify(outcome.steps),
-    result: outcome.result == null ? null : JSON.stringify(outcome.result),
+    steps: toJsonText(outcome.steps),
+    result: outcome.result == null ? null : toJsonText(outcome.result),
     payload_enc: null,
     heartbeat_at: now,
     finished_at: now,
@@ -49,42 +51,20 @@ function finishedColumns(outcome: JobOutcome, now: string) {
 }
 
 type FinishedColumns = ReturnType<typeof finishedColumns>;
-type FinishedColumnValues = [FinishedColumns['status'], FinishedColumns['message'], number, number, string, string | null];
+type FinishedColumnValues = [FinishedColumns['status'], FinishedColumns['message'], number, number, FinishedColumns['steps'], FinishedColumns['result']];
 
 /** Ends a job this worker holds (nothing if another replica failed it as stale meanwhile). */
 function finishUpdate(db: Kysely<Database>, id: string, workerId: string, columns: FinishedColumns) {
   return db.updateTable('jobs').set(columns).where('id', '=', id).where('worker_id', '=', workerId).where('status', '=', 'working');
 }
 
-const jobColumns = [
-  'id',
-  'kind',
-  'status',
-  'nas_id',
-  'share_id',
-  'progress',
-  'total',
-  'message',
-  'steps',
-  'payload_enc',
-  'result',
-  'worker_id',
-  'heartbeat_at',
-  'requested_by',
-  'requester',
-  'schedule_id',
-  'created_at',
-  'started_at',
-  'finished_at',
-] as const satisfies ReadonlyArray<keyof JobTable>;
+const noSteps = toJsonText<StepOutcome[]>([]);
 
 function toRecord(row: Selectable<JobTable>): JobRecord {
   return {
     ...row,
-    kind: row.kind as JobKind,
-    status: row.status as JobStatus,
-    steps: JSON.parse(row.steps) as StepOutcome[],
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, number>),
+    steps: parseJsonText(row.steps),
+    result: row.result === null ? null : parseJsonText(row.result),
   };
 }
 
@@ -127,10 +107,10 @@ export class KyselyJobStore implements JobStore {
       requested_by: requestedBy,
       requester: job.requester ?? requestedBy,
       schedule_id: job.schedule_id ?? null,
-      status: 'queued',
+      status: 'queued' as const,
       progress: 0,
       message: null,
-      steps: '[]',
+      steps: noSteps,
       result: null,
       worker_id: null,
       heartbeat_at: null,
@@ -199,8 +179,8 @@ export class KyselyJobStore implements JobStore {
       .set({
         progress: progress.progress,
         total: progress.total,
-        steps: JSON.stringify(progress.steps),
-        ...(progress.result === undefined ? {} : { result: progress.result === null ? null : JSON.stringify(progress.result) }),
+        steps: toJsonText(progress.steps),
+        ...(progress.result === undefined ? {} : { result: progress.result === null ? null : toJsonText(progress.result) }),
         heartbeat_at: now,
       })
       .where('id', '=', id)
@@ -247,7 +227,7 @@ export class KyselyJobStore implements JobStore {
     this.#batcher?.release(id);
     const row = await this.db
       .updateTable('jobs')
-      .set({ status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, message: null, steps: '[]', result: null })
+      .set({ status: 'queued', worker_id: null, started_at: null, heartbeat_at: null, progress: 0, message: null, steps: noSteps, result: null })
       .where('id', '=', id)
       .where('worker_id', '=', workerId)
       .where('status', '=', 'working')

@@ -12,6 +12,9 @@ import type {
 import { inTransaction } from './kysely-transaction.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
+import { nasShareColumns as columns, type NasShareRow } from '../../tables/nas-shares.table.js';
+import { shareScanColumns as scanColumns } from '../../tables/share-scans.table.js';
+import { toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
@@ -19,29 +22,7 @@ import type { PreparedReads } from './kysely-prepared.js';
 import type { MaybePromise } from '../../ports/maybe-promise.js';
 import type { ListCache } from './kysely-list-cache.js';
 
-const columns = [
-  'id',
-  'nas_id',
-  'pool_id',
-  'name',
-  'path',
-  'options',
-  'username',
-  'password_enc',
-  'file_count',
-  'file_size_sum',
-  'health',
-  'last_tested_at',
-  'last_test_status',
-  'last_scanned_at',
-  'capacity_bytes',
-  'free_bytes',
-  'capacity_checked_at',
-  'capacity_forecast',
-] as const;
-const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms', 'capacity_bytes', 'free_bytes'] as const;
-
-type ShareRow = Omit<NasShareRecord, 'capacity_forecast'> & { capacity_forecast: string | null };
+type ShareRow = NasShareRow;
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
 
@@ -201,7 +182,7 @@ export class KyselyNasShareStore implements NasShareStore {
   async saveForecast(id: number, forecast: ShareForecast | null) {
     await this.db
       .updateTable('nas_shares')
-      .set({ capacity_forecast: forecast === null ? null : JSON.stringify(forecast) })
+      .set({ capacity_forecast: forecast === null ? null : toJsonText(forecast) })
       .where('id', '=', id)
       .execute();
   }

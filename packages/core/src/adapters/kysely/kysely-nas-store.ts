@@ -2,12 +2,11 @@ import type { Kysely } from 'kysely';
 import type { NasInsert, NasRecord, NasStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
+import { nasColumns as columns } from '../../tables/nas.table.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
 import { DomainError } from '../../errors/domain-error.js';
-
-const columns = ['id', 'name', 'host', 'type', 'comment', 'price'] as const;
 
 export class KyselyNasStore implements NasStore {
   constructor(

@@ -4,11 +4,10 @@ import type { PoolInsert, PoolRecord, PoolStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import { DomainError } from '../../errors/domain-error.js';
 import type { Database } from './kysely-schema.js';
+import { poolColumns as columns } from '../../tables/pools.table.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
-
-const columns = ['id', 'name', 'comment', 'type', 'content', 'primary_id'] as const;
 
 export class KyselyPoolStore implements PoolStore {
   constructor(

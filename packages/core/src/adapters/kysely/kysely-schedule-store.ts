@@ -11,41 +11,21 @@ import type {
 } from '../../ports/schedule-store.js';
 import type { ScheduleAction } from '../../domain/schedule.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { Database, ScheduleRunTable, ScheduleTable } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { scheduleColumns as columns, type ScheduleTable } from '../../tables/schedules.table.js';
+import { scheduleRunColumns as runColumns, type ScheduleRunTable } from '../../tables/schedule-runs.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
 
-const columns = [
-  'id',
-  'name',
-  'action',
-  'share_ids',
-  'pool_id',
-  'nas_id',
-  'all_shares',
-  'rrule',
-  'enabled',
-  'next_run_at',
-  'last_run_at',
-  'missed_count',
-  'skipped_count',
-  'creator_user_id',
-  'creator_key_id',
-  'retry_at',
-  'last_error',
-  'not_started_count',
-  'created_at',
-  'updated_at',
-] as const;
-
-type Row = Pick<Selectable<ScheduleTable>, (typeof columns)[number]>;
+type Row = Selectable<ScheduleTable>;
 
 function toRecord(row: Row): ScheduleRecord {
   return {
     ...row,
     action: row.action as ScheduleAction,
-    share_ids: row.share_ids === null ? null : (JSON.parse(row.share_ids) as number[]),
+    share_ids: row.share_ids === null ? null : parseJsonText(row.share_ids),
     all_shares: Boolean(row.all_shares),
     enabled: Boolean(row.enabled),
     missed_count: Number(row.missed_count),
@@ -54,20 +34,7 @@ function toRecord(row: Row): ScheduleRecord {
   };
 }
 
-const runColumns = [
-  'id',
-  'schedule_id',
-  'due_at',
-  'started_at',
-  'after_share_id',
-  'lease_owner',
-  'lease_until',
-  'finished_at',
-  'queued_count',
-  'not_started_count',
-] as const;
-
-function toRun(row: Pick<Selectable<ScheduleRunTable>, (typeof runColumns)[number]>): ScheduleRunRecord {
+function toRun(row: Selectable<ScheduleRunTable>): ScheduleRunRecord {
   return {
     ...row,
     after_share_id: Number(row.after_share_id),
@@ -79,7 +46,7 @@ function toRun(row: Pick<Selectable<ScheduleRunTable>, (typeof runColumns)[numbe
 function toColumns(values: SchedulePatch) {
   return definedOnly({
     ...values,
-    share_ids: values.share_ids === undefined ? undefined : values.share_ids === null ? null : JSON.stringify(values.share_ids),
+    share_ids: values.share_ids === undefined ? undefined : values.share_ids === null ? null : toJsonText(values.share_ids),
     all_shares: values.all_shares === undefined ? undefined : values.all_shares ? 1 : 0,
     enabled: values.enabled === undefined ? undefined : values.enabled ? 1 : 0,
   });
@@ -203,7 +170,7 @@ export class KyselyScheduleStore implements ScheduleStore {
     if ('nasId' in target) return this.db.selectFrom('schedules').select(['id', 'name']).where('nas_id', '=', target.nasId).orderBy('id').execute();
     // Share ids are a JSON array: read the schedules naming shares and look (there are few schedules).
     const rows = await this.db.selectFrom('schedules').select(['id', 'name', 'share_ids']).where('share_ids', 'is not', null).orderBy('id').execute();
-    return rows.filter((row) => (JSON.parse(row.share_ids!) as number[]).includes(target.shareId)).map(({ id, name }) => ({ id, name }));
+    return rows.filter((row) => parseJsonText(row.share_ids!).includes(target.shareId)).map(({ id, name }) => ({ id, name }));
   }
 
   async startRun(scheduleId: number, dueAt: string, startedAt: string, lease: RunLease) {

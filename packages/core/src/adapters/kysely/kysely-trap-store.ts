@@ -2,27 +2,11 @@ import type { Kysely } from 'kysely';
 import type { TrapInsert, TrapRecord, TrapStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
+import { snmpTrapColumns as columns } from '../../tables/snmp-traps.table.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import type { SecretColumn } from './kysely-secret-column.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly } from './kysely-store-helpers.js';
-
-const columns = [
-  'id',
-  'activation',
-  'version',
-  'manager',
-  'community',
-  'severity_low',
-  'severity_high',
-  'notify_type',
-  'security_name',
-  'security_level',
-  'auth_protocol',
-  'auth_passphrase',
-  'priv_protocol',
-  'priv_passphrase',
-] as const;
 
 /** The columns sealed at rest: the v1/v2c community and the v3 passphrases. */
 const passphrases = ['auth_passphrase', 'priv_passphrase'] as const;

@@ -2,12 +2,11 @@ import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { UserRecord, UserStore } from '../../ports/storage.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { Database, UserTable } from './kysely-schema.js';
+import type { Database } from './kysely-schema.js';
+import { userColumns as columns, type UserTable } from '../../tables/users.table.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { uniqueWrite } from './kysely-store-helpers.js';
-
-const columns = ['id', 'username', 'password_hash', 'admin', 'created_at'] as const;
 
 function toRecord(row: Selectable<UserTable>): UserRecord {
   return { ...row, admin: Boolean(row.admin) };
