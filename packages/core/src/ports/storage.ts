@@ -2,11 +2,11 @@ import type { MaybePromise } from './maybe-promise.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { Scope } from '../scopes/scope.js';
 import type { AgentSeed, SnmpConfig } from '../domain/snmp-config.js';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { RowTimestamps } from '../tables/columns.js';
 import type { NasRow } from '../tables/nas.table.js';
 import type { PoolRow } from '../tables/pools.table.js';
-import type { NasShareRow, ShareForecast } from '../tables/nas-shares.table.js';
+import type { NasShareRow, NasShareTable, ShareForecast } from '../tables/nas-shares.table.js';
 import type { ShareScanTable } from '../tables/share-scans.table.js';
 import type { ShareCapacitySampleTable } from '../tables/share-capacity-samples.table.js';
 import type { SnmpTrapRow } from '../tables/snmp-traps.table.js';
@@ -50,7 +50,8 @@ type ShareFindings =
   | 'free_bytes'
   | 'capacity_checked_at'
   | 'capacity_forecast';
-export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindings>;
+/** A nullable column may be left out (null), as Kysely's Insertable has it: a new column asks nothing of the callers that do not set it. */
+export type NasShareInsert = Omit<Insertable<NasShareTable>, 'id' | 'pool_id' | RowTimestamps | ShareFindings>;
 export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id' | ShareFindings>>;
 
 /** A completed scan, as kept in the share's scan history (GET /nas_shares/{id}/scans). */

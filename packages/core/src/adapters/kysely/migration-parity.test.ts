@@ -6,6 +6,19 @@ import { migrateSqlite } from '../sqlite/sqlite-storage.js';
 import { migratePostgres } from '../postgres/postgres-storage.js';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '../../testing/postgres-test-database.js';
 import type { Database } from './kysely-schema.js';
+import { alertColumns } from '../../tables/alerts.table.js';
+import { apiKeyColumns } from '../../tables/api-keys.table.js';
+import { auditEventColumns } from '../../tables/audit-events.table.js';
+import { corsRuleColumns } from '../../tables/cors-rules.table.js';
+import { jobColumns } from '../../tables/jobs.table.js';
+import { nasShareColumns } from '../../tables/nas-shares.table.js';
+import { nasColumns } from '../../tables/nas.table.js';
+import { poolColumns } from '../../tables/pools.table.js';
+import { scheduleRunColumns } from '../../tables/schedule-runs.table.js';
+import { scheduleColumns } from '../../tables/schedules.table.js';
+import { shareScanColumns } from '../../tables/share-scans.table.js';
+import { snmpTrapColumns } from '../../tables/snmp-traps.table.js';
+import { userColumns } from '../../tables/users.table.js';
 
 /**
  * The two migration lists were written twice, as raw SQL per dialect (docs/decisions/011-migrations-on-both-dialects.md):
@@ -25,6 +38,23 @@ interface Schema {
   tables: Map<string, string[]>;
   indexes: string[];
 }
+
+/** The columns each store reads, from its table's declaration (packages/core/src/tables). */
+const storeColumns: { [Table in keyof Database]?: readonly string[] } = {
+  alerts: alertColumns,
+  api_keys: apiKeyColumns,
+  audit_events: auditEventColumns,
+  cors_rules: corsRuleColumns,
+  jobs: jobColumns,
+  nas_shares: nasShareColumns,
+  nas: nasColumns,
+  pools: poolColumns,
+  schedule_runs: scheduleRunColumns,
+  schedules: scheduleColumns,
+  share_scans: shareScanColumns,
+  snmp_traps: snmpTrapColumns,
+  users: userColumns,
+};
 
 const migrationTable = (name: string) => name.startsWith('kysely_migration');
 
@@ -115,5 +145,16 @@ describe.skipIf(Boolean(unreachable))('both migration lists end with the same sc
 
   it('names the same indexes, apart from the listed ones', () => {
     expect(without(sqlite.indexes, onlyOn.sqlite.indexes)).toEqual(without(postgres.indexes, onlyOn.postgres.indexes));
+  });
+
+  it('issue 41, each table once: every column a store reads, as its table declares it, exists in both migrated schemas', () => {
+    const missing = Object.entries(storeColumns).flatMap(([table, columns]) =>
+      columns!.flatMap((column) =>
+        [sqlite, postgres]
+          .filter((schema) => !schema.tables.get(table)?.some((entry) => entry.split(' ')[0] === column))
+          .map((schema) => `${schema === sqlite ? 'sqlite' : 'postgres'} ${table}.${column}`),
+      ),
+    );
+    expect(missing).toEqual([]);
   });
 });

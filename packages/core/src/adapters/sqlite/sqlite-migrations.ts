@@ -5,7 +5,8 @@ import { scheduleRunStatements } from '../kysely/kysely-schedule-runs-schema.js'
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
-import { sqliteCapacityDialect, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
+import { sqliteMigrationDialect } from '../migrations/migration-dialect.js';
+import { sharedMigrationsFor } from '../migrations/shared-migrations.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -184,11 +185,8 @@ export const sqliteMigrations: Record<string, Migration> = {
       await run(db, scheduleRunStatements('integer primary key autoincrement', 'text'));
     },
   },
-  '0021_share_capacity': {
-    async up(db: Kysely<unknown>) {
-      await shareCapacityMigration(db, sqliteCapacityDialect);
-    },
-  },
+  // From 0021 on, each migration is written once (packages/core/src/adapters/migrations).
+  ...sharedMigrationsFor(sqliteMigrationDialect),
 };
 
 async function run(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {

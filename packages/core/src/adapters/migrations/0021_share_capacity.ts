@@ -1,11 +1,5 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
-
-export interface CapacityDialect {
-  /** The id column's definition: SQLite's autoincrement, PostgreSQL's identity. */
-  identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
-  /** Timestamps: text on SQLite, text that sorts by code point on PostgreSQL. */
-  timestamp: 'text' | ReturnType<typeof sql>;
-}
+import type { Kysely } from 'kysely';
+import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
 
 /**
  * Migration 0021 (issue 42), written once for both dialects: a share's capacity as its latest
@@ -13,7 +7,7 @@ export interface CapacityDialect {
  * reading kept as the share's capacity history (purged after `capacity_retention_days`); and
  * the thresholds of the capacity alerts in their settings rows.
  */
-export async function shareCapacityMigration(db: Kysely<unknown>, dialect: CapacityDialect): Promise<void> {
+async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const { timestamp } = dialect;
   await db.schema.alterTable('nas_shares').addColumn('capacity_bytes', 'bigint').execute();
   await db.schema.alterTable('nas_shares').addColumn('free_bytes', 'bigint').execute();
@@ -37,12 +31,4 @@ export async function shareCapacityMigration(db: Kysely<unknown>, dialect: Capac
   await db.schema.alterTable('alert_settings').addColumn('days', 'integer').execute();
 }
 
-export const sqliteCapacityDialect: CapacityDialect = {
-  identity: (column) => column.primaryKey().autoIncrement(),
-  timestamp: 'text',
-};
-
-export const postgresCapacityDialect: CapacityDialect = {
-  identity: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
-  timestamp: sql`text collate "C"`,
-};
+export const shareCapacity: SharedMigration = { name: '0021_share_capacity', up };
