@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { cli } from '../testing/cli-run.js';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
-import { startServer, type RunningServer } from '../server/serve.js';
+import { cli } from './support/cli-run.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
+import { startServer, type RunningServer } from '@dms/http-api';
 
 /** Issue 22 (history and audit): `dms share test|scan`, `dms jobs list`, `dms audit list`. */
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAesGcmSecretBox, DataDirInUseError, loadSecretKey } from '@dms/core/runtime';
 import type { BackupInspection } from '@dms/core/sqlite';
-import { readConfig, type ServerConfig } from '../server/config.js';
+import { readConfig, type ServerConfig } from '@dms/http-api';
 import { postgresBackupAdvice } from './backup-command.js';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';

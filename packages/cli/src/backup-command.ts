@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatBytes } from '@dms/core';
-import { readConfig } from '../server/config.js';
+import { readConfig } from '@dms/http-api';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';
 
