@@ -1,289 +1,220 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { formatScope, isDomainError, nasCreateSchema, parseScopeText, scopeProblem, shareHealths, type Scope } from '@dms/core';
+import { Command, CommanderError, Option } from 'commander';
+import { auditActions, isDomainError, jobKinds, jobStatuses, nasCreateSchema, shareHealths } from '@dms/core';
 import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
-import { readConfig } from '@dms/http-api';
-import { StartupError, startServer } from '@dms/http-api';
-import { readPassword } from './password-prompt.js';
-import { CliError } from './cli-error.js';
-import { cliPrincipal } from './cli-principal.js';
-import { allOnOnePage, withDms, type Output } from './with-dms.js';
-import { jobs } from './jobs-command.js';
-import { audit } from './audit-command.js';
-import { nas } from './nas-command.js';
-import { shares } from './shares-command.js';
-import { dmsVersion } from '@dms/http-api';
+import { dmsVersion, StartupError } from '@dms/http-api';
+import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd } from './access-commands.js';
+import { auditList } from './audit-command.js';
 import { backup } from './backup-command.js';
+import { CliError } from './cli-error.js';
+import { check, migrate, serve } from './data-dir-commands.js';
+import { jobsList } from './jobs-command.js';
+import { nasAdd, nasAddFields, nasList } from './nas-command.js';
 import { restore } from './restore-command.js';
-import { snmp } from './snmp-command.js';
+import type { Flags, Options } from './schema-flags.js';
+import { shareJob } from './share-command.js';
+import { shareAddFields, sharesAdd, sharesList } from './shares-command.js';
+import { snmpAgentSet, snmpAgentShow } from './snmp-command.js';
+import type { Output } from './with-dms.js';
 
 export { CliError } from './cli-error.js';
 
-export const usage = `Usage: dms <command>
+/** What a command's action resolves with: the exit code (-1: a long-running command, serve). */
+type Run = (code: number) => void;
 
-  serve                                   serve /api/v2 (DMS_HOST, DMS_PORT, DMS_DATA_DIR, ...)
-  migrate [--init]                        apply database migrations; --init starts a new empty
-                                          database in a data dir whose database is gone
-  check                                   check the SQLite database file for damage (read-only,
-                                          beside a running server); exit 1 when damaged
-  backup FILE                             copy the SQLite database to FILE, beside a running
-                                          server (the secret key is not in it: keep it apart)
-  restore FILE                            put a backup back on a stopped data dir, after
-                                          checking it and that the secret key opens it
-  user add NAME [--admin]                 add a user; the password is asked twice, not shown
-                                          (read from stdin when piped)
-  user list                               list users
-  user passwd NAME                        set a user's password, asked as for user add
-  apikey create --name N --scope C/A ...  create an API key; the key is printed once, last line
-  apikey list                             list API keys (masked)
-  apikey revoke ID                        delete an API key
-  cors add --origins O,… --path P --methods M,…    add a CORS rule (--origin/--method also work)
-  cors list                               list CORS rules
-  cors rm ID                              delete a CORS rule
-  jwt enable [--ttl SECONDS] | jwt disable   switch JWT mode (POST /api/v2/auth/login)
-  nas list [--limit N] [--offset N]       list NAS devices, by id
-  nas add NAME --host H --type T [--comment C] [--price P]
-                                          add a NAS; T: ${nasCreateSchema.shape.type.options.join(', ')}
-  shares list [--nas REF | --pool REF] [--health H] [--limit N] [--offset N]
-                                          list shares, by id (H: ${shareHealths.join(', ')})
-  shares add NAS NAME --path P [--options O] [--username U] [--ask-password]
-                                          add a share to a NAS; --ask-password asks its password
-                                          (not shown; read from stdin when piped)
-  shares test REF | shares scan REF [--wait] [--timeout SECONDS]
-                                          queue a saved share's test or scan (REF: id or name)
-                                          for a running 'dms serve' to run; --wait follows it,
-                                          a line as it advances (up to --timeout, 60 s), and
-                                          exits 1 if it failed ('dms share' works too)
-  jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]
-                                          list jobs, newest first (status: queued, working,
-                                          completed, failed; kind: share_test, share_scan)
-  audit list [--since ISO-8601] [--action A] [--actor NAME] [--limit N]
-                                          list the audit log, newest first: who changed what,
-                                          from where (rest, cli, console, scheduler)
-  snmp agent show | snmp agent set [--on | --off] [--address IP] [--port N]
-                                          the SNMP agent: on or off, where it listens (a
-                                          running service applies a change within seconds)
-`;
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-async function apikey(args: string[], out: Output): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'create') {
-    const { values } = parseArgs({
-      args: rest,
-      options: { name: { type: 'string' }, scope: { type: 'string', multiple: true }, 'expires-at': { type: 'string' } },
+/**
+ * Declares `flags` (a table keyed by the command-line name) on `command`, and reads them back
+ * under the same names: commander keys its values by camelCase (`askPassword`).
+ */
+function withFlags(command: Command, flags: Options): (opts: Record<string, unknown>) => Flags {
+  const attributes: Array<[string, string]> = [];
+  for (const [name, spec] of Object.entries(flags)) {
+    const option = new Option(spec.type === 'string' ? `--${name} <value>` : `--${name}`, spec.description ?? '');
+    if (spec.multiple) option.argParser(collect);
+    command.addOption(option);
+    attributes.push([name, option.attributeName()]);
+  }
+  return (opts) => Object.fromEntries(attributes.map(([name, attribute]) => [name, opts[attribute] as Flags[string]]));
+}
+
+const pageFlags: Options = {
+  limit: { type: 'string', description: 'rows on the page (up to 100)' },
+  offset: { type: 'string', description: 'rows skipped first' },
+};
+
+/**
+ * A command that refuses an unknown flag by naming the flags it takes (commander names only the
+ * one given). `unknownOption` is commander's hook for it; test/help.test.ts and
+ * test/resource-commands.test.ts hold the message.
+ */
+class DmsCommand extends Command {
+  override createCommand(name?: string): DmsCommand {
+    return new DmsCommand(name);
+  }
+
+  unknownOption(flag: string): never {
+    const known = this.options.map((option) => (option.required || option.optional ? `${option.long} VALUE` : option.long)).join(', ');
+    const path: string[] = [];
+    for (let command: Command | null = this; command; command = command.parent) path.unshift(command.name());
+    return this.error(`unknown option ${flag}; the options are ${known || 'none'} ('${path.join(' ')} --help' says what they do)`, {
+      code: 'commander.unknownOption',
     });
-    const scopes: Scope[] = [];
-    for (const text of values.scope ?? []) {
-      const scope = parseScopeText(text);
-      if (!scope) throw new CliError(`--scope '${text}' must be CONTROLLER/ACTION, e.g. nas_shares/show or */*`);
-      // Checked before the data dir is opened, with the words the REST answer uses.
-      const problem = scopeProblem(scope);
-      if (problem) throw new CliError(`--scope '${text}': ${problem.field} ${problem.message}`);
-      scopes.push(scope);
-    }
-    if (!values.name) throw new CliError('--name is required');
-    if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
-    const created = await withDms((rt) =>
-      rt.core.apiKeys.create(cliPrincipal, { name: values.name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }),
-    );
-    out(`created API key ${created.id} '${created.name}' with scopes ${created.api_key_scopes.map(formatScope).join(', ')}`);
-    out('the key is shown only this once:');
-    out(created.key);
-    return 0;
   }
-  if (sub === 'list') {
-    const { api_keys: keys } = await withDms((rt) => rt.core.apiKeys.list(cliPrincipal, allOnOnePage));
-    if (keys.length === 0) out('no API keys');
-    else out('id\tname\tkey\tscopes\tlast used');
-    for (const key of keys) {
-      out(`${key.id}\t${key.name}\t${key.masked_key}\t${key.api_key_scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
-    }
-    return 0;
-  }
-  if (sub === 'revoke') {
-    const id = rest[0];
-    if (!id) throw new CliError('usage: dms apikey revoke ID');
-    await withDms((rt) => rt.core.apiKeys.destroy(cliPrincipal, id));
-    out(`revoked API key ${id}`);
-    return 0;
-  }
-  throw new CliError(`unknown apikey command '${sub ?? ''}'`);
 }
 
-async function cors(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    // The REST field names (--origins, --methods) and their singular forms both work.
-    options: {
-      origin: { type: 'string', multiple: true },
-      origins: { type: 'string', multiple: true },
-      path: { type: 'string' },
-      method: { type: 'string', multiple: true },
-      methods: { type: 'string', multiple: true },
-    },
+/** The `dms` command tree: every command answers `--help` with its own usage, `dms help CMD` too. */
+export function dmsProgram(out: Output, done: Run): Command {
+  const program = new DmsCommand('dms')
+    .description('dms: the data management service of this data dir (DMS_DATA_DIR); every command prints it on stderr')
+    .version(`dms ${dmsVersion}`, '--version', 'print the version')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .configureOutput({
+      writeOut: (text) => out(text.replace(/\n$/, '')),
+      writeErr: (text) => process.stderr.write(text),
+      outputError: (text, write) => write(`dms: ${text.replace(/^error: /, '')}`),
+    });
+  const leaf = (parent: Command, name: string, description: string) => parent.command(name).description(description);
+  const group = (name: string, description: string) => program.command(name).description(description);
+
+  leaf(program, 'serve', 'serve /api/v2 (DMS_HOST, DMS_PORT, DMS_DATA_DIR, ...; README, Configuration)').action(async () => done(await serve()));
+  leaf(program, 'migrate', 'apply database migrations')
+    .option('--init', 'start a new empty database in a data dir whose database is gone')
+    .action(async (opts: { init?: boolean }) => done(await migrate(opts, out)));
+  leaf(program, 'check', 'check the SQLite database file for damage (read-only, beside a running server); exit 1 when damaged').action(async () =>
+    done(await check(out)),
+  );
+  leaf(program, 'backup', 'copy the SQLite database to FILE, beside a running server (the secret key is not in it: keep it apart)')
+    .argument('<FILE>', 'where to write the copy, e.g. dms-backup.sqlite')
+    .action(async (file: string) => done(await backup(file, out)));
+  leaf(program, 'restore', 'put a backup back on a stopped data dir, after checking it and that the secret key opens it')
+    .argument('<FILE>', 'a copy written by dms backup')
+    .action(async (file: string) => done(await restore(file, out)));
+  leaf(program, 'version', 'print the version').action(() => {
+    out(`dms ${dmsVersion}`);
+    done(0);
   });
-  const list = (...given: Array<string[] | undefined>) =>
-    given
-      .flatMap((values) => values ?? [])
-      .flatMap((value) => value.split(','))
-      .map((value) => value.trim())
-      .filter(Boolean);
-  const [sub, id] = positionals;
-  if (sub === 'add') {
-    const rule = await withDms((rt) =>
-      rt.core.corsRules.create(cliPrincipal, {
-        origins: list(values.origin, values.origins),
-        path: values.path ?? '*',
-        methods: list(values.method, values.methods).map((method) => method.toUpperCase()),
-      }),
-    );
-    out(`added CORS rule ${rule.id}: ${rule.origins.join(' ')} ${rule.path} ${rule.methods.join(',')}`);
-    return 0;
-  }
-  if (sub === 'list') {
-    const { cors_rules: rules } = await withDms((rt) => rt.core.corsRules.list(cliPrincipal, allOnOnePage));
-    if (rules.length === 0) out('no CORS rules');
-    else out('id\torigins\tpath\tmethods');
-    for (const rule of rules) out(`${rule.id}\t${rule.origins.join(' ')}\t${rule.path}\t${rule.methods.join(',')}`);
-    return 0;
-  }
-  if (sub === 'rm' && id) {
-    await withDms((rt) => rt.core.corsRules.destroy(cliPrincipal, id));
-    out(`removed CORS rule ${id}`);
-    return 0;
-  }
-  throw new CliError('usage: dms cors add --origin O --path P --method M | cors list | cors rm ID');
-}
 
-async function jwt(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { ttl: { type: 'string' } } });
-  const [sub] = positionals;
-  if (sub !== 'enable' && sub !== 'disable') throw new CliError('usage: dms jwt enable [--ttl SECONDS] | dms jwt disable');
-  const body = { jwt_enabled: sub === 'enable', ...(values.ttl === undefined ? {} : { jwt_ttl_seconds: Number(values.ttl) }) };
-  const settings = await withDms((rt) => rt.core.settings.update(cliPrincipal, body));
-  out(`JWT mode ${settings.jwt_enabled ? 'enabled' : 'disabled'} (token lifetime ${settings.jwt_ttl_seconds} s)`);
-  return 0;
-}
+  const user = group('user', 'the users who sign in to the console and the API');
+  leaf(user, 'add', 'add a user; the password is asked twice, not shown (read from stdin when piped)')
+    .argument('<NAME>')
+    .option('--admin', 'an administrator')
+    .action(async (name: string, opts: { admin?: boolean }) => done(await userAdd(name, opts, out)));
+  leaf(user, 'list', 'list users').action(async () => done(await userList(out)));
+  leaf(user, 'passwd', "set a user's password, asked as for user add")
+    .argument('<NAME>')
+    .action(async (name: string) => done(await userPasswd(name, out)));
 
-async function user(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
-  const [sub, name] = positionals;
-  if (sub === 'list') {
-    const { users } = await withDms((rt) => rt.core.users.list(cliPrincipal, allOnOnePage));
-    out('id\tusername\tadmin\tcreated');
-    for (const u of users) out(`${u.id}\t${u.username}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
-    return 0;
-  }
-  if (sub === 'add' && name) {
-    const password = await readPassword(`password of ${name}`);
-    const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }, cliPrincipal));
-    out(`added user ${created.username} (id ${created.id}${created.admin ? ', admin' : ''})`);
-    return 0;
-  }
-  if (sub === 'passwd' && name) {
-    const password = await readPassword(`new password of ${name}`);
-    await withDms((rt) => rt.core.users.update(cliPrincipal, name, { password }));
-    out(`changed the password of ${name}`);
-    return 0;
-  }
-  throw new CliError('usage: dms user add NAME [--admin] | dms user list | dms user passwd NAME (asked twice on a terminal, else read from stdin)');
-}
+  const apikey = group('apikey', 'API keys');
+  const create = leaf(apikey, 'create', 'create an API key; the key is printed once, on the last line');
+  const createFlags = withFlags(create, {
+    name: { type: 'string', description: 'its name (required)' },
+    scope: { type: 'string', multiple: true, description: 'CONTROLLER/ACTION it may call, e.g. nas_shares/show or */* (repeat it)' },
+    'expires-at': { type: 'string', description: 'when it stops working (ISO 8601)' },
+  });
+  create.action(async (opts: Record<string, unknown>) => done(await apikeyCreate(createFlags(opts) as Parameters<typeof apikeyCreate>[0], out)));
+  leaf(apikey, 'list', 'list API keys (masked)').action(async () => done(await apikeyList(out)));
+  leaf(apikey, 'revoke', 'delete an API key')
+    .argument('<ID>')
+    .action(async (id: string) => done(await apikeyRevoke(id, out)));
 
-/** `dms check`: SQLite's full integrity check of the data dir's database, read-only. */
-async function check(out: Output): Promise<number> {
-  const config = readConfig();
-  process.stderr.write(`dms: data dir ${config.dataDir}\n`);
-  if (config.databaseUrl !== undefined)
-    throw new CliError('dms check reads the SQLite database of the data dir; on PostgreSQL use its own tools (amcheck, pg_dump)');
-  const file = join(config.dataDir, 'dms.sqlite');
-  if (!existsSync(file)) throw new CliError(`no dms database at ${file}`);
-  // Loaded here: only this command needs the SQLite adapter's checks.
-  const { checkSqliteFile, restoreAdvice } = await import('@dms/core/sqlite');
-  const problems = checkSqliteFile(file);
-  if (problems.length === 0) {
-    out(`${file}: ok`);
-    return 0;
+  const cors = group('cors', 'CORS rules: which browser origins may call which paths');
+  const corsAddCommand = leaf(cors, 'add', 'add a CORS rule');
+  const corsFlags = withFlags(corsAddCommand, {
+    origins: { type: 'string', multiple: true, description: 'origins, comma-separated (--origin too)' },
+    origin: { type: 'string', multiple: true },
+    path: { type: 'string', description: 'the path it applies to (default *)' },
+    methods: { type: 'string', multiple: true, description: 'methods, comma-separated (--method too)' },
+    method: { type: 'string', multiple: true },
+  });
+  corsAddCommand.action(async (opts: Record<string, unknown>) => done(await corsAdd(corsFlags(opts) as Parameters<typeof corsAdd>[0], out)));
+  leaf(cors, 'list', 'list CORS rules').action(async () => done(await corsList(out)));
+  leaf(cors, 'rm', 'delete a CORS rule')
+    .argument('<ID>')
+    .action(async (id: string) => done(await corsRm(id, out)));
+
+  const jwt = group('jwt', 'JWT mode (POST /api/v2/auth/login)');
+  leaf(jwt, 'enable', 'switch JWT mode on')
+    .option('--ttl <SECONDS>', 'token lifetime')
+    .action(async (opts: { ttl?: string }) => done(await jwtSwitch(true, opts, out)));
+  leaf(jwt, 'disable', 'switch JWT mode off').action(async () => done(await jwtSwitch(false, {}, out)));
+
+  const nas = group('nas', 'NAS devices');
+  const nasListCommand = leaf(nas, 'list', 'list NAS devices, by id');
+  const nasPage = withFlags(nasListCommand, pageFlags);
+  nasListCommand.action(async (opts: Record<string, unknown>) => done(await nasList(nasPage(opts) as { limit?: string; offset?: string }, out)));
+  const nasAddCommand = leaf(nas, 'add', `add a NAS (--type: ${nasCreateSchema.shape.type.options.join(', ')})`).argument('<NAME>');
+  const nasFields = withFlags(nasAddCommand, nasAddFields);
+  nasAddCommand.action(async (name: string, opts: Record<string, unknown>) => done(await nasAdd(name, nasFields(opts), out)));
+
+  const shares = group('shares', "shares of the NAS devices ('dms share' works too)").alias('share');
+  const sharesListCommand = leaf(shares, 'list', 'list shares, by id');
+  const sharesListFlags = withFlags(sharesListCommand, {
+    nas: { type: 'string', description: 'those of one NAS (id or name)' },
+    pool: { type: 'string', description: 'those of one pool (id or name)' },
+    health: { type: 'string', description: `one of ${shareHealths.join(', ')}` },
+    ...pageFlags,
+  });
+  sharesListCommand.action(async (opts: Record<string, unknown>) => done(await sharesList(sharesListFlags(opts) as Parameters<typeof sharesList>[0], out)));
+  const sharesAddCommand = leaf(shares, 'add', 'add a share to a NAS').argument('<NAS>', 'id or name').argument('<NAME>');
+  const sharesAddFlags = withFlags(sharesAddCommand, {
+    ...shareAddFields,
+    'ask-password': { type: 'boolean', description: 'ask its password (not shown; read from stdin when piped)' },
+  });
+  sharesAddCommand.action(async (nasRef: string, name: string, opts: Record<string, unknown>) =>
+    done(await sharesAdd(nasRef, name, sharesAddFlags(opts), out)),
+  );
+  for (const kind of ['test', 'scan'] as const) {
+    leaf(shares, kind, `queue a saved share's ${kind} for a running 'dms serve' to run`)
+      .argument('<REF>', 'id or name')
+      .option('--wait', 'follow it, a line as it advances; exit 1 if it failed')
+      .option('--timeout <SECONDS>', 'how long --wait waits (60 s)')
+      .action(async (ref: string, opts: { wait?: boolean; timeout?: string }) => done(await shareJob(kind, ref, opts, out)));
   }
-  out(`${file}: damaged`);
-  for (const problem of problems) out(`  ${problem}`);
-  out(`to repair: ${restoreAdvice(file)}`);
-  return 1;
+
+  const jobs = group('jobs', 'the job history');
+  leaf(jobs, 'list', 'list jobs, newest first')
+    .option('--status <S>', jobStatuses.join(', '))
+    .option('--kind <K>', jobKinds.join(', '))
+    .option('--share <REF>', 'those of one share (id or name)')
+    .option('--requester <NAME>', 'those one user started')
+    .option('--limit <N>', 'rows on the page')
+    .action(async (opts: Parameters<typeof jobsList>[0]) => done(await jobsList(opts, out)));
+
+  const audit = group('audit', 'the audit log: who changed what, from where (rest, cli, console, scheduler)');
+  leaf(audit, 'list', 'list the audit log, newest first')
+    .option('--since <ISO-8601>', 'events at or after')
+    .option('--action <A>', auditActions.join(', '))
+    .option('--actor <NAME>', 'events of one user')
+    .option('--limit <N>', 'rows on the page')
+    .action(async (opts: Parameters<typeof auditList>[0]) => done(await auditList(opts, out)));
+
+  const agent = group('snmp', 'SNMP').command('agent').description('the SNMP agent: on or off, where it listens');
+  leaf(agent, 'show', 'show the agent').action(async () => done(await snmpAgentShow(out)));
+  leaf(agent, 'set', 'change the agent (a running service applies a change within seconds)')
+    .option('--on', 'switch it on')
+    .option('--off', 'switch it off')
+    .option('--address <IP>', 'the address it listens on')
+    .option('--port <N>', 'the UDP port it listens on')
+    .action(async (opts: Parameters<typeof snmpAgentSet>[0]) => done(await snmpAgentSet(opts, out)));
+  return program;
 }
 
 /** Runs one CLI command; resolves with the process exit code. */
 export async function runCli(argv: string[], out: Output = (line) => process.stdout.write(line + '\n')): Promise<number> {
-  const [command, ...args] = argv;
+  let code = 0;
+  const program = dmsProgram(out, (result) => (code = result));
+  if (argv.length === 0) {
+    out(program.helpInformation().replace(/\n$/, ''));
+    return 1;
+  }
   try {
-    switch (command) {
-      case 'serve': {
-        const config = readConfig();
-        process.stderr.write(`dms: data dir ${config.dataDir}\n`);
-        const server = await startServer(config);
-        // A bounded stop (DMS_SHUTDOWN_TIMEOUT_MS); a second signal forces it at once.
-        let signals = 0;
-        const shutdown = () => {
-          signals += 1;
-          if (signals > 1) return void server.stop({ now: true });
-          void server.stop().then(
-            () => process.exit(0),
-            (error: unknown) => {
-              process.stderr.write(`dms: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
-              process.exit(1);
-            },
-          );
-        };
-        process.on('SIGINT', shutdown);
-        process.on('SIGTERM', shutdown);
-        // A hangup (a closed terminal) stops dms as gracefully; nothing is reloaded (no ExecReload in contrib/dms.service).
-        process.on('SIGHUP', shutdown);
-        return -1;
-      }
-      case 'migrate': {
-        const { values } = parseArgs({ args, options: { init: { type: 'boolean' } } });
-        await withDms(async () => undefined, { createDatabase: true, ...(values.init ? { initDatabase: true } : {}) });
-        out('migrations applied');
-        return 0;
-      }
-      case 'check':
-        return await check(out);
-      case 'backup':
-        return await backup(args, out);
-      case 'restore':
-        return await restore(args, out);
-      case 'user':
-        return await user(args, out);
-      case 'apikey':
-        return await apikey(args, out);
-      case 'cors':
-        return await cors(args, out);
-      case 'jwt':
-        return await jwt(args, out);
-      case 'nas':
-        return await nas(args, out);
-      case 'share':
-      case 'shares':
-        return await shares(args, out);
-      case 'jobs':
-        return await jobs(args, out);
-      case 'audit':
-        return await audit(args, out);
-      case 'snmp':
-        return await snmp(args, out);
-      case '--version':
-      case 'version':
-        out(`dms ${dmsVersion}`);
-        return 0;
-      case undefined:
-      case 'help':
-      case '--help':
-        out(usage);
-        return command === undefined ? 1 : 0;
-      default:
-        throw new CliError(`unknown command '${command}'\n${usage}`);
-    }
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
   } catch (error) {
+    // Commander has printed its message (or the help): its exit code is 0 for --help and --version, 1 for a usage error.
+    if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CliError || error instanceof StartupError || error instanceof DataDirInUseError || error instanceof NoDatabaseError) {
       process.stderr.write(`dms: ${error.message}\n`);
     } else if (isDomainError(error)) process.stderr.write(`dms: ${error.messages.join('; ')}\n`);

@@ -1,13 +1,9 @@
-import { parseArgs } from 'node:util';
 import { isDomainError, jobKinds, jobStatuses, type Job } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
 import { equalTo, oneOf } from './list-flags.js';
 import { notePartialPage, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
-
-export const jobsUsage = 'usage: dms jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]';
 
 /**
  * The share id `--share` filters on: the share REF names (id or name, as everywhere). A number
@@ -36,13 +32,7 @@ function jobRow(job: Job): string[] {
 }
 
 /** `dms jobs list`: the job history, newest first, with the filters of GET /jobs. */
-export async function jobs(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { status: { type: 'string' }, kind: { type: 'string' }, share: { type: 'string' }, requester: { type: 'string' }, limit: { type: 'string' } },
-  });
-  if (positionals.length !== 1 || positionals[0] !== 'list') throw new CliError(jobsUsage);
+export async function jobsList(values: { status?: string; kind?: string; share?: string; requester?: string; limit?: string }, out: Output): Promise<number> {
   const status = oneOf('status', values.status, jobStatuses);
   const kind = oneOf('kind', values.kind, jobKinds);
   const { count, jobs: listed } = await withDms(async (dms) =>

@@ -2,10 +2,9 @@ import { formatBytes, nasShareCreateSchema, shareHealths, type NasShare } from '
 import type { Dms } from '@dms/core/runtime';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
-import { equalTo, oneOf, pageFlags, pageOf } from './list-flags.js';
+import { equalTo, oneOf, pageOf } from './list-flags.js';
 import { readPassword } from './password-prompt.js';
-import { bodyOf, fieldFlags, parseFlags } from './schema-flags.js';
-import { share } from './share-command.js';
+import { bodyOf, fieldFlags, type Flags } from './schema-flags.js';
 import { notePageOfMore, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
 
@@ -14,14 +13,7 @@ import { withDms, type Output } from './with-dms.js';
  * the NAS) and the password, which is never a flag (it would show in `ps` and the shell's
  * history): `--ask-password` asks for it.
  */
-const addFields = fieldFlags(nasShareCreateSchema, ['name', 'password']);
-const addFlags = { ...addFields, 'ask-password': { type: 'boolean' } } as const;
-const listFlags = { nas: { type: 'string' }, pool: { type: 'string' }, health: { type: 'string' }, ...pageFlags } as const;
-
-export const sharesUsage = `usage: dms shares list [--nas REF | --pool REF] [--health ${shareHealths.join('|')}] [--limit N] [--offset N]
-       dms shares add NAS NAME --path PATH [--options O] [--username U] [--ask-password]
-       dms shares test REF [--wait [--timeout SECONDS]]
-       dms shares scan REF [--wait [--timeout SECONDS]]`;
+export const shareAddFields = fieldFlags(nasShareCreateSchema, ['name', 'password']);
 
 /** Names of the NAS and pools a page of shares lies on, in one list call each (a page holds at most 100). */
 async function namesOf(dms: Dms, shares: readonly NasShare[]): Promise<{ nas: Map<number, string>; pools: Map<number, string> }> {
@@ -52,9 +44,8 @@ function shareRow(item: NasShare, names: Awaited<ReturnType<typeof namesOf>>): s
   ];
 }
 
-async function list(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseFlags(args, listFlags, sharesUsage);
-  if (positionals.length > 0) throw new CliError(sharesUsage);
+/** `dms shares list`: as GET /nas_shares (or a NAS's, a pool's), with the NAS and pool by name. */
+export async function sharesList(values: { nas?: string; pool?: string; health?: string; limit?: string; offset?: string }, out: Output): Promise<number> {
   if (values.nas !== undefined && values.pool !== undefined) throw new CliError('give --nas or --pool, not both');
   const health = oneOf('health', values.health, shareHealths);
   const page = pageOf(values);
@@ -74,25 +65,14 @@ async function list(args: string[], out: Output): Promise<number> {
   return 0;
 }
 
-async function add(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseFlags(args, addFlags, sharesUsage);
-  const [nasRef, name, ...extra] = positionals;
-  if (nasRef === undefined || name === undefined || extra.length > 0) throw new CliError(sharesUsage);
+/** `dms shares add NAS NAME --field VALUE …`: as POST /nas/{nas_id}/nas_shares. */
+export async function sharesAdd(nasRef: string, name: string, values: Flags, out: Output): Promise<number> {
   const password = values['ask-password'] ? await readPassword(`password of share ${name}`) : undefined;
   // The core validates the body as POST /nas/{nas_id}/nas_shares does, the path against the NAS's driver too.
   const created = await withDms((dms) =>
-    dms.core.shares.create(cliPrincipal, nasRef, { name, ...bodyOf(values, addFields), ...(password === undefined ? {} : { password }) }),
+    dms.core.shares.create(cliPrincipal, nasRef, { name, ...bodyOf(values, shareAddFields), ...(password === undefined ? {} : { password }) }),
   );
   out(`added share ${created.id} '${created.name}' on NAS ${nasRef} (path ${created.path}${created.username === null ? '' : `, user ${created.username}`})`);
   out(`'dms shares test ${created.id} --wait' checks that it can be reached`);
   return 0;
-}
-
-/** `dms shares list|add|test|scan`; `dms share` is the same command (it named test and scan first). */
-export async function shares(args: string[], out: Output): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'list') return list(rest, out);
-  if (sub === 'add') return add(rest, out);
-  if (sub === 'test' || sub === 'scan') return share(args, out);
-  throw new CliError(sharesUsage);
 }
