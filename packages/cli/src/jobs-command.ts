@@ -1,7 +1,7 @@
 import { isDomainError, jobKinds, jobStatuses, type Job } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
 import { cliPrincipal } from './cli-principal.js';
-import { equalTo, oneOf } from './list-flags.js';
+import { equalTo, idsAmong, oneOf } from './list-flags.js';
 import { notePartialPage, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
 
@@ -18,11 +18,19 @@ async function shareIdOf(dms: Dms, ref: string): Promise<string> {
   }
 }
 
-function jobRow(job: Job): string[] {
+/** The names of the shares a page of jobs is about, in one list call; a deleted share has none (its id is shown). */
+async function shareNamesOf(dms: Dms, jobs: readonly Job[]): Promise<Map<number, string>> {
+  const ids = jobs.map((job) => job.nas_share_id);
+  if (!ids.some((id) => id !== null)) return new Map();
+  const { nas_shares: shares } = await dms.core.shares.list(cliPrincipal, { kind: 'all' }, idsAmong(ids));
+  return new Map(shares.map((share) => [share.id, share.name]));
+}
+
+function jobRow(job: Job, shareNames: Map<number, string>): string[] {
   return [
     job.job_id,
     job.kind,
-    job.nas_share_id === null ? '-' : String(job.nas_share_id),
+    job.nas_share_id === null ? '-' : (shareNames.get(job.nas_share_id) ?? String(job.nas_share_id)),
     job.requester,
     job.status,
     `${job.progress}/${job.total}`,
@@ -35,19 +43,20 @@ function jobRow(job: Job): string[] {
 export async function jobsList(values: { status?: string; kind?: string; share?: string; requester?: string; limit?: string }, out: Output): Promise<number> {
   const status = oneOf('status', values.status, jobStatuses);
   const kind = oneOf('kind', values.kind, jobKinds);
-  const { count, jobs: listed } = await withDms(async (dms) =>
-    dms.core.jobs.list(cliPrincipal, {
+  const { count, listed, shareNames } = await withDms(async (dms) => {
+    const { count, jobs: listed } = await dms.core.jobs.list(cliPrincipal, {
       status: equalTo(status),
       kind: equalTo(kind),
       nas_share_id: values.share === undefined ? undefined : [`=${await shareIdOf(dms, values.share)}`],
       requester: equalTo(values.requester),
       limit: values.limit === undefined ? undefined : [values.limit],
-    }),
-  );
+    });
+    return { count, listed, shareNames: await shareNamesOf(dms, listed) };
+  });
   printTable(out, {
     none: 'no jobs',
     header: ['id', 'kind', 'share', 'requester', 'status', 'progress', 'created', 'finished'],
-    rows: listed.map(jobRow),
+    rows: listed.map((job) => jobRow(job, shareNames)),
   });
   notePartialPage(listed.length, count, 'jobs');
   return 0;

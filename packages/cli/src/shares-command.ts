@@ -2,7 +2,7 @@ import { formatBytes, nasShareCreateSchema, shareHealths, type NasShare } from '
 import type { Dms } from '@dms/core/runtime';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
-import { equalTo, oneOf, pageOf } from './list-flags.js';
+import { equalTo, idsAmong, oneOf, pageOf } from './list-flags.js';
 import { readPassword } from './password-prompt.js';
 import { bodyOf, fieldFlags, type Flags } from './schema-flags.js';
 import { notePageOfMore, printTable } from './table.js';
@@ -17,14 +17,10 @@ export const shareAddFields = fieldFlags(nasShareCreateSchema, ['name', 'passwor
 
 /** Names of the NAS and pools a page of shares lies on, in one list call each (a page holds at most 100). */
 async function namesOf(dms: Dms, shares: readonly NasShare[]): Promise<{ nas: Map<number, string>; pools: Map<number, string> }> {
-  const among = (ids: Array<number | null>) => {
-    const distinct = [...new Set(ids.filter((id): id is number => id !== null))];
-    return { id: [`><${distinct.join('|')}`], per_page: [String(Math.max(distinct.length, 1))] };
-  };
   const poolIds = shares.map((item) => item.pool_id);
   const [nas, pools] = await Promise.all([
-    dms.core.nas.list(cliPrincipal, among(shares.map((item) => item.nas_id))),
-    poolIds.some((id) => id !== null) ? dms.core.pools.list(cliPrincipal, among(poolIds)) : { pools: [] },
+    dms.core.nas.list(cliPrincipal, idsAmong(shares.map((item) => item.nas_id))),
+    poolIds.some((id) => id !== null) ? dms.core.pools.list(cliPrincipal, idsAmong(poolIds)) : { pools: [] },
   ]);
   return { nas: new Map(nas.nas.map((item) => [item.id, item.name])), pools: new Map(pools.pools.map((item) => [item.id, item.name])) };
 }
@@ -40,6 +36,9 @@ function shareRow(item: NasShare, names: Awaited<ReturnType<typeof namesOf>>): s
     // Not counted until a scan completed: a 0 there would read as an empty share.
     item.last_scanned_at === null ? '-' : String(item.file_count),
     item.last_scanned_at === null ? '-' : formatBytes(item.file_size_sum),
+    // Known once a test or scan read the share's capacity (docs/api.md, the share's capacity fields).
+    item.used_percent === null ? '-' : `${item.used_percent}%`,
+    item.free_bytes === null ? '-' : `${formatBytes(item.free_bytes)}${item.capacity_bytes === null ? '' : ` of ${formatBytes(item.capacity_bytes)}`}`,
     item.last_scanned_at ?? '-',
   ];
 }
@@ -60,7 +59,7 @@ export async function sharesList(values: { nas?: string; pool?: string; health?:
     const names = listed.length > 0 ? await namesOf(dms, listed) : { nas: new Map(), pools: new Map() };
     return { count, rows: listed.map((item) => shareRow(item, names)) };
   });
-  printTable(out, { none: 'no shares', header: ['id', 'name', 'nas', 'pool', 'path', 'health', 'files', 'size', 'last scanned'], rows });
+  printTable(out, { none: 'no shares', header: ['id', 'name', 'nas', 'pool', 'path', 'health', 'files', 'size', 'used', 'free', 'last scanned'], rows });
   notePageOfMore(page.offset, rows.length, count, 'shares');
   return 0;
 }

@@ -99,9 +99,20 @@ describe.each(adapters)('dms nas and dms shares on %s', (adapter) => {
     }
 
     const listed = await cli('shares', 'list');
-    expect(listed.lines[0]).toBe('id\tname\tnas\tpool\tpath\thealth\tfiles\tsize\tlast scanned');
+    expect(listed.lines[0]).toBe('id\tname\tnas\tpool\tpath\thealth\tfiles\tsize\tused\tfree\tlast scanned');
     expect(rowsOf(listed.lines)).toEqual([
-      expect.objectContaining({ name: 'projects', nas: 'here', pool: '-', path: 'projects', health: 'unknown', files: '-', size: '-', 'last scanned': '-' }),
+      expect.objectContaining({
+        name: 'projects',
+        nas: 'here',
+        pool: '-',
+        path: 'projects',
+        health: 'unknown',
+        files: '-',
+        size: '-',
+        used: '-',
+        free: '-',
+        'last scanned': '-',
+      }),
       expect.objectContaining({ name: 'finance', nas: 'filer', pool: 'hot', path: '/finance', health: 'unknown' }),
     ]);
     // The password is in no column.
