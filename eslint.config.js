@@ -27,6 +27,11 @@ const intoAnotherPackage = `^(?:\\./)?(?:\\.\\./)+(?:packages/)?(?:${anyOf(packa
 const rendererOutOfBounds = '^(?:@dms/core/|@dms/http-api(?:/|$)|node:)';
 const rendererBoundaryMessage = 'The renderer imports the pure contract from @dms/core only; it reaches the service through tRPC (api.<router>.<procedure>).';
 
+// The CLI (packages/cli) reaches the REST host through its public entry only, for `dms serve` and the
+// environment it shares with it (docs/decisions/136-cli-package.md).
+const httpApiInternals = '^@dms/http-api/';
+const cliBoundaryMessage = 'The CLI imports @dms/http-api by its public entry only (startServer, readConfig, ...); export what you need there.';
+
 const hostBoundaryMessage =
   'A host reaches the core through its declared subpaths only (@dms/core, @dms/core/<subpath> from packages/core/package.json "exports"); export what you need there instead of importing core internals.';
 
@@ -49,7 +54,7 @@ export default defineConfig([
     languageOptions: { parser: tseslint.parser, sourceType: 'module' },
   },
   {
-    // Hosts: every package but the core (http-api today; desktop and sdk when they land).
+    // Hosts: every package but the core (http-api, cli, desktop, sdk).
     files: ['packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     ignores: ['packages/core/**'],
     rules: {
@@ -94,6 +99,31 @@ export default defineConfig([
         'error',
         ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
         ...restrictedSpecifierSyntax(rendererOutOfBounds, rendererBoundaryMessage),
+      ],
+    },
+  },
+  {
+    // The command line: the core's declared subpaths and @dms/http-api's public entry, nothing deeper.
+    files: ['packages/cli/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: coreInternals, message: hostBoundaryMessage },
+            {
+              regex: intoAnotherPackage,
+              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
+            },
+            { regex: httpApiInternals, message: cliBoundaryMessage },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
+        ...restrictedSpecifierSyntax(intoAnotherPackage, 'Import another package by its name and declared exports, never by a path into its folder.'),
+        ...restrictedSpecifierSyntax(httpApiInternals, cliBoundaryMessage),
       ],
     },
   },

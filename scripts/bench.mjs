@@ -20,7 +20,7 @@ function run(command, commandArgs) {
 }
 
 run(process.execPath, [join(root, 'scripts', 'bootstrap.mjs')]);
-run('turbo', ['run', 'build', '--filter=@dms/http-api...', '--output-logs=errors-only']);
+run('turbo', ['run', 'build', '--filter=@dms/cli...', '--output-logs=errors-only']);
 if (args.length === 0) {
   run('turbo', ['run', 'bench', '--concurrency=1']);
 } else {

@@ -39,4 +39,4 @@ if (builtWith !== version) writeFileSync(builtFor, version);
 linkCurrent(runtime);
 // `npx dms` runs node_modules/.bin/dms with the node on PATH; when that node is too old, the link
 // goes through scripts/dms instead, which runs the CLI on .runtime/current.
-link(join(root, 'node_modules/.bin/dms'), runtime.system ? '../@dms/http-api/bin/dms.js' : '../../scripts/dms');
+link(join(root, 'node_modules/.bin/dms'), runtime.system ? '../@dms/cli/bin/dms.js' : '../../scripts/dms');

@@ -1,4 +1,4 @@
-// The real server and the CLI, run from the built dist as an operator would.
+// The real server and the CLI (packages/cli), run from the built dist as an operator would.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,10 +10,10 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 export const serveNodeFlags = JSON.parse(readFileSync(resolve(benchDir, '../../../package.json'), 'utf8')).config.serve_node_flags.split(' ');
 // BENCH_CLI_MAIN: run another build of the CLI (experiments on a patched copy of dist).
 
-export const cliMain = process.env.BENCH_CLI_MAIN ? resolve(process.env.BENCH_CLI_MAIN) : resolve(benchDir, '../dist/cli/main.js');
+export const cliMain = process.env.BENCH_CLI_MAIN ? resolve(process.env.BENCH_CLI_MAIN) : resolve(benchDir, '../../cli/dist/main.js');
 
 export function assertBuilt() {
-  if (!existsSync(cliMain)) throw new Error(`${cliMain} is missing: build first (npm run bench builds; or turbo run build --filter=@dms/http-api...)`);
+  if (!existsSync(cliMain)) throw new Error(`${cliMain} is missing: build first (npm run bench builds; or turbo run build --filter=@dms/cli...)`);
 }
 
 /** `extraEnv`: more DMS_… settings (PostgreSQL: DMS_DATABASE_URL, DMS_SECRET_KEY shared by replicas). */
@@ -63,7 +63,7 @@ export async function createApiKey(env) {
 export const replicaNodeFlags = [];
 
 /**
- * `node dist/cli/main.js serve`, its stdout a pipe read by `cat` (into /dev/null) as journald
+ * `node ../cli/dist/main.js serve` (the `dms` command of packages/cli), its stdout a pipe read by `cat` (into /dev/null) as journald
  * reads a service's, under `nodeFlags` (by default those `npm start` serves SQLite with). With
  * BENCH_CPU_PROF=DIR the server runs under --cpu-prof and writes its profile to DIR when it stops.
  */

@@ -112,7 +112,7 @@ try {
     await waitForHttp(`${origin}${env ? '/api/v2' : paths[0]}`, child);
     contenders.push({ name, child, origin, headers, windows: [], requests: 0 });
   };
-  const builds = [['dms', resolve(benchDir, '../dist/cli/main.js')], ...(options.before ? [['before', options.before]] : [])];
+  const builds = [['dms', resolve(benchDir, '../../cli/dist/main.js')], ...(options.before ? [['before', options.before]] : [])];
   for (const [name, cliMain] of builds) {
     // A copy of the data per server: one service per data dir.
     const dir = makeTempDir(`dms-pieces-${name}-`);

@@ -72,6 +72,33 @@ describe('host → core boundary lint', () => {
   });
 });
 
+describe('CLI boundary lint', () => {
+  const cliFile = 'packages/cli/src/x-command.ts';
+
+  it('issue 41: the CLI imports the core by its declared subpaths and @dms/http-api by its public entry', async () => {
+    const code = [
+      "import { formatBytes } from '@dms/core';",
+      "import { openDms } from '@dms/core/runtime';",
+      "import { startServer } from '@dms/http-api';",
+      'void [formatBytes, openDms, startServer];',
+    ].join('\n');
+    expect(await ruleHits(code, cliFile)).toEqual([]);
+  });
+
+  it.each([
+    "import { readConfig } from '@dms/http-api/src/server/config.js';",
+    "import { createApp } from '@dms/http-api/dist/app.js';",
+    "import { x } from '@dms/core/src/index.js';",
+    "import { x } from '../../http-api/src/server/serve.js';",
+  ])('issue 41: fails in the CLI on %s', async (code) => {
+    expect(await ruleHits(code, cliFile)).toEqual([{ ruleId: 'no-restricted-imports', line: 1 }]);
+  });
+
+  it('issue 41: fails in the CLI on a dynamic import of an http-api internal', async () => {
+    expect(await ruleHits("export const later = () => import('@dms/http-api/src/index.js');", cliFile)).toEqual([{ ruleId: 'no-restricted-syntax', line: 1 }]);
+  });
+});
+
 describe('renderer boundary lint', () => {
   const rendererFile = 'packages/desktop/src/renderer/screens/x.tsx';
 

@@ -7,7 +7,7 @@ export { startServer, type RunningServer } from './server/serve.js';
 export { listenHttp, listeningUrl, listenFailureMessage, StartupError, type ListenRemedies } from './server/listen.js';
 export { closeGracefully, type HttpClosing, type HttpCloseOutcome } from './server/graceful-close.js';
 export { dmsOptions, openForCommand } from './server/open.js';
-export { runCli } from './cli/commands.js';
+export { dmsVersion } from './version.js';
 export { openApiDocument, apiDescriptionVersion, type OpenApiDocument } from './contracts/openapi-document.js';
 export { routeContracts } from './contracts/route-contracts.js';
 export { operationIds, type OperationId } from './contracts/operation-ids.js';

@@ -15,7 +15,7 @@ import { readmeBlocks, type ReadmeBlock } from './testing/readme-blocks.js';
  * and gets a substitute check: its syntax (`bash -n`), and `systemd-analyze verify` for the unit.
  */
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const cliMain = fileURLToPath(new URL('./cli/main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
 const sections = ['Requirements', 'Quick start', 'Configuration (environment)', 'Operations', 'Backups', 'Running as a service', 'Container'] as const;
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');

@@ -12,7 +12,7 @@ import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms
  * start prints a usable password; and `dms serve` stops gracefully on SIGHUP as on SIGTERM (the
  * systemd unit in contrib/ has no ExecReload). Real `dms serve` processes, on both adapters.
  */
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../../cli/src/main.ts', import.meta.url));
 const unreachable = await postgresUnreachable();
 if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
 if (unreachable) console.log(`[skip] first start on PostgreSQL: ${unreachable}`);

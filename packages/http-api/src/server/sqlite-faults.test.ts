@@ -11,7 +11,7 @@ import { holdSqliteWriteLock, requireTools } from '@dms/core/testing';
  * write lock (the `sqlite3` CLI), and the database deleted under it.
  */
 const tools = requireTools(['sqlite3'], 'apt-get install -y sqlite3');
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../../cli/src/main.ts', import.meta.url));
 const password = 'sqlite-faults-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 

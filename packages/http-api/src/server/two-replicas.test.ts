@@ -17,7 +17,7 @@ const unreachable = await postgresUnreachable();
 if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
 if (unreachable) console.log(`[skip] two replicas on PostgreSQL: ${unreachable}`);
 
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../../cli/src/main.ts', import.meta.url));
 const password = 'two-replicas-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 

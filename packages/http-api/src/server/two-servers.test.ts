@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /** `dms serve` as an operator runs it: its own process, from the CLI's source. */
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../../cli/src/main.ts', import.meta.url));
 const password = 'two-servers-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** `dms serve` run from source in a child process, as an operator starts it. */
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+/** `dms serve` (packages/cli) run from source in a child process, as an operator starts it: a file path, not an import (docs/decisions/136-cli-package.md). */
+const cliMain = fileURLToPath(new URL('../../../cli/src/main.ts', import.meta.url));
 
 export interface ServeProcess {
   child: ChildProcess;

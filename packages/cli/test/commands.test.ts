@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordCredential } from '@dms/core/runtime';
-import { runCli } from './commands.js';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
+import { runCli } from '../src/commands.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
 
 let dir: string;
-const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const saved = { ...process.env };
 
 async function cli(...argv: string[]): Promise<{ code: number; lines: string[] }> {

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
-import { cli, cliAdapters, migratedDataDir } from '../testing/cli-run.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
+import { cli, cliAdapters, migratedDataDir } from './support/cli-run.js';
 
 /** Issue 25 item 5: `dms --version`, `dms nas list|add`, `dms shares list|add`, on both storage adapters. */
 
-const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const cliMain = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The rows of a list command's table, by the header's column names. */
 function rowsOf(lines: string[]): Array<Record<string, string>> {
@@ -99,9 +99,20 @@ describe.each(adapters)('dms nas and dms shares on %s', (adapter) => {
     }
 
     const listed = await cli('shares', 'list');
-    expect(listed.lines[0]).toBe('id\tname\tnas\tpool\tpath\thealth\tfiles\tsize\tlast scanned');
+    expect(listed.lines[0]).toBe('id\tname\tnas\tpool\tpath\thealth\tfiles\tsize\tused\tfree\tlast scanned');
     expect(rowsOf(listed.lines)).toEqual([
-      expect.objectContaining({ name: 'projects', nas: 'here', pool: '-', path: 'projects', health: 'unknown', files: '-', size: '-', 'last scanned': '-' }),
+      expect.objectContaining({
+        name: 'projects',
+        nas: 'here',
+        pool: '-',
+        path: 'projects',
+        health: 'unknown',
+        files: '-',
+        size: '-',
+        used: '-',
+        free: '-',
+        'last scanned': '-',
+      }),
       expect.objectContaining({ name: 'finance', nas: 'filer', pool: 'hot', path: '/finance', health: 'unknown' }),
     ]);
     // The password is in no column.

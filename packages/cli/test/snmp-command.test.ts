@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, cliAdapters, migratedDataDir } from '../testing/cli-run.js';
+import { cli, cliAdapters, migratedDataDir } from './support/cli-run.js';
 
 /** Issue 24: `dms snmp agent show|set`, on both storage adapters. */
 

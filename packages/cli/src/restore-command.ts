@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createAesGcmSecretBox, DataDirInUseError, loadSecretKey } from '@dms/core/runtime';
 import type { BackupInspection } from '@dms/core/sqlite';
-import { readConfig, type ServerConfig } from '../server/config.js';
+import { readConfig, type ServerConfig } from '@dms/http-api';
 import { postgresBackupAdvice } from './backup-command.js';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';
@@ -32,13 +31,11 @@ async function checkSecretKey(config: ServerConfig, backupFile: string, inspecti
  * after checking it (integrity, migrations this dms knows, sealed secrets the key opens). The
  * database it replaces is kept beside it.
  */
-export async function restore(args: string[], out: Output): Promise<number> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  if (positionals.length !== 1) throw new CliError('usage: dms restore FILE (FILE: a copy written by dms backup; stop dms first)');
+export async function restore(given: string, out: Output): Promise<number> {
   const config = readConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   if (config.databaseUrl !== undefined) throw new CliError(postgresBackupAdvice('restore'));
-  const backupFile = resolve(positionals[0]!);
+  const backupFile = resolve(given);
   const file = join(config.dataDir, 'dms.sqlite');
   if (backupFile === file) throw new CliError(`${backupFile} is the database of the data dir itself: give the path of a backup`);
   // Loaded here: only the SQLite commands need better-sqlite3.

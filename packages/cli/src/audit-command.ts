@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { auditActions, type AuditEvent } from '@dms/core';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
@@ -6,8 +5,6 @@ import { isoInstantForms, parseIsoInstant } from './iso-instant.js';
 import { equalTo, oneOf } from './list-flags.js';
 import { notePartialPage, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
-
-export const auditUsage = 'usage: dms audit list [--since ISO-8601] [--action A] [--actor NAME] [--limit N]';
 
 /** `nas_shares/3 'projects'`: what an event was about, in one column; `-` for none (a sign-in). */
 function resourceText(resource: AuditEvent['resource']): string {
@@ -20,13 +17,7 @@ function eventRow(event: AuditEvent): string[] {
 }
 
 /** `dms audit list`: the audit log, newest first, with the filters of GET /audit_events. */
-export async function audit(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { since: { type: 'string' }, action: { type: 'string' }, actor: { type: 'string' }, limit: { type: 'string' } },
-  });
-  if (positionals.length !== 1 || positionals[0] !== 'list') throw new CliError(auditUsage);
+export async function auditList(values: { since?: string; action?: string; actor?: string; limit?: string }, out: Output): Promise<number> {
   const action = oneOf('action', values.action, auditActions);
   let since: string | undefined;
   if (values.since !== undefined) {

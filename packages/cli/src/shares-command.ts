@@ -2,10 +2,9 @@ import { formatBytes, nasShareCreateSchema, shareHealths, type NasShare } from '
 import type { Dms } from '@dms/core/runtime';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
-import { equalTo, oneOf, pageFlags, pageOf } from './list-flags.js';
+import { equalTo, idsAmong, oneOf, pageOf } from './list-flags.js';
 import { readPassword } from './password-prompt.js';
-import { bodyOf, fieldFlags, parseFlags } from './schema-flags.js';
-import { share } from './share-command.js';
+import { bodyOf, fieldFlags, type Flags } from './schema-flags.js';
 import { notePageOfMore, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
 
@@ -14,25 +13,14 @@ import { withDms, type Output } from './with-dms.js';
  * the NAS) and the password, which is never a flag (it would show in `ps` and the shell's
  * history): `--ask-password` asks for it.
  */
-const addFields = fieldFlags(nasShareCreateSchema, ['name', 'password']);
-const addFlags = { ...addFields, 'ask-password': { type: 'boolean' } } as const;
-const listFlags = { nas: { type: 'string' }, pool: { type: 'string' }, health: { type: 'string' }, ...pageFlags } as const;
-
-export const sharesUsage = `usage: dms shares list [--nas REF | --pool REF] [--health ${shareHealths.join('|')}] [--limit N] [--offset N]
-       dms shares add NAS NAME --path PATH [--options O] [--username U] [--ask-password]
-       dms shares test REF [--wait [--timeout SECONDS]]
-       dms shares scan REF [--wait [--timeout SECONDS]]`;
+export const shareAddFields = fieldFlags(nasShareCreateSchema, ['name', 'password']);
 
 /** Names of the NAS and pools a page of shares lies on, in one list call each (a page holds at most 100). */
 async function namesOf(dms: Dms, shares: readonly NasShare[]): Promise<{ nas: Map<number, string>; pools: Map<number, string> }> {
-  const among = (ids: Array<number | null>) => {
-    const distinct = [...new Set(ids.filter((id): id is number => id !== null))];
-    return { id: [`><${distinct.join('|')}`], per_page: [String(Math.max(distinct.length, 1))] };
-  };
   const poolIds = shares.map((item) => item.pool_id);
   const [nas, pools] = await Promise.all([
-    dms.core.nas.list(cliPrincipal, among(shares.map((item) => item.nas_id))),
-    poolIds.some((id) => id !== null) ? dms.core.pools.list(cliPrincipal, among(poolIds)) : { pools: [] },
+    dms.core.nas.list(cliPrincipal, idsAmong(shares.map((item) => item.nas_id))),
+    poolIds.some((id) => id !== null) ? dms.core.pools.list(cliPrincipal, idsAmong(poolIds)) : { pools: [] },
   ]);
   return { nas: new Map(nas.nas.map((item) => [item.id, item.name])), pools: new Map(pools.pools.map((item) => [item.id, item.name])) };
 }
@@ -48,13 +36,15 @@ function shareRow(item: NasShare, names: Awaited<ReturnType<typeof namesOf>>): s
     // Not counted until a scan completed: a 0 there would read as an empty share.
     item.last_scanned_at === null ? '-' : String(item.file_count),
     item.last_scanned_at === null ? '-' : formatBytes(item.file_size_sum),
+    // Known once a test or scan read the share's capacity (docs/api.md, the share's capacity fields).
+    item.used_percent === null ? '-' : `${item.used_percent}%`,
+    item.free_bytes === null ? '-' : `${formatBytes(item.free_bytes)}${item.capacity_bytes === null ? '' : ` of ${formatBytes(item.capacity_bytes)}`}`,
     item.last_scanned_at ?? '-',
   ];
 }
 
-async function list(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseFlags(args, listFlags, sharesUsage);
-  if (positionals.length > 0) throw new CliError(sharesUsage);
+/** `dms shares list`: as GET /nas_shares (or a NAS's, a pool's), with the NAS and pool by name. */
+export async function sharesList(values: { nas?: string; pool?: string; health?: string; limit?: string; offset?: string }, out: Output): Promise<number> {
   if (values.nas !== undefined && values.pool !== undefined) throw new CliError('give --nas or --pool, not both');
   const health = oneOf('health', values.health, shareHealths);
   const page = pageOf(values);
@@ -69,30 +59,19 @@ async function list(args: string[], out: Output): Promise<number> {
     const names = listed.length > 0 ? await namesOf(dms, listed) : { nas: new Map(), pools: new Map() };
     return { count, rows: listed.map((item) => shareRow(item, names)) };
   });
-  printTable(out, { none: 'no shares', header: ['id', 'name', 'nas', 'pool', 'path', 'health', 'files', 'size', 'last scanned'], rows });
+  printTable(out, { none: 'no shares', header: ['id', 'name', 'nas', 'pool', 'path', 'health', 'files', 'size', 'used', 'free', 'last scanned'], rows });
   notePageOfMore(page.offset, rows.length, count, 'shares');
   return 0;
 }
 
-async function add(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseFlags(args, addFlags, sharesUsage);
-  const [nasRef, name, ...extra] = positionals;
-  if (nasRef === undefined || name === undefined || extra.length > 0) throw new CliError(sharesUsage);
+/** `dms shares add NAS NAME --field VALUE …`: as POST /nas/{nas_id}/nas_shares. */
+export async function sharesAdd(nasRef: string, name: string, values: Flags, out: Output): Promise<number> {
   const password = values['ask-password'] ? await readPassword(`password of share ${name}`) : undefined;
   // The core validates the body as POST /nas/{nas_id}/nas_shares does, the path against the NAS's driver too.
   const created = await withDms((dms) =>
-    dms.core.shares.create(cliPrincipal, nasRef, { name, ...bodyOf(values, addFields), ...(password === undefined ? {} : { password }) }),
+    dms.core.shares.create(cliPrincipal, nasRef, { name, ...bodyOf(values, shareAddFields), ...(password === undefined ? {} : { password }) }),
   );
   out(`added share ${created.id} '${created.name}' on NAS ${nasRef} (path ${created.path}${created.username === null ? '' : `, user ${created.username}`})`);
   out(`'dms shares test ${created.id} --wait' checks that it can be reached`);
   return 0;
-}
-
-/** `dms shares list|add|test|scan`; `dms share` is the same command (it named test and scan first). */
-export async function shares(args: string[], out: Output): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'list') return list(rest, out);
-  if (sub === 'add') return add(rest, out);
-  if (sub === 'test' || sub === 'scan') return share(args, out);
-  throw new CliError(sharesUsage);
 }

@@ -7,9 +7,9 @@ import { openPostgresStorage } from '@dms/core/postgres';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
 import type { Storage } from '@dms/core/runtime';
-import { runCli } from './commands.js';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
+import { runCli } from '../src/commands.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
 
 /**
  * Issue 25 item 5: `dms shares scan REF --wait` shows the scan advancing, a line at each step.

@@ -1,13 +1,9 @@
-import { parseArgs } from 'node:util';
 import { isDomainError, jobKinds, jobStatuses, type Job } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
-import { equalTo, oneOf } from './list-flags.js';
+import { equalTo, idsAmong, oneOf } from './list-flags.js';
 import { notePartialPage, printTable } from './table.js';
 import { withDms, type Output } from './with-dms.js';
-
-export const jobsUsage = 'usage: dms jobs list [--status S] [--kind K] [--share REF] [--requester NAME] [--limit N]';
 
 /**
  * The share id `--share` filters on: the share REF names (id or name, as everywhere). A number
@@ -22,11 +18,19 @@ async function shareIdOf(dms: Dms, ref: string): Promise<string> {
   }
 }
 
-function jobRow(job: Job): string[] {
+/** The names of the shares a page of jobs is about, in one list call; a deleted share has none (its id is shown). */
+async function shareNamesOf(dms: Dms, jobs: readonly Job[]): Promise<Map<number, string>> {
+  const ids = jobs.map((job) => job.nas_share_id);
+  if (!ids.some((id) => id !== null)) return new Map();
+  const { nas_shares: shares } = await dms.core.shares.list(cliPrincipal, { kind: 'all' }, idsAmong(ids));
+  return new Map(shares.map((share) => [share.id, share.name]));
+}
+
+function jobRow(job: Job, shareNames: Map<number, string>): string[] {
   return [
     job.job_id,
     job.kind,
-    job.nas_share_id === null ? '-' : String(job.nas_share_id),
+    job.nas_share_id === null ? '-' : (shareNames.get(job.nas_share_id) ?? String(job.nas_share_id)),
     job.requester,
     job.status,
     `${job.progress}/${job.total}`,
@@ -36,28 +40,23 @@ function jobRow(job: Job): string[] {
 }
 
 /** `dms jobs list`: the job history, newest first, with the filters of GET /jobs. */
-export async function jobs(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { status: { type: 'string' }, kind: { type: 'string' }, share: { type: 'string' }, requester: { type: 'string' }, limit: { type: 'string' } },
-  });
-  if (positionals.length !== 1 || positionals[0] !== 'list') throw new CliError(jobsUsage);
+export async function jobsList(values: { status?: string; kind?: string; share?: string; requester?: string; limit?: string }, out: Output): Promise<number> {
   const status = oneOf('status', values.status, jobStatuses);
   const kind = oneOf('kind', values.kind, jobKinds);
-  const { count, jobs: listed } = await withDms(async (dms) =>
-    dms.core.jobs.list(cliPrincipal, {
+  const { count, listed, shareNames } = await withDms(async (dms) => {
+    const { count, jobs: listed } = await dms.core.jobs.list(cliPrincipal, {
       status: equalTo(status),
       kind: equalTo(kind),
       nas_share_id: values.share === undefined ? undefined : [`=${await shareIdOf(dms, values.share)}`],
       requester: equalTo(values.requester),
       limit: values.limit === undefined ? undefined : [values.limit],
-    }),
-  );
+    });
+    return { count, listed, shareNames: await shareNamesOf(dms, listed) };
+  });
   printTable(out, {
     none: 'no jobs',
     header: ['id', 'kind', 'share', 'requester', 'status', 'progress', 'created', 'finished'],
-    rows: listed.map(jobRow),
+    rows: listed.map((job) => jobRow(job, shareNames)),
   });
   notePartialPage(listed.length, count, 'jobs');
   return 0;

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatBytes } from '@dms/core';
-import { readConfig } from '../server/config.js';
+import { readConfig } from '@dms/http-api';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';
 
@@ -26,15 +25,13 @@ function secretKeyReminder(dataDir: string, fromEnvironment: boolean): string {
  * `dms backup FILE`: a consistent copy of the SQLite database, taken beside a running `dms serve`
  * (no data dir lock; SQLite's online backup over a read-only connection) or a stopped one.
  */
-export async function backup(args: string[], out: Output): Promise<number> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  if (positionals.length !== 1) throw new CliError('usage: dms backup FILE (FILE: where to write the copy of the database, e.g. dms-backup.sqlite)');
+export async function backup(file: string, out: Output): Promise<number> {
   const config = readConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   if (config.databaseUrl !== undefined) throw new CliError(postgresBackupAdvice('backup'));
   const source = join(config.dataDir, 'dms.sqlite');
   if (!existsSync(source)) throw new CliError(`no dms database at ${source}; set DMS_DATA_DIR to the data dir of your dms`);
-  const destination = resolve(positionals[0]!);
+  const destination = resolve(file);
   if (destination === source || destination.startsWith(`${source}-`))
     throw new CliError(`${destination} is the database itself: write the backup to another file, outside the data dir`);
   if (!existsSync(dirname(destination))) throw new CliError(`the directory ${dirname(destination)} does not exist: create it, or write the backup elsewhere`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIsoInstant } from './iso-instant.js';
+import { parseIsoInstant } from '../src/iso-instant.js';
 
 describe('parseIsoInstant (dms audit list --since)', () => {
   it('reads a date, a date and time, fractions and offsets as the UTC instant timestamps are stored in', () => {

@@ -2,12 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { systemPrincipal } from '@dms/core';
+import { formatBytes, systemPrincipal } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { cli } from '../testing/cli-run.js';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
-import { startServer, type RunningServer } from '../server/serve.js';
+import { cli } from './support/cli-run.js';
+import { openForCommand, readConfig, startServer, type RunningServer } from '@dms/http-api';
 
 /** Issue 22 (history and audit): `dms share test|scan`, `dms jobs list`, `dms audit list`. */
 
@@ -61,6 +59,16 @@ describe('dms share, jobs and audit beside a running dms serve', () => {
     expect(listed.find((row) => row['id'] === jobId)).toMatchObject({ kind: 'share_test', requester: 'system', status: 'completed' });
   });
 
+  it('issue 45: shares list shows the used % and free space a test read, by share name; jobs list names the share', async () => {
+    expect((await cli('share', 'test', 'projects', '--wait')).code).toBe(0);
+    const share = await server.dms.core.shares.show(systemPrincipal, { kind: 'all' }, 'projects');
+    expect(share.used_percent).not.toBeNull();
+    const row = rowsOf((await cli('shares', 'list')).lines).find((cells) => cells['name'] === 'projects');
+    expect(row).toMatchObject({ used: `${share.used_percent}%`, free: `${formatBytes(share.free_bytes!)} of ${formatBytes(share.capacity_bytes!)}` });
+    const jobs = rowsOf((await cli('jobs', 'list', '--share', 'projects', '--limit', '1')).lines);
+    expect(jobs[0]).toMatchObject({ share: 'projects' });
+  });
+
   it('share scan --wait ends with the counts of the share; a share test of a missing directory exits 1', async () => {
     const scanned = await cli('share', 'scan', 'projects', '--wait', '--timeout', '30');
     expect(scanned.code, scanned.errors).toBe(0);
@@ -82,7 +90,7 @@ describe('dms share, jobs and audit beside a running dms serve', () => {
     expect(listed.code).toBe(0);
     expect(listed.lines[0]).toBe('id\tkind\tshare\trequester\tstatus\tprogress\tcreated\tfinished');
     const shareId = String((await server.dms.core.shares.show(systemPrincipal, { kind: 'all' }, 'projects')).id);
-    expect(rowsOf(listed.lines)[0]).toMatchObject({ id: jobId, kind: 'share_scan', share: shareId, requester: 'system' });
+    expect(rowsOf(listed.lines)[0]).toMatchObject({ id: jobId, kind: 'share_scan', share: 'projects', requester: 'system' });
 
     expect(rowsOf((await cli('jobs', 'list', '--kind', 'share_test')).lines).every((row) => row['kind'] === 'share_test')).toBe(true);
     expect(rowsOf((await cli('jobs', 'list', '--share', shareId, '--limit', '1')).lines)).toHaveLength(1);

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from './commands.js';
+import { runCli } from '../src/commands.js';
 
 /**
  * Issue 25 item 3: `dms backup` beside a real `dms serve` under write load, `dms restore` into a
  * fresh data dir, and a real server on the restored database — every process a real one.
  */
-const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const password = 'backup-test-password';
 const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 

@@ -1,7 +1,7 @@
 import { listDefaults } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
 
 /** Where a command prints its answer, a line at a time (stdout, or a test's array). */
 export type Output = (line: string) => void;

@@ -14,6 +14,12 @@ export function oneOf<T extends string>(flag: string, value: string | undefined,
   throw new CliError(`--${flag} '${value}' must be one of ${allowed.join(', ')}`);
 }
 
+/** The list query of the rows whose id is among `ids` (nulls aside), all on one page: a table names what its rows point at in one call. */
+export function idsAmong(ids: ReadonlyArray<number | null>): Record<string, string[]> {
+  const distinct = [...new Set(ids.filter((id): id is number => id !== null))];
+  return { id: [`><${distinct.join('|')}`], per_page: [String(Math.max(distinct.length, 1))] };
+}
+
 /** `--limit N` and `--offset N` of a list in id order, passed to the core as the REST query has them (it checks the bounds). */
 export const pageFlags = { limit: { type: 'string' }, offset: { type: 'string' } } as const;
 

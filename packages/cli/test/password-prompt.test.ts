@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordCredential } from '@dms/core/runtime';
-import { runCli } from './commands.js';
-import { readConfig } from '../server/config.js';
-import { openForCommand } from '../server/open.js';
+import { runCli } from '../src/commands.js';
+import { readConfig } from '@dms/http-api';
+import { openForCommand } from '@dms/http-api';
 
 /**
  * Issue 25 item 5: `dms user add` and `dms user passwd` on a real terminal. python3's pty module
@@ -15,7 +15,7 @@ import { openForCommand } from '../server/open.js';
  * person does), and hands back everything the terminal showed: the typed password must not be in it.
  */
 
-const cliMain = fileURLToPath(new URL('./main.ts', import.meta.url));
+const cliMain = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /** Runs argv on a pty; for each [prompt, text] waits until the prompt shows, then types the text. Prints the screen, exits with the command's code. */
 const ptyDriver = String.raw`

@@ -1,19 +1,13 @@
-import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { cliPrincipal } from './cli-principal.js';
 import { parseTimeout, waitForJob } from './wait-for-job.js';
 import { withDms, type Output } from './with-dms.js';
 
-export const shareUsage = 'usage: dms share test REF [--wait [--timeout SECONDS]] | dms share scan REF [--wait [--timeout SECONDS]]';
-
 /**
  * `dms share test|scan REF`: queues the job as the CLI. The CLI opens the data dir as a command,
  * with no job workers: a running `dms serve` on the same data dir takes the job from storage.
  */
-export async function share(args: string[], out: Output): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } });
-  const [sub, ref, ...extra] = positionals;
-  if ((sub !== 'test' && sub !== 'scan') || ref === undefined || extra.length > 0) throw new CliError(shareUsage);
+export async function shareJob(sub: 'test' | 'scan', ref: string, values: { wait?: boolean; timeout?: string }, out: Output): Promise<number> {
   if (values.timeout !== undefined && !values.wait) throw new CliError('--timeout is how long --wait waits: give --wait too');
   const seconds = parseTimeout(values.timeout);
   return withDms(async (dms) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { createTestDatabase, postgresUnreachable, type TestDatabase } from '@dms/core/testing';
-import { runCli } from '../cli/commands.js';
+import { runCli } from '../../src/commands.js';
 
 /** The dms CLI run in-process: its exit code, its output lines and its stderr (less the data-dir notice every command prints). */
 export async function cli(...argv: string[]): Promise<{ code: number; lines: string[]; errors: string }> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './commands.js';
+import { runCli } from '../src/commands.js';
 
 /** Issue 21 (faults): `dms check` and `dms migrate --init`. */
 describe('dms check and dms migrate --init', () => {
