@@ -7,9 +7,11 @@ import { postgresUnreachable } from '@dms/core/testing';
  * both adapters answer the same requests the same way.
  */
 const routeSuites = [
+  'test/routes/**/*.test.ts',
+  'test/api-conventions/**/*.test.ts',
+  'test/security/**/*.test.ts',
   'src/routes/**/*.test.ts',
-  'src/api-conventions/**/*.test.ts',
-  'src/security/**/*.test.ts',
+  'src/operations/**/*.test.ts',
   'src/scope-matrix.test.ts',
   'src/app.test.ts',
   'src/bad-input.test.ts',
@@ -30,7 +32,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       ...(unreachable ? [] : [{ extends: true as const, test: { name: 'postgres', include: routeSuites, env: { DMS_TEST_ADAPTER: 'postgres' } } }]),
     ],
   },

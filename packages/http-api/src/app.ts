@@ -15,11 +15,10 @@ import { createPipeline } from './pipeline/pipeline.js';
 import { clientAddressResolver } from './rate-limit/client-address.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
-import { operationHandlers } from './routes/operation-handlers.js';
-import { routeContracts } from './contracts/route-contracts.js';
+import { restOperations } from './operations/rest-operations.js';
 
-export { apiBasePath as apiBase } from './contracts/openapi-document.js';
-import { apiBasePath as apiBase } from './contracts/openapi-document.js';
+export { apiBasePath as apiBase } from './contracts/api-base-path.js';
+import { apiBasePath as apiBase } from './contracts/api-base-path.js';
 
 export interface AppOptions {
   core: Core;
@@ -60,7 +59,7 @@ export function createApp(options: AppOptions): DmsApp {
   const routes = new RouteTable(app, apiBase, pipeline);
 
   registerMetaRoutes(routes, core, apiBase, options.snmpAgent ?? (() => ({ state: 'off' })));
-  routes.bind(routeContracts, operationHandlers(core));
+  routes.bind(restOperations, core);
   routes.addUnlisted('GET', '/metrics', async (c) => {
     // Admin-only like users, settings and CORS rules (scope catalogue): the scope, and admin rights through every path.
     authorizeAdmin(c.get('principal'), 'metrics', 'index', 'read metrics');

@@ -9,6 +9,5 @@ export { closeGracefully, type HttpClosing, type HttpCloseOutcome } from './serv
 export { dmsOptions, openForCommand } from './server/open.js';
 export { dmsVersion } from './version.js';
 export { openApiDocument, apiDescriptionVersion, type OpenApiDocument } from './contracts/openapi-document.js';
-export { routeContracts } from './contracts/route-contracts.js';
-export { operationIds, type OperationId } from './contracts/operation-ids.js';
-export type { RouteContract, ScopeRequirement, SuccessResponse, ErrorStatus } from './contracts/route-contract.js';
+export { restOperations, type OperationId } from './operations/rest-operations.js';
+export type { Operation, ScopeRequirement, SuccessResponse, ErrorStatus } from './operations/operation.js';

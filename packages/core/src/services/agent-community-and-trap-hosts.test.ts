@@ -10,7 +10,7 @@ const agentDefaults = { agent_enabled: false, agent_address: '127.0.0.1', agent_
 /**
  * Findings 20.1 (who reads the agent's community: SnmpConfigService with canSeeAgentCommunity)
  * and 20.11 (where traps go: TrapService against share_test_allowed_hosts). The REST routes that
- * reach these rules: http-api src/security/snmp-community-and-trap-hosts.test.ts.
+ * reach these rules: http-api test/security/snmp-community-and-trap-hosts.test.ts.
  */
 type Scope = `${string}/${string}`;
 const scopesOf = (scopes: Scope[]) => scopes.map((scope) => ({ controller: scope.split('/')[0], action: scope.split('/')[1] }));

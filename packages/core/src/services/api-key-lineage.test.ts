@@ -7,7 +7,7 @@ import { outcomeOf, refusalOf } from '../testing/domain-outcome.js';
  * Security review, findings 1 and 6, and round 2, finding 20.6 (docs/decisions/040-key-lineage.md): a key never
  * carries more than the principal that created it, expires no later than it, and dies with it.
  * Each principal is authenticated anew where the rule is read at use time, as a host does per
- * request. The REST routes that reach these rules: http-api src/security/key-lineage.test.ts.
+ * request. The REST routes that reach these rules: http-api test/security/key-lineage.test.ts.
  */
 const everything = [{ controller: '*', action: '*' }];
 const all = { kind: 'all' } as const;

@@ -8,7 +8,7 @@ import { outcomeOf, refusalOf } from '../testing/domain-outcome.js';
 /**
  * Security round 2, findings 7 and 8 (its key-cap half): scopes a check can match, and keys per
  * user, as ApiKeyService and the storage's capped insert keep them. The REST routes that reach
- * these rules (422 / 409 model_errors): http-api src/security/key-scopes-and-cap.test.ts.
+ * these rules (422 / 409 model_errors): http-api test/security/key-scopes-and-cap.test.ts.
  */
 type Scopes = Array<{ controller: string; action: string }>;
 

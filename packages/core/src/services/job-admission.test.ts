@@ -8,7 +8,7 @@ import { outcomeOf, refusalOf } from '../testing/domain-outcome.js';
  * Security review, findings 4 and 16 (docs/decisions/028-job-bounds-and-fair-claims.md): what JobService admits before it queues a
  * job. The test core runs no job workers, so queued jobs stay queued and the bounds are reached
  * deterministically. The REST routes that reach these rules (429 / 503 with Retry-After, the
- * rejection metrics): http-api src/security/job-admission.test.ts.
+ * rejection metrics): http-api test/security/job-admission.test.ts.
  */
 describeOnEachAdapter('job admission', (open) => {
   let t: TestCore;

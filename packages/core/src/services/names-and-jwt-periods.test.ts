@@ -7,7 +7,7 @@ import { outcomeOf, refusalOf } from '../testing/domain-outcome.js';
  * Security review, findings 14 and 15, and round 2, finding 20.16: names that read as ids or
  * hide bidi controls (the resources' schemas, as every service parses them), and the JWT periods
  * of AuthService and SettingsService. The REST routes that reach these rules:
- * http-api src/security/names-and-tokens.test.ts.
+ * http-api test/security/names-and-tokens.test.ts.
  */
 describeOnEachAdapter('names and JWT periods', (open) => {
   let t: TestCore;

@@ -8,7 +8,7 @@ import { describeOnEachAdapter, testAdmin, type TestCore } from '../testing/core
 /**
  * Security review, finding 3 (docs/decisions/037-stored-passwords-follow-their-target.md): a stored share password is never replayed to a new
  * target. The rule sits in ShareService.update (a share moved) and NasService.update (its NAS
- * moved); the REST routes that reach it: http-api src/security/stored-password-replay.test.ts.
+ * moved); the REST routes that reach it: http-api test/security/stored-password-replay.test.ts.
  */
 const all = { kind: 'all' } as const;
 

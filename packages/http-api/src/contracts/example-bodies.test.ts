@@ -7,7 +7,7 @@ import { redactedPaths } from '../http/logger.js';
  * Issue 26 item 5: the reference page sends an example as it is ("Test request"), against the
  * server that serves it. No example body of a write operation may set or clear a secret: the
  * fields the server keeps out of its logs (http/logger.ts) and seals as SNMPv3 secrets, at any
- * depth. api-conventions/reference-examples.test.ts sends every example to a running server and
+ * depth. test/api-conventions/reference-examples.test.ts sends every example to a running server and
  * checks with the audit trail that no stored secret changed.
  */
 

@@ -5,7 +5,7 @@ import { integerParameter } from './integer-parameter.js';
 /**
  * The bounds the list parser enforces (core list-query/parse-pagination.ts): `limit` and
  * `per_page` up to the page size, `page` up to the last page whose offset is still exact, `offset`
- * up to the largest exact integer. api-conventions/documented-bounds.test.ts sends each maximum
+ * up to the largest exact integer. test/api-conventions/documented-query-parameters.test.ts sends each maximum
  * and one past it, so these cannot drift from what the server refuses.
  */
 export const paginationBounds = {

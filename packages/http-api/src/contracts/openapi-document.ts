@@ -1,15 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { modelErrorSchema } from '@dms/core';
 import { z } from 'zod';
-import type { ErrorStatus, RouteContract, SuccessResponse } from './route-contract.js';
-import { routeContracts } from './route-contracts.js';
+import type { ErrorStatus, Operation, SuccessResponse } from '../operations/operation.js';
+import { restOperations } from '../operations/rest-operations.js';
+import { apiBasePath } from './api-base-path.js';
 import { apiIntroduction, apiTags } from './api-introduction.js';
 import { sdkCodeSamples } from './sdk-code-samples.js';
 import { describeFields } from './field-descriptions.js';
 
 export const apiDescriptionVersion = '2.1.0';
-/** Where the operations' paths are rooted; the app serves them there. */
-export const apiBasePath = '/api/v2';
+export { apiBasePath };
 
 const errorDescriptions: Record<ErrorStatus, string> = {
   400: 'bad request (malformed JSON, bad query parameter)',
@@ -85,7 +85,7 @@ function toOpenApiPath(path: string): string {
 export const pathPlaceholders: Readonly<Record<string, string>> = { source: 'SOURCE' };
 export const placeholderId = '0';
 
-function pathParamsSchema(names: readonly string[], method: RouteContract['method']): z.ZodObject | undefined {
+function pathParamsSchema(names: readonly string[], method: Operation['method']): z.ZodObject | undefined {
   if (names.length === 0) return undefined;
   const param = (name: string) => {
     const schema = z.string().describe(pathParamDescriptions[name] ?? 'id');
@@ -99,14 +99,14 @@ function pathParamsSchema(names: readonly string[], method: RouteContract['metho
 }
 
 /** The headers a success answer documents: the ETag of a GET, then the answer's own. */
-function successHeaders(response: SuccessResponse, method: RouteContract['method']): z.ZodObject | undefined {
+function successHeaders(response: SuccessResponse, method: Operation['method']): z.ZodObject | undefined {
   // Every GET answer is tagged (docs/decisions/067-etag-and-conditional-gets.md); a generator needs the 304 below to expect it.
   const own = Object.entries(response.headers ?? {}).map(([name, description]) => [name, z.string().describe(description)] as const);
   if (own.length === 0) return method === 'get' ? etag : undefined;
   return z.object({ ...(method === 'get' ? etag.shape : {}), ...Object.fromEntries(own) });
 }
 
-function successOf(response: SuccessResponse, method: RouteContract['method']): ResponseConfig {
+function successOf(response: SuccessResponse, method: Operation['method']): ResponseConfig {
   const headers = successHeaders(response, method);
   return {
     description: response.description,
@@ -115,11 +115,11 @@ function successOf(response: SuccessResponse, method: RouteContract['method']): 
   };
 }
 
-function responsesOf(contract: RouteContract): RouteConfig['responses'] {
+function responsesOf(operation: Operation): RouteConfig['responses'] {
   const responses: Record<string, ResponseConfig> = {};
-  for (const success of [contract.success, ...(contract.otherSuccess ?? [])]) responses[success.status] = successOf(success, contract.method);
-  if (contract.method === 'get') responses[304] = { description: 'not modified: the ETag sent in If-None-Match still matches', headers: etag };
-  for (const status of contract.errors) {
+  for (const success of [operation.success, ...(operation.otherSuccess ?? [])]) responses[success.status] = successOf(success, operation.method);
+  if (operation.method === 'get') responses[304] = { description: 'not modified: the ETag sent in If-None-Match still matches', headers: etag };
+  for (const status of operation.errors) {
     responses[status] = {
       description: errorDescriptions[status],
       ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
@@ -130,47 +130,47 @@ function responsesOf(contract: RouteContract): RouteConfig['responses'] {
 }
 
 /** The scope line the tools and tests rely on, then what the operation does. */
-function descriptionOf(contract: RouteContract): string | undefined {
-  const { scope } = contract;
+function descriptionOf(operation: Operation): string | undefined {
+  const { scope } = operation;
   const scopeLine = scope ? `Scope: \`${scope.controller} / ${scope.action}${scope.note ? ` (${scope.note})` : ''}\`` : undefined;
-  const parts = [scopeLine, contract.description].filter((part) => part !== undefined);
+  const parts = [scopeLine, operation.description].filter((part) => part !== undefined);
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
-function routeConfigOf(contract: RouteContract): RouteConfig {
-  const { scope } = contract;
-  const params = pathParamsSchema(contract.pathParams, contract.method);
+function routeConfigOf(operation: Operation): RouteConfig {
+  const { scope } = operation;
+  const params = pathParamsSchema(operation.pathParams, operation.method);
   return {
-    method: contract.method,
-    path: toOpenApiPath(contract.path),
-    operationId: contract.operationId,
-    summary: contract.summary,
-    tags: [contract.tag],
+    method: operation.method,
+    path: toOpenApiPath(operation.path),
+    operationId: operation.operationId,
+    summary: operation.summary,
+    tags: [operation.tag],
     // The description keeps the human form that the API reference page shows; x-scope is for tools.
-    ...(descriptionOf(contract) === undefined ? {} : { description: descriptionOf(contract) }),
+    ...(descriptionOf(operation) === undefined ? {} : { description: descriptionOf(operation) }),
     ...(scope ? { 'x-scope': `${scope.controller}/${scope.action}` } : {}),
-    'x-codeSamples': sdkCodeSamples(contract.operationId),
-    security: contract.public ? [] : [{ basic: [] }, { bearer: [] }],
+    'x-codeSamples': sdkCodeSamples(operation.sdkSample),
+    security: operation.public ? [] : [{ basic: [] }, { bearer: [] }],
     request: {
       ...(params ? { params } : {}),
-      ...(contract.query ? { query: contract.query } : {}),
-      ...(contract.body ? { body: { required: true, content: json(contract.body, contract.bodyExample, contract.bodyExampleRefused) } } : {}),
+      ...(operation.query ? { query: operation.query } : {}),
+      ...(operation.body ? { body: { required: true, content: json(operation.body, operation.bodyExample, operation.bodyExampleRefused) } } : {}),
     },
-    responses: responsesOf(contract),
+    responses: responsesOf(operation),
   };
 }
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
 /**
- * The OpenAPI 3.1 description of /api/v2, built from the route contracts alone: no database,
- * no core. The server serves it, the build writes it to dist/openapi.json, the SDK types come from it.
+ * The OpenAPI 3.1 description of /api/v2, built from the operations (operations/) without calling
+ * a handler: no database, no core. The server serves it, the build writes it to dist/openapi.json, the SDK types come from it.
  */
 export function openApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API key or JWT' });
-  for (const contract of routeContracts) registry.registerPath(routeConfigOf(contract));
+  for (const operation of restOperations) registry.registerPath(routeConfigOf(operation));
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -1,21 +1,18 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Core } from '@dms/core/runtime';
 import type { RouteHandler } from '../pipeline/step.js';
-import type { Method, RouteContract } from '../contracts/route-contract.js';
-import type { OperationId } from '../contracts/operation-ids.js';
+import type { Method, Operation } from '../operations/operation.js';
 import { foldRoutes, type RegisteredRoute } from './route-folding.js';
-
-/** One handler per operation of the route contracts, bound by operation id. */
-export type OperationHandlers = Readonly<Record<OperationId, RouteHandler>>;
 
 type HonoMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const honoMethods: Readonly<Record<Method, HonoMethod>> = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' };
 
 /**
- * Registers routes: each handler inside the request pipeline, and each contract's method
+ * Registers routes: each handler inside the request pipeline, and each operation's method
  * in the table that answers 405 with `Allow`. The API description is not built here: it
- * comes from the contracts alone (contracts/openapi-document.ts). Routes reach Hono at
+ * comes from the operations alone (contracts/openapi-document.ts). Routes reach Hono at
  * `register()`, once all are known, folded so that Hono's fastest router takes them all
  * (route-folding.ts).
  */
@@ -39,18 +36,21 @@ export class RouteTable {
     for (const { method, path, handler } of foldRoutes(this.#routes.splice(0))) this.app.on(method, path, handler);
   }
 
-  /** Every contract with its handler, in the contracts' order (the first matching pattern wins). */
-  bind(contracts: readonly RouteContract[], handlers: OperationHandlers): void {
-    for (const contract of contracts) this.#add(contract, handlers[contract.operationId]);
+  /** Every operation with its handler over `core`, in the operations' order (the first matching pattern wins). */
+  bind(operations: readonly Operation[], core: Core): void {
+    for (const operation of operations) {
+      const { handle } = operation;
+      this.#add(operation, (c) => handle(c, core));
+    }
   }
 
-  #add(contract: RouteContract, handler: RouteHandler): void {
-    const fullPath = this.base + contract.path;
-    const method = honoMethods[contract.method];
+  #add(operation: Operation, handler: RouteHandler): void {
+    const fullPath = this.base + operation.path;
+    const method = honoMethods[operation.method];
     this.addUnlisted(method, fullPath, handler);
     const methods = this.#allowed.get(fullPath) ?? new Set<string>();
     methods.add(method);
-    if (contract.method === 'get') methods.add('HEAD');
+    if (operation.method === 'get') methods.add('HEAD');
     this.#allowed.set(fullPath, methods);
   }
 

@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
 import { systemPrincipal } from '@dms/core';
-import type { OperationId } from '../contracts/operation-ids.js';
-import type { RouteContract } from '../contracts/route-contract.js';
+import type { OperationId } from '../operations/rest-operations.js';
+import type { Operation } from '../operations/operation.js';
 import { adminPassword, adminUsername, type TestApp } from './test-app.js';
 import { addApiKey, addCorsRule, addSchedule, addUser, dailyRule, raiseAlert, readJson, seedResourceWorld, unique, type ResourceWorld } from './fixtures.js';
 
 /**
  * The valid request of every operation, made in a seeded world: the suites that walk the route
- * contracts (api-conventions/documented-statuses.test.ts, every-change-audited.test.ts) send it
+ * operations (test/api-conventions/documented-statuses.test.ts, every-change-audited.test.ts) send it
  * and what they derive from it. A new operation needs a row here (the type says so).
  */
 export interface OperationRequest {
@@ -154,6 +154,6 @@ export async function seedOperationWorld(t: TestApp, request: OperationRequest):
 }
 
 /** The contract's path below /api/v2 with `params` in place, each encoded. */
-export function operationPath(contract: RouteContract, params: Record<string, string | number>): string {
+export function operationPath(contract: Operation, params: Record<string, string | number>): string {
   return `/api/v2${contract.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(String(need(params[name], `path parameter ${name}`))))}`;
 }

@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
+import { addNas, addShare, expectModelError, readJson, unique, type Nas, type NasShare } from '../../src/testing/fixtures.js';
+
+/**
+ * A `local` share's path is checked when it is saved or tested unsaved: it must lead inside
+ * DMS_LOCAL_ROOTS (lexically and through the symlinks that exist), else 422 on `path` naming
+ * the roots. Whether the directory exists yet is not checked: a share may come before it.
+ */
+let t: TestApp;
+let local: Nas;
+// Made at load: the tables of cases below name paths inside it.
+const base = mkdtempSync(join(tmpdir(), 'dms-local-paths-'));
+const root = join(base, 'shares');
+const outsideDir = join(base, 'outside');
+
+beforeAll(async () => {
+  mkdirSync(join(root, 'projects'), { recursive: true });
+  mkdirSync(join(outsideDir, 'secret'), { recursive: true });
+  symlinkSync(outsideDir, join(root, 'escape'));
+  symlinkSync('projects', join(root, 'inward'));
+  t = await createTestApp({ localRoots: [root] });
+  await t.engine.start();
+  local = await addNas(t);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+const outsideMessage = (shown: string) => `path '${shown}' is outside the local share roots (${root}); set DMS_LOCAL_ROOTS to allow another root`;
+const create = (path: string, nas: Pick<Nas, 'id'> = local) =>
+  t.call('POST', `/api/v2/nas/${nas.id}/nas_shares`, { auth: t.basic, body: { name: unique('s'), path } });
+const update = (share: Pick<NasShare, 'id'>, body: unknown) => t.call('PUT', `/api/v2/nas_shares/${share.id}`, { auth: t.basic, body });
+const testUnsaved = (path: string) => t.call('PUT', `/api/v2/nas/${local.id}/nas_shares/-/test`, { auth: t.basic, body: { name: 'probe', path } });
+
+/** Follows a job until it ended (a long-poll answers at each change of the job). */
+async function ended(jobId: string): Promise<unknown> {
+  for (;;) {
+    const res = await t.call('GET', `/api/v2/nas/${local.id}/nas_shares/-/test?job_id=${jobId}&wait=10`, { auth: t.basic });
+    if (res.status === 200) return res.json();
+    expect(res.status).toBe(202);
+  }
+}
+
+async function expectOutside(res: Response, path: string, shown: string): Promise<void> {
+  const body = await expectModelError(res, 422, 'path', 'invalid');
+  expect(body.details['path']).toEqual([{ error: 'invalid', value: path }]);
+  expect(body.messages).toEqual([outsideMessage(shown)]);
+}
+
+/** Where a path leads out of the root: given as is, and as the message shows it. */
+const outsidePaths: Array<[string, string, string]> = [
+  ['an absolute path outside the roots', '/etc', '/etc'],
+  ['a relative path through a symlink that leads out', 'escape', join(root, 'escape')],
+  ['a path below such a symlink, existing or not', 'escape/secret/not-yet', join(root, 'escape', 'secret', 'not-yet')],
+];
+
+describe('POST /nas/{nas_id}/nas_shares on a local NAS', () => {
+  it.each([
+    ['a relative path, in the first root', 'projects'],
+    ['an absolute path inside the root', join(root, 'projects')],
+    ['a directory that does not exist yet', 'made/later'],
+    ['a symlink that stays inside', 'inward'],
+  ])('accepts %s', async (_what, path) => {
+    const res = await create(path);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await readJson<NasShare>(res)).toMatchObject({ path });
+  });
+
+  it.each(outsidePaths)('refuses %s: 422 on path naming the roots and DMS_LOCAL_ROOTS', async (_what, path, shown) => {
+    await expectOutside(await create(path), path, shown);
+  });
+
+  it('leaves paths of other share types to their drivers', async () => {
+    const smb = await addNas(t, { type: 'smb_v3', host: '192.0.2.10' });
+    expect((await create('/etc', smb)).status).toBe(201);
+  });
+});
+
+describe('PUT /nas_shares/{id} on a local NAS', () => {
+  it.each(outsidePaths)('refuses a new path that is %s', async (_what, path, shown) => {
+    const share = await addShare(t, local, { path: 'projects' });
+    await expectOutside(await update(share, { path }), path, shown);
+    expect(await readJson<NasShare>(await t.call('GET', `/api/v2/nas_shares/${share.id}`, { auth: t.basic }))).toMatchObject({ path: 'projects' });
+  });
+
+  it('accepts a new path inside the root', async () => {
+    const share = await addShare(t, local, { path: 'projects' });
+    const res = await update(share, { path: 'elsewhere/new' });
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+
+  it('checks a stored path only when it changes: a GET body sent back passes', async () => {
+    const share = await addShare(t, local, { path: 'projects' });
+    // As if the roots had changed since it was saved: the path now leads out.
+    await t.storage.shares.update(share.id, { path: '/etc' });
+    const current = await readJson<NasShare>(await t.call('GET', `/api/v2/nas_shares/${share.id}`, { auth: t.basic }));
+    expect((await update(share, { ...current, name: unique('renamed') })).status).toBe(200);
+  });
+});
+
+describe('PUT /nas/{nas_id}/nas_shares/-/test on a local NAS', () => {
+  it.each(outsidePaths)('refuses %s before queueing a job', async (_what, path, shown) => {
+    await expectOutside(await testUnsaved(path), path, shown);
+  });
+
+  it('queues a path inside the root and says what the test reached', async () => {
+    const started = await testUnsaved('projects');
+    expect(started.status).toBe(202);
+    const { job_id: jobId } = await readJson<{ job_id: string }>(started);
+    expect(await ended(jobId)).toMatchObject({ status: 'completed', message: `opened ${join(root, 'projects')}, 0 entries listed` });
+  });
+
+  it('queues a path that does not exist yet; the test then says so', async () => {
+    const started = await testUnsaved('made/later');
+    expect(started.status).toBe(202);
+    const { job_id: jobId } = await readJson<{ job_id: string }>(started);
+    expect(await ended(jobId)).toMatchObject({ status: 'failed', message: "path 'made/later' not found on share" });
+  });
+});
