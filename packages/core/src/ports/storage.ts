@@ -192,6 +192,19 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   purgeScans(before: string, limit: number): Promise<number>;
   /** Every share's latest counts and its counts as of `since` (GET /statistics/capacity). */
   capacity(since: string): Promise<ShareCapacityRow[]>;
+  /** Every share whose capacity was read, with its NAS's and pool's names: one query (the /metrics gauges). */
+  capacityGauges(): Promise<ShareCapacityGauge[]>;
+}
+
+/** A share's latest capacity reading as `/metrics` shows it. */
+export interface ShareCapacityGauge {
+  id: number;
+  name: string;
+  nas_name: string;
+  /** Null when the share is in no pool. */
+  pool_name: string | null;
+  capacity_bytes: number;
+  free_bytes: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge } from '../ports/storage.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
@@ -199,6 +199,11 @@ export class ShareService {
       return { result: updated, audit: { action: 'update', resource: shareAudit(updated), changes: describeChanges(current, updated, sent, shareSecrets) } };
     });
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  /** Every share's latest capacity reading, for `/metrics` (whose route admits admins only). */
+  capacityGauges(): Promise<ShareCapacityGauge[]> {
+    return this.deps.storage.shares.capacityGauges();
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */
