@@ -60,6 +60,9 @@ export interface NasShareRecord {
   capacity_checked_at: string | null;
   /** From the capacity history (saveForecast); null while there is too little. */
   capacity_forecast: ShareForecast | null;
+  /** The share's own `share_nearly_full` thresholds; null: the source's `/alert_settings`. */
+  capacity_warning_percent: number | null;
+  capacity_critical_percent: number | null;
 }
 /** A share's forecast as stored: the fitted line's growth and when it reaches the size. */
 export interface ShareForecast {
@@ -81,7 +84,9 @@ type ShareFindings =
   | 'free_bytes'
   | 'capacity_checked_at'
   | 'capacity_forecast';
-export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindings>;
+/** Thresholds a share may leave unset (null) at creation. */
+type ShareThresholds = 'capacity_warning_percent' | 'capacity_critical_percent';
+export type NasShareInsert = Omit<NasShareRecord, 'id' | 'pool_id' | ShareFindings | ShareThresholds> & Partial<Pick<NasShareRecord, ShareThresholds>>;
 export type NasSharePatch = Partial<Omit<NasShareRecord, 'id' | 'nas_id' | ShareFindings>>;
 
 /** A completed scan, as kept in the share's scan history (GET /nas_shares/{id}/scans). */

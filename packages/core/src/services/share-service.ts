@@ -9,7 +9,7 @@ import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
-import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
+import { nasShareCreateSchema, nasShareUpdateSchema, shareThresholdProblem, type NasShare } from '../domain/nas-share.js';
 import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
@@ -68,6 +68,12 @@ export function capacityFigures(
   };
 }
 
+/** 422 when a share's own thresholds cross (the merged values on update). */
+function refuseCrossedThresholds(warning: number | null | undefined, critical: number | null | undefined): void {
+  const problem = shareThresholdProblem(warning, critical);
+  if (problem) throw DomainError.invalid({ capacity_critical_percent: [{ error: 'invalid', value: critical ?? undefined }] }, [problem]);
+}
+
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
@@ -99,6 +105,8 @@ export class ShareService {
       free_bytes: record.free_bytes,
       capacity_checked_at: record.capacity_checked_at,
       capacity_forecast: record.capacity_forecast,
+      capacity_warning_percent: record.capacity_warning_percent,
+      capacity_critical_percent: record.capacity_critical_percent,
     } satisfies Omit<NasShareRecord, 'password_enc'>;
     const shown = { ...visible, ...capacityFigures(record, this.deps.clock().getTime()) };
     if (!withPassword) return shown;
@@ -159,6 +167,7 @@ export class ShareService {
   async create(principal: Principal, nasRef: string, body: unknown): Promise<NasShare> {
     authorize(principal, 'nas_shares', 'create');
     const input = parseInput(nasShareCreateSchema, body);
+    refuseCrossedThresholds(input.capacity_warning_percent, input.capacity_critical_percent);
     const nas = await this.nas.resolve(nasRef);
     await checkSharePath(this.drivers, nas, input.path);
     const record = await this.audit.change(principal, async (stores) => {
@@ -169,6 +178,8 @@ export class ShareService {
         options: input.options || null,
         username: input.username ?? null,
         password_enc: input.password == null ? null : this.deps.secrets.seal(input.password),
+        capacity_warning_percent: input.capacity_warning_percent ?? null,
+        capacity_critical_percent: input.capacity_critical_percent ?? null,
       });
       const changes = describeChanges(null, created, { ...input, nas_id: nas.id }, shareSecrets);
       return { result: created, audit: { action: 'create', resource: shareAudit(created), changes } };
@@ -184,6 +195,10 @@ export class ShareService {
     authorize(principal, 'nas_shares', 'update');
     const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
     const current = await this.resolve(scope, ref);
+    refuseCrossedThresholds(
+      fields.capacity_warning_percent === undefined ? current.capacity_warning_percent : fields.capacity_warning_percent,
+      fields.capacity_critical_percent === undefined ? current.capacity_critical_percent : fields.capacity_critical_percent,
+    );
     if (fields.path !== undefined && fields.path !== current.path) await checkSharePath(this.drivers, await this.nas.ofShare(current), fields.path);
     const patch: NasSharePatch = {
       ...fields,

@@ -46,3 +46,13 @@ export const postgresCapacityDialect: CapacityDialect = {
   identity: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
   timestamp: sql`text collate "C"`,
 };
+
+/**
+ * Migration 0022 (issue 42), one for both dialects: a share's own thresholds of
+ * `share_nearly_full`, null where the source's `/alert_settings` apply
+ * (docs/decisions/142-capacity-thresholds-per-share.md).
+ */
+export async function capacityOverridesMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('nas_shares').addColumn('capacity_warning_percent', 'integer').execute();
+  await db.schema.alterTable('nas_shares').addColumn('capacity_critical_percent', 'integer').execute();
+}

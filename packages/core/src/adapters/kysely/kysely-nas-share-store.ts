@@ -39,6 +39,8 @@ const columns = [
   'free_bytes',
   'capacity_checked_at',
   'capacity_forecast',
+  'capacity_warning_percent',
+  'capacity_critical_percent',
 ] as const;
 const scanColumns = ['id', 'share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms', 'capacity_bytes', 'free_bytes'] as const;
 

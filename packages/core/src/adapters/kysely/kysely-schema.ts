@@ -46,6 +46,8 @@ export interface NasShareTable {
   capacity_checked_at: string | null;
   /** JSON of the share's forecast (ShareForecast), null while there is too little history. */
   capacity_forecast: string | null;
+  capacity_warning_percent: number | null;
+  capacity_critical_percent: number | null;
 }
 
 export interface SnmpTrapTable {

@@ -5,7 +5,7 @@ import { scheduleRunStatements } from '../kysely/kysely-schedule-runs-schema.js'
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
-import { postgresCapacityDialect, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
+import { postgresCapacityDialect, capacityOverridesMigration, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
 
 /**
  * The PostgreSQL twins of the SQLite migrations: same names, so a database says the same
@@ -229,6 +229,11 @@ export const postgresMigrations: Record<string, Migration> = {
   '0021_share_capacity': {
     async up(db: Kysely<unknown>) {
       await shareCapacityMigration(db, postgresCapacityDialect);
+    },
+  },
+  '0022_capacity_overrides': {
+    async up(db: Kysely<unknown>) {
+      await capacityOverridesMigration(db);
     },
   },
 };

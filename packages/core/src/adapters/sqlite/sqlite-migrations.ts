@@ -5,7 +5,7 @@ import { scheduleRunStatements } from '../kysely/kysely-schedule-runs-schema.js'
 import { snmpV3TrapTargetStatements } from '../kysely/kysely-snmp-v3-schema.js';
 import { snmpV3AgentStatements } from '../kysely/kysely-snmp-agent-schema.js';
 import { caseInsensitiveNameStatements } from '../kysely/kysely-name-ci-schema.js';
-import { sqliteCapacityDialect, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
+import { sqliteCapacityDialect, capacityOverridesMigration, shareCapacityMigration } from '../kysely/kysely-capacity-schema.js';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -187,6 +187,11 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0021_share_capacity': {
     async up(db: Kysely<unknown>) {
       await shareCapacityMigration(db, sqliteCapacityDialect);
+    },
+  },
+  '0022_capacity_overrides': {
+    async up(db: Kysely<unknown>) {
+      await capacityOverridesMigration(db);
     },
   },
 };
