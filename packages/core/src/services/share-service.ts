@@ -1,7 +1,8 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample } from '../ports/storage.js';
+import { forecastReadingsRead } from '../jobs/capacity-findings.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
@@ -17,7 +18,10 @@ import { shareLocation } from '../jobs/share-location.js';
 import { shareScanListSpec, type ShareScan } from '../domain/statistics.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
-import { daysUntil, usedPercent } from '../domain/capacity-forecast.js';
+import { daysUntil, thinEvenly, usedPercent } from '../domain/capacity-forecast.js';
+
+/** At most this many readings in a share's capacity chart. */
+export const maxCapacityHistoryPoints = 500;
 
 const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
 /** Recorded as changed, never with a value (docs/decisions/084-audit-trail.md). */
@@ -214,6 +218,20 @@ export class ShareService {
       return { result: updated, audit: { action: 'update', resource: shareAudit(updated), changes: describeChanges(current, updated, sent, shareSecrets) } };
     });
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  /**
+   * A share's capacity readings over the last `days`, oldest first, thinned evenly in time to at
+   * most `maxCapacityHistoryPoints` (a schedule testing each minute keeps 43,200 in 30 days):
+   * the console's chart of used and size (docs/decisions/143-console-capacity.md).
+   */
+  async capacityHistory(principal: Principal, scope: ShareScope, ref: string, days: number): Promise<ShareCapacitySample[]> {
+    authorize(principal, 'nas_shares', 'show');
+    if (!Number.isInteger(days) || days < 1 || days > 3650) throw DomainError.badRequest('days', 'days must be one integer from 1 to 3650');
+    const record = await this.resolve(scope, ref);
+    const since = new Date(this.deps.clock().getTime() - days * 86_400_000).toISOString();
+    const readings = await this.deps.storage.shares.capacityHistory(record.id, since, forecastReadingsRead);
+    return thinEvenly(readings, maxCapacityHistoryPoints, (reading) => Date.parse(reading.at));
   }
 
   /** Every share's latest capacity reading, for `/metrics` (whose route admits admins only). */
