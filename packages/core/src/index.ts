@@ -182,3 +182,4 @@ export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAc
 
 // Events, as the event stream carries them
 export type { DmsEvent } from './domain/events.js';
+export type { ShareCapacityGauge, ShareCapacitySample } from './ports/storage.js';

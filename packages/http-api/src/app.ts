@@ -41,7 +41,11 @@ export interface DmsApp {
 export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
-  const metrics = createMetrics({ jobsByStatus: () => core.jobs.countByStatus(), jobRejections: () => core.jobs.rejections() });
+  const metrics = createMetrics({
+    jobsByStatus: () => core.jobs.countByStatus(),
+    jobRejections: () => core.jobs.rejections(),
+    shareCapacities: () => core.shares.capacityGauges(),
+  });
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
   const pipeline = createPipeline({

@@ -35,14 +35,18 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** At most `max` samples, one per equal slice of time (the last of each), the newest always kept. */
-function thin(samples: readonly CapacitySample[], max: number): CapacitySample[] {
+/** At most `max` samples (oldest first), one per equal slice of time (the last of each), the newest always kept. */
+export function thinEvenly<T>(samples: readonly T[], max: number, timeOf: (sample: T) => number): T[] {
   if (samples.length <= max) return [...samples];
-  const first = samples[0]!.at;
-  const width = (samples.at(-1)!.at - first) / max;
-  const bySlice = new Map<number, CapacitySample>();
-  for (const sample of samples) bySlice.set(Math.min(max - 1, Math.floor((sample.at - first) / (width || 1))), sample);
+  const first = timeOf(samples[0]!);
+  const width = (timeOf(samples.at(-1)!) - first) / max;
+  const bySlice = new Map<number, T>();
+  for (const sample of samples) bySlice.set(Math.min(max - 1, Math.floor((timeOf(sample) - first) / (width || 1))), sample);
   return [...bySlice.values()];
+}
+
+function thin(samples: readonly CapacitySample[], max: number): CapacitySample[] {
+  return thinEvenly(samples, max, (sample) => sample.at);
 }
 
 /**

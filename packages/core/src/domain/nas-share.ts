@@ -19,6 +19,22 @@ export const nasShareWritableSchema = z.object({
   options: z.string().max(1024).regex(optionsPattern, { message: 'must be comma-separated key or key=value options' }).nullable().optional(),
   username: optionalText(255),
   password: optionalText(255),
+  capacity_warning_percent: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe("this share's share_nearly_full warning threshold, 1-100; null: the source's warning_percent (GET /alert_settings)"),
+  capacity_critical_percent: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe("this share's threshold one level higher, 1-100, not below the warning one; null: the source's critical_percent"),
 });
 
 /** What tests and scans read of the share's file system (issue 42), read-only. */
@@ -86,6 +102,8 @@ export const nasShareSchema = z
       })
       .nullable()
       .describe('the fit behind days_until_full: a Theil-Sen line of used bytes over the last 30 days (at least 3 readings spanning 24 hours)'),
+    capacity_warning_percent: z.number().int().nullable().describe("this share's share_nearly_full warning threshold; null: the source's warning_percent"),
+    capacity_critical_percent: z.number().int().nullable().describe("this share's share_nearly_full critical threshold; null: the source's critical_percent"),
   })
   .meta({ id: 'nas_share' });
 
@@ -140,3 +158,21 @@ export const shareListQuerySchemas = {
   nas: listQuerySchema(shareListSpecs.nas),
   pool: listQuerySchema(shareListSpecs.pool),
 } as const;
+
+/**
+ * A share's own `share_nearly_full` thresholds, where both are set, must not cross
+ * (docs/decisions/142-capacity-thresholds-per-share.md): resolves the problem, or undefined.
+ */
+export function shareThresholdProblem(warning: number | null | undefined, critical: number | null | undefined): string | undefined {
+  if (warning == null || critical == null || warning <= critical) return undefined;
+  return `capacity_critical_percent (${critical}) must not be below capacity_warning_percent (${warning})`;
+}
+
+/** The thresholds that apply to a share: its own, else the source's; critical never below warning. */
+export function effectiveThresholds(
+  share: { capacity_warning_percent: number | null; capacity_critical_percent: number | null },
+  source: { warning: number; critical: number },
+): { warning: number; critical: number } {
+  const warning = share.capacity_warning_percent ?? source.warning;
+  return { warning, critical: Math.max(warning, share.capacity_critical_percent ?? source.critical) };
+}

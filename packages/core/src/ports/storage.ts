@@ -36,6 +36,9 @@ export type PoolInsert = Omit<PoolRecord, 'id' | 'primary_id'>;
 export interface NasShareRecord extends Omit<NasShareRow, 'capacity_forecast'> {
   /** From the capacity history (saveForecast); null while there is too little. */
   capacity_forecast: ShareForecast | null;
+  /** The share's own `share_nearly_full` thresholds; null: the source's `/alert_settings`. */
+  capacity_warning_percent: number | null;
+  capacity_critical_percent: number | null;
 }
 export type { ShareForecast };
 /** What the latest scan or test of a share set; written only by recordScan, recordTest and saveForecast. */
@@ -126,6 +129,19 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   purgeScans(before: string, limit: number): Promise<number>;
   /** Every share's latest counts and its counts as of `since` (GET /statistics/capacity). */
   capacity(since: string): Promise<ShareCapacityRow[]>;
+  /** Every share whose capacity was read, with its NAS's and pool's names: one query (the /metrics gauges). */
+  capacityGauges(): Promise<ShareCapacityGauge[]>;
+}
+
+/** A share's latest capacity reading as `/metrics` shows it. */
+export interface ShareCapacityGauge {
+  id: number;
+  name: string;
+  nas_name: string;
+  /** Null when the share is in no pool. */
+  pool_name: string | null;
+  capacity_bytes: number;
+  free_bytes: number;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AlertSource } from '../domain/alert.js';
 import { capacityDefaults } from '../defaults.js';
 import { formatBytes } from '../format-bytes.js';
 import { capacityFigures } from './share-service.js';
+import { effectiveThresholds } from '../domain/nas-share.js';
 
 /** The sources whose resource is a share: a deleted share clears them. */
 const shareSources: readonly AlertSource[] = ['share_unreachable', 'scan_failed', 'share_nearly_full', 'share_full_soon'];
@@ -129,8 +130,11 @@ export class AlertWatch {
     if (!record || record.capacity_bytes === null || record.free_bytes === null) return;
     const { used_percent: used, days_until_full: days } = capacityFigures(record, this.deps.clock().getTime());
     const nearly = await this.alerts.setting('share_nearly_full');
-    const warning = nearly.warning_percent ?? capacityDefaults.warningPercent;
-    const critical = nearly.critical_percent ?? capacityDefaults.criticalPercent;
+    // The share's own thresholds first (docs/decisions/142-capacity-thresholds-per-share.md).
+    const { warning, critical } = effectiveThresholds(record, {
+      warning: nearly.warning_percent ?? capacityDefaults.warningPercent,
+      critical: nearly.critical_percent ?? capacityDefaults.criticalPercent,
+    });
     const free = `${formatBytes(record.free_bytes)} free of ${formatBytes(record.capacity_bytes)}`;
     if (used !== null && used >= warning) {
       const past = used >= critical ? critical : warning;

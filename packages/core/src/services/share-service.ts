@@ -1,7 +1,8 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample } from '../ports/storage.js';
+import { forecastReadingsRead } from '../jobs/capacity-findings.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
@@ -9,7 +10,7 @@ import { authorize, canSeeSharePassword } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
 import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
-import { nasShareCreateSchema, nasShareUpdateSchema, type NasShare } from '../domain/nas-share.js';
+import { nasShareCreateSchema, nasShareUpdateSchema, shareThresholdProblem, type NasShare } from '../domain/nas-share.js';
 import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
@@ -17,7 +18,10 @@ import { shareLocation } from '../jobs/share-location.js';
 import { shareScanListSpec, type ShareScan } from '../domain/statistics.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
-import { daysUntil, usedPercent } from '../domain/capacity-forecast.js';
+import { daysUntil, thinEvenly, usedPercent } from '../domain/capacity-forecast.js';
+
+/** At most this many readings in a share's capacity chart. */
+export const maxCapacityHistoryPoints = 500;
 
 const shareAudit = (share: NasShareRecord) => auditResource('nas_shares', share.id, share.name);
 /** Recorded as changed, never with a value (docs/decisions/084-audit-trail.md). */
@@ -68,6 +72,12 @@ export function capacityFigures(
   };
 }
 
+/** 422 when a share's own thresholds cross (the merged values on update). */
+function refuseCrossedThresholds(warning: number | null | undefined, critical: number | null | undefined): void {
+  const problem = shareThresholdProblem(warning, critical);
+  if (problem) throw DomainError.invalid({ capacity_critical_percent: [{ error: 'invalid', value: critical ?? undefined }] }, [problem]);
+}
+
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
@@ -99,6 +109,8 @@ export class ShareService {
       free_bytes: record.free_bytes,
       capacity_checked_at: record.capacity_checked_at,
       capacity_forecast: record.capacity_forecast,
+      capacity_warning_percent: record.capacity_warning_percent,
+      capacity_critical_percent: record.capacity_critical_percent,
     } satisfies Omit<NasShareRecord, 'password_enc'>;
     const shown = { ...visible, ...capacityFigures(record, this.deps.clock().getTime()) };
     if (!withPassword) return shown;
@@ -159,6 +171,7 @@ export class ShareService {
   async create(principal: Principal, nasRef: string, body: unknown): Promise<NasShare> {
     authorize(principal, 'nas_shares', 'create');
     const input = parseInput(nasShareCreateSchema, body);
+    refuseCrossedThresholds(input.capacity_warning_percent, input.capacity_critical_percent);
     const nas = await this.nas.resolve(nasRef);
     await checkSharePath(this.drivers, nas, input.path);
     const record = await this.audit.change(principal, async (stores) => {
@@ -169,6 +182,8 @@ export class ShareService {
         options: input.options || null,
         username: input.username ?? null,
         password_enc: input.password == null ? null : this.deps.secrets.seal(input.password),
+        capacity_warning_percent: input.capacity_warning_percent ?? null,
+        capacity_critical_percent: input.capacity_critical_percent ?? null,
       });
       const changes = describeChanges(null, created, { ...input, nas_id: nas.id }, shareSecrets);
       return { result: created, audit: { action: 'create', resource: shareAudit(created), changes } };
@@ -184,6 +199,10 @@ export class ShareService {
     authorize(principal, 'nas_shares', 'update');
     const { password, options, ...fields } = parseInput(nasShareUpdateSchema, body);
     const current = await this.resolve(scope, ref);
+    refuseCrossedThresholds(
+      fields.capacity_warning_percent === undefined ? current.capacity_warning_percent : fields.capacity_warning_percent,
+      fields.capacity_critical_percent === undefined ? current.capacity_critical_percent : fields.capacity_critical_percent,
+    );
     if (fields.path !== undefined && fields.path !== current.path) await checkSharePath(this.drivers, await this.nas.ofShare(current), fields.path);
     const patch: NasSharePatch = {
       ...fields,
@@ -199,6 +218,25 @@ export class ShareService {
       return { result: updated, audit: { action: 'update', resource: shareAudit(updated), changes: describeChanges(current, updated, sent, shareSecrets) } };
     });
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  /**
+   * A share's capacity readings over the last `days`, oldest first, thinned evenly in time to at
+   * most `maxCapacityHistoryPoints` (a schedule testing each minute keeps 43,200 in 30 days):
+   * the console's chart of used and size (docs/decisions/143-console-capacity.md).
+   */
+  async capacityHistory(principal: Principal, scope: ShareScope, ref: string, days: number): Promise<ShareCapacitySample[]> {
+    authorize(principal, 'nas_shares', 'show');
+    if (!Number.isInteger(days) || days < 1 || days > 3650) throw DomainError.badRequest('days', 'days must be one integer from 1 to 3650');
+    const record = await this.resolve(scope, ref);
+    const since = new Date(this.deps.clock().getTime() - days * 86_400_000).toISOString();
+    const readings = await this.deps.storage.shares.capacityHistory(record.id, since, forecastReadingsRead);
+    return thinEvenly(readings, maxCapacityHistoryPoints, (reading) => Date.parse(reading.at));
+  }
+
+  /** Every share's latest capacity reading, for `/metrics` (whose route admits admins only). */
+  capacityGauges(): Promise<ShareCapacityGauge[]> {
+    return this.deps.storage.shares.capacityGauges();
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */

@@ -38,6 +38,9 @@ export interface NasShareTable {
   capacity_checked_at: string | null;
   /** From the capacity history (saveForecast); null while there is too little. */
   capacity_forecast: JsonText<ShareForecast> | null;
+  /** The share's own `share_nearly_full` thresholds; null where the source's settings apply. */
+  capacity_warning_percent: number | null;
+  capacity_critical_percent: number | null;
 }
 
 /** A share as its store reads it (the forecast still JSON text). */
@@ -61,4 +64,6 @@ export const nasShareColumns = columnsOf<NasShareRow>({
   free_bytes: true,
   capacity_checked_at: true,
   capacity_forecast: true,
+  capacity_warning_percent: true,
+  capacity_critical_percent: true,
 });

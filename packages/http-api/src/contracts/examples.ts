@@ -32,6 +32,8 @@ export const nasShareExample = {
   capacity_checked_at: '2025-01-15T09:30:00.172Z',
   days_until_full: 112.5,
   capacity_forecast: { samples: 121, days: 30, growth_bytes_per_day: 10668632000, full_at: '2025-05-07T21:30:00.172Z' },
+  capacity_warning_percent: null,
+  capacity_critical_percent: null,
 };
 // No `password`: an example is sent as it is by the reference page's "Test request", and must
 // not set or clear a stored secret (contracts/example-bodies.test.ts), nor move a share.

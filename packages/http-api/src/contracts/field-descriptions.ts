@@ -49,6 +49,14 @@ const share: Record<string, FieldDoc> = {
       'The line behind `days_until_full`: a Theil-Sen fit of used bytes over the last 30 days of readings (at least 3, spanning 24 hours), with how many `samples` and `days` it used, the `growth_bytes_per_day` and `full_at`. Null while there is too little history.',
     readOnly: true,
   },
+  capacity_warning_percent: {
+    description:
+      'This share’s `share_nearly_full` threshold, 1-100: used at or past it raises the alert at its level. Null (the default): the source’s `warning_percent` (`GET /alert_settings`).',
+  },
+  capacity_critical_percent: {
+    description:
+      'This share’s threshold from which the alert is one level higher, 1-100, not below the warning one (its own or the source’s, whichever applies; a share’s own critical below the source’s warning counts as that warning). Null: the source’s `critical_percent`.',
+  },
 };
 
 const job: Record<string, FieldDoc> = {

@@ -1,7 +1,8 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
-import type { JobStatus } from '@dms/core';
+import type { JobStatus, ShareCapacityGauge } from '@dms/core';
 import { dmsVersion } from '../version.js';
+import { registerCapacityMetrics } from './capacity-metrics.js';
 
 export interface Metrics {
   registry: Registry;
@@ -17,6 +18,8 @@ export interface Metrics {
 export interface MetricSources {
   jobsByStatus(): Promise<Record<JobStatus, number>>;
   jobRejections(): Readonly<Record<string, number>>;
+  /** Every share's latest capacity reading (one query per scrape). */
+  shareCapacities(): Promise<ShareCapacityGauge[]>;
 }
 
 export function createMetrics(sources: MetricSources): Metrics {
@@ -57,6 +60,8 @@ export function createMetrics(sources: MetricSources): Metrics {
       for (const [reason, count] of Object.entries(sources.jobRejections())) this.inc({ reason }, count);
     },
   });
+
+  registerCapacityMetrics(registry, sources.shareCapacities);
 
   return { registry, authFailures, trapSendFailures, logDroppedBytes, record };
 }

@@ -84,7 +84,7 @@ interface WriteEndpoint {
 
 const nasTypes = 'smb_v1, smb_v2_1, smb_v3, nfs_v3, nfs_v4, storenext_v5, local';
 const poolTypes = 'active_archive, offline_archive, data_exchange, scratch, data_enrichment, primary';
-const shareFields = 'name, path, options, username, password';
+const shareFields = 'name, path, options, username, password, capacity_warning_percent, capacity_critical_percent';
 const shareReadOnly = {
   id: 987654,
   nas_id: 987654,

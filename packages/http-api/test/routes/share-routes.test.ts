@@ -44,6 +44,8 @@ const shareKeys = [
   'capacity_forecast',
   'used_percent',
   'days_until_full',
+  'capacity_warning_percent',
+  'capacity_critical_percent',
 ];
 
 /** A NAS with one share that is a member of a pool, for the three route families. */
@@ -93,6 +95,9 @@ describe('POST /nas/{nas_id}/nas_shares', () => {
       capacity_checked_at: null,
       days_until_full: null,
       capacity_forecast: null,
+      // The source's share_nearly_full thresholds apply.
+      capacity_warning_percent: null,
+      capacity_critical_percent: null,
     });
     expect(Number.isInteger(share.id)).toBe(true);
     for (const path of [`/api/v2/nas_shares/${share.id}`, `/api/v2/nas/${nas.id}/nas_shares/projects`, `/api/v2/nas/${nas.name}/nas_shares/${share.id}`]) {

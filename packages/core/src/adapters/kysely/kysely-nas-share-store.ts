@@ -4,6 +4,7 @@ import type {
   NasSharePatch,
   NasShareRecord,
   NasShareStore,
+  ShareCapacityGauge,
   ShareCapacityRow,
   ShareCapacitySample,
   ShareForecast,
@@ -233,6 +234,20 @@ export class KyselyNasShareStore implements NasShareStore {
       free_bytes: number(row.free_bytes),
       capacity_forecast: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast),
     }));
+  }
+
+  async capacityGauges(): Promise<ShareCapacityGauge[]> {
+    // Joined on primary keys: one pass over the shares, whatever the size of the job or sample tables.
+    const rows = await this.db
+      .selectFrom('nas_shares as s')
+      .innerJoin('nas as n', 'n.id', 's.nas_id')
+      .leftJoin('pools as p', 'p.id', 's.pool_id')
+      .select(['s.id', 's.name', 'n.name as nas_name', 'p.name as pool_name', 's.capacity_bytes', 's.free_bytes'])
+      .where('s.capacity_bytes', 'is not', null)
+      .where('s.free_bytes', 'is not', null)
+      .orderBy('s.id')
+      .execute();
+    return rows.map((row) => ({ ...row, capacity_bytes: Number(row.capacity_bytes), free_bytes: Number(row.free_bytes) }));
   }
 
   async purgeScans(before: string, limit: number) {

@@ -30,6 +30,10 @@ export const sharesRouter = router({
   scans: userProcedure
     .input(oneShare.extend({ query: historyQuery(shareScanListQuerySchema) }))
     .query(({ ctx, input }) => ctx.core.shares.scans(ctx.principal, input.scope, input.share, input.query)),
+  /** The share's capacity readings (tests' and scans') over the last `days` (30), thinned to at most 500: its space chart. */
+  capacityHistory: userProcedure
+    .input(oneShare.extend({ days: z.number().int().min(1).max(3650).default(30) }))
+    .query(({ ctx, input }) => ctx.core.shares.capacityHistory(ctx.principal, input.scope, input.share, input.days)),
   /** Tests, scans, deletes or pools many shares at once: ticked ones, or all matching a filter. */
   bulk: shareBulkRouter,
 });

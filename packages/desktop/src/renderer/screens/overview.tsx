@@ -10,6 +10,7 @@ import { ShareHealthCounts } from './dashboard/share-health.js';
 import { OpenAlerts } from './dashboard/open-alerts.js';
 import { CapacitySection } from './dashboard/capacity.js';
 import { ShareGrowth } from './dashboard/share-growth.js';
+import { ShareSpace } from './dashboard/share-space.js';
 import '../ui/admin.css';
 import './dashboard/dashboard.css';
 
@@ -55,6 +56,7 @@ export function OverviewScreen() {
       <ShareHealthCounts counts={summary?.share_health} />
       <OpenAlerts />
       <CapacitySection />
+      <ShareSpace />
       <ShareGrowth />
       <section aria-labelledby="services-heading">
         <h2 id="services-heading">Services</h2>

@@ -8,8 +8,11 @@ import { humanBytes, shortTime } from '../../ui/format.js';
 import { shareHealthHints, shareHealthLabels } from '../watch/watch-labels.js';
 import { JobProgress, type TrackedJob } from './job-progress.js';
 import type { ShareRow } from './share-form.js';
+import { CapacityBar } from './capacity-bar.js';
+import { useLoad } from '../../ui/use-load.js';
+import { sourceThresholds } from '../../ui/capacity-level.js';
 
-const columns = 10;
+const columns = 11;
 
 interface ShareTableProps {
   shares: ShareRow[];
@@ -78,6 +81,9 @@ export function ShareTable({
   onSelectPage,
 }: ShareTableProps) {
   const ticked = shares.filter(isSelected).length;
+  // The bars turn at the thresholds the alert uses; a user who may not read the settings sees the defaults'.
+  const settings = useLoad(() => api.alertSettings.list.query());
+  const thresholds = sourceThresholds(settings.data);
   return (
     <table aria-label="Shares">
       <thead>
@@ -101,6 +107,7 @@ export function ShareTable({
           <SortableHeader field="file_size_sum" label="Size" order={order} onSort={onSort} className="number" />
           <SortableHeader field="health" label="Health" order={order} onSort={onSort} />
           <SortableHeader field="last_scanned_at" label="Last scanned" order={order} onSort={onSort} />
+          <th scope="col">Capacity</th>
           <th scope="col">Actions</th>
         </tr>
       </thead>
@@ -138,6 +145,9 @@ export function ShareTable({
                   </span>
                 </td>
                 <td className="nowrap">{share.last_scanned_at === null ? <span className="hint">not scanned</span> : shortTime(share.last_scanned_at)}</td>
+                <td>
+                  <CapacityBar share={share} source={thresholds} />
+                </td>
                 <td>
                   <span className="row-actions">
                     <button type="button" aria-label={`Test ${title}`} disabled={running} onClick={() => onJob(share, 'share_test')}>
