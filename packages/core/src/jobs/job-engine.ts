@@ -328,8 +328,8 @@ export class JobEngine {
 
   /**
    * What a finished job found out about its saved share: a test its health, a completed scan
-   * its counts and a row of its scan history (docs/decisions/090-health-scans-capacity.md). A failure here is reported; the
-   * job's own outcome is stored already.
+   * its counts and a row of its scan history (docs/decisions/090-health-scans-capacity.md), stored before the job's finish.
+   * A failure here is reported; the job's own outcome is stored all the same.
    */
   private async recordFindings(job: JobRecord, outcome: JobOutcome): Promise<void> {
     if (job.share_id === null) return;
@@ -394,8 +394,10 @@ export class JobEngine {
         await this.requeue(job);
         return undefined;
       }
+      // What the job found is stored before the job is seen to end: whoever sees it finished
+      // (a follower, a replica, a snapshot) sees the share's health, counts and capacity with it.
+      await this.recordFindings(job, outcome);
       const { next, stored } = await this.storeFinish(job, outcome);
-      await this.recordFindings(job, stored);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
         this.announceFinished(job, stored, subject);

@@ -45,7 +45,8 @@ async function load(dms: ServeProcess, prefix: string, count: number, connection
 function accessLines(dms: ServeProcess): { ids: Set<string>; keys: Set<string> } {
   const ids = new Set<string>();
   const keys = new Set<string>();
-  for (const text of dms.output().split('\n')) {
+  // Only complete lines: what follows the last newline may be the head of a line still being written.
+  for (const text of dms.output().split('\n').slice(0, -1)) {
     if (!text.startsWith('{')) continue;
     const line = JSON.parse(text) as Record<string, unknown>;
     if (line['msg'] !== 'request') continue;
