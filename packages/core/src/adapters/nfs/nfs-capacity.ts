@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { DriverError, type DriverRun, type ShareCapacity } from '../../ports/share-driver.js';
-import { tcpConnect } from '../share-drivers/net-probes.js';
 import { inWords } from './nfs-messages.js';
-import { nfs4, programs } from './nfs-programs.js';
+import { mountRoot } from './nfs-mount.js';
+import { nfs4, programs, rootWalk4 } from './nfs-programs.js';
 import { authSys, rpcCall } from './rpc-call.js';
 import { XdrWriter, type XdrReader } from './xdr.js';
 
@@ -13,8 +13,6 @@ import { XdrWriter, type XdrReader } from './xdr.js';
  * §5.8.2) at the end of the test's PUTROOTFH + LOOKUP walk. No mount, nothing written.
  */
 
-const MOUNTPROC3_MNT = 1;
-const MOUNTPROC3_UMNT = 3;
 const NFSPROC3_LOOKUP = 3;
 const NFSPROC3_FSSTAT = 18;
 const FHSIZE3 = 64;
@@ -22,8 +20,6 @@ const FHSIZE3 = 64;
 const fattr3Words = 21;
 
 const OP_GETATTR = 9;
-const OP_LOOKUP = 15;
-const OP_PUTROOTFH = 24;
 // Attributes 42 (space_avail) and 44 (space_total) sit in the bitmap's second word.
 const spaceAvailBit = 1 << (42 - 32);
 const spaceTotalBit = 1 << (44 - 32);
@@ -37,22 +33,6 @@ function readU64(reader: XdrReader): number {
 function nfs3Failure(what: string, status: number): DriverError {
   const words: Record<number, string> = { 1: 'not permitted', 2: 'not found', 13: 'access denied', 20: 'not a directory', 70: 'stale file handle' };
   return new DriverError(`${what} failed (${words[status] ?? `NFS3 error ${status}`})`);
-}
-
-/** MOUNT v3 MNT of an exported directory: its root file handle. */
-export function mountHandle(socket: Socket, exported: string, timeoutMs: number, signal: AbortSignal): Promise<Buffer> {
-  const args = new XdrWriter().string(exported).bytes();
-  return rpcCall(socket, { program: programs.mount, version: 3, procedure: MOUNTPROC3_MNT, args, credential: authSys() }, timeoutMs, signal, (reply) => {
-    const status = reply.u32();
-    if (status !== 0) throw nfs3Failure(`mounting '${exported}'`, status);
-    return Buffer.from(reply.opaque(FHSIZE3));
-  });
-}
-
-/** MOUNT v3 UMNT: tells the server's mount list the handle is no longer held. */
-export async function unmount(socket: Socket, exported: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  const args = new XdrWriter().string(exported).bytes();
-  await rpcCall(socket, { program: programs.mount, version: 3, procedure: MOUNTPROC3_UMNT, args, credential: authSys() }, timeoutMs, signal, () => undefined);
 }
 
 /** NFS v3 LOOKUP of one name in a directory: the entry's file handle. */
@@ -110,13 +90,7 @@ export function decodeSpaceAttributes(reply: XdrReader, depth: number): ShareCap
 
 /** NFSv4.0 COMPOUND { PUTROOTFH, LOOKUP c1, ..., GETATTR(space_avail, space_total) }. */
 export function spaceAttributes4(socket: Socket, components: readonly string[], timeoutMs: number, signal: AbortSignal): Promise<ShareCapacity> {
-  const args = new XdrWriter()
-    .string('dms')
-    .u32(0)
-    .u32(components.length + 2)
-    .u32(OP_PUTROOTFH);
-  for (const component of components) args.u32(OP_LOOKUP).string(component);
-  args
+  const args = rootWalk4(components, 1)
     .u32(OP_GETATTR)
     .u32(2)
     .u32(0)
@@ -157,17 +131,9 @@ export async function readNfsCapacity(
   if (version === 4) return inWords({ host, port, service: 'NFS v4', timeoutMs }, () => spaceAttributes4(socket, components, timeoutMs, signal));
   if (v3 === undefined) throw new DriverError('the export covering the share is not known');
   const { address, exported, mountPort } = v3;
-  const mount = await tcpConnect(address, mountPort, host, timeoutMs, signal);
-  let root: Buffer;
-  try {
-    root = await inWords({ host, port: mountPort, service: 'MOUNT v3', timeoutMs }, async () => {
-      const handle = await mountHandle(mount, exported, timeoutMs, signal);
-      await unmount(mount, exported, timeoutMs, signal).catch(() => {});
-      return handle;
-    });
-  } finally {
-    mount.destroy();
-  }
+  const mounted = await mountRoot({ host, address, port: mountPort }, exported, run, { release: true });
+  if (!('fh' in mounted)) throw nfs3Failure(`mounting '${exported}'`, mounted.status);
+  const root = mounted.fh;
   const exportedDepth = exported.split('/').filter((part) => part !== '').length;
   return inWords({ host, port, service: 'NFS v3', timeoutMs }, async () => {
     let handle = root;

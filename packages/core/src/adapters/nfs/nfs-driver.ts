@@ -7,20 +7,10 @@ import { inWords } from './nfs-messages.js';
 import { readNfsCapacity, type NfsV3Mount } from './nfs-capacity.js';
 import { mountPortOf, withSocket } from './nfs-mount.js';
 import { listExports, lookupPath, nfs4, nullCall, programs } from './nfs-programs.js';
-import { scanNfs, type NfsScanOptions } from './nfs-scan.js';
+import { scanNfs, type NfsScanOptions, type NfsTarget } from './nfs-scan.js';
 
 // No authenticate step: AUTH_SYS has no secret to check; access is the server's export rules.
 const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'open_path'];
-
-interface NfsTarget {
-  host: string;
-  port: number;
-  version: 3 | 4;
-  /** Normalised absolute path: "/export/sub". */
-  path: string;
-  components: string[];
-  mountPort: number | undefined;
-}
 
 function nfsTarget(location: ShareLocation): NfsTarget {
   const components = location.path.split('/').filter((part) => part !== '' && part !== '.');

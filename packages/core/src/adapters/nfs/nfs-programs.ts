@@ -60,6 +60,21 @@ export interface LookupOutcome {
 const OP_GETATTR = 9;
 const OP_LOOKUP = 15;
 const OP_PUTROOTFH = 24;
+
+/**
+ * An NFSv4.0 COMPOUND's head, PUTROOTFH, then LOOKUP of each component: the walk down the
+ * server's pseudo file system; the caller appends its `trailingOps` operations.
+ */
+export function rootWalk4(components: readonly string[], trailingOps: number): XdrWriter {
+  const writer = new XdrWriter()
+    .string('dms')
+    .u32(0)
+    .u32(components.length + 1 + trailingOps)
+    .u32(OP_PUTROOTFH);
+  for (const component of components) writer.u32(OP_LOOKUP).string(component);
+  return writer;
+}
+
 const FATTR4_TYPE_MASK = 1 << 1;
 const NF4DIR = 2;
 
@@ -68,13 +83,7 @@ const NF4DIR = 2;
  * file system to the share's path without mounting. 4.0 needs no session, unlike 4.1+.
  */
 export async function lookupPath(socket: Socket, components: readonly string[], timeoutMs: number, signal: AbortSignal): Promise<LookupOutcome> {
-  const args = new XdrWriter()
-    .string('dms')
-    .u32(0)
-    .u32(components.length + 2)
-    .u32(OP_PUTROOTFH);
-  for (const component of components) args.u32(OP_LOOKUP).string(component);
-  args.u32(OP_GETATTR).u32(1).u32(FATTR4_TYPE_MASK);
+  const args = rootWalk4(components, 1).u32(OP_GETATTR).u32(1).u32(FATTR4_TYPE_MASK);
   return rpcCall(socket, { program: programs.nfs, version: 4, procedure: 1, args: args.bytes(), credential: authSys() }, timeoutMs, signal, (reply) =>
     decodeLookup(reply, components.length),
   );

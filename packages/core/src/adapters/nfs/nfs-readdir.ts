@@ -75,9 +75,8 @@ function emptyPage(): DirPage {
 
 // ---- NFS v3 ----
 
-export const nfs3 = {
-  program: 100003,
-  procedures: { lookup: 3, readdirplus: 17 },
+/** The status codes v3 and v4.0 share: NFS v4 kept v3's numbers. */
+const commonStatus = {
   ok: 0,
   perm: 1,
   noent: 2,
@@ -85,6 +84,12 @@ export const nfs3 = {
   notdir: 20,
   stale: 70,
   badCookie: 10003,
+} as const;
+
+export const nfs3 = {
+  program: 100003,
+  procedures: { lookup: 3, readdirplus: 17 },
+  ...commonStatus,
   notSupp: 10004,
   tooSmall: 10005,
 } as const;
@@ -169,13 +174,7 @@ export function decodeMnt(reply: XdrReader): { status: 0; fh: Buffer } | { statu
 export const nfs4ops = { getattr: 9, getfh: 10, lookup: 15, putfh: 22, putrootfh: 24, readdir: 26 } as const;
 
 export const nfs4status = {
-  ok: 0,
-  perm: 1,
-  noent: 2,
-  access: 13,
-  notdir: 20,
-  stale: 70,
-  badCookie: 10003,
+  ...commonStatus,
   fhExpired: 10014,
   notSame: 10027,
 } as const;

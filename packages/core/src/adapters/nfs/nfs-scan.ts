@@ -1,11 +1,10 @@
 import { DriverError, type ScanResult, type ScanRun, type SkippedDirectories } from '../../ports/share-driver.js';
 import { tcpConnect } from '../share-drivers/net-probes.js';
-import { inWords, rpcDriverError, type RpcContext } from './nfs-messages.js';
-import { mountPortOf, withSocket } from './nfs-mount.js';
+import { rpcDriverError, type RpcContext } from './nfs-messages.js';
+import { mountPortOf, mountRoot } from './nfs-mount.js';
 import { programs } from './nfs-programs.js';
 import {
   decodeLookup3,
-  decodeMnt,
   decodeReaddir4,
   decodeReaddirplus3,
   decodeRootLookup4,
@@ -17,17 +16,17 @@ import {
   readdirplus3Args,
   rootLookup4Args,
 } from './nfs-readdir.js';
-import { authSys, rpcCall, type RpcCredential } from './rpc-call.js';
+import { authSys, type RpcCredential } from './rpc-call.js';
 import { RpcConnection } from './rpc-connection.js';
 import { RpcError } from './rpc-error.js';
-import { XdrWriter } from './xdr.js';
 import { defaultWalkOptions, walkNfs, type DirReader, type Failure, type WalkOptions } from './nfs-walk.js';
 
-/** What a scan needs of the share's target (see nfsTarget in nfs-driver.ts). */
-export interface NfsScanTarget {
+/** A share's NFS target, as the driver's test and scan read it (see nfsTarget in nfs-driver.ts). */
+export interface NfsTarget {
   host: string;
   port: number;
   version: 3 | 4;
+  /** Normalised absolute path: "/export/sub". */
   path: string;
   components: string[];
   mountPort: number | undefined;
@@ -76,7 +75,7 @@ function classify4(status: number): Failure {
 }
 
 /** The share's directory, or why it cannot be opened, in the words of the NFS test. */
-function rootFailure(target: NfsScanTarget, failure: Failure | 'notdir', detail: string): DriverError {
+function rootFailure(target: NfsTarget, failure: Failure | 'notdir', detail: string): DriverError {
   const { host, path } = target;
   if (failure === 'gone') return new DriverError(`path '${path}' not found on host '${host}'`);
   if (failure === 'notdir') return new DriverError(`path '${path}' is not a directory`);
@@ -85,21 +84,10 @@ function rootFailure(target: NfsScanTarget, failure: Failure | 'notdir', detail:
 }
 
 /** v3: MNT of the export that covers the path, then LOOKUP of what lies below it. */
-async function openRoot3(target: NfsScanTarget, exported: string, address: string, connection: RpcConnection, credential: RpcCredential, run: ScanRun) {
+async function openRoot3(target: NfsTarget, exported: string, address: string, connection: RpcConnection, credential: RpcCredential, run: ScanRun) {
   const { host } = target;
   const mountPort = await mountPortOf(host, address, target.mountPort, run);
-  const mountSocket = await tcpConnect(address, mountPort, host, run.timeoutMs, run.signal);
-  const mounted = await withSocket(mountSocket, (socket) =>
-    inWords({ host, port: mountPort, service: 'MOUNT v3', timeoutMs: run.timeoutMs }, () =>
-      rpcCall(
-        socket,
-        { program: programs.mount, version: 3, procedure: 1, args: new XdrWriter().string(exported).bytes(), credential },
-        run.timeoutMs,
-        run.signal,
-        decodeMnt,
-      ),
-    ),
-  );
+  const mounted = await mountRoot({ host, address, port: mountPort }, exported, run, { credential });
   if (!('fh' in mounted))
     throw rootFailure(
       target,
@@ -153,7 +141,7 @@ function reader3(connection: RpcConnection, credential: RpcCredential, pageBytes
 }
 
 /** v4.0: PUTROOTFH, LOOKUP down the path, GETFH and GETATTR in one COMPOUND. */
-async function openRoot4(target: NfsScanTarget, connection: RpcConnection, credential: RpcCredential, run: ScanRun) {
+async function openRoot4(target: NfsTarget, connection: RpcConnection, credential: RpcCredential, run: ScanRun) {
   const found = await connection.call(
     { program: programs.nfs, version: 4, procedure: 1, args: rootLookup4Args(target.components), credential },
     run.timeoutMs,
@@ -199,7 +187,7 @@ function scanError(error: unknown, context: RpcContext): unknown {
  * export the test found covering the path). AUTH_SYS as root, as the test presents itself.
  */
 export async function scanNfs(
-  target: NfsScanTarget,
+  target: NfsTarget,
   address: string,
   exported: string | undefined,
   run: ScanRun,
