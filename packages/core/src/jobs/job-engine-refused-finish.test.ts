@@ -12,6 +12,7 @@ import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js
 import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
 import { createHostPolicy } from '../security/host-policy.js';
 import type { ShareDriver } from '../ports/share-driver.js';
+import type { Storage } from '../ports/storage.js';
 import { presentJob } from '../services/job-service.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 import { JobEngine } from './job-engine.js';
@@ -22,54 +23,59 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/**
+ * A started JobEngine over `storage`, whose share driver is above the port: a test that starts,
+ * then ends when the test says so (`finishTest`). No heartbeat within a test: the one write
+ * after `finishTest` is the job's finish.
+ */
+async function gatedEngine(storage: Storage, cleanups: Array<() => Promise<void> | void>, start: { recoverEveryWorking: boolean }) {
+  let finishTest: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (finishTest = resolve));
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const driver: ShareDriver = {
+    testSteps: () => ['resolve_host'],
+    test: async (_location, run) => {
+      started();
+      await gate;
+      run.onStep({ step: 'resolve_host', outcome: 'ok' } as never);
+      return { ok: true, message: 'reached' };
+    },
+    scan: async () => ({ file_count: 0, file_size_sum: 0 }),
+  };
+  const errors: unknown[] = [];
+  const engine = new JobEngine({
+    storage,
+    secrets: createAesGcmSecretBox(randomBytes(32)),
+    drivers: { forType: () => driver },
+    hostPolicy: async () => createHostPolicy([]),
+    events: new MemoryEventBus(),
+    clock: () => new Date(),
+    newId: () => `id-${randomBytes(6).toString('hex')}`,
+    pollMs: 20,
+    heartbeatMs: 600_000,
+    onError: (error) => errors.push(error),
+  });
+  await engine.start(start);
+  cleanups.push(() => engine.stop());
+  const target = { label: 'probe', location: { type: 'local' as const, host: 'localhost', path: '/x', options: null, username: null, password: null } };
+  const enqueue = () => engine.enqueue('share_test', target, { nasId: null, shareId: null, total: 1 });
+  const read = async (id: string) => presentJob((await storage.jobs.get(id))!);
+  return { engine, errors, enqueue, read, running, finishTest };
+}
+
 describe('job engine whose finish storage refuses (SQLite: a full disk, a trigger)', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  /**
-   * A JobEngine over SQLite in `dir`, whose share driver is above the port: a test that starts,
-   * then ends when the test says so (`finishTest`). No heartbeat within a test: the one write
-   * after `finishTest` is the job's finish.
-   */
+  /** A gated engine (see gatedEngine) over SQLite in `dir`. */
   async function engineIn(dir: string) {
     const storage = openSqliteStorage({ file: join(dir, 'dms.sqlite'), warn: () => {} });
     cleanups.push(() => storage.close());
     await storage.migrate();
-    let finishTest: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (finishTest = resolve));
-    let started: () => void = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const driver: ShareDriver = {
-      testSteps: () => ['resolve_host'],
-      test: async (_location, run) => {
-        started();
-        await gate;
-        run.onStep({ step: 'resolve_host', outcome: 'ok' } as never);
-        return { ok: true, message: 'reached' };
-      },
-      scan: async () => ({ file_count: 0, file_size_sum: 0 }),
-    };
-    const errors: unknown[] = [];
-    const engine = new JobEngine({
-      storage,
-      secrets: createAesGcmSecretBox(randomBytes(32)),
-      drivers: { forType: () => driver },
-      hostPolicy: async () => createHostPolicy([]),
-      events: new MemoryEventBus(),
-      clock: () => new Date(),
-      newId: () => `id-${randomBytes(6).toString('hex')}`,
-      pollMs: 20,
-      heartbeatMs: 600_000,
-      onError: (error) => errors.push(error),
-    });
-    await engine.start({ recoverEveryWorking: true });
-    cleanups.push(() => engine.stop());
-    const target = { label: 'probe', location: { type: 'local' as const, host: 'localhost', path: '/x', options: null, username: null, password: null } };
-    const enqueue = () => engine.enqueue('share_test', target, { nasId: null, shareId: null, total: 1 });
-    const read = async (id: string) => presentJob((await storage.jobs.get(id))!);
-    return { storage, engine, errors, enqueue, read, running, finishTest };
+    return { storage, ...(await gatedEngine(storage, cleanups, { recoverEveryWorking: true })) };
   }
 
   function smallDisk(): SmallDisk | undefined {
@@ -157,37 +163,8 @@ describe.skipIf(unreachable !== undefined)('job engine on PostgreSQL losing the 
     const storage = openPostgresStorage({ url: database.url });
     cleanups.push(() => storage.close());
     await storage.migrate();
-    let finishTest: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (finishTest = resolve));
-    let started: () => void = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const driver: ShareDriver = {
-      testSteps: () => ['resolve_host'],
-      test: async (_location, run) => {
-        started();
-        await gate;
-        run.onStep({ step: 'resolve_host', outcome: 'ok' } as never);
-        return { ok: true, message: 'reached' };
-      },
-      scan: async () => ({ file_count: 0, file_size_sum: 0 }),
-    };
-    const errors: unknown[] = [];
-    const engine = new JobEngine({
-      storage,
-      secrets: createAesGcmSecretBox(randomBytes(32)),
-      drivers: { forType: () => driver },
-      hostPolicy: async () => createHostPolicy([]),
-      events: new MemoryEventBus(),
-      clock: () => new Date(),
-      newId: () => `id-${randomBytes(6).toString('hex')}`,
-      pollMs: 20,
-      heartbeatMs: 600_000,
-      onError: (error) => errors.push(error),
-    });
-    await engine.start({ recoverEveryWorking: false });
-    cleanups.push(() => engine.stop());
-    const target = { label: 'probe', location: { type: 'local' as const, host: 'localhost', path: '/x', options: null, username: null, password: null } };
-    const job = await engine.enqueue('share_test', target, { nasId: null, shareId: null, total: 1 });
+    const { enqueue, errors, running, finishTest } = await gatedEngine(storage, cleanups, { recoverEveryWorking: false });
+    const job = await enqueue();
     await running;
 
     // The test's own session holds the job's row: the finish waits on it, and that waiting
