@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import type { Outputs } from '../../trpc-client.js';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { humanBytes } from '../../ui/format.js';
+import { ColumnHeads, type Column } from './column-heads.js';
 import { capacityLevel, fullInText, sourceThresholds, type CapacityThresholds } from '../../ui/capacity-level.js';
 
 type Capacity = Outputs['statistics']['capacity'];
@@ -45,48 +47,6 @@ function SizeCells({ sizes }: { sizes: Sizes }) {
   );
 }
 
-function CapacityTable({ caption, rows, total }: { caption: string; rows: Array<{ key: number; name: string; sizes: Sizes }>; total?: Sizes }) {
-  return (
-    <table className="capacity-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col" className="number">
-            Files
-          </th>
-          <th scope="col" className="number">
-            Size
-          </th>
-          <th scope="col" className="number">
-            Size growth
-          </th>
-          <th scope="col" className="number">
-            Files growth
-          </th>
-          <th scope="col">Shares</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.key}>
-            <th scope="row">{row.name}</th>
-            <SizeCells sizes={row.sizes} />
-          </tr>
-        ))}
-      </tbody>
-      {total && (
-        <tfoot>
-          <tr>
-            <th scope="row">All shares</th>
-            <SizeCells sizes={total} />
-          </tr>
-        </tfoot>
-      )}
-    </table>
-  );
-}
-
 /** "3 shares, 1 merged": how many shares a group's space comes from, and how many shared a file system. */
 function spaceSharesText(sizes: Sizes): string {
   const read = sizes.shares_with_capacity;
@@ -119,44 +79,37 @@ function SpaceCells({ sizes, thresholds }: { sizes: Sizes; thresholds: CapacityT
   );
 }
 
-/** Size, free, used % and days until full of each group's file systems, each counted once (GET /statistics/capacity). */
-function SpaceTable({
+interface GroupRow {
+  key: number;
+  name: string;
+  sizes: Sizes;
+}
+
+/** One row per NAS or pool, after its name `cells` of its sizes; the total of all shares last when given. */
+function GroupTable({
+  className,
   caption,
+  columns,
   rows,
   total,
-  thresholds,
+  cells,
 }: {
+  className: string;
   caption: string;
-  rows: Array<{ key: number; name: string; sizes: Sizes }>;
+  columns: readonly Column[];
+  rows: readonly GroupRow[];
   total?: Sizes;
-  thresholds: CapacityThresholds;
+  cells: (sizes: Sizes) => ReactNode;
 }) {
   return (
-    <table className="capacity-table space-table">
+    <table className={className}>
       <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col" className="number">
-            Size
-          </th>
-          <th scope="col" className="number">
-            Free
-          </th>
-          <th scope="col" className="number">
-            Used
-          </th>
-          <th scope="col" className="number">
-            Full in
-          </th>
-          <th scope="col">Shares</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={[{ label: 'Name' }, ...columns]} />
       <tbody>
         {rows.map((row) => (
           <tr key={row.key}>
             <th scope="row">{row.name}</th>
-            <SpaceCells sizes={row.sizes} thresholds={thresholds} />
+            {cells(row.sizes)}
           </tr>
         ))}
       </tbody>
@@ -164,13 +117,31 @@ function SpaceTable({
         <tfoot>
           <tr>
             <th scope="row">All shares</th>
-            <SpaceCells sizes={total} thresholds={thresholds} />
+            {cells(total)}
           </tr>
         </tfoot>
       )}
     </table>
   );
 }
+
+/** The files and bytes of each group's latest scans and their growth. */
+const filesColumns: readonly Column[] = [
+  { label: 'Files', number: true },
+  { label: 'Size', number: true },
+  { label: 'Size growth', number: true },
+  { label: 'Files growth', number: true },
+  { label: 'Shares' },
+];
+
+/** Size, free, used % and days until full of each group's file systems, each counted once (GET /statistics/capacity). */
+const spaceColumns: readonly Column[] = [
+  { label: 'Size', number: true },
+  { label: 'Free', number: true },
+  { label: 'Used', number: true },
+  { label: 'Full in', number: true },
+  { label: 'Shares' },
+];
 
 /**
  * What dms has counted on each NAS and pool: the files and bytes of every share's latest scan,
@@ -180,6 +151,8 @@ export function CapacitySection() {
   const capacity = useLoad(() => api.statistics.capacity.query({ days: periodDays }));
   const data = capacity.data;
   const thresholds = sourceThresholds(useLoad(() => api.alertSettings.list.query()).data);
+  const nasRows = data?.nas.map(({ nas_id, name, ...sizes }) => ({ key: nas_id, name, sizes })) ?? [];
+  const poolRows = data?.pools.map(({ pool_id, name, ...sizes }) => ({ key: pool_id, name, sizes })) ?? [];
   return (
     <section aria-labelledby="capacity-heading">
       <h2 id="capacity-heading">Capacity</h2>
@@ -190,26 +163,37 @@ export function CapacitySection() {
       <ErrorAlert message={capacity.error} />
       {data && data.nas.length === 0 && <p>No NAS yet: capacity shows once a NAS has shares and they are scanned.</p>}
       {data && data.nas.length > 0 && (
-        <SpaceTable
+        <GroupTable
+          className="capacity-table space-table"
           caption="Space on each NAS"
-          rows={data.nas.map(({ nas_id, name, ...sizes }) => ({ key: nas_id, name, sizes }))}
+          columns={spaceColumns}
+          rows={nasRows}
           total={data.totals}
-          thresholds={thresholds}
+          cells={(sizes) => <SpaceCells sizes={sizes} thresholds={thresholds} />}
         />
       )}
       {data && data.pools.length > 0 && (
-        <SpaceTable
+        <GroupTable
+          className="capacity-table space-table"
           caption="Space in each pool"
-          rows={data.pools.map(({ pool_id, name, ...sizes }) => ({ key: pool_id, name, sizes }))}
-          thresholds={thresholds}
+          columns={spaceColumns}
+          rows={poolRows}
+          cells={(sizes) => <SpaceCells sizes={sizes} thresholds={thresholds} />}
         />
       )}
       <p className="hint">Files: from each share’s latest scan; growth over the last {periodDays} days.</p>
       {data && data.nas.length > 0 && (
-        <CapacityTable caption="Per NAS" rows={data.nas.map(({ nas_id, name, ...sizes }) => ({ key: nas_id, name, sizes }))} total={data.totals} />
+        <GroupTable
+          className="capacity-table"
+          caption="Per NAS"
+          columns={filesColumns}
+          rows={nasRows}
+          total={data.totals}
+          cells={(sizes) => <SizeCells sizes={sizes} />}
+        />
       )}
       {data && data.pools.length > 0 && (
-        <CapacityTable caption="Per pool" rows={data.pools.map(({ pool_id, name, ...sizes }) => ({ key: pool_id, name, sizes }))} />
+        <GroupTable className="capacity-table" caption="Per pool" columns={filesColumns} rows={poolRows} cells={(sizes) => <SizeCells sizes={sizes} />} />
       )}
     </section>
   );

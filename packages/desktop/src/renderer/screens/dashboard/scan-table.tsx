@@ -1,26 +1,21 @@
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import type { Scan } from './scan-points.js';
+import { ColumnHeads, type Column } from './column-heads.js';
+
+const columns: readonly Column[] = [
+  { label: 'Scan' },
+  { label: 'Scanned at' },
+  { label: 'Size', number: true },
+  { label: 'Files', number: true },
+  { label: 'Took', number: true },
+];
 
 /** The chart's data as a table, oldest scan first as the chart reads: for a screen reader, or anyone who wants the numbers. */
 export function ScanTable({ scans, subject }: { scans: readonly Scan[]; subject: string }) {
   return (
     <table className="scan-table">
       <caption>Scans of {subject}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Scan</th>
-          <th scope="col">Scanned at</th>
-          <th scope="col" className="number">
-            Size
-          </th>
-          <th scope="col" className="number">
-            Files
-          </th>
-          <th scope="col" className="number">
-            Took
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={columns} />
       <tbody>
         {scans.map((scan, index) => (
           <tr key={scan.id}>

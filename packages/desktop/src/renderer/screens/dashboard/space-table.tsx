@@ -1,25 +1,15 @@
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import type { SpaceReading } from './space-points.js';
+import { ColumnHeads, type Column } from './column-heads.js';
+
+const columns: readonly Column[] = [{ label: 'Read at' }, { label: 'Used', number: true }, { label: 'Size', number: true }, { label: 'Free', number: true }];
 
 /** The space chart's numbers as a table, oldest first as the chart reads, with the forecast's full date last. */
 export function SpaceTable({ readings, subject, fullAt }: { readings: readonly SpaceReading[]; subject: string; fullAt: string | null }) {
   return (
     <table className="scan-table">
       <caption>Capacity readings of {subject}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Read at</th>
-          <th scope="col" className="number">
-            Used
-          </th>
-          <th scope="col" className="number">
-            Size
-          </th>
-          <th scope="col" className="number">
-            Free
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={columns} />
       <tbody>
         {readings.map((reading, index) => (
           <tr key={`${reading.at}-${index}`}>
