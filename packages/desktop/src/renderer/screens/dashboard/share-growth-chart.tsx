@@ -14,6 +14,7 @@ import {
 import { Line } from 'react-chartjs-2';
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import { useThemeChanges } from './use-theme-changes.js';
+import { themedLegendAndTooltip } from './chart-theme.js';
 import { scanLabels, scanText, type Scan } from './scan-points.js';
 
 // Only the pieces a line chart uses: Chart.js leaves the rest out of the bundle.
@@ -50,21 +51,10 @@ function chartOptions(colors: ChartColors, scans: readonly Scan[], onHover: (ind
     onHover: (_event, elements) => {
       if (elements[0]) onHover(elements[0].index);
     },
-    plugins: {
-      legend: { position: 'top', labels: { color: colors.text, usePointStyle: true, padding: 16 } },
-      tooltip: {
-        backgroundColor: colors.surface,
-        titleColor: colors.text,
-        bodyColor: colors.text,
-        borderColor: colors.grid,
-        borderWidth: 1,
-        usePointStyle: true,
-        callbacks: {
-          title: (items) => preciseTime(scans[items[0]?.dataIndex ?? 0]?.at),
-          label: (item) => (item.datasetIndex === 0 ? `Size: ${humanBytes(item.parsed.y ?? 0)}` : `Files: ${(item.parsed.y ?? 0).toLocaleString('en')}`),
-        },
-      },
-    },
+    plugins: themedLegendAndTooltip(colors, {
+      title: (items) => preciseTime(scans[items[0]?.dataIndex ?? 0]?.at),
+      label: (item) => (item.datasetIndex === 0 ? `Size: ${humanBytes(item.parsed.y ?? 0)}` : `Files: ${(item.parsed.y ?? 0).toLocaleString('en')}`),
+    }),
     scales: {
       x: { ticks: { color: colors.muted, maxRotation: 0, autoSkipPadding: 16 }, grid: { color: colors.grid } },
       size: {

@@ -3,6 +3,7 @@ import { Chart as ChartJS, Legend, LinearScale, LineController, LineElement, Poi
 import { Line } from 'react-chartjs-2';
 import { humanBytes, shortTime } from '../../ui/format.js';
 import { useThemeChanges } from './use-theme-changes.js';
+import { themedLegendAndTooltip } from './chart-theme.js';
 import { forecastLine, type SpaceForecast, type SpaceReading } from './space-points.js';
 
 // Time runs on a linear axis of milliseconds: the forecast reaches a date no reading has.
@@ -31,21 +32,10 @@ function chartOptions(colors: SpaceColors): ChartOptions<'line'> {
     maintainAspectRatio: false,
     parsing: false,
     interaction: { mode: 'nearest', intersect: false },
-    plugins: {
-      legend: { position: 'top', labels: { color: colors.text, usePointStyle: true, padding: 16 } },
-      tooltip: {
-        backgroundColor: colors.surface,
-        titleColor: colors.text,
-        bodyColor: colors.text,
-        borderColor: colors.grid,
-        borderWidth: 1,
-        usePointStyle: true,
-        callbacks: {
-          title: (items) => shortTime(new Date(items[0]?.parsed.x ?? 0).toISOString()),
-          label: (item) => `${item.dataset.label ?? ''}: ${humanBytes(item.parsed.y ?? 0)}`,
-        },
-      },
-    },
+    plugins: themedLegendAndTooltip(colors, {
+      title: (items) => shortTime(new Date(items[0]?.parsed.x ?? 0).toISOString()),
+      label: (item) => `${item.dataset.label ?? ''}: ${humanBytes(item.parsed.y ?? 0)}`,
+    }),
     scales: {
       x: {
         type: 'linear',
