@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { growthSummary } from './scan-points.js';
 import { ScanTable } from './scan-table.js';
+import { ShareToolbar } from './share-toolbar.js';
 import { byName } from '../../ui/name-order.js';
 
 // Chart.js is loaded with the chart, not with the console: the first screen does not wait for it.
@@ -58,21 +59,14 @@ export function ShareGrowth() {
       )}
       {share && (
         <>
-          <div className="growth-toolbar">
-            <label>
-              Share
-              <select name="growth-share" value={share.id} onChange={(event) => setChosen(Number(event.target.value))}>
-                {shares.rows.map((row) => (
-                  <option key={row.id} value={row.id}>
-                    {row.title}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="button" className="secondary" onClick={() => setAsTable((value) => !value)}>
-              {asTable ? 'Show as chart' : 'Show as table'}
-            </button>
-          </div>
+          <ShareToolbar
+            name="growth-share"
+            rows={shares.rows}
+            chosen={share.id}
+            onChoose={setChosen}
+            asTable={asTable}
+            onToggle={() => setAsTable((value) => !value)}
+          />
           {points && (
             <figure className="growth-figure">
               {asTable ? (

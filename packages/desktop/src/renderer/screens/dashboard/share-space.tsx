@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { byName } from '../../ui/name-order.js';
 import { spaceSummary } from './space-points.js';
 import { SpaceTable } from './space-table.js';
+import { ShareToolbar } from './share-toolbar.js';
 
 // Chart.js comes with the chart, as for the growth chart.
 const ShareSpaceChart = lazy(() => import('./share-space-chart.js').then((module) => ({ default: module.ShareSpaceChart })));
@@ -46,21 +47,15 @@ export function ShareSpace() {
     <section aria-labelledby="space-heading">
       <h2 id="space-heading">Share space</h2>
       <ErrorAlert message={shares.error ?? history.error} />
-      <div className="growth-toolbar">
-        <label>
-          Share
-          <select name="space-share" value={share.id} onChange={(event) => setChosen(Number(event.target.value))}>
-            {rows.map((row) => (
-              <option key={row.id} value={row.id}>
-                {row.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="secondary" onClick={() => setAsTable((value) => !value)}>
-          {asTable ? 'Show space as chart' : 'Show space as table'}
-        </button>
-      </div>
+      <ShareToolbar
+        name="space-share"
+        rows={rows}
+        chosen={share.id}
+        onChoose={setChosen}
+        asTable={asTable}
+        onToggle={() => setAsTable((value) => !value)}
+        what="space"
+      />
       {readings && (
         <figure className="growth-figure">
           {asTable ? (
