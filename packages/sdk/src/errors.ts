@@ -126,6 +126,38 @@ export class DmsRedirectError extends Error {
   }
 }
 
+export interface DmsNetworkErrorInit {
+  method: string;
+  url: string;
+  /** What fetch threw: Node's `TypeError: fetch failed`, its `cause` the socket's error. */
+  cause: unknown;
+}
+
+/** The innermost message of an error chain: `connect ECONNREFUSED 127.0.0.1:8080`, not `fetch failed`. */
+function rootMessage(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+/**
+ * No answer at all: the server is down, the address or port is wrong, DNS or TLS failed, or the
+ * connection dropped. Thrown after the SDK's retries of an idempotent call (a POST is tried
+ * once), so the message names the URL and the cause that fetch's bare `fetch failed` hides.
+ * Recognise it with `instanceof` or `error.name === 'DmsNetworkError'`.
+ */
+export class DmsNetworkError extends Error {
+  override readonly name = 'DmsNetworkError';
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: DmsNetworkErrorInit) {
+    super(`${init.method} ${init.url}: no answer (${rootMessage(init.cause)})`, { cause: init.cause });
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
 /** `instanceof` for code that may hold errors of another copy of the SDK. */
 export function isDmsApiError(value: unknown): value is DmsApiError {
   return value instanceof Error && value.name === 'DmsApiError';

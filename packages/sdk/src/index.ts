@@ -2,10 +2,12 @@ export { createClient, login, type Auth, type ClientOptions, type DmsClient, typ
 export {
   DmsApiError,
   DmsJobFailedError,
+  DmsNetworkError,
   DmsRedirectError,
   isDmsApiError,
   type DmsApiErrorInit,
   type DmsErrorKind,
+  type DmsNetworkErrorInit,
   type DmsRedirectErrorInit,
 } from './errors.js';
 export {

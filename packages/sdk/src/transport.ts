@@ -1,4 +1,4 @@
-import { DmsRedirectError } from './errors.js';
+import { DmsNetworkError, DmsRedirectError } from './errors.js';
 import { linkedSignal, sleep } from './signals.js';
 
 export interface RetryOptions {
@@ -154,7 +154,10 @@ export function createTransport(options: TransportOptions): (request: Request) =
         release();
         // A network error or this attempt's timeout; the caller's own abort, and a redirect
         // not followed, are final.
-        if (attempt >= retries || userSignal.aborted || error instanceof DmsRedirectError) throw error;
+        if (userSignal.aborted || error instanceof DmsRedirectError) throw error;
+        // fetch rejects with a bare TypeError when no answer came (Node: "fetch failed"; browsers:
+        // "Failed to fetch"); a timeout or abort is a DOMException and stays as it is.
+        if (attempt >= retries) throw error instanceof TypeError ? new DmsNetworkError({ method, url, cause: error }) : error;
         await sleep(backoff(options.retry as Required<RetryOptions>, attempt), userSignal);
         continue;
       }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '@dms/core/memory';
-import { createClient, DmsApiError, isDmsApiError, type DmsClient, type NasCreate } from '../src/index.js';
+import { createServer } from 'node:net';
+import { createClient, DmsApiError, DmsNetworkError, isDmsApiError, type DmsClient, type NasCreate } from '../src/index.js';
 import { apiError, DmsJobFailedError, parseRetryAfter } from '../src/errors.js';
 import { startDms, type DmsServer } from './support/dms-server.js';
 import { useDms } from './support/fixture.js';
@@ -12,6 +13,15 @@ import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
  * included, then (at the end, no server needed) how DmsApiError and DmsJobFailedError read an answer.
  */
 const t = useDms();
+
+/** The URL of a port on 127.0.0.1 that a server held and has closed: nothing listens there now. */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  return `http://127.0.0.1:${port}`;
+}
 
 async function failureOf(promise: Promise<unknown>): Promise<DmsApiError> {
   const error = await promise.then(
@@ -160,10 +170,11 @@ describe('503, timeouts and network errors, through a proxy', () => {
     await expect(through({ timeoutMs: 200, retry: false }).nas.list()).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
-  it('retries network errors of a GET, then throws the last one', async () => {
+  it('issue 45: a server that is down throws DmsNetworkError naming the URL and the cause, after the retries of a GET', async () => {
+    const baseUrl = await closedPort();
     let attempts = 0;
     const unreachable = createClient({
-      baseUrl: 'http://127.0.0.1:1',
+      baseUrl,
       auth: { apiKey: key },
       retry: { retries: 2, minDelayMs: 10 },
       fetch: (input, init) => {
@@ -171,8 +182,34 @@ describe('503, timeouts and network errors, through a proxy', () => {
         return fetch(input, init);
       },
     });
-    await expect(unreachable.nas.list()).rejects.toBeInstanceOf(TypeError);
+    const error = await unreachable.nas.list().catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DmsNetworkError);
     expect(attempts).toBe(3);
+    const network = error as DmsNetworkError;
+    expect(network).toMatchObject({ name: 'DmsNetworkError', method: 'GET', url: `${baseUrl}/api/v2/nas` });
+    expect(network.cause).toBeInstanceOf(TypeError);
+    expect(network.message).toContain(`${baseUrl}/api/v2/nas`);
+    expect(network.message).toContain('ECONNREFUSED');
+  });
+
+  it('issue 45: a POST to a server that is down is tried once, then throws DmsNetworkError', async () => {
+    const baseUrl = await closedPort();
+    let attempts = 0;
+    const unreachable = createClient({
+      baseUrl,
+      auth: { apiKey: key },
+      retry: { retries: 2, minDelayMs: 10 },
+      fetch: (input, init) => {
+        attempts++;
+        return fetch(input, init);
+      },
+    });
+    await expect(unreachable.nas.create({ name: 'nowhere', host: 'localhost', type: 'local' })).rejects.toMatchObject({
+      name: 'DmsNetworkError',
+      method: 'POST',
+      url: `${baseUrl}/api/v2/nas`,
+    });
+    expect(attempts).toBe(1);
   });
 
   it('validated every answer of the proxy tests', () => {

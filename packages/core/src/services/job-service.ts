@@ -72,8 +72,15 @@ function requesterName(principal: Principal): string {
  * started (a job's message and steps name the hosts it reached).
  */
 function visibleTo(principal: Principal): { requestedBy?: string } {
-  if (principal.kind === 'user' || isAllowed(principal, 'nas_shares', 'show')) return {};
+  if (jobListScope(principal) === 'all') return {};
   return { requestedBy: requesterOf(principal) };
+}
+
+/** Which jobs GET /jobs lists for a principal: `all`, or only its key tree's `own` (said in the answer's Dms-Jobs-Scope). */
+export type JobListScope = 'all' | 'own';
+
+export function jobListScope(principal: Principal): JobListScope {
+  return principal.kind === 'user' || isAllowed(principal, 'nas_shares', 'show') ? 'all' : 'own';
 }
 
 function onlyVisible(query: ListQuery, principal: Principal): ListQuery {
@@ -135,6 +142,11 @@ export class JobService {
    * GET /jobs: the jobs the principal may read (`visibleTo`), with the one list contract,
    * newest first unless `sort_by` says otherwise.
    */
+  /** Whether `list` answers every job or only the principal's own (docs/decisions/140-jobs-scope-header.md). */
+  listScope(principal: Principal): JobListScope {
+    return jobListScope(principal);
+  }
+
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; jobs: Job[] }> {
     authorize(principal, 'jobs', 'index');
     const query = onlyVisible(newestFirst(parseListQuery(raw, jobListSpec), 'created_at'), principal);

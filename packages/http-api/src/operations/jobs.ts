@@ -12,6 +12,9 @@ import { jobResponse } from './job-answers.js';
 const visibility =
   'A user sees every job; an API key that holds `nas_shares / show` sees every job, as it sees every share; any other key sees only the jobs started within its own key tree: by the user it belongs to or by any of that user’s keys (a key made by the CLI or the console: by itself alone).';
 
+/** Says whether GET /jobs listed every job or only the credential's own (docs/decisions/140-jobs-scope-header.md). */
+export const jobsScopeHeader = 'Dms-Jobs-Scope';
+
 /** GET /jobs and GET /jobs/{job_id} (docs/api.md#job-history): every job, wherever it was started; the core decides which the principal sees. */
 export const jobOperations = [
   defineOperation({
@@ -20,7 +23,11 @@ export const jobOperations = [
 const { count, jobs } = await dms.jobs.list({
   filter: { kind: eq('share_scan'), status: eq('failed'), created_at: gte('2025-01-14T09:00:00Z') },
 });`,
-    handle: async (c, core) => respondJson(c, await core.jobs.list(c.get('principal'), rawQuery(c))),
+    handle: async (c, core) => {
+      const principal = c.get('principal');
+      const page = await core.jobs.list(principal, rawQuery(c));
+      return respondJson(c, page, 200, { [jobsScopeHeader]: core.jobs.listScope(principal) });
+    },
     method: 'get',
     path: '/jobs',
     tag: 'jobs',
@@ -28,7 +35,16 @@ const { count, jobs } = await dms.jobs.list({
     description: `One page of jobs and \`count\`, the number of matches before paging, newest first (\`created_at\` descending) unless \`sort_by\` says otherwise. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`kind\` (\`share_test\`, \`share_scan\`), \`status\`, \`nas_share_id\`, \`nas_id\`, \`requester\` (the user's or key's name, or \`scheduler\`), \`created_at\` and \`finished_at\` (ISO 8601 UTC, with the compare operators: \`created_at=>=2025-01-15T00:00:00Z\`). ${visibility} Finished jobs are kept \`job_retention_days\` (see the settings).`,
     scope: { controller: 'jobs', action: 'index' },
     query: listQueryParameters(jobListSpec),
-    success: { status: 200, description: 'job collection', schema: jobCollectionSchema, example: collectionExample('jobs', jobExample) },
+    success: {
+      status: 200,
+      description: 'job collection',
+      schema: jobCollectionSchema,
+      example: collectionExample('jobs', jobExample),
+      headers: {
+        [jobsScopeHeader]:
+          '`all`: the list (and `count`) covers every job; `own`: only the jobs of this key’s own key tree, as the key lacks `nas_shares / show`',
+      },
+    },
   }),
   defineOperation({
     operationId: 'showJob',

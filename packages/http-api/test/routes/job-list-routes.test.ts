@@ -165,6 +165,17 @@ describe('GET /jobs and GET /jobs/{job_id}', () => {
     expect((await list('', await t.bearer('jobs/index', 'nas_shares/show'))).count).toBe(5);
   });
 
+  it('issue 45: GET /jobs says in Dms-Jobs-Scope whether it lists every job (all) or only the key’s own (own)', async () => {
+    const scopeOf = async (auth: string) => {
+      const res = await t.call('GET', api('/jobs'), { auth });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.headers.get('dms-jobs-scope');
+    };
+    expect(await scopeOf(opsKey)).toBe('own');
+    expect(await scopeOf(t.basic)).toBe('all');
+    expect(await scopeOf(await t.bearer('jobs/index', 'nas_shares/show'))).toBe('all');
+  });
+
   it('shows one job: 200 once finished (with an ETag), 202 while queued, 404 for an unknown id', async () => {
     const finished = await t.call('GET', api(`/jobs/${failedId}`), { auth: t.basic });
     expect(finished.status).toBe(200);
@@ -195,6 +206,8 @@ describe('a job started from a web page', () => {
     expect(res.status).toBe(202);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Location');
+    // issue 45: a page may read whether GET /jobs listed every job or only its key's own.
+    expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Dms-Jobs-Scope');
     expect(res.headers.get('location')).toBe(`/api/v2/jobs/${(await readJson<{ job_id: string }>(res)).job_id}`);
   });
 });
