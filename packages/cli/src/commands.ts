@@ -7,6 +7,7 @@ import { alertsDismiss, alertsList } from './alerts-command.js';
 import { auditList } from './audit-command.js';
 import { backup } from './backup-command.js';
 import { CliError } from './cli-error.js';
+import { commandEnvironment, useCommandEnvironment } from './command-environment.js';
 import { check, migrate, serve } from './data-dir-commands.js';
 import { jobsList } from './jobs-command.js';
 import { nasAdd, nasAddFields, nasList, nasRm } from './nas-command.js';
@@ -67,9 +68,16 @@ class DmsCommand extends Command {
 
 /** The `dms` command tree: every command answers `--help` with its own usage, `dms help CMD` too. */
 export function dmsProgram(out: Output, done: Run): Command {
-  const program = new DmsCommand('dms')
-    .description('dms: the data management service of this data dir (DMS_DATA_DIR); every command prints it on stderr')
+  const program: Command = new DmsCommand('dms')
+    .description(
+      "dms: the data management service of this data dir (--data-dir, else DMS_DATA_DIR); every command prints it on stderr. Settings (DMS_*) come from the environment, then --config FILE, then the data dir's dms.env",
+    )
     .version(`dms ${dmsVersion}`, '--version', 'print the version')
+    .option('--data-dir <DIR>', 'the data dir (over DMS_DATA_DIR)')
+    .option('--config <FILE>', 'KEY=value lines of DMS_* settings; the environment wins over it')
+    .configureHelp({ showGlobalOptions: true })
+    // Before any command runs (never for --help): the environment it reads, files merged in.
+    .hook('preAction', (): void => useCommandEnvironment(commandEnvironment(program.opts<{ config?: string; dataDir?: string }>())))
     .exitOverride()
     .showSuggestionAfterError()
     .configureOutput({
