@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { formatBytes } from '@dms/core';
-import { readConfig } from '@dms/http-api';
+import { commandConfig } from './command-environment.js';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';
 
@@ -26,7 +26,7 @@ function secretKeyReminder(dataDir: string, fromEnvironment: boolean): string {
  * (no data dir lock; SQLite's online backup over a read-only connection) or a stopped one.
  */
 export async function backup(file: string, out: Output): Promise<number> {
-  const config = readConfig();
+  const config = commandConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   if (config.databaseUrl !== undefined) throw new CliError(postgresBackupAdvice('backup'));
   const source = join(config.dataDir, 'dms.sqlite');

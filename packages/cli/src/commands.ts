@@ -1,18 +1,21 @@
 import { Command, CommanderError, Option } from 'commander';
-import { auditActions, isDomainError, jobKinds, jobStatuses, nasCreateSchema, shareHealths } from '@dms/core';
+import { auditActions, isDomainError, jobKinds, jobStatuses, nasCreateSchema, scheduleActions, shareHealths } from '@dms/core';
 import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
 import { dmsVersion, StartupError } from '@dms/http-api';
 import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd } from './access-commands.js';
+import { alertsDismiss, alertsList } from './alerts-command.js';
 import { auditList } from './audit-command.js';
 import { backup } from './backup-command.js';
 import { CliError } from './cli-error.js';
+import { commandEnvironment, useCommandEnvironment } from './command-environment.js';
 import { check, migrate, serve } from './data-dir-commands.js';
 import { jobsList } from './jobs-command.js';
-import { nasAdd, nasAddFields, nasList } from './nas-command.js';
+import { nasAdd, nasAddFields, nasList, nasRm } from './nas-command.js';
 import { restore } from './restore-command.js';
+import { schedulesAdd, schedulesList, schedulesRm, type ScheduleAddFlags } from './schedules-command.js';
 import type { Flags, Options } from './schema-flags.js';
 import { shareJob } from './share-command.js';
-import { shareAddFields, sharesAdd, sharesList } from './shares-command.js';
+import { shareAddFields, sharesAdd, sharesList, sharesRm } from './shares-command.js';
 import { snmpAgentSet, snmpAgentShow } from './snmp-command.js';
 import type { Output } from './with-dms.js';
 
@@ -65,9 +68,16 @@ class DmsCommand extends Command {
 
 /** The `dms` command tree: every command answers `--help` with its own usage, `dms help CMD` too. */
 export function dmsProgram(out: Output, done: Run): Command {
-  const program = new DmsCommand('dms')
-    .description('dms: the data management service of this data dir (DMS_DATA_DIR); every command prints it on stderr')
+  const program: Command = new DmsCommand('dms')
+    .description(
+      "dms: the data management service of this data dir (--data-dir, else DMS_DATA_DIR); every command prints it on stderr. Settings (DMS_*) come from the environment, then --config FILE, then the data dir's dms.env",
+    )
     .version(`dms ${dmsVersion}`, '--version', 'print the version')
+    .option('--data-dir <DIR>', 'the data dir (over DMS_DATA_DIR)')
+    .option('--config <FILE>', 'KEY=value lines of DMS_* settings; the environment wins over it')
+    .configureHelp({ showGlobalOptions: true })
+    // Before any command runs (never for --help): the environment it reads, files merged in.
+    .hook('preAction', (): void => useCommandEnvironment(commandEnvironment(program.opts<{ config?: string; dataDir?: string }>())))
     .exitOverride()
     .showSuggestionAfterError()
     .configureOutput({
@@ -147,6 +157,9 @@ export function dmsProgram(out: Output, done: Run): Command {
   const nasAddCommand = leaf(nas, 'add', `add a NAS (--type: ${nasCreateSchema.shape.type.options.join(', ')})`).argument('<NAME>');
   const nasFields = withFlags(nasAddCommand, nasAddFields);
   nasAddCommand.action(async (name: string, opts: Record<string, unknown>) => done(await nasAdd(name, nasFields(opts), out)));
+  leaf(nas, 'rm', 'delete a NAS (refused while it has shares or a schedule names it)')
+    .argument('<REF>', 'id or name')
+    .action(async (ref: string) => done(await nasRm(ref, out)));
 
   const shares = group('shares', "shares of the NAS devices ('dms share' works too)").alias('share');
   const sharesListCommand = leaf(shares, 'list', 'list shares, by id');
@@ -165,6 +178,9 @@ export function dmsProgram(out: Output, done: Run): Command {
   sharesAddCommand.action(async (nasRef: string, name: string, opts: Record<string, unknown>) =>
     done(await sharesAdd(nasRef, name, sharesAddFlags(opts), out)),
   );
+  leaf(shares, 'rm', 'delete a share (refused while a schedule names it; its jobs stay in the history)')
+    .argument('<REF>', 'id or name')
+    .action(async (ref: string) => done(await sharesRm(ref, out)));
   for (const kind of ['test', 'scan'] as const) {
     leaf(shares, kind, `queue a saved share's ${kind} for a running 'dms serve' to run`)
       .argument('<REF>', 'id or name')
@@ -181,6 +197,33 @@ export function dmsProgram(out: Output, done: Run): Command {
     .option('--requester <NAME>', 'those one user started')
     .option('--limit <N>', 'rows on the page')
     .action(async (opts: Parameters<typeof jobsList>[0]) => done(await jobsList(opts, out)));
+
+  const alerts = group('alerts', 'alerts: conditions raised once when they start, cleared when they end');
+  leaf(alerts, 'list', 'list the open alerts (not cleared), newest first')
+    .option('--limit <N>', 'rows on the page')
+    .action(async (opts: { limit?: string }) => done(await alertsList(opts, out)));
+  leaf(alerts, 'dismiss', 'mark an alert seen (it still clears by itself)')
+    .argument('<ID>')
+    .action(async (id: string) => done(await alertsDismiss(id, out)));
+
+  const schedules = group('schedules', 'RRULE schedules of share tests and scans, run by a running dms serve');
+  const schedulesListCommand = leaf(schedules, 'list', 'list schedules, by id');
+  const schedulesPage = withFlags(schedulesListCommand, pageFlags);
+  schedulesListCommand.action(async (opts: Record<string, unknown>) =>
+    done(await schedulesList(schedulesPage(opts) as { limit?: string; offset?: string }, out)),
+  );
+  leaf(schedules, 'add', 'add a schedule of one target: --share REF (repeat it), --pool REF, --nas REF or --all')
+    .option('--name <NAME>', 'its name (required)')
+    .option('--action <A>', `${scheduleActions.join(' or ')} (required)`)
+    .option('--rrule <TEXT>', 'the rule (required): "DTSTART:20261125T120000Z\\nRRULE:FREQ=DAILY" (\\n or a newline between the lines)')
+    .option('--share <REF>', 'a share, id or name (repeat it)', collect)
+    .option('--pool <REF>', 'the shares of a pool, id or name')
+    .option('--nas <REF>', 'the shares of a NAS, id or name')
+    .option('--all', 'every share')
+    .action(async (opts: ScheduleAddFlags) => done(await schedulesAdd(opts, out)));
+  leaf(schedules, 'rm', 'delete a schedule')
+    .argument('<REF>', 'id or name')
+    .action(async (ref: string) => done(await schedulesRm(ref, out)));
 
   const audit = group('audit', 'the audit log: who changed what, from where (rest, cli, console, scheduler)');
   leaf(audit, 'list', 'list the audit log, newest first')

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readConfig, startServer } from '@dms/http-api';
+import { startServer } from '@dms/http-api';
+import { commandConfig } from './command-environment.js';
 import { CliError } from './cli-error.js';
 import { withDms, type Output } from './with-dms.js';
 
 /** `dms serve`: the REST server of @dms/http-api on the data dir; resolves -1, the process keeps running. */
 export async function serve(): Promise<number> {
-  const config = readConfig();
+  const config = commandConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   const server = await startServer(config);
   // A bounded stop (DMS_SHUTDOWN_TIMEOUT_MS); a second signal forces it at once.
@@ -37,7 +38,7 @@ export async function migrate(values: { init?: boolean }, out: Output): Promise<
 
 /** `dms check`: SQLite's full integrity check of the data dir's database, read-only. */
 export async function check(out: Output): Promise<number> {
-  const config = readConfig();
+  const config = commandConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   if (config.databaseUrl !== undefined)
     throw new CliError('dms check reads the SQLite database of the data dir; on PostgreSQL use its own tools (amcheck, pg_dump)');

@@ -28,3 +28,14 @@ export async function nasAdd(name: string, values: Flags, out: Output): Promise<
   out(`added NAS ${created.id} '${created.name}' (${created.type} at ${created.host})`);
   return 0;
 }
+
+/** `dms nas rm REF`: as DELETE /nas/{id}; refused while it has shares or a schedule names it. */
+export async function nasRm(ref: string, out: Output): Promise<number> {
+  const nas = await withDms(async (dms) => {
+    const found = await dms.core.nas.show(cliPrincipal, ref);
+    await dms.core.nas.destroy(cliPrincipal, String(found.id));
+    return found;
+  });
+  out(`deleted NAS ${nas.id} '${nas.name}'`);
+  return 0;
+}

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createAesGcmSecretBox, DataDirInUseError, loadSecretKey } from '@dms/core/runtime';
 import type { BackupInspection } from '@dms/core/sqlite';
-import { readConfig, type ServerConfig } from '@dms/http-api';
+import type { ServerConfig } from '@dms/http-api';
+import { commandConfig } from './command-environment.js';
 import { postgresBackupAdvice } from './backup-command.js';
 import { CliError } from './cli-error.js';
 import type { Output } from './with-dms.js';
@@ -32,7 +33,7 @@ async function checkSecretKey(config: ServerConfig, backupFile: string, inspecti
  * database it replaces is kept beside it.
  */
 export async function restore(given: string, out: Output): Promise<number> {
-  const config = readConfig();
+  const config = commandConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   if (config.databaseUrl !== undefined) throw new CliError(postgresBackupAdvice('restore'));
   const backupFile = resolve(given);

@@ -75,3 +75,14 @@ export async function sharesAdd(nasRef: string, name: string, values: Flags, out
   out(`'dms shares test ${created.id} --wait' checks that it can be reached`);
   return 0;
 }
+
+/** `dms shares rm REF`: as DELETE /nas_shares/{id}; refused while a schedule names it. Its jobs stay in the history. */
+export async function sharesRm(ref: string, out: Output): Promise<number> {
+  const share = await withDms(async (dms) => {
+    const found = await dms.core.shares.show(cliPrincipal, { kind: 'all' }, ref);
+    await dms.core.shares.destroy(cliPrincipal, { kind: 'all' }, String(found.id));
+    return found;
+  });
+  out(`deleted share ${share.id} '${share.name}'`);
+  return 0;
+}

@@ -1,6 +1,6 @@
 import { listDefaults } from '@dms/core';
 import type { Dms } from '@dms/core/runtime';
-import { readConfig } from '@dms/http-api';
+import { commandConfig } from './command-environment.js';
 import { openForCommand } from '@dms/http-api';
 
 /** Where a command prints its answer, a line at a time (stdout, or a test's array). */
@@ -11,7 +11,7 @@ export const allOnOnePage = { per_page: [String(listDefaults.maxPageSize)] };
 
 /** Every command but serve and migrate works on an existing database, beside a running server. */
 export async function withDms<T>(run: (dms: Dms) => Promise<T>, options: { createDatabase?: boolean; initDatabase?: boolean } = {}): Promise<T> {
-  const config = readConfig();
+  const config = commandConfig();
   process.stderr.write(`dms: data dir ${config.dataDir}\n`);
   const dms = await openForCommand(config, options);
   try {
