@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { DataDirInUseError } from './data-dir-in-use-error.js';
 
-/** Held by the one running service of a data dir; released when it closes or its process dies. */
+/**
+ * Held by the one running service of a data dir; released when it closes or its process dies.
+ * Keep it referenced while it must hold: once collected, its database is closed and the lock with it.
+ */
 export interface DataDirLock {
   release(): void;
 }
