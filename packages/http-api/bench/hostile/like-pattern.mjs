@@ -2,7 +2,7 @@
 // row. 100 shares with 4,096-character paths, then the review's request, GET /nas_shares with
 // six `path=!~%a{2048}b` terms, 12 at a time; then the costliest request the pattern bounds let
 // through (as many terms as allowed, each as long as allowed, one `%` before a literal that
-// matches at every position), 12 at a time, as one key would send them.
+// matches at every position), 12 at a time, as one key would send them (each phase its own key).
 import http from 'node:http';
 
 const shares = 100;
@@ -46,6 +46,19 @@ export async function prepare(target) {
     const share = await call(`${target.base}/nas/${nasId}/nas_shares`, 'POST', target.adminAuth, JSON.stringify({ name: `like-${i}`, path }));
     if (share.status !== 201) throw new Error(`POST share: ${share.status} ${share.text.slice(0, 300)}`);
   }
+  // One user and key per phase, each with its own rate-limit budget (600 a minute; a key's requests
+  // count against its owner too): the costliest allowed phase measures what the list bounds let one
+  // user cost, not the 429s the first phase earned.
+  target.phaseKeys = [];
+  for (const name of ['like-review', 'like-costliest']) {
+    const password = `${name}-password-1`;
+    const user = await call(`${target.base}/users`, 'POST', target.adminAuth, JSON.stringify({ username: name, password }));
+    if (user.status !== 201) throw new Error(`POST /users: ${user.status} ${user.text}`);
+    const basic = `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
+    const key = await call(`${target.base}/api_keys`, 'POST', basic, JSON.stringify({ name, api_key_scopes: [{ controller: 'nas_shares', action: 'index' }] }));
+    if (key.status !== 201) throw new Error(`POST /api_keys: ${key.status} ${key.text}`);
+    target.phaseKeys.push(`Bearer ${JSON.parse(key.text).key}`);
+  }
   // Whatever the new shares set going (jobs) ends before the window opens.
   for (;;) {
     const jobs = await call(`${target.base}/jobs?status=${encodeURIComponent('><queued|working')}&limit=1`, 'GET', target.adminAuth);
@@ -54,14 +67,14 @@ export async function prepare(target) {
   }
 }
 
-async function phase(target, query) {
+async function phase(target, query, authorization) {
   const statuses = new Map();
   let sent = 0;
   const deadline = Date.now() + phaseMs;
   const sender = async () => {
     while (Date.now() < deadline) {
       sent += 1;
-      const { status } = await call(`${target.base}/nas_shares?${query}`, 'GET', target.adminAuth);
+      const { status } = await call(`${target.base}/nas_shares?${query}`, 'GET', authorization);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
@@ -71,9 +84,10 @@ async function phase(target, query) {
 
 export async function attack(target) {
   const terms = (count, pattern) => Array.from({ length: count }, () => `path=${encodeURIComponent(pattern)}`).join('&');
-  const review = await phase(target, terms(6, `!~%${'a'.repeat(2048)}b`));
+  const [reviewKey, costliestKey] = target.phaseKeys;
+  const review = await phase(target, terms(6, `!~%${'a'.repeat(2048)}b`), reviewKey);
   target.log(`the review's request: ${review}`);
-  const allowed = await phase(target, terms(allowedTerms, `!~%${'a'.repeat(allowedLength - 2)}b`));
+  const allowed = await phase(target, terms(allowedTerms, `!~%${'a'.repeat(allowedLength - 2)}b`), costliestKey);
   target.log(`the costliest allowed: ${allowed}`);
   return `${shares} shares with ${pathLength}-character paths; ${concurrency} at a time for ${phaseMs / 1000} s each: the review's six path=!~%a{2048}b terms ${review}; ${allowedTerms} terms of !~%a{${allowedLength - 2}}b, the costliest the bounds allow, ${allowed}`;
 }
