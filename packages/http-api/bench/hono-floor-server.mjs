@@ -32,7 +32,10 @@ if ((contractFlag !== undefined && !(contract && contractKey)) || (logFlag !== u
   throw new Error('usage: hono-floor-server.mjs DB PORT [--contract API_KEY [--access-log]]');
 }
 // The columns in the order the API presents them (no password without get_password).
-const columns = 'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at';
+const columns =
+  'id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at, ' +
+  'capacity_bytes, free_bytes, capacity_checked_at, capacity_forecast, capacity_warning_percent, capacity_critical_percent, ' +
+  'case when capacity_bytes > 0 then round(100.0 * (capacity_bytes - free_bytes) / capacity_bytes, 1) end as used_percent, null as days_until_full';
 
 function sqliteReader() {
   const BetterSqlite3 = requireFromCore('better-sqlite3');

@@ -47,6 +47,14 @@ const showBody = (row) =>
     last_tested_at: row.last_tested_at,
     last_test_status: row.last_test_status,
     last_scanned_at: row.last_scanned_at,
+    capacity_bytes: row.capacity_bytes,
+    free_bytes: row.free_bytes,
+    capacity_checked_at: row.capacity_checked_at,
+    capacity_forecast: row.capacity_forecast === null ? null : JSON.parse(row.capacity_forecast),
+    capacity_warning_percent: row.capacity_warning_percent,
+    capacity_critical_percent: row.capacity_critical_percent,
+    used_percent: row.used_percent,
+    days_until_full: null,
   });
 
 /** Deterministic pseudo-random order (LCG), so every run shows the same ids. */
@@ -94,7 +102,7 @@ export async function seed(dataDir, { shares = 100_000, showCount = 10_000 } = {
 
   const showIds = showSet(ids, shares, showCount);
   const select = db.prepare(
-    'select id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at from nas_shares where id = ?',
+    'select id, nas_id, pool_id, name, path, options, username, file_count, file_size_sum, health, last_tested_at, last_test_status, last_scanned_at, capacity_bytes, free_bytes, capacity_checked_at, capacity_forecast, capacity_warning_percent, capacity_critical_percent, case when capacity_bytes > 0 then round(100.0 * (capacity_bytes - free_bytes) / capacity_bytes, 1) end as used_percent from nas_shares where id = ?',
   );
   const bodies = new Map();
   for (const id of showIds) {
@@ -155,7 +163,7 @@ export async function seedPostgres(url, { shares = 100_000, showCount = 10_000 }
 
     const showIds = showSet(ids, shares, showCount);
     const rows = await client.query(
-      'select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum, health, last_tested_at, last_test_status, last_scanned_at from nas_shares where id = any($1::int[])',
+      'select id, nas_id, pool_id, name, path, options, username, file_count::float8 as file_count, file_size_sum::float8 as file_size_sum, health, last_tested_at, last_test_status, last_scanned_at, capacity_bytes::float8 as capacity_bytes, free_bytes::float8 as free_bytes, capacity_checked_at, capacity_forecast, capacity_warning_percent, capacity_critical_percent, (case when capacity_bytes > 0 then round(100.0 * (capacity_bytes - free_bytes) / capacity_bytes, 1) end)::float8 as used_percent from nas_shares where id = any($1::int[])',
       [showIds],
     );
     const byId = new Map(rows.rows.map((row) => [row.id, row]));
