@@ -11,7 +11,7 @@ import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, makeTempDir, sleep, spawnChild, stopChild, waitForHttp } from '../lib.mjs';
-import { cliMain, serverEnv } from '../server.mjs';
+import { cliMain, serveNodeFlags, serverEnv } from '../server.mjs';
 
 const hostileDir = dirname(fileURLToPath(import.meta.url));
 /** The hostile inputs of issues 20 and 40, each a module of this folder exporting attack(target). */
@@ -70,7 +70,9 @@ async function startHostileServer() {
       DMS_TRUSTED_PROXIES: '127.0.0.1',
     },
   });
-  const child = spawnChild(process.execPath, ['--import', join(hostileDir, 'loop-probe.mjs'), cliMain, 'serve'], { env, ipc: true });
+  // Under the V8 flags `npm start` serves with, as the show bench's servers: the RSS a hostile input
+  // grows is then what a served dms would grow, not V8 growing an uncapped heap at leisure.
+  const child = spawnChild(process.execPath, [...serveNodeFlags, '--import', join(hostileDir, 'loop-probe.mjs'), cliMain, 'serve'], { env, ipc: true });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/healthz`, child);
   return {
