@@ -47,6 +47,21 @@ const restrictedSpecifierSyntax = (regex, message) => {
   ];
 };
 
+const intoAnotherPackageMessage = 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.';
+
+/**
+ * A host's import boundary, one list of (regex, message) applied to static imports and to
+ * `import()` / `typeof import('…')` alike: the core's internals, paths into another package, and
+ * what the host itself may not reach (`more`).
+ */
+const hostBoundary = (...more) => {
+  const boundaries = [[coreInternals, hostBoundaryMessage], [intoAnotherPackage, intoAnotherPackageMessage], ...more];
+  return {
+    'no-restricted-imports': ['error', { patterns: boundaries.map(([regex, message]) => ({ regex, message })) }],
+    'no-restricted-syntax': ['error', ...boundaries.flatMap(([regex, message]) => restrictedSpecifierSyntax(regex, message))],
+  };
+};
+
 export default defineConfig([
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**'] },
   {
@@ -57,75 +72,18 @@ export default defineConfig([
     // Hosts: every package but the core (http-api, cli, desktop, sdk).
     files: ['packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     ignores: ['packages/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: coreInternals, message: hostBoundaryMessage },
-            {
-              regex: intoAnotherPackage,
-              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
-        ...restrictedSpecifierSyntax(intoAnotherPackage, 'Import another package by its name and declared exports, never by a path into its folder.'),
-      ],
-    },
+    rules: hostBoundary(),
   },
   {
     // The console's renderer runs in a sandboxed browser window: the pure contract on @dms/core
     // only, never the running service, an adapter or @dms/http-api (they load Node modules).
     files: ['packages/desktop/src/renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: coreInternals, message: hostBoundaryMessage },
-            {
-              regex: intoAnotherPackage,
-              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
-            },
-            { regex: rendererOutOfBounds, message: rendererBoundaryMessage },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
-        ...restrictedSpecifierSyntax(rendererOutOfBounds, rendererBoundaryMessage),
-      ],
-    },
+    rules: hostBoundary([rendererOutOfBounds, rendererBoundaryMessage]),
   },
   {
     // The command line: the core's declared subpaths and @dms/http-api's public entry, nothing deeper.
     files: ['packages/cli/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: coreInternals, message: hostBoundaryMessage },
-            {
-              regex: intoAnotherPackage,
-              message: 'Import another package by its name and declared exports, never by a relative or absolute path into its folder.',
-            },
-            { regex: httpApiInternals, message: cliBoundaryMessage },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        ...restrictedSpecifierSyntax(coreInternals, hostBoundaryMessage),
-        ...restrictedSpecifierSyntax(intoAnotherPackage, 'Import another package by its name and declared exports, never by a path into its folder.'),
-        ...restrictedSpecifierSyntax(httpApiInternals, cliBoundaryMessage),
-      ],
-    },
+    rules: hostBoundary([httpApiInternals, cliBoundaryMessage]),
   },
   {
     // The core knows nothing of its hosts or their frameworks (docs/architecture.md): adapters depend on it, never the reverse.
