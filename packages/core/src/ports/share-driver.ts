@@ -44,6 +44,25 @@ export interface ScanProgress {
 
 export interface ScanRun extends DriverRun {
   onProgress(progress: ScanProgress): void;
+  /** Absent: the scan keeps its totals only (no analytics asked for). */
+  analytics?: ScanAnalyticsSink;
+}
+
+/**
+ * What a walk tells of the tree for a scan's analytics (top directories, histograms, extensions,
+ * largest files). Paths are share-relative, `/`-separated and start with `/` (the share's root is
+ * `/`); never a host path. Calls come in any order a parallel walk produces, with one rule: a
+ * directory's files are reported before its own `directory` call.
+ */
+export interface ScanAnalyticsSink {
+  /** A regular file the scan counts (a file with several hard links: once). */
+  file(directory: string, name: string, bytes: number, modifiedMs: number, accessedMs: number | null): void;
+  /**
+   * The walk has listed `path` (or could not: then `subdirectories` is 0) and will report each of
+   * its `subdirectories` by a `directory` call of its own; the sink folds a subtree's totals
+   * upward once all of them have come.
+   */
+  directory(path: string, subdirectories: number): void;
 }
 
 /**
