@@ -1,12 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { requireTools } from '@dms/core/testing';
-import { readConfig } from './server/config.js';
-import { startServer, type RunningServer } from './server/serve.js';
+import type { RunningServer } from './server/serve.js';
+import { startCrossOriginScene, type CrossOriginScene } from './testing/browser.js';
 
 /**
  * docs/decisions/047-cors-rules.md in a real browser: a page on another origin calls the API with an
@@ -29,9 +25,8 @@ interface FetchOutcome {
 
 // Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
-  let dir: string;
+  let scene: CrossOriginScene;
   let server: RunningServer;
-  let pages: Server;
   let pageOrigin: string;
   let browser: Browser;
   let context: BrowserContext;
@@ -72,8 +67,12 @@ describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
     );
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'dms-cors-browser-'));
-    server = await startServer(readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'cors-browser-password', DMS_LOG_LEVEL: 'silent' }));
+    scene = await startCrossOriginScene({
+      adminPassword: 'cors-browser-password',
+      pageHtml: '<!doctype html><title>dms CORS client</title><p>client</p>',
+      executablePath: tools.paths[chromiumPath]!,
+    });
+    ({ server, pageOrigin, browser } = scene);
     const key = await admin('POST', '/api_keys', {
       name: 'browser',
       api_key_scopes: [
@@ -83,36 +82,8 @@ describe.skipIf(!tools.ok)('CORS rules in Chromium', () => {
     });
     expect(key.status).toBe(201);
     apiKey = key.body['key'] as string;
-
-    pages = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>dms CORS client</title><p>client</p>');
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    const address = pages.address();
-    pageOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    expect(new URL(server.url).origin).not.toBe(pageOrigin);
-
-    browser = await chromium.launch({
-      executablePath: tools.paths[chromiumPath]!,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()));
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => scene?.stop());
   beforeEach(async () => {
     // A fresh context per test: no preflight answer is cached from an earlier test.
     context = await browser.newContext();

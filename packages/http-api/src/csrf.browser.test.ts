@@ -1,12 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { requireTools } from '@dms/core/testing';
-import { readConfig } from './server/config.js';
-import { startServer, type RunningServer } from './server/serve.js';
+import type { RunningServer } from './server/serve.js';
+import { startCrossOriginScene, type CrossOriginScene } from './testing/browser.js';
 
 /**
  * Issue 40 item 2 in a real browser: Chromium holds the admin's Basic credentials for the API
@@ -19,44 +15,21 @@ const chromiumPath = '/usr/bin/chromium';
 const tools = requireTools([chromiumPath], 'apt-get install -y chromium');
 
 describe.skipIf(!tools.ok)('cross-site request forgery in Chromium', () => {
-  let dir: string;
+  let scene: CrossOriginScene;
   let server: RunningServer;
-  let pages: Server;
   let pageOrigin: string;
   let browser: Browser;
   const adminAuth = `Basic ${Buffer.from('admin:csrf-browser-password').toString('base64')}`;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'dms-csrf-browser-'));
-    server = await startServer(readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'csrf-browser-password', DMS_LOG_LEVEL: 'silent' }));
-    pages = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>a page elsewhere</title><p>hello</p>');
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    const address = pages.address();
-    pageOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    expect(new URL(server.url).origin).not.toBe(pageOrigin);
-    browser = await chromium.launch({
+    scene = await startCrossOriginScene({
+      adminPassword: 'csrf-browser-password',
+      pageHtml: '<!doctype html><title>a page elsewhere</title><p>hello</p>',
       executablePath: tools.paths[chromiumPath]!,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
     });
+    ({ server, pageOrigin, browser } = scene);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()));
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => scene?.stop());
 
   const usernames = async () => {
     const res = await fetch(`${server.url}/users?per_page=100`, { headers: { authorization: adminAuth } });

@@ -7,7 +7,7 @@ import { openSqliteStorage } from '../adapters/sqlite/sqlite-storage.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
 import { createHostPolicy } from '../security/host-policy.js';
-import type { ShareDriver } from '../ports/share-driver.js';
+import { gatedShareDriver } from '../testing/gated-share-driver.js';
 import { holdSqliteWriteLock, requireTools } from '../testing/index.js';
 import { JobEngine } from './job-engine.js';
 
@@ -28,21 +28,7 @@ describe.skipIf(!tools.ok)('job engine while another process holds the SQLite wr
     cleanups.push(() => storage.close());
     await storage.migrate();
 
-    // The share driver is above the port here: a test that ends when the test says so.
-    let finishTest: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (finishTest = resolve));
-    let started: () => void = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const driver: ShareDriver = {
-      testSteps: () => ['resolve_host'],
-      test: async (_location, run) => {
-        started();
-        await gate;
-        run.onStep({ step: 'resolve_host', outcome: 'ok' } as never);
-        return { ok: true, message: 'reached' };
-      },
-      scan: async () => ({ file_count: 0, file_size_sum: 0 }),
-    };
+    const { driver, running, finishTest } = gatedShareDriver();
     const errors: unknown[] = [];
     const engine = new JobEngine({
       storage,

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '../adapters/sqlite/sqlite-storage.js';
 import { openPostgresStorage } from '../adapters/postgres/postgres-storage.js';
-import { createTestDatabase, postgresUnreachable } from '../testing/postgres-test-database.js';
+import { createTestDatabase, postgresOrSkip } from '../testing/postgres-test-database.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { MemoryEventBus } from '../adapters/memory/memory-event-bus.js';
 import { createHostPolicy } from '../security/host-policy.js';
-import type { ShareDriver } from '../ports/share-driver.js';
+import { gatedShareDriver } from '../testing/gated-share-driver.js';
 import type { Storage } from '../ports/storage.js';
 import { presentJob } from '../services/job-service.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
@@ -29,20 +29,7 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
  * after `finishTest` is the job's finish.
  */
 async function gatedEngine(storage: Storage, cleanups: Array<() => Promise<void> | void>, start: { recoverEveryWorking: boolean }) {
-  let finishTest: () => void = () => {};
-  const gate = new Promise<void>((resolve) => (finishTest = resolve));
-  let started: () => void = () => {};
-  const running = new Promise<void>((resolve) => (started = resolve));
-  const driver: ShareDriver = {
-    testSteps: () => ['resolve_host'],
-    test: async (_location, run) => {
-      started();
-      await gate;
-      run.onStep({ step: 'resolve_host', outcome: 'ok' } as never);
-      return { ok: true, message: 'reached' };
-    },
-    scan: async () => ({ file_count: 0, file_size_sum: 0 }),
-  };
+  const { driver, running, finishTest } = gatedShareDriver();
   const errors: unknown[] = [];
   const engine = new JobEngine({
     storage,
@@ -146,10 +133,8 @@ describe('job engine whose finish storage refuses (SQLite: a full disk, a trigge
   });
 });
 
-// Locally a missing server skips with the reason printed; on CI it fails (see require-tool.ts).
-const unreachable = await postgresUnreachable();
-if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
-if (unreachable) console.warn(`[skip] the PostgreSQL half of the engine's refused finish: ${unreachable}`);
+// Locally a missing server skips with the reason printed; on CI it fails.
+const unreachable = await postgresOrSkip("the PostgreSQL half of the engine's refused finish");
 
 describe.skipIf(unreachable !== undefined)('job engine on PostgreSQL losing the connection of its finish', () => {
   const cleanups: Array<() => Promise<void> | void> = [];

@@ -8,23 +8,17 @@ import { makeEvent } from '../domain/events.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
 import { requireTools } from '../testing/require-tool.js';
 import { freeUdpPort } from '../testing/snmp-tool-env.js';
-import { SnmptrapdPeer, type ReceivedTrap } from '../testing/snmptrapd-peer.js';
+import { SnmptrapdPeer, trapNotification, trapVarbind } from '../testing/snmptrapd-peer.js';
+import { pollUntil } from '../testing/poll-until.js';
 
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
 
 /** Polls a condition (no fixed sleep): the scheduler, the workers and the alert sources run on their own time. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000) =>
+  pollUntil(read, done, what, { timeoutMs: ms, everyMs: 25 });
 
-const notification = (trap: ReceivedTrap) => /OID: DMS-MIB::(\w+)$/.exec(trap.varbinds[1] ?? '')?.[1];
-const varbind = (trap: ReceivedTrap, object: string) => trap.varbinds.find((v) => v.startsWith(`DMS-MIB::${object}.0 = `))?.split(' = ')[1];
+const notification = trapNotification;
+const varbind = trapVarbind;
 
 /*
  * Issue 23's Done-when, with every component real: a service (openDms, role 'service': job

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDms, type TestDms } from '../testing/test-dms.js';
-import { postgresUnreachable } from '../testing/postgres-test-database.js';
+import { postgresOrSkip } from '../testing/postgres-test-database.js';
 import { makeEvent, type DmsEvent } from '../domain/events.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import type { Core } from './create-core.js';
 
-const unreachable = await postgresUnreachable();
-if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable}`);
-if (unreachable) console.warn(`[skip] the PostgreSQL half of the alert suite: ${unreachable}`);
+// Locally a missing server skips with the reason printed; on CI it fails.
+const unreachable = await postgresOrSkip('the PostgreSQL half of the alert suite');
 
 for (const adapter of ['sqlite', 'postgres'] as const) {
   describe.skipIf(adapter === 'postgres' && unreachable !== undefined)(`alerts raise and clear (${adapter})`, () => {

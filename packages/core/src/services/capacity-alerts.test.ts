@@ -9,12 +9,12 @@ import { isJobFinished } from '../domain/job-status.js';
 import { NetSnmpTrapSender } from '../adapters/snmp/snmp-trap-sender.js';
 import { requireTools } from '../testing/require-tool.js';
 import { freeUdpPort } from '../testing/snmp-tool-env.js';
-import { SnmptrapdPeer, type ReceivedTrap } from '../testing/snmptrapd-peer.js';
+import { SnmptrapdPeer, trapNotification, trapVarbind } from '../testing/snmptrapd-peer.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
-const notification = (trap: ReceivedTrap) => /OID: DMS-MIB::(\w+)$/.exec(trap.varbinds[1] ?? '')?.[1];
-const varbind = (trap: ReceivedTrap, object: string) => trap.varbinds.find((v) => v.startsWith(`DMS-MIB::${object}.0 = `))?.split(' = ')[1];
+const notification = trapNotification;
+const varbind = trapVarbind;
 
 /*
  * Issue 42 item 5, every component real: a service (openDms, role 'service') testing a local

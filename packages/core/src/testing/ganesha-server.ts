@@ -37,6 +37,18 @@ export interface GaneshaServer {
   stop(): Promise<void>;
 }
 
+/** Exports `tree` (a directory the test made) from a Ganesha of its own; its stop() also removes the tree. */
+export async function exportTree(tree: string, versions: GaneshaServerOptions['versions']): Promise<GaneshaServer> {
+  const server = await startGaneshaServer({ exportPath: tree, versions });
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      rmSync(tree, { recursive: true, force: true });
+    },
+  };
+}
+
 export const ganeshaInstall = 'apt-get install nfs-ganesha nfs-ganesha-vfs rpcbind';
 
 export function ganeshaCheck(options: { v3?: boolean } = {}): ToolCheck {

@@ -7,7 +7,7 @@ export { startGaneshaServer, ganeshaCheck, type GaneshaServer, type GaneshaServe
 export { SnmptrapdPeer, type ReceivedTrap } from './snmptrapd-peer.js';
 export { createSnmpToolEnv, freeUdpPort, type SnmpToolEnv } from './snmp-tool-env.js';
 export { countingHasher } from './counting-hasher.js';
-export { createTestDatabase, postgresUnreachable, testServerUrl, type TestDatabase } from './postgres-test-database.js';
+export { createTestDatabase, postgresOrSkip, postgresUnreachable, testServerUrl, type TestDatabase } from './postgres-test-database.js';
 export { openTestDms, type TestAdapter, type TestDms, type TestDmsOptions } from './test-dms.js';
 export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder.js';
 export { wireCore, type WiredCore } from '../services/create-core.js';

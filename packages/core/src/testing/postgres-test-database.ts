@@ -65,3 +65,15 @@ export async function createTestDatabase(serverUrl = testServerUrl): Promise<Tes
     drop: () => onServer(serverUrl, (client) => dropOnceClosed(client, name)),
   };
 }
+
+/**
+ * Whether a test file's PostgreSQL half runs: undefined when the test server answers; otherwise
+ * why not, printed as the reason `skipping` skips. On CI (CI=true) a missing server fails the
+ * file instead, as a missing tool does (require-tool.ts).
+ */
+export async function postgresOrSkip(skipping?: string): Promise<string | undefined> {
+  const unreachable = await postgresUnreachable();
+  if (unreachable && process.env['CI'] === 'true') throw new Error(`CI needs ${unreachable} (install: apt-get install -y postgresql)`);
+  if (unreachable) console.warn(`[skip] ${skipping ? `${skipping}: ` : ''}${unreachable}`);
+  return unreachable;
+}

@@ -20,6 +20,12 @@ export interface ReceivedTrap {
   varbinds: string[];
 }
 
+/** The DMS-MIB notification a received trap carries (its snmpTrapOID varbind), e.g. `dmsAlertRaised`. */
+export const trapNotification = (trap: ReceivedTrap) => /OID: DMS-MIB::(\w+)$/.exec(trap.varbinds[1] ?? '')?.[1];
+
+/** The value of DMS-MIB `object` in a received trap, as snmptrapd printed it. */
+export const trapVarbind = (trap: ReceivedTrap, object: string) => trap.varbinds.find((v) => v.startsWith(`DMS-MIB::${object}.0 = `))?.split(' = ')[1];
+
 export interface SnmptrapdOptions {
   snmptrapd: string;
   /** Communities snmptrapd logs; traps with any other are dropped. */

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { requireTools } from '@dms/core/testing';
 import { readConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { onlyOn } from '../../src/testing/test-app.js';
+import { launchChromium } from '../../src/testing/browser.js';
 
 /**
  * Issue 26 item 5 in a real browser: the reference page says which server "Test Request" sends
@@ -42,19 +43,7 @@ describe.skipIf(skip)('the API reference page in Chromium', () => {
     server = await startServer(readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: password, DMS_LOG_LEVEL: 'silent' }));
     const nas = await call('POST', '/nas', { name: 'filer', host: '192.0.2.10', type: 'smb_v3' });
     share = (await call('POST', `/nas/${String(nas['id'])}/nas_shares`, { name: 'projects', path: 'projects/2024', password: sharePassword })) as typeof share;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(chromiumPath);
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(30_000);
     await page.goto(`${server.url}/docs`, { timeout: 120_000 });

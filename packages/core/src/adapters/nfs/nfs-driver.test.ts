@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasType } from '../../domain/common.js';
 import { freePort } from '../../testing/fixture-support.js';
 import { recordingRun, shareLocation, type RecordingRun } from '../../testing/recording-run.js';
-import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
+import { ganeshaCheck, exportTree, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
 import { createNfsDriver } from './nfs-driver.js';
 
 const driver = createNfsDriver();
@@ -157,12 +157,9 @@ describe.skipIf(!v3check.ok)('NFS driver against NFS-Ganesha serving v3 and v4 (
 
   beforeAll(async () => {
     tree = makeTree();
-    ganesha = await startGaneshaServer({ exportPath: tree, versions: [3, 4] });
+    ganesha = await exportTree(tree, [3, 4]);
   });
-  afterAll(async () => {
-    await ganesha?.stop();
-    rmSync(tree, { recursive: true, force: true });
-  });
+  afterAll(() => ganesha?.stop());
 
   it('finds the export through rpcbind and MOUNT', async () => {
     const run = recordingRun();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasType } from '../../domain/common.js';
 import { isJobFinished } from '../../domain/job.js';
 import { passwordCredential } from '../../security/credential.js';
-import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
+import { ganeshaCheck, exportTree, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { openTestDms } from '../../testing/test-dms.js';
 import { createLocalDriver } from '../local/local-driver.js';
@@ -55,12 +55,9 @@ describe.skipIf(!check.ok)('NFS scans against NFS-Ganesha (v3 and v4)', () => {
 
   beforeAll(async () => {
     tree = makeTree();
-    ganesha = await startGaneshaServer({ exportPath: tree, versions: [3, 4] });
+    ganesha = await exportTree(tree, [3, 4]);
   });
-  afterAll(async () => {
-    await ganesha?.stop();
-    rmSync(tree, { recursive: true, force: true });
-  });
+  afterAll(() => ganesha?.stop());
 
   for (const type of ['nfs_v3', 'nfs_v4'] as const) {
     it(`issue 42: a ${type} scan counts what a local scan of the exported directory counts, over several pages`, async () => {
