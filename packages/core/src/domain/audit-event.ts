@@ -3,10 +3,10 @@ import type { ListSpec } from '../list-query/list-query.js';
 import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
+import { auditVias, type AuditVia } from '../scopes/principal.js';
 
-/** Where a change came in: the host that took it, or the scheduler that made it. */
-export const auditVias = ['rest', 'cli', 'console', 'scheduler'] as const;
-export type AuditVia = (typeof auditVias)[number];
+// Where a change came in is the principal's origin, declared with it in a lower layer.
+export { auditVias, type AuditVia };
 
 export const auditActorKinds = ['user', 'api_key', 'system'] as const;
 export type AuditActorKind = (typeof auditActorKinds)[number];

@@ -1,5 +1,8 @@
 import type { Scope } from './scope.js';
-import type { AuditVia } from '../domain/audit-event.js';
+
+/** Where a change came in: the host that took it, or the scheduler that made it (the audit log's `via`). */
+export const auditVias = ['rest', 'cli', 'console', 'scheduler'] as const;
+export type AuditVia = (typeof auditVias)[number];
 
 /**
  * Where a call came in, as the audit log records it: the host (or the scheduler), and for
