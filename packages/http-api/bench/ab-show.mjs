@@ -60,7 +60,9 @@ try {
   console.log(`hono floor: ${round(floorRuns.rps)} req/s (${floorRuns.all})`);
   // CPU per request of each server process (median over the rounds): what contention for the CPUs moves least.
   const cpu = (runs) => round(runs.cpuUsPerReq, 2);
-  console.log(`cpu us/req: A ${cpu(a)}, B ${cpu(b)}, floor ${cpu(floorRuns)}; floor/A ${round(floorRuns.cpuUsPerReq / a.cpuUsPerReq, 3)}, floor/B ${round(floorRuns.cpuUsPerReq / b.cpuUsPerReq, 3)}, A/B ${round(a.cpuUsPerReq / b.cpuUsPerReq, 3)}`);
+  console.log(
+    `cpu us/req: A ${cpu(a)}, B ${cpu(b)}, floor ${cpu(floorRuns)}; floor/A ${round(floorRuns.cpuUsPerReq / a.cpuUsPerReq, 3)}, floor/B ${round(floorRuns.cpuUsPerReq / b.cpuUsPerReq, 3)}, A/B ${round(a.cpuUsPerReq / b.cpuUsPerReq, 3)}`,
+  );
   // Per round, each build against the floor of the same round: noise that hits one round hits the pair.
   const perRound = (runs) => runs.all.split('/').map(Number);
   const [roundsA, roundsF, roundsB] = [perRound(a), perRound(floorRuns), perRound(b)];
