@@ -17,9 +17,6 @@ const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
 const until = <T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000) =>
   pollUntil(read, done, what, { timeoutMs: ms, everyMs: 25 });
 
-const notification = trapNotification;
-const varbind = trapVarbind;
-
 /*
  * Issue 23's Done-when, with every component real: a service (openDms, role 'service': job
  * workers, scheduler, alert sources, the net-snmp trap sender and dispatcher) on a SQLite data
@@ -68,7 +65,7 @@ describe.skipIf(!tools.ok)('keeping watch: a scheduled test, share health, an al
     const share = await core.shares.create(systemPrincipal, String(nas.id), { name: 'watched', path: join(shares, 'watched') });
     const showShare = () => core.shares.show(systemPrincipal, { kind: 'all' }, String(share.id));
     const alerts = async () => (await core.alerts.list(systemPrincipal, { source: ['share_unreachable'] })).alerts;
-    const alertTraps = () => trapd.traps.filter((t) => notification(t)?.startsWith('dmsAlert'));
+    const alertTraps = () => trapd.traps.filter((t) => trapNotification(t)?.startsWith('dmsAlert'));
 
     await core.settings.update(systemPrincipal, { schedule_min_interval_seconds: 1 });
     await core.schedules.create(systemPrincipal, {
@@ -82,7 +79,7 @@ describe.skipIf(!tools.ok)('keeping watch: a scheduled test, share health, an al
     // the directory goes away (renamed aside, to come back as it was)
     renameSync(join(shares, 'watched'), join(shares, 'gone'));
     await until(showShare, (s) => s.health === 'unreachable', 'health unreachable');
-    const raisedTrap = await trapd.waitFor((t) => notification(t) === 'dmsAlertRaised', 30_000);
+    const raisedTrap = await trapd.waitFor((t) => trapNotification(t) === 'dmsAlertRaised', 30_000);
     // later failures update the one alert: last seen moves on, no second alert
     const [alert] = await until(alerts, (list) => list.length > 0 && list.every((a) => a.last_seen_at > a.raised_at), 'a later failure seen on the alert');
     expect(await alerts()).toHaveLength(1);
@@ -93,7 +90,7 @@ describe.skipIf(!tools.ok)('keeping watch: a scheduled test, share health, an al
     renameSync(join(shares, 'gone'), join(shares, 'watched'));
     await until(showShare, (s) => s.health === 'ok', 'health ok again');
     await until(alerts, (list) => list.length === 1 && list[0]!.cleared_at !== null, 'the alert cleared');
-    const clearedTrap = await trapd.waitFor((t) => notification(t) === 'dmsAlertCleared', 30_000);
+    const clearedTrap = await trapd.waitFor((t) => trapNotification(t) === 'dmsAlertCleared', 30_000);
 
     // Quiet the service, then let every trap it started leave: no run, job or alert source is
     // left to announce anything, and close() waits for the dispatcher's sends.
@@ -114,17 +111,17 @@ describe.skipIf(!tools.ok)('keeping watch: a scheduled test, share health, an al
     await trapd.waitFor((t) => t.community === 'barrier');
 
     // exactly one raise and one clear, both to the target whose band holds level 4 only
-    expect(alertTraps().map((t) => `${t.community}: ${notification(t)}`)).toEqual(['watch: dmsAlertRaised', 'watch: dmsAlertCleared']);
+    expect(alertTraps().map((t) => `${t.community}: ${trapNotification(t)}`)).toEqual(['watch: dmsAlertRaised', 'watch: dmsAlertCleared']);
     expect(trapd.traps.filter((t) => t.community === 'critical-only')).toEqual([]);
     for (const trap of [raisedTrap, clearedTrap]) {
       expect(trap.version).toBe(1);
-      expect(varbind(trap, 'dmsEventSeverity')).toBe('INTEGER: error(4)');
-      expect(varbind(trap, 'dmsAlertSource')).toBe('STRING: share_unreachable');
-      expect(varbind(trap, 'dmsAlertId')).toBe(`Gauge32: ${alert!.id}`);
-      expect(varbind(trap, 'dmsEventResource')).toBe(`STRING: nas_shares ${share.id} (watched)`);
+      expect(trapVarbind(trap, 'dmsEventSeverity')).toBe('INTEGER: error(4)');
+      expect(trapVarbind(trap, 'dmsAlertSource')).toBe('STRING: share_unreachable');
+      expect(trapVarbind(trap, 'dmsAlertId')).toBe(`Gauge32: ${alert!.id}`);
+      expect(trapVarbind(trap, 'dmsEventResource')).toBe(`STRING: nas_shares ${share.id} (watched)`);
     }
-    expect(varbind(raisedTrap, 'dmsEventName')).toBe('STRING: alert_raised');
-    expect(varbind(clearedTrap, 'dmsEventName')).toBe('STRING: alert_cleared');
+    expect(trapVarbind(raisedTrap, 'dmsEventName')).toBe('STRING: alert_raised');
+    expect(trapVarbind(clearedTrap, 'dmsEventName')).toBe('STRING: alert_cleared');
     expect(sendErrors).toEqual([]);
   });
 });

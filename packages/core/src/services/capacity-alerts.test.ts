@@ -13,8 +13,6 @@ import { SnmptrapdPeer, trapNotification, trapVarbind } from '../testing/snmptra
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 
 const tools = requireTools(['snmptrapd'], 'bash .ci/setup-snmp.sh');
-const notification = trapNotification;
-const varbind = trapVarbind;
 
 /*
  * Issue 42 item 5, every component real: a service (openDms, role 'service') testing a local
@@ -75,7 +73,7 @@ describe.skipIf(!tools.ok)('issue 42 item 5: a share nearly full raises an alert
     const [raised] = await alerts();
     expect(raised).toMatchObject({ source: 'share_nearly_full', level: 3, resource: { type: 'nas_shares', id: String(share.id) }, cleared_at: null });
     expect(raised!.message).toContain(`share small is ${full.used_percent} % full`);
-    const raisedTrap = await trapd.waitFor((t) => notification(t) === 'dmsAlertRaised', 30_000);
+    const raisedTrap = await trapd.waitFor((t) => trapNotification(t) === 'dmsAlertRaised', 30_000);
     // Filled to the brim: past 90 %, the same alert one level higher (error), not a second one.
     disk.fill();
     expect((await tested()).used_percent).toBeGreaterThanOrEqual(90);
@@ -89,7 +87,7 @@ describe.skipIf(!tools.ok)('issue 42 item 5: a share nearly full raises an alert
     rmSync(join(dir, 'fill'));
     expect((await tested()).used_percent).toBeLessThan(80);
     expect(await alerts()).toEqual([expect.objectContaining({ id: raised!.id, cleared_at: expect.any(String) })]);
-    const clearedTrap = await trapd.waitFor((t) => notification(t) === 'dmsAlertCleared', 30_000);
+    const clearedTrap = await trapd.waitFor((t) => trapNotification(t) === 'dmsAlertCleared', 30_000);
 
     // Filled again, then the share deleted: the sweep clears what its share no longer backs.
     writeFileSync(join(dir, 'fill'), Buffer.alloc(3.4 * 1024 * 1024, 1));
@@ -107,13 +105,13 @@ describe.skipIf(!tools.ok)('issue 42 item 5: a share nearly full raises an alert
     marker.close();
     await trapd.waitFor((t) => t.community === 'barrier');
 
-    const alertTraps = trapd.traps.filter((t) => notification(t)?.startsWith('dmsAlert')).map((t) => notification(t));
+    const alertTraps = trapd.traps.filter((t) => trapNotification(t)?.startsWith('dmsAlert')).map((t) => trapNotification(t));
     // One raise and one clear for the first fill, then the second fill's raise and its clear on deletion.
     expect(alertTraps).toEqual(['dmsAlertRaised', 'dmsAlertCleared', 'dmsAlertRaised', 'dmsAlertCleared']);
     for (const trap of [raisedTrap, clearedTrap]) {
-      expect(varbind(trap, 'dmsAlertSource')).toBe('STRING: share_nearly_full');
-      expect(varbind(trap, 'dmsEventSeverity')).toBe('INTEGER: warning(3)');
-      expect(varbind(trap, 'dmsEventResource')).toBe(`STRING: nas_shares ${share.id} (small)`);
+      expect(trapVarbind(trap, 'dmsAlertSource')).toBe('STRING: share_nearly_full');
+      expect(trapVarbind(trap, 'dmsEventSeverity')).toBe('INTEGER: warning(3)');
+      expect(trapVarbind(trap, 'dmsEventResource')).toBe(`STRING: nas_shares ${share.id} (small)`);
     }
   });
 });
