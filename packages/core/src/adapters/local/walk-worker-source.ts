@@ -11,6 +11,13 @@
  * `batchMs` (always at least one directory) and answers `{ files, bytes, dirs, pending }`,
  * handing unvisited directories back so idle workers can take them. It never follows
  * symlinks; a directory or file that vanished (ENOENT/ENOTDIR) is skipped, except the root.
+ * Files with more than one hard link are not counted here but handed back as `links`
+ * (`dev:ino`) with `linkBytes`, so the main thread counts each inode once across workers.
+ * With `analytics`, the answer also carries what the sink is told: `listed`, one entry per
+ * directory reached (share-relative path, subdirectories it pushed, its files' names, in the
+ * order their directory's files come before it), and `facts`, four numbers per listed name
+ * (bytes, mtime ms, atime ms, index in `links` or -1) in one Float64Array: one structured
+ * clone per batch, not one message or object per file.
  *
  * With `pinned` (root is /proc/self/fd/N of a directory the main thread opened), a path
  * string is never trusted past the listing: each subdirectory is opened with O_NOFOLLOW, the
@@ -22,7 +29,7 @@
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { readdirSync, lstatSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
-const { root, pinned, batchMs } = workerData;
+const { root, pinned, batchMs, analytics } = workerData;
 const ENTER = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
 const fdPath = (fd) => '/proc/self/fd/' + fd;
@@ -52,20 +59,37 @@ function enter(dir) {
   closeSync(fd);
   return undefined;
 }
+// Share-relative name of a directory the walk reached ('/' for the root).
+const rootEnd = root.endsWith('/') ? root.length - 1 : root.length;
+const relative = (dir) => (dir === root ? '/' : dir.slice(rootEnd));
 parentPort.on('message', ({ dirs: queued }) => {
   let files = 0, bytes = 0, dirs = 0;
+  // Files with several hard links go to the main thread, which counts each inode once
+  // across all workers: 'dev:ino' keys and their sizes.
+  const links = [], linkBytes = [];
+  // With analytics: per directory { path, subdirectories, names }, and per file of those
+  // names four numbers in 'facts' (bytes, mtime ms, atime ms, index in 'links' or -1).
+  const listed = analytics ? [] : undefined;
+  const facts = analytics ? [] : undefined;
   const stack = queued.slice();
   const until = performance.now() + batchMs;
+  let current;
   try {
     do {
       const dir = stack.pop();
+      current = dir;
       let opened, entries;
       try {
         opened = enter(dir);
-        if (opened === undefined) continue;
+        if (opened === undefined) {
+          if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: [] });
+          continue;
+        }
         entries = readdirSync(opened.at, { withFileTypes: true });
       } catch (e) {
         if (opened !== undefined && opened.fd >= 0) closeSync(opened.fd);
+        // Vanished or unreadable, it is still reported, with nothing below it.
+        if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: [] });
         if (vanished(e) && dir !== root) continue;
         throw Object.assign(e, { path: dir });
       }
@@ -73,9 +97,13 @@ parentPort.on('message', ({ dirs: queued }) => {
         dirs++;
         const prefix = dir.endsWith('/') ? dir : dir + '/';
         const from = opened.at.endsWith('/') ? opened.at : opened.at + '/';
+        let subdirectories = 0;
+        const names = listed ? [] : undefined;
         for (const entry of entries) {
-          if (entry.isDirectory()) stack.push(prefix + entry.name);
-          else if (entry.isFile()) {
+          if (entry.isDirectory()) {
+            stack.push(prefix + entry.name);
+            subdirectories++;
+          } else if (entry.isFile()) {
             let st;
             try {
               st = lstatSync(from + entry.name, { throwIfNoEntry: false });
@@ -84,16 +112,31 @@ parentPort.on('message', ({ dirs: queued }) => {
               throw Object.assign(e, { path: prefix + entry.name });
             }
             // Re-checked: the entry may have been replaced since readdir.
-            if (st !== undefined && st.isFile()) { files++; bytes += st.size; }
+            if (st === undefined || !st.isFile()) continue;
+            let link = -1;
+            if (st.nlink > 1) {
+              link = links.length;
+              links.push(st.dev + ':' + st.ino);
+              linkBytes.push(st.size);
+            } else {
+              files++;
+              bytes += st.size;
+            }
+            if (names) {
+              names.push(entry.name);
+              facts.push(st.size, st.mtimeMs, st.atimeMs, link);
+            }
           }
         }
+        if (listed) listed.push({ path: relative(dir), subdirectories, names });
       } finally {
         if (opened.fd >= 0) closeSync(opened.fd);
       }
     } while (stack.length > 0 && performance.now() < until);
-    parentPort.postMessage({ files, bytes, dirs, pending: stack });
+    parentPort.postMessage({ files, bytes, dirs, pending: stack, links, linkBytes, listed, facts: facts && Float64Array.from(facts) });
   } catch (e) {
-    parentPort.postMessage({ files, bytes, dirs, pending: [], error: { code: e.code, path: e.path, message: e.message } });
+    const error = { code: e.code, path: e.path ?? current, message: e.message };
+    parentPort.postMessage({ files, bytes, dirs, pending: [], links, linkBytes, listed, facts: facts && Float64Array.from(facts), error });
   }
 });
 `;
