@@ -28,7 +28,7 @@
  */
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
-const { readdirSync, lstatSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
+const { readdirSync, lstatSync, statSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
 const { root, pinned, batchMs, analytics } = workerData;
 const ENTER = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
@@ -38,10 +38,17 @@ const under = (opened, top) =>
   opened.length > top.length &&
   (top.length === 1 || opened[top.length] === 0x2f) &&
   opened.subarray(0, top.length).equals(top);
+// The kernel's name of an opened directory as a string, when it is one exactly (valid UTF-8).
+function textOf(name) {
+  const text = name.toString();
+  return Buffer.byteLength(text) === name.length && Buffer.from(text).equals(name) ? text : undefined;
+}
 // Where to list dir from: the root as given; a subdirectory through a checked descriptor,
-// or undefined when it is no longer a directory under the root.
+// or undefined when it is no longer a directory under the root. Pinned, 'real' is the
+// kernel's name of what was opened (checked under the root's), 'dev' its device.
 function enter(dir) {
-  if (!pinned || dir === root) return { at: dir, fd: -1 };
+  if (!pinned) return { at: dir, fd: -1 };
+  if (dir === root) return { at: root, fd: -1, real: readlinkSync(root, 'buffer'), dev: statSync(root).dev };
   let fd;
   try {
     fd = openSync(dir, ENTER);
@@ -51,13 +58,49 @@ function enter(dir) {
     throw e;
   }
   try {
-    if (under(readlinkSync(fdPath(fd), 'buffer'), readlinkSync(root, 'buffer'))) return { at: fdPath(fd), fd };
+    const real = readlinkSync(fdPath(fd), 'buffer');
+    if (under(real, readlinkSync(root, 'buffer'))) return { at: fdPath(fd), fd, real, dev: statSync(fdPath(fd)).dev };
   } catch (e) {
     closeSync(fd);
     throw e;
   }
   closeSync(fd);
   return undefined;
+}
+// Regular files among 'entries' with their stats, looked up under 'base': [name, stats, ...].
+// A file that vanished since the listing is left out. With 'dev', a failed lookup or a file on
+// another device makes it answer undefined (the caller looks the files up again, safely).
+function statFiles(entries, base, shown, dev) {
+  const found = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    let st;
+    try {
+      st = lstatSync(base + entry.name, { throwIfNoEntry: false });
+    } catch (e) {
+      if (vanished(e)) continue;
+      if (dev !== undefined) return undefined;
+      throw Object.assign(e, { path: shown + entry.name });
+    }
+    if (dev !== undefined && st !== undefined && st.dev !== dev) return undefined;
+    // Re-checked: the entry may have been replaced since readdir.
+    if (st !== undefined && st.isFile()) found.push(entry.name, st);
+  }
+  return found;
+}
+// Files of an opened directory with their stats. Through the descriptor's /proc name every
+// lookup is pinned but costs twice the CPU of a plain path (procfs resolves the magic link
+// each time), so files are first looked up under the kernel's name of the directory, and
+// those answers kept only if that name still leads to the directory afterwards (the
+// descriptor's name unchanged, every file on its device); else they are looked up again
+// through the descriptor.
+function filesOf(opened, entries, shown) {
+  const text = opened.real === undefined ? undefined : textOf(opened.real);
+  if (text !== undefined) {
+    const found = statFiles(entries, text.endsWith('/') ? text : text + '/', shown, opened.dev);
+    if (found !== undefined && readlinkSync(opened.at, 'buffer').equals(opened.real)) return found;
+  }
+  return statFiles(entries, opened.at.endsWith('/') ? opened.at : opened.at + '/', shown, undefined);
 }
 // Share-relative name of a directory the walk reached ('/' for the root).
 const rootEnd = root.endsWith('/') ? root.length - 1 : root.length;
@@ -96,36 +139,29 @@ parentPort.on('message', ({ dirs: queued }) => {
       try {
         dirs++;
         const prefix = dir.endsWith('/') ? dir : dir + '/';
-        const from = opened.at.endsWith('/') ? opened.at : opened.at + '/';
         let subdirectories = 0;
-        const names = listed ? [] : undefined;
         for (const entry of entries) {
           if (entry.isDirectory()) {
             stack.push(prefix + entry.name);
             subdirectories++;
-          } else if (entry.isFile()) {
-            let st;
-            try {
-              st = lstatSync(from + entry.name, { throwIfNoEntry: false });
-            } catch (e) {
-              if (vanished(e)) continue;
-              throw Object.assign(e, { path: prefix + entry.name });
-            }
-            // Re-checked: the entry may have been replaced since readdir.
-            if (st === undefined || !st.isFile()) continue;
-            let link = -1;
-            if (st.nlink > 1) {
-              link = links.length;
-              links.push(st.dev + ':' + st.ino);
-              linkBytes.push(st.size);
-            } else {
-              files++;
-              bytes += st.size;
-            }
-            if (names) {
-              names.push(entry.name);
-              facts.push(st.size, st.mtimeMs, st.atimeMs, link);
-            }
+          }
+        }
+        const found = filesOf(opened, entries, prefix);
+        const names = listed ? [] : undefined;
+        for (let i = 0; i < found.length; i += 2) {
+          const st = found[i + 1];
+          let link = -1;
+          if (st.nlink > 1) {
+            link = links.length;
+            links.push(st.dev + ':' + st.ino);
+            linkBytes.push(st.size);
+          } else {
+            files++;
+            bytes += st.size;
+          }
+          if (names) {
+            names.push(found[i]);
+            facts.push(st.size, st.mtimeMs, st.atimeMs, link);
           }
         }
         if (listed) listed.push({ path: relative(dir), subdirectories, names });
