@@ -3,7 +3,7 @@ import { ExtensionTotals } from './extension-totals.js';
 
 describe('ExtensionTotals', () => {
   it('holds a bounded number of extensions against hostile names, losing no file or byte', () => {
-    const totals = new ExtensionTotals(64);
+    const totals = new ExtensionTotals(128);
     for (let index = 0; index < 10_000; index += 1) totals.add(`e${index}`, index);
     totals.add('big', 1e12);
     const { top, other } = totals.ranked(50);
