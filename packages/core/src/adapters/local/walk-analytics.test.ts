@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
 import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import type { RecordedDirectory, RecordedFile, RecordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import { findWalk } from './find-walk.js';
@@ -40,8 +41,9 @@ function addDirectory(path: string): void {
 
 function addFile(path: string, bytes: number, links: string[] = []): void {
   const index = made.length;
+  // Ages of 11-day steps and 3-day steps never fall on a bucket's bound (30, 90, 365, 1095 days).
   const modified = base - index * 11 * DAY;
-  const accessed = base + index * 7;
+  const accessed = base - index * 3 * DAY;
   for (const name of [path, ...links]) addDirectory(name.slice(0, name.lastIndexOf('/')) || '/');
   writeFileSync(join(root, path), Buffer.alloc(bytes, 0x62));
   for (const link of links) linkSync(join(root, path), join(root, link));
@@ -113,6 +115,62 @@ describe('local walk feeding scan analytics', () => {
     // The totals count a linked inode once, as the analytics do.
     expect(result).toEqual(expectedTotals());
     expect(sink.files).toHaveLength(made.length);
+  });
+
+  it('gives the analytics builder the top directories, histograms, extensions and largest files of the tree', async () => {
+    const builder = new ScanAnalyticsBuilder(base * 1000);
+    const seen = recordingAnalyticsSink();
+    const both = {
+      file: (...args: Parameters<ScanAnalyticsBuilder['file']>) => (builder.file(...args), seen.file(...args)),
+      directory: (path: string, subdirectories: number) => (builder.directory(path, subdirectories), seen.directory(path, subdirectories)),
+    };
+    await walkTree(root, { signal: new AbortController().signal, onProgress: () => {}, analytics: both, workers: 3, batchMs: 0 });
+    const analytics = builder.result();
+
+    // A linked inode counts under the name the walk met first (any of them): taken from the calls.
+    const counted = made.map((file) => ({ ...file, path: seen.files.find((recorded) => [file.path, ...file.links].includes(recorded.path))?.path ?? '' }));
+    const directories = new Map<string, { bytes: number; files: number }>();
+    for (const file of counted) {
+      const parts = file.path.split('/').slice(1, -1);
+      for (let depth = 1; depth <= Math.min(3, parts.length); depth += 1) {
+        const path = `/${parts.slice(0, depth).join('/')}`;
+        const sums = directories.get(path) ?? { bytes: 0, files: 0 };
+        directories.set(path, { bytes: sums.bytes + file.bytes, files: sums.files + 1 });
+      }
+    }
+    expect(byPath(analytics.top_directories.filter((row) => row.files > 0))).toEqual(byPath([...directories].map(([path, sums]) => ({ path, ...sums }))));
+    expect(analytics.top_directories_complete).toBe(true);
+
+    const bucket = (ms: number, bounds: number[]) => bounds.filter((bound) => ms >= bound).length;
+    const ageBounds = [30, 90, 365, 3 * 365].map((days) => days * DAY * 1000);
+    const sizeBounds = [4 * 1024, 1024 ** 2, 100 * 1024 ** 2, 1024 ** 3];
+    const histogram = (labels: readonly string[], index: (file: MadeFile) => number) =>
+      labels.map((label, i) => {
+        const inside = made.filter((file) => index(file) === i);
+        return { bucket: label, files: inside.length, bytes: inside.reduce((sum, file) => sum + file.bytes, 0) };
+      });
+    const ages = ['< 30 d', '30-90 d', '90 d-1 y', '1-3 y', '> 3 y'];
+    expect(analytics.age_histogram).toEqual(histogram(ages, (file) => bucket(base * 1000 - file.modifiedMs, ageBounds)));
+    expect(analytics.access_histogram).toEqual(histogram(ages, (file) => bucket(base * 1000 - (file.accessedMs ?? 0), ageBounds)));
+    expect(analytics.size_histogram).toEqual(histogram(['< 4 KiB', '< 1 MiB', '< 100 MiB', '< 1 GiB', '>= 1 GiB'], (file) => bucket(file.bytes, sizeBounds)));
+
+    // Fewer than 50 extensions: every one is listed, nothing is left for 'other'.
+    const extensions = new Map<string, { files: number; bytes: number }>();
+    for (const file of made) {
+      const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+      const dot = name.lastIndexOf('.');
+      const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+      const sums = extensions.get(extension) ?? { files: 0, bytes: 0 };
+      extensions.set(extension, { files: sums.files + 1, bytes: sums.bytes + file.bytes });
+    }
+    const byExtension = (rows: { extension: string }[]) => [...rows].sort((a, b) => (a.extension < b.extension ? -1 : 1));
+    expect(byExtension(analytics.extensions)).toEqual(byExtension([...extensions].map(([extension, sums]) => ({ extension, ...sums }))));
+    expect(analytics.extensions_other).toEqual({ files: 0, bytes: 0 });
+
+    const largest = [...counted].sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, 20);
+    expect(analytics.largest_files).toEqual(
+      largest.map((file) => ({ path: file.path, bytes: file.bytes, modified_at: new Date(file.modifiedMs).toISOString() })),
+    );
   });
 
   it('counts a linked inode once without analytics too, in both engines', async () => {
