@@ -6,8 +6,8 @@ export interface ListedDirectory {
   path: string;
   /** Subdirectories the walk pushed from it (each reported later by an entry of its own). */
   subdirectories: number;
-  /** Its regular files; each has four numbers in the batch's `facts`. */
-  names: string[];
+  /** Its regular files' names joined by '/' (no name holds one); each has four numbers in the batch's `facts`. */
+  names: string;
 }
 
 /** What a walk worker answers for one batch (see walkWorkerSource). */
@@ -48,7 +48,11 @@ export function absorbBatch(result: BatchResult, totals: ScanProgress, seenInode
   const facts = result.facts;
   let at = 0;
   for (const directory of result.listed) {
-    for (const name of directory.names) {
+    if (directory.names === '') {
+      sink.directory(directory.path, directory.subdirectories);
+      continue;
+    }
+    for (const name of directory.names.split('/')) {
       const link = facts[at + 3] as number;
       if (link < 0 || firstLink[link] === true) {
         sink.file(directory.path, name, facts[at] as number, facts[at + 1] as number, facts[at + 2] as number);

@@ -14,10 +14,10 @@
  * Files with more than one hard link are not counted here but handed back as `links`
  * (`dev:ino`) with `linkBytes`, so the main thread counts each inode once across workers.
  * With `analytics`, the answer also carries what the sink is told: `listed`, one entry per
- * directory reached (share-relative path, subdirectories it pushed, its files' names, in the
- * order their directory's files come before it), and `facts`, four numbers per listed name
- * (bytes, mtime ms, atime ms, index in `links` or -1) in one Float64Array: one structured
- * clone per batch, not one message or object per file.
+ * directory reached (share-relative path, subdirectories it pushed, its files' names joined
+ * by '/', the one character no name holds), and `facts`, four numbers per listed name (bytes,
+ * mtime ms, atime ms, index in `links` or -1) in one Float64Array: a batch is cloned as a few
+ * strings and one buffer, not one message or object per file.
  *
  * With `pinned` (root is /proc/self/fd/N of a directory the main thread opened), a path
  * string is never trusted past the listing: each subdirectory is opened with O_NOFOLLOW, the
@@ -125,14 +125,14 @@ parentPort.on('message', ({ dirs: queued }) => {
       try {
         opened = enter(dir);
         if (opened === undefined) {
-          if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: [] });
+          if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: '' });
           continue;
         }
         entries = readdirSync(opened.at, { withFileTypes: true });
       } catch (e) {
         if (opened !== undefined && opened.fd >= 0) closeSync(opened.fd);
         // Vanished or unreadable, it is still reported, with nothing below it.
-        if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: [] });
+        if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: '' });
         if (vanished(e) && dir !== root) continue;
         throw Object.assign(e, { path: dir });
       }
@@ -164,7 +164,7 @@ parentPort.on('message', ({ dirs: queued }) => {
             facts.push(st.size, st.mtimeMs, st.atimeMs, link);
           }
         }
-        if (listed) listed.push({ path: relative(dir), subdirectories, names });
+        if (listed) listed.push({ path: relative(dir), subdirectories, names: names.join('/') });
       } finally {
         if (opened.fd >= 0) closeSync(opened.fd);
       }

@@ -1,0 +1,43 @@
+// How late a 10 ms timer fires while work runs on the same event loop: the worst lateness and
+// the stalls over 50 ms, counted only while resumed (between pause() and resume() it idles).
+
+const TICK_MS = 10;
+const STALL_MS = 50;
+
+export function startLoopWatch() {
+  let maxMs = 0;
+  let stallsOver50Ms = 0;
+  let samples = 0;
+  let timer;
+  let last = 0;
+  const tick = () => {
+    const now = performance.now();
+    const late = Math.max(0, now - last - TICK_MS);
+    last = now;
+    samples += 1;
+    if (late > maxMs) maxMs = late;
+    if (late > STALL_MS) stallsOver50Ms += 1;
+  };
+  const watch = {
+    resume() {
+      if (timer !== undefined) return;
+      last = performance.now();
+      timer = setInterval(tick, TICK_MS);
+    },
+    pause() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    /** Folds in another watch's figures (a child process's). */
+    add(other) {
+      maxMs = Math.max(maxMs, other.maxMs);
+      stallsOver50Ms += other.stallsOver50Ms;
+      samples += other.samples;
+    },
+    stop() {
+      watch.pause();
+      return { maxMs, stallsOver50Ms, samples };
+    },
+  };
+  return watch;
+}
