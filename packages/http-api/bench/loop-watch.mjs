@@ -1,5 +1,8 @@
 // How late a 10 ms timer fires while work runs on the same event loop: the worst lateness and
 // the stalls over 50 ms, counted only while resumed (between pause() and resume() it idles).
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 
 const TICK_MS = 10;
 const STALL_MS = 50;
@@ -40,4 +43,32 @@ export function startLoopWatch() {
     },
   };
   return watch;
+}
+
+/**
+ * The same watch in an idle process of its own, resumed and paused with the scans: how late a
+ * timer fires there says what the machine's load alone does to an event loop in those moments.
+ */
+export async function startIdleProcessWatch() {
+  const child = fork(fileURLToPath(import.meta.url), ['--idle-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await once(child, 'message');
+  return {
+    resume: () => child.send('resume'),
+    pause: () => child.send('pause'),
+    async stop() {
+      child.send('stop');
+      const [figures] = await once(child, 'message');
+      return figures;
+    },
+  };
+}
+
+if (process.argv[2] === '--idle-process' && process.send) {
+  const watch = startLoopWatch();
+  process.on('message', (command) => {
+    if (command === 'resume') watch.resume();
+    else if (command === 'pause') watch.pause();
+    else if (command === 'stop') process.send(watch.stop(), () => process.disconnect());
+  });
+  process.send('ready');
 }
