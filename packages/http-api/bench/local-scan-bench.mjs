@@ -133,10 +133,11 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
     record('scan.rss_growth_mb', measured.rssGrowthMb, 'MB');
     record('scan.local.loop_delay_max_ms', worst.maxMs, 'ms');
     record('scan.local.loop_stalls_over_50ms', worst.stallsOver50Ms, 'count');
+    record('scan.local.loop_busy_max_ms', worst.busyMaxMs, 'ms');
     record('scan.local.idle_process_loop_delay_max_ms', machine.maxMs, 'ms');
     record('scan.local.idle_process_loop_stalls_over_50ms', machine.stallsOver50Ms, 'count');
     notes.push(
-      `scan.rss_growth_mb: a scan with analytics of ${entries} entries (${large.dirs} dirs × ${large.files} files${onTmpfs}) in a process of its own, RSS sampled every 10 ms, ${bigRuns} runs (growth ${runs.map((r) => round(r.rssGrowthMb, 1)).join('/')} MB), the median run: ${round(measured.rssBeforeMb)} MB before (after a GC), ${round(measured.rssMaxMb)} MB at most (${round(measured.seconds, 2)} s); scan.local.loop_delay_*: the event loop's lateness on a 10 ms timer during every scan with analytics above (${worst.samples} ticks), worst and stalls over 50 ms; scan.local.idle_process_*: the same timer in an idle process of its own over the same moments (${machine.samples} ticks), what the machine's load alone does to an event loop`,
+      `scan.rss_growth_mb: a scan with analytics of ${entries} entries (${large.dirs} dirs × ${large.files} files${onTmpfs}) in a process of its own, RSS sampled every 10 ms, ${bigRuns} runs (growth ${runs.map((r) => round(r.rssGrowthMb, 1)).join('/')} MB), the median run: ${round(measured.rssBeforeMb)} MB before (after a GC), ${round(measured.rssMaxMb)} MB at most (${round(measured.seconds, 2)} s); scan.local.loop_delay_*: the event loop's lateness on a 10 ms timer during every scan with analytics above (${worst.samples} ticks), worst and stalls over 50 ms; scan.local.loop_busy_max_ms: the most CPU the event loop's thread spent between two of those ticks (the loop held by work, not waiting for a core); scan.local.idle_process_*: the same timer in an idle process of its own over the same moments (${machine.samples} ticks), what the machine's load alone does to an event loop`,
     );
     log(`local scan: 1M entries in ${round(measured.seconds, 2)} s, RSS +${round(measured.rssGrowthMb)} MB; loop delay max ${round(worst.maxMs)} ms`);
   } finally {
