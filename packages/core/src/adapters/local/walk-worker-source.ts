@@ -28,7 +28,7 @@
  */
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
-const { readdirSync, lstatSync, statSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
+const { readdirSync, lstatSync, statSync, fstatSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
 const { root, pinned, batchMs, analytics } = workerData;
 const ENTER = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
@@ -59,7 +59,7 @@ function enter(dir) {
   }
   try {
     const real = readlinkSync(fdPath(fd), 'buffer');
-    if (under(real, readlinkSync(root, 'buffer'))) return { at: fdPath(fd), fd, real, dev: statSync(fdPath(fd)).dev };
+    if (under(real, readlinkSync(root, 'buffer'))) return { at: fdPath(fd), fd, real, dev: fstatSync(fd).dev };
   } catch (e) {
     closeSync(fd);
     throw e;
