@@ -33,7 +33,7 @@ function parseCompareQuery(raw: RawQuery): { from: string; to: string } {
   }
   const one = (name: 'from' | 'to'): string => {
     const values = raw[name] ?? [];
-    if (values.length !== 1) throw DomainError.badRequest(name, `${name} must be given once: a scan id of this share`);
+    if (values.length !== 1 || parseScanId(values[0]!) === undefined) throw DomainError.badRequest(name, `${name} must be given once: a scan id of this share`);
     return values[0]!;
   };
   return { from: one('from'), to: one('to') };

@@ -171,10 +171,10 @@ export async function raiseAlert(
 }
 
 /** A scan's analytics with one top directory: what the share's scan at `bytes` would keep. */
-export function sampleAnalytics(bytes: number): ScanAnalytics {
+export function sampleAnalytics(bytes: number, directory = '/projects'): ScanAnalytics {
   const builder = new ScanAnalyticsBuilder(Date.parse('2025-01-15T03:00:00Z'));
-  builder.file('/projects', 'plan.pdf', bytes, Date.parse('2025-01-01T00:00:00Z'), null);
-  builder.directory('/projects', 0);
+  builder.file(directory, 'plan.pdf', bytes, Date.parse('2025-01-01T00:00:00Z'), null);
+  builder.directory(directory, 0);
   builder.directory('/', 1);
   return builder.result();
 }
