@@ -22,9 +22,11 @@
  * With `pinned` (root is /proc/self/fd/N of a directory the main thread opened), a path
  * string is never trusted past the listing: each subdirectory is opened with O_NOFOLLOW, the
  * kernel's name of what was opened (readlink of its descriptor) must lie under the root's
- * current name, and its entries are listed and lstat'ed through that descriptor. A component
- * swapped for a symlink after it was listed is thus skipped, like a vanished one, and never
- * followed out of the share. Costs an open, two readlinks and a close per directory.
+ * current name, and its entries are listed through that descriptor. A component swapped for a
+ * symlink after it was listed is thus skipped, like a vanished one, and never followed out of
+ * the share. Its files are looked up under that kernel name, kept only if it still names the
+ * descriptor's directory afterwards, else through the descriptor (see filesOf). Costs an open,
+ * an fstat, two or three readlinks and a close per directory.
  */
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
