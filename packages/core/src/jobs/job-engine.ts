@@ -15,6 +15,7 @@ import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
 import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
+import { withoutHostPath } from './host-path-note.js';
 
 export interface JobEngineOptions {
   storage: Storage;
@@ -465,7 +466,7 @@ export class JobEngine {
     events.publish(
       makeEvent(
         name,
-        finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`,
+        finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
         clock(),
         {
           type: 'nas_share',

@@ -70,10 +70,12 @@ describe('local driver test', () => {
 
   it.each([
     ['share/../../outside', "path 'share/../../outside' must not contain '..'"],
-    ['nope/x', "path 'nope/x' not found on share"],
-    ['share/a.txt', "path 'share/a.txt' is not a directory"],
+    // <root1>: the first root, made in beforeAll; the driver names the host path it checked.
+    ['nope/x', "path 'nope/x' not found on share (host path: <root1>/nope/x)"],
+    ['share/a.txt', "path 'share/a.txt' is not a directory (host path: <root1>/share/a.txt)"],
     ['escape', "path 'escape' is outside the allowed roots"],
-  ])('refuses %s', async (path, message) => {
+  ])('refuses %s', async (path, shown) => {
+    const message = shown.replace('<root1>', root1);
     const run = recordingRun();
     expect(await driver().test(shareLocation('local', { path }), run)).toEqual({ ok: false, message });
     expect(run.steps).toEqual([
