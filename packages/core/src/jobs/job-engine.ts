@@ -57,6 +57,8 @@ export interface JobRefs {
   total: number;
   /** The schedule whose run starts it. */
   scheduleId?: number;
+  /** A test of an unsaved share: who tested what (test-fingerprint.ts), for the share saved from it. */
+  testFingerprint?: string;
 }
 
 /** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
@@ -179,6 +181,7 @@ export class JobEngine {
       payload_enc: sealJobPayload(this.#options.secrets, kind, target),
       created_at: this.now(),
       ...(refs.scheduleId === undefined ? {} : { schedule_id: refs.scheduleId }),
+      ...(refs.testFingerprint === undefined ? {} : { test_fingerprint: refs.testFingerprint }),
       ...(bounds ? { requested_by: bounds.requestedBy, requester: bounds.requester } : {}),
     };
     return jobs.enqueue(insert, bounds).then(async (job) => job ?? Promise.reject(await this.refusal(jobs, bounds!)));

@@ -25,6 +25,7 @@ import type { JobShare } from '../jobs/job-payload.js';
 import { nextJobChange, watchJob } from '../jobs/watch-job.js';
 import { clockDeadline } from './clock-deadline.js';
 import { messageFor } from '../jobs/host-path-note.js';
+import { testFingerprint as fingerprintTest } from '../jobs/test-fingerprint.js';
 
 export const maxWaitSeconds = 30;
 
@@ -233,7 +234,9 @@ export class JobService {
     const password = input.password ?? null;
     const target = { location: { type: nas.type, host: nas.host, ...connection, password }, label: input.name };
     const resource = auditResource('nas_shares', null, input.name);
-    return this.queue(principal, 'share_test', nas, { shareId: null, resource }, target, shareLocation(nas, connection, password));
+    // The share saved from this test, by the same principal, takes it as its first (ShareService.create).
+    const testFingerprint = fingerprintTest(this.deps.secrets, principal, nas, { ...connection, password });
+    return this.queue(principal, 'share_test', nas, { shareId: null, resource, testFingerprint }, target, shareLocation(nas, connection, password));
   }
 
   /** PUT /nas_shares/{id}/test: re-tests a saved share with its stored credentials. */
@@ -280,7 +283,13 @@ export class JobService {
     principal: Principal,
     kind: JobKind,
     nas: NasRecord,
-    subject: { shareId: number | null; resource: AuditResource; scheduleId?: number; alsoStore?: (stores: Stores) => Promise<void> | undefined },
+    subject: {
+      shareId: number | null;
+      resource: AuditResource;
+      scheduleId?: number;
+      testFingerprint?: string;
+      alsoStore?: (stores: Stores) => Promise<void> | undefined;
+    },
     target: JobShare,
     location?: ShareLocation,
   ): Promise<ActiveJobStatus> {
@@ -292,7 +301,13 @@ export class JobService {
         stores.jobs,
         kind,
         target,
-        { nasId: nas.id, shareId: subject.shareId, total, ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }) },
+        {
+          nasId: nas.id,
+          shareId: subject.shareId,
+          total,
+          ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }),
+          ...(subject.testFingerprint === undefined ? {} : { testFingerprint: subject.testFingerprint }),
+        },
         bounds,
       );
       await subject.alsoStore?.(stores);
