@@ -469,7 +469,9 @@ export class JobEngine {
     events.publish(
       makeEvent(
         name,
-        finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
+        finished.status === 'completed'
+          ? `${what} of '${subject.name}' completed`
+          : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
         clock(),
         {
           type: 'nas_share',

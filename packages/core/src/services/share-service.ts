@@ -204,7 +204,14 @@ export class ShareService {
     const finishedSince = new Date(this.deps.clock().getTime() - testAdoptionWindowMs).toISOString();
     const job = await stores.jobs.adoptTest({ nasId: nas.id, fingerprint, finishedSince }, share.id);
     if (job?.finished_at == null || (job.status !== 'completed' && job.status !== 'failed')) return undefined;
-    const capacity = capacityOfOutcome({ status: job.status, message: job.message, progress: job.progress, total: job.total, steps: job.steps, result: job.result });
+    const capacity = capacityOfOutcome({
+      status: job.status,
+      message: job.message,
+      progress: job.progress,
+      total: job.total,
+      steps: job.steps,
+      result: job.result,
+    });
     await stores.shares.recordTest(share.id, { status: job.status, at: job.finished_at, ...(capacity ? { capacity } : {}) });
     return stores.shares.get(share.id);
   }

@@ -81,7 +81,9 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
     await tabTo(c.page, 'Test before saving');
     await c.page.keyboard.press('Enter');
     await panel.and(c.page.locator('[data-status="failed"]')).waitFor();
-    expect(await steps.nth(0).textContent()).toMatch(/^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/);
+    expect(await steps.nth(0).textContent()).toMatch(
+      /^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/,
+    );
     expect(await steps.nth(1).textContent()).toMatch(/^List entries skipped/);
     expect((await caller.shares.list()).count).toBe(0);
   });

@@ -133,7 +133,9 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     expect(await alert.textContent()).toMatch(/^Failed: path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/);
     const steps = c.page.getByRole('list', { name: 'Steps of the test of missing on filer' }).getByRole('listitem');
     expect(await steps.count()).toBe(2);
-    expect(await steps.nth(0).textContent()).toMatch(/^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/);
+    expect(await steps.nth(0).textContent()).toMatch(
+      /^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/,
+    );
     expect(await steps.nth(0).getAttribute('data-outcome')).toBe('failed');
     expect(await steps.nth(1).textContent()).toMatch(/^List entries skipped/);
     // A failed test stops its bar where it failed: one step of two.

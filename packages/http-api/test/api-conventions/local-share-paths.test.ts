@@ -150,7 +150,8 @@ describe('PUT /nas/{nas_id}/nas_shares/-/test on a local NAS', () => {
         expect(res.status).toBe(202);
       }
     };
-    const jobAs = async (auth: string) => readJson<{ message: string; steps: Array<{ message?: string }> }>(await t.call('GET', `/api/v2/jobs/${jobId}`, { auth }));
+    const jobAs = async (auth: string) =>
+      readJson<{ message: string; steps: Array<{ message?: string }> }>(await t.call('GET', `/api/v2/jobs/${jobId}`, { auth }));
     const listedAs = async (auth: string) =>
       (await readJson<{ jobs: Array<{ job_id: string; message: string }> }>(await t.call('GET', `/api/v2/jobs?nas_share_id=${share.id}`, { auth }))).jobs.find(
         (job) => job.job_id === jobId,
