@@ -68,7 +68,7 @@ describe('failed jobs in the log (openDms wiring)', () => {
   it('logs nothing for a completed job, whose message says what succeeded', async () => {
     lines.splice(0);
     const job = await finish('here', { name: 'probe', path: 'projects' });
-    expect(job).toMatchObject({ status: 'completed', message: `opened ${join(base, 'shares', 'projects')}, 0 entries listed` });
+    expect(job).toMatchObject({ status: 'completed', message: `opened 'projects', 0 entries listed (host path: ${join(base, 'shares', 'projects')})` });
     expect(lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
 });

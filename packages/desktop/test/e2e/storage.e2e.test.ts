@@ -119,7 +119,9 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     expect(await steps.count()).toBe(2);
     expect(await steps.nth(0).textContent()).toMatch(/^Open path ok/);
     expect(await steps.nth(1).textContent()).toMatch(/^List entries ok/);
-    expect(await c.page.locator('.job-panel .job-message').first().textContent()).toMatch(/^opened .*projects, 2 entries listed$/);
+    expect(await c.page.locator('.job-panel .job-message').first().textContent()).toMatch(
+      /^opened '.*projects', 2 entries listed \(host path: \/.*projects\)$/,
+    );
   });
 
   it('shows a failed test with its message and the step that failed', async () => {

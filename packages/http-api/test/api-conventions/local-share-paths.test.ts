@@ -112,7 +112,7 @@ describe('PUT /nas/{nas_id}/nas_shares/-/test on a local NAS', () => {
     const started = await testUnsaved('projects');
     expect(started.status).toBe(202);
     const { job_id: jobId } = await readJson<{ job_id: string }>(started);
-    expect(await ended(jobId)).toMatchObject({ status: 'completed', message: `opened ${join(root, 'projects')}, 0 entries listed` });
+    expect(await ended(jobId)).toMatchObject({ status: 'completed', message: `opened 'projects', 0 entries listed (host path: ${join(root, 'projects')})` });
   });
 
   it('queues a path that does not exist yet; the test then says so', async () => {
@@ -172,5 +172,19 @@ describe('PUT /nas/{nas_id}/nas_shares/-/test on a local NAS', () => {
     }
     // Stored once, whole: what the admin reads.
     expect((await t.storage.jobs.get(jobId))?.message).toBe(full);
+    // A passed test names the real directory it opened the same way.
+    const passed = await addShare(t, local, { name: unique('projects'), path: 'projects' });
+    const { job_id: passedId } = await readJson<{ job_id: string }>(await t.call('PUT', `/api/v2/nas_shares/${passed.id}/test`, { auth: plainKey }));
+    for (;;) {
+      const res = await t.call('GET', `/api/v2/jobs/${passedId}?wait=10`, { auth: plainKey });
+      if (res.status === 200) {
+        expect(await readJson(res)).toMatchObject({ status: 'completed', message: "opened 'projects', 0 entries listed" });
+        break;
+      }
+      expect(res.status).toBe(202);
+    }
+    expect(await readJson(await t.call('GET', `/api/v2/jobs/${passedId}`, { auth: adminKey }))).toMatchObject({
+      message: `opened 'projects', 0 entries listed (host path: ${join(root, 'projects')})`,
+    });
   });
 });

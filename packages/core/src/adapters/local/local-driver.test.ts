@@ -50,7 +50,7 @@ describe('local driver test', () => {
     // 9 entries in share/: the test reads 8 at most and says it stopped there.
     expect(await driver().test(shareLocation('local', { path: 'share' }), run)).toMatchObject({
       ok: true,
-      message: `opened ${join(root1, 'share')}, listed the first 8 entries`,
+      message: `opened 'share', listed the first 8 entries (host path: ${join(root1, 'share')})`,
     });
     expect(run.steps.map((s) => [s.name, s.outcome])).toEqual([
       ['open_path', 'ok'],
@@ -60,12 +60,12 @@ describe('local driver test', () => {
 
   it('opens an absolute path inside any root', async () => {
     const result = await driver().test(shareLocation('local', { path: join(root2, 'other') }), recordingRun());
-    expect(result).toMatchObject({ ok: true, message: `opened ${join(root2, 'other')}, 1 entry listed` });
+    expect(result).toMatchObject({ ok: true, message: `opened '${join(root2, 'other')}', 1 entry listed (host path: ${join(root2, 'other')})` });
   });
 
   it('names the real directory it opened, not the symlink that led there', async () => {
     const result = await driver().test(shareLocation('local', { path: 'share/link-to-dir' }), recordingRun());
-    expect(result).toMatchObject({ ok: true, message: `opened ${join(root1, 'share', 'nested')}, 2 entries listed` });
+    expect(result).toMatchObject({ ok: true, message: `opened 'share/link-to-dir', 2 entries listed (host path: ${join(root1, 'share', 'nested')})` });
   });
 
   it.each([
