@@ -162,6 +162,7 @@ export {
   sizeBuckets,
   type ScanAnalytics,
   type TopDirectory,
+  type TopGrower,
   type AgeBucket,
   type SizeBucket,
 } from './domain/scan-analytics.js';
