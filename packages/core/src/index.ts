@@ -150,6 +150,27 @@ export {
   type Capacity,
 } from './domain/statistics.js';
 export { shareHealths, type ShareHealth } from './domain/nas-share.js';
+export {
+  channelTypes,
+  channelDigests,
+  notificationSources,
+  notificationEventTypes,
+  channelSettingsSchemas,
+  channelCreateSchema,
+  channelUpdateSchema,
+  channelSchema,
+  channelCreatedSchema,
+  channelCollectionSchema,
+  channelListSpec,
+  channelTestResultSchema,
+  deliverySchema,
+  deliveryCollectionSchema,
+  deliveryListSpec,
+  type Channel,
+  type ChannelType,
+  type Delivery,
+  type ChannelTestResult,
+} from './domain/notification-channel.js';
 
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';

@@ -15,6 +15,7 @@ import {
   type User,
 } from '@dms/core';
 import type { TestApp } from './test-app.js';
+import type { Channel } from '@dms/core';
 
 /** model_error (docs/api.md#errors), as a client reads it. */
 export interface ModelErrorBody {
@@ -25,7 +26,7 @@ export interface ShareCollectionBody {
   count: number;
   nas_shares: NasShare[];
 }
-export type { Alert, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
+export type { Alert, Channel, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
 
 export async function readJson<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -104,6 +105,7 @@ export interface ResourceWorld {
   jobId?: string;
   schedule?: Schedule;
   alert?: Alert;
+  channel?: Channel;
 }
 
 export async function seedResourceWorld(
@@ -131,6 +133,11 @@ export async function addApiKey(t: TestApp, scopes: Array<`${string}/${string}`>
   });
   const { key: _token, ...view } = await t.core.apiKeys.create(systemPrincipal, { name: unique('key'), api_key_scopes, ...fields });
   return view;
+}
+
+/** A Slack channel whose URL refuses connections (nothing listens on port 4): a test send fails at once, nothing is sent anywhere. */
+export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Promise<Channel> {
+  return t.core.notificationChannels.create(systemPrincipal, { name: unique('channel'), type: 'slack', settings: { url: 'http://127.0.0.1:4/hook' }, ...fields });
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {
