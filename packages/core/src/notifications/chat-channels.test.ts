@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStorage } from '../adapters/sqlite/sqlite-storage.js';
 import { openTestDms, type TestDms } from '../testing/test-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { startHttpReceiver, type HttpReceiver } from '../testing/http-receiver.js';
@@ -62,6 +64,17 @@ describe('chat and push channels', () => {
       ],
     });
     for (const request of receiver.requests) expect(request.headers['content-type'], request.path).toMatch(/^(application\/json|text\/plain)/);
+    // Finished deliveries are purged once past the retention; one still due would not be.
+    await core.alerts.clear('share_unreachable', { type: 'nas_shares', id: '12', name: 'projects <&>' });
+    // A second connection to the database, as the retention purge's store reads it (no secret is opened).
+    const storage = openSqliteStorage({ file: join(t.dataDir, 'dms.sqlite') });
+    try {
+      expect(await storage.notificationDeliveries.purgeFinished(new Date(Date.now() + 60_000).toISOString(), 100)).toBe(4);
+    } finally {
+      await storage.close();
+    }
+    const { deliveries } = await core.notificationChannels.deliveries(systemPrincipal, 'slack-channel', {});
+    expect(deliveries.map((delivery) => [delivery.event_type, delivery.outcome])).toEqual([['alert.cleared', 'pending']]);
   });
 
   it('ntfy takes a non-ASCII title RFC 2047-encoded, and the test message at priority 1', async () => {
