@@ -402,17 +402,15 @@ const endpoints: Endpoint[] = [
     body: () => ({ name: unique('channel'), type: 'ntfy', settings: { url: 'http://127.0.0.1:4/topic' } }),
     status: 201,
   },
-  ...(['show', 'update', 'destroy', 'test', 'deliveries'] as const).map(
-    (action): Endpoint => ({
-      method: action === 'show' || action === 'deliveries' ? 'GET' : action === 'update' ? 'PUT' : action === 'destroy' ? 'DELETE' : 'POST',
-      documented: `/notification_channels/{notification_channel_id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
-      prepare: withChannel,
-      path: (f) => `/notification_channels/${need(f.channel, 'channel').id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
-      scope: `notification_channels/${action === 'deliveries' ? 'show' : action}`,
-      ...(action === 'update' ? { body: () => ({ min_level: 4 }) } : {}),
-      status: action === 'destroy' ? 204 : 200,
-    }),
-  ),
+  ...(['show', 'update', 'destroy', 'test', 'deliveries'] as const).map((action): Endpoint => ({
+    method: action === 'show' || action === 'deliveries' ? 'GET' : action === 'update' ? 'PUT' : action === 'destroy' ? 'DELETE' : 'POST',
+    documented: `/notification_channels/{notification_channel_id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
+    prepare: withChannel,
+    path: (f) => `/notification_channels/${need(f.channel, 'channel').id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
+    scope: `notification_channels/${action === 'deliveries' ? 'show' : action}`,
+    ...(action === 'update' ? { body: () => ({ min_level: 4 }) } : {}),
+    status: action === 'destroy' ? 204 : 200,
+  })),
   // Keeping watch (docs/api.md#schedules, docs/api.md#alerts, docs/decisions/090-health-scans-capacity.md): schedules, alerts and their settings, a share's scans, capacity.
   { method: 'GET', documented: '/schedules', path: () => '/schedules?enabled=true', scope: 'schedules/index', status: 200 },
   {

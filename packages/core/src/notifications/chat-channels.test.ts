@@ -50,10 +50,18 @@ describe('chat and push channels', () => {
     const discord = JSON.parse(byPath('/discord').body) as { allowed_mentions: unknown; embeds: Array<Record<string, unknown>> };
     expect(discord.allowed_mentions).toEqual({ parse: [] });
     expect(discord.embeds).toEqual([
-      { title: '[dms] error: share_unreachable raised (nas_shares projects <&>)', description: 'cannot connect: refused', color: 0xd00000, timestamp: expect.any(String) },
+      {
+        title: '[dms] error: share_unreachable raised (nas_shares projects <&>)',
+        description: 'cannot connect: refused',
+        color: 0xd00000,
+        timestamp: expect.any(String),
+      },
     ]);
 
-    const teams = JSON.parse(byPath('/teams').body) as { type: string; attachments: Array<{ contentType: string; content: { type: string; body: unknown[] } }> };
+    const teams = JSON.parse(byPath('/teams').body) as {
+      type: string;
+      attachments: Array<{ contentType: string; content: { type: string; body: unknown[] } }>;
+    };
     expect(teams.type).toBe('message');
     expect(teams.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(teams.attachments[0]!.content).toMatchObject({

@@ -37,8 +37,21 @@ beforeAll(async () => {
   if (!openssl.ok) return;
   dir = mkdtempSync(join(tmpdir(), 'dms-smtp-'));
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    join(dir, 'cert.pem'),
   ]);
   cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
   server = new SMTPServer({
@@ -84,7 +97,16 @@ describe.skipIf(!openssl.ok)('e-mail channel', () => {
       name: 'mail',
       type: 'email',
       min_level: 1,
-      settings: { host: '127.0.0.1', port, security: 'starttls', username: 'dms', password: 'smtp-password-1', from: 'dms@example.com', to: ['ops@example.com'], ca: cert },
+      settings: {
+        host: '127.0.0.1',
+        port,
+        security: 'starttls',
+        username: 'dms',
+        password: 'smtp-password-1',
+        from: 'dms@example.com',
+        to: ['ops@example.com'],
+        ca: cert,
+      },
     });
     expect(await core.notificationChannels.test(systemPrincipal, 'mail')).toEqual({ outcome: 'delivered', status_code: null, error: null });
     await core.alerts.sight('share_unreachable', { type: 'nas_shares', id: '3', name: '<b>share</b>' }, 'refused');

@@ -23,8 +23,6 @@ export function startJobNotifications(options: JobNotificationOptions): () => vo
     if (event.origin === 'remote') return;
     const message = jobMessage(event, `evt_${newId()}`);
     if (!message) return;
-    storage
-      .transaction((stores) => enqueueNotification(stores, message, clock()))
-      .then(queued, onError);
+    storage.transaction((stores) => enqueueNotification(stores, message, clock())).then(queued, onError);
   });
 }

@@ -24,7 +24,11 @@ export function channelReceives(channel: Pick<NotificationChannelRecord, 'id' | 
  * Queues a message for every channel that takes it, with the stores of the transaction that
  * stored its event: the event and its deliveries commit together or not at all.
  */
-export async function enqueueNotification(stores: Pick<Stores, 'notificationChannels' | 'notificationDeliveries'>, message: NotificationMessage, now: Date): Promise<void> {
+export async function enqueueNotification(
+  stores: Pick<Stores, 'notificationChannels' | 'notificationDeliveries'>,
+  message: NotificationMessage,
+  now: Date,
+): Promise<void> {
   const channels = (await stores.notificationChannels.listEnabled()).filter((channel) => channelReceives(channel, message));
   if (channels.length === 0) return;
   await stores.notificationDeliveries.enqueue(

@@ -35,7 +35,8 @@ describe.skipIf(unreachable !== undefined)('two replicas', () => {
   it('deliver each event once on each channel, in order', async () => {
     const { core } = first.dms;
     const channels = ['one', 'two', 'three'];
-    for (const name of channels) await core.notificationChannels.create(systemPrincipal, { name, type: 'webhook', min_level: 1, settings: { url: `${receiver.url}/${name}` } });
+    for (const name of channels)
+      await core.notificationChannels.create(systemPrincipal, { name, type: 'webhook', min_level: 1, settings: { url: `${receiver.url}/${name}` } });
     const shares = Array.from({ length: 8 }, (_, i) => ({ type: 'nas_shares', id: String(i + 1), name: `share-${i + 1}` }));
     // Raised on one replica, cleared on the other: both queue into the one table.
     for (const share of shares) await core.alerts.sight('share_unreachable', share, 'gone');

@@ -134,7 +134,10 @@ describe('webhook channel', () => {
       await dms.core.alerts.sight('scan_failed', { type: 'nas_shares', id: '5', name: 'share-5' }, 'failed');
       await deliverUntil(dms, () => flaky.requests.length >= 3, 5);
       const failingAlert = async () =>
-        (await dms.core.alerts.list(systemPrincipal, { source: ['notification_channel_failing'] })).alerts.map((alert) => [alert.resource?.id, alert.cleared_at === null]);
+        (await dms.core.alerts.list(systemPrincipal, { source: ['notification_channel_failing'] })).alerts.map((alert) => [
+          alert.resource?.id,
+          alert.cleared_at === null,
+        ]);
       expect(await failingAlert()).toEqual([[String(broken.id), true]]);
       expect((await dms.core.notificationChannels.show(systemPrincipal, 'flaky')).failing_since).not.toBeNull();
       down = false;

@@ -157,7 +157,11 @@ export function wireCore(options: CoreOptions): WiredCore {
       if (result.ok) {
         if (failuresBefore > 0) await alerts.clear(channelFailingSource, resource);
       } else if (failuresBefore + 1 >= notificationDefaults.failingAfter) {
-        await alerts.sight(channelFailingSource, resource, `notification channel ${channel.name} failed ${failuresBefore + 1} deliveries in a row: ${result.error ?? 'failed'}`);
+        await alerts.sight(
+          channelFailingSource,
+          resource,
+          `notification channel ${channel.name} failed ${failuresBefore + 1} deliveries in a row: ${result.error ?? 'failed'}`,
+        );
       }
     },
   });
@@ -208,15 +212,9 @@ export function wireCore(options: CoreOptions): WiredCore {
     auditEvents: audit,
     alerts,
     statistics: new StatisticsService(deps),
-    notificationChannels: new NotificationChannelService(
-      deps,
-      audit,
-      senders,
-      () => newWebhookSecret(),
-    ),
+    notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
   return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };
 }
-

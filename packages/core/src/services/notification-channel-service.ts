@@ -142,7 +142,8 @@ export class NotificationChannelService {
       const { settings: _sent, type: _type, ...fields } = input;
       const record = await stores.notificationChannels.update(current.id, { ...fields, ...(settings ? { settings, secrets } : {}) });
       if (!record) throw DomainError.notFound('notification_channel_id', ref);
-      if (current.enabled && !record.enabled) await stores.notificationDeliveries.dropPending(record.id, this.deps.clock().toISOString(), 'the channel was disabled');
+      if (current.enabled && !record.enabled)
+        await stores.notificationDeliveries.dropPending(record.id, this.deps.clock().toISOString(), 'the channel was disabled');
       const before = { ...presentChannel(current) };
       const after = { ...presentChannel(record) };
       const sent: Record<string, unknown> = { ...fields, ...(settings ? { settings } : {}) };
@@ -169,7 +170,11 @@ export class NotificationChannelService {
     this.#authorize(principal, 'test');
     const channel = await this.resolve(ref);
     await this.audit.record(principal, { action: 'test', resource: channelAudit(channel), changes: null });
-    const result = await this.senders[channel.type](channel, testMessage(channel, `evt_${this.deps.newId()}`, this.deps.clock()), notificationDefaults.sendTimeoutMs);
+    const result = await this.senders[channel.type](
+      channel,
+      testMessage(channel, `evt_${this.deps.newId()}`, this.deps.clock()),
+      notificationDefaults.sendTimeoutMs,
+    );
     return { outcome: result.ok ? 'delivered' : 'failed', status_code: result.status_code, error: result.error };
   }
 

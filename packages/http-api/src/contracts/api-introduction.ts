@@ -91,7 +91,8 @@ export const apiTags = [
   {
     name: 'notifications',
     'x-displayName': 'Notifications',
-    description: 'Notification channels (webhook, e-mail, ntfy, Slack, Discord, Teams) that alerts and job outcomes are sent to, their deliveries and a test message.',
+    description:
+      'Notification channels (webhook, e-mail, ntfy, Slack, Discord, Teams) that alerts and job outcomes are sent to, their deliveries and a test message.',
   },
   { name: 'statistics', 'x-displayName': 'Statistics', description: 'Capacity from the latest scans, per NAS and per pool, and its growth over a period.' },
   { name: 'nas', 'x-displayName': 'NAS', description: 'NAS devices: where shares live and how they are reached (`type`).' },

@@ -137,7 +137,12 @@ export async function addApiKey(t: TestApp, scopes: Array<`${string}/${string}`>
 
 /** A Slack channel whose URL refuses connections (nothing listens on port 4): a test send fails at once, nothing is sent anywhere. */
 export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Promise<Channel> {
-  return t.core.notificationChannels.create(systemPrincipal, { name: unique('channel'), type: 'slack', settings: { url: 'http://127.0.0.1:4/hook' }, ...fields });
+  return t.core.notificationChannels.create(systemPrincipal, {
+    name: unique('channel'),
+    type: 'slack',
+    settings: { url: 'http://127.0.0.1:4/hook' },
+    ...fields,
+  });
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {

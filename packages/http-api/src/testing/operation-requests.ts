@@ -3,7 +3,19 @@ import { systemPrincipal } from '@dms/core';
 import type { OperationId } from '../operations/rest-operations.js';
 import type { Operation } from '../operations/operation.js';
 import { adminPassword, adminUsername, type TestApp } from './test-app.js';
-import { addApiKey, addChannel, addCorsRule, addSchedule, addUser, dailyRule, raiseAlert, readJson, seedResourceWorld, unique, type ResourceWorld } from './fixtures.js';
+import {
+  addApiKey,
+  addChannel,
+  addCorsRule,
+  addSchedule,
+  addUser,
+  dailyRule,
+  raiseAlert,
+  readJson,
+  seedResourceWorld,
+  unique,
+  type ResourceWorld,
+} from './fixtures.js';
 
 /**
  * The valid request of every operation, made in a seeded world: the suites that walk the route

@@ -43,7 +43,14 @@ describe('notification channels', () => {
     });
     expect(res.status, await res.clone().text()).toBe(201);
     const created = await readJson<Channel>(res);
-    expect(created.settings).toEqual({ host: 'smtp.example.com', port: 587, security: 'starttls', username: 'dms', from: 'dms@example.com', to: ['ops@example.com'] });
+    expect(created.settings).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      security: 'starttls',
+      username: 'dms',
+      from: 'dms@example.com',
+      to: ['ops@example.com'],
+    });
     const updated = await t.call('PUT', api(`/notification_channels/${created.id}`), { auth: t.basic, body: { settings: { port: 465, security: 'tls' } } });
     expect(updated.status, await updated.clone().text()).toBe(200);
     expect((await readJson<Channel>(updated)).settings).toMatchObject({ port: 465, security: 'tls', host: 'smtp.example.com' });
@@ -51,7 +58,10 @@ describe('notification channels', () => {
     expect(stored?.secrets).toEqual({ password: 'smtp-secret-1' });
     await t.call('PUT', api(`/notification_channels/${created.id}`), { auth: t.basic, body: { settings: { password: 'smtp-secret-2' } } });
     expect((await t.storage.notificationChannels.get(created.id))?.secrets).toEqual({ password: 'smtp-secret-2' });
-    const { audit_events } = (await t.core.auditEvents.list(systemPrincipal, { resource_type: ['notification_channels'], resource_id: [String(created.id)] })) as {
+    const { audit_events } = (await t.core.auditEvents.list(systemPrincipal, {
+      resource_type: ['notification_channels'],
+      resource_id: [String(created.id)],
+    })) as {
       audit_events: AuditEvent[];
     };
     const text = JSON.stringify(audit_events);
@@ -61,15 +71,38 @@ describe('notification channels', () => {
   });
 
   it('refuses settings of another type, a URL that is not http(s), digests other than immediately, and a change of type', async () => {
-    const wrongField = await expectModelError(await post({ name: unique('n'), type: 'ntfy', settings: { url: 'https://ntfy.sh/x', host: 'a' } }), 422, 'settings.host', 'unknown');
+    const wrongField = await expectModelError(
+      await post({ name: unique('n'), type: 'ntfy', settings: { url: 'https://ntfy.sh/x', host: 'a' } }),
+      422,
+      'settings.host',
+      'unknown',
+    );
     expect(wrongField.messages.join(' ')).toMatch(/host/);
-    const scheme = await expectModelError(await post({ name: unique('n'), type: 'slack', settings: { url: 'file:///etc/passwd' } }), 422, 'settings.url', 'invalid');
+    const scheme = await expectModelError(
+      await post({ name: unique('n'), type: 'slack', settings: { url: 'file:///etc/passwd' } }),
+      422,
+      'settings.url',
+      'invalid',
+    );
     expect(scheme.messages.join(' ')).toMatch(/http:\/\/ or https:\/\//);
-    await expectModelError(await post({ name: unique('n'), type: 'discord', settings: { url: 'https://user:pw@example.com/x' } }), 422, 'settings.url', 'invalid');
-    const digest = await expectModelError(await post({ name: unique('n'), type: 'slack', digest: 'hourly', settings: { url: 'https://example.com/x' } }), 422, 'digest');
+    await expectModelError(
+      await post({ name: unique('n'), type: 'discord', settings: { url: 'https://user:pw@example.com/x' } }),
+      422,
+      'settings.url',
+      'invalid',
+    );
+    const digest = await expectModelError(
+      await post({ name: unique('n'), type: 'slack', digest: 'hourly', settings: { url: 'https://example.com/x' } }),
+      422,
+      'digest',
+    );
     expect(digest.messages.join(' ')).toMatch(/immediately/);
     await expectModelError(await post({ name: unique('n'), type: 'slack', min_level: 6, settings: { url: 'https://example.com/x' } }), 422, 'min_level');
-    await expectModelError(await post({ name: unique('n'), type: 'slack', sources: ['no_such_source'], settings: { url: 'https://example.com/x' } }), 422, 'sources.0');
+    await expectModelError(
+      await post({ name: unique('n'), type: 'slack', sources: ['no_such_source'], settings: { url: 'https://example.com/x' } }),
+      422,
+      'sources.0',
+    );
     const channel = await addChannel(t);
     await expectModelError(await t.call('PUT', api(`/notification_channels/${channel.id}`), { auth: t.basic, body: { type: 'teams' } }), 422, 'type', 'frozen');
     await expectModelError(await post({ name: channel.name, type: 'slack', settings: { url: 'https://example.com/x' } }), 409, 'name', 'taken');
@@ -84,7 +117,9 @@ describe('notification channels', () => {
     await t.core.alerts.sight('share_unreachable', resource, 'still unreachable');
     await t.core.alerts.clear('share_unreachable', resource);
     const deliveries = async (channel: Channel) =>
-      readJson<{ count: number; deliveries: Delivery[] }>(await t.call('GET', api(`/notification_channels/${channel.id}/deliveries?sort_by=id`), { auth: t.basic }));
+      readJson<{ count: number; deliveries: Delivery[] }>(
+        await t.call('GET', api(`/notification_channels/${channel.id}/deliveries?sort_by=id`), { auth: t.basic }),
+      );
     const queued = await deliveries(all);
     expect(queued.deliveries.map((delivery) => [delivery.event_type, delivery.outcome, delivery.attempts, delivery.at])).toEqual([
       ['alert.raised', 'pending', 0, null],
