@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, resourceName, text } from './common.js';
+import { hostPattern, idSchema, resourceName, text } from './common.js';
 import { alertSources } from './alert.js';
 import { strictInput } from '../validation/strict-input.js';
 import type { ListSpec } from '../list-query/list-query.js';
@@ -7,7 +7,7 @@ import { listFields } from '../list-query/list-fields.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
 
 /** Where dms can tell people (docs/api.md#notification-channels). */
-export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'teams'] as const;
+export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'teams', 'syslog'] as const;
 export type ChannelType = (typeof channelTypes)[number];
 
 /** When a channel sends: `immediately` only for now (docs/decisions/168-notification-deliveries.md). */
@@ -73,6 +73,15 @@ export const channelSettingsSchemas = {
   slack: z.object({ url: channelUrl.describe('the incoming-webhook URL') }).strict(),
   discord: z.object({ url: channelUrl.describe('the webhook URL') }).strict(),
   teams: z.object({ url: channelUrl.describe('the incoming-webhook (or workflow) URL') }).strict(),
+  syslog: z
+    .object({
+      host: z.string().min(1).max(255).regex(hostPattern, { message: 'must be a host name, an IPv4 address or [IPv6]' }),
+      port: z.number().int().min(1).max(65_535).default(514).describe('514 (UDP, TCP) by default; TLS is usually 6514'),
+      transport: z.enum(['udp', 'tcp', 'tls']).default('udp').describe('RFC 5426 (UDP), RFC 6587 octet-counted (TCP) or RFC 5425 (TLS)'),
+      facility: z.enum(['daemon', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6', 'local7']).default('daemon'),
+      ca: z.string().max(16_384).nullable().optional().describe('PEM certificate(s) a TLS receiver’s certificate must chain to, beside the system’s'),
+    })
+    .strict(),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 export type ChannelSettings = { [T in ChannelType]: z.output<(typeof channelSettingsSchemas)[T]> };
@@ -85,6 +94,7 @@ export const channelSecretFields: Record<ChannelType, readonly string[]> = {
   slack: [],
   discord: [],
   teams: [],
+  syslog: [],
 };
 
 const level = z.number().int().min(1).max(5);

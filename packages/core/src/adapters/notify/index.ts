@@ -1,6 +1,7 @@
 import type { ChannelSenders } from '../../ports/channel-sender.js';
 import { sendDiscord, sendNtfy, sendSlack, sendTeams, sendWebhook } from './http-channels.js';
 import { sendEmail } from './email-channel.js';
+import { sendSyslog } from './syslog-channel.js';
 
 /** Every channel type's sender. */
 export const channelSenders: ChannelSenders = {
@@ -10,6 +11,7 @@ export const channelSenders: ChannelSenders = {
   slack: sendSlack,
   discord: sendDiscord,
   teams: sendTeams,
+  syslog: sendSyslog,
 };
 
 export { newWebhookSecret, signWebhook } from './webhook-signature.js';
