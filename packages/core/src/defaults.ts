@@ -111,6 +111,10 @@ export const notificationDefaults = {
   claimBatch: 50,
   /** Failed attempts in a row before a channel raises notification_channel_failing. */
   failingAfter: 3,
+  /** How often an Alertmanager channel's open alerts are sent again (its resolve_timeout is 5 min by default). */
+  alertmanagerRefreshMs: 60_000,
+  /** Most open alerts sent again per Alertmanager channel and refresh. */
+  alertmanagerRefreshMax: 1_000,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -145,7 +145,7 @@ describe('types generated from the API description', () => {
     // Notification channels: a webhook's secret only in the create's answer; digests named; deliveries typed.
     expectTypeOf(dms.notificationChannels.create).returns.resolves.toHaveProperty('secret').toEqualTypeOf<string | undefined>();
     expectTypeOf<NotificationChannel>().not.toHaveProperty('secret');
-    expectTypeOf<NotificationChannel['type']>().toEqualTypeOf<'webhook' | 'email' | 'ntfy' | 'slack' | 'discord' | 'teams' | 'syslog'>();
+    expectTypeOf<NotificationChannel['type']>().toEqualTypeOf<'webhook' | 'email' | 'ntfy' | 'slack' | 'discord' | 'teams' | 'syslog' | 'alertmanager'>();
     expectTypeOf(dms.notificationChannels.test).returns.resolves.toHaveProperty('outcome').toEqualTypeOf<'delivered' | 'failed'>();
     const byOutcome = () => dms.notificationChannels.deliveries('ops', { filter: { outcome: 'retrying' }, sortBy: 'at:desc' });
     // @ts-expect-error only immediately for now

@@ -7,7 +7,7 @@ import { listFields } from '../list-query/list-fields.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
 
 /** Where dms can tell people (docs/api.md#notification-channels). */
-export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'teams', 'syslog'] as const;
+export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'teams', 'syslog', 'alertmanager'] as const;
 export type ChannelType = (typeof channelTypes)[number];
 
 /** When a channel sends: `immediately` only for now (docs/decisions/168-notification-deliveries.md). */
@@ -82,6 +82,12 @@ export const channelSettingsSchemas = {
       ca: z.string().max(16_384).nullable().optional().describe('PEM certificate(s) a TLS receiver’s certificate must chain to, beside the system’s'),
     })
     .strict(),
+  alertmanager: z
+    .object({
+      url: channelUrl.describe('the Alertmanager’s base URL, e.g. http://alertmanager:9093 (dms posts to /api/v2/alerts below it)'),
+      token: z.string().min(1).max(1_024).nullable().optional().describe('write-only Bearer token of a proxy in front of it; sealed at rest, never answered'),
+    })
+    .strict(),
 } as const satisfies Record<ChannelType, z.ZodObject>;
 
 export type ChannelSettings = { [T in ChannelType]: z.output<(typeof channelSettingsSchemas)[T]> };
@@ -95,6 +101,7 @@ export const channelSecretFields: Record<ChannelType, readonly string[]> = {
   discord: [],
   teams: [],
   syslog: [],
+  alertmanager: ['token'],
 };
 
 const level = z.number().int().min(1).max(5);

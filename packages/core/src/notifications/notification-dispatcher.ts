@@ -1,5 +1,7 @@
 import type { Storage } from '../ports/storage.js';
-import type { ChannelSenders, SendResult } from '../ports/channel-sender.js';
+import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channel-sender.js';
+import { alertSources } from '../domain/alert.js';
+import { alertMessage, channelReceives } from './notification-outbox.js';
 import type { DeliveryRecord, NotificationChannelRecord } from '../ports/notification-store.js';
 import { notificationDefaults } from '../defaults.js';
 
@@ -17,6 +19,9 @@ export interface NotificationDispatcherOptions {
   /** Each attempt's outcome on its channel, `failuresBefore` the failures in a row before it (the failing alert). */
   onOutcome?: (channel: NotificationChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
   onError?: (error: unknown) => void;
+  /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
+  refreshAlertmanager?: ChannelRefresh;
+  refreshMs?: number;
 }
 
 /**
@@ -37,7 +42,9 @@ export function backoffMs(attempts: number, random: () => number): number {
  * delivery is sent by one of them, and one left by a replica that died is taken up after it.
  */
 export class NotificationDispatcher {
-  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome'>> & Pick<NotificationDispatcherOptions, 'onOutcome'>;
+  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>> &
+    Pick<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>;
+  #refreshedAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<number> | undefined;
   #again = false;
@@ -50,6 +57,7 @@ export class NotificationDispatcher {
       leaseMs: notificationDefaults.leaseMs,
       sendTimeoutMs: notificationDefaults.sendTimeoutMs,
       onError: () => {},
+      refreshMs: notificationDefaults.alertmanagerRefreshMs,
       ...options,
     };
   }
@@ -111,7 +119,25 @@ export class NotificationDispatcher {
       notificationDefaults.claimBatch,
     );
     await Promise.all(claimed.map((delivery) => this.#deliver(delivery).catch((error: unknown) => this.#options.onError(error))));
+    if (now.getTime() - this.#refreshedAt >= this.#options.refreshMs) {
+      this.#refreshedAt = now.getTime();
+      await this.#refreshAlertmanagers(now).catch((error: unknown) => this.#options.onError(error));
+    }
     return claimed.length;
+  }
+
+  /** Every replica does it: an Alertmanager takes the same alert again as one. */
+  async #refreshAlertmanagers(now: Date): Promise<void> {
+    const { storage, refreshAlertmanager, sendTimeoutMs } = this.#options;
+    if (!refreshAlertmanager) return;
+    const channels = (await storage.notificationChannels.listEnabled()).filter((channel) => channel.type === 'alertmanager');
+    if (channels.length === 0) return;
+    const open = (await Promise.all(alertSources.map((source) => storage.alerts.open(source)))).flat();
+    const messages = open.map((alert) => alertMessage('alert.raised', alert, `evt_refresh_${alert.id}`, now));
+    for (const channel of channels) {
+      const mine = messages.filter((message) => channelReceives(channel, message)).slice(0, notificationDefaults.alertmanagerRefreshMax);
+      if (mine.length > 0) await refreshAlertmanager(channel, mine, sendTimeoutMs);
+    }
   }
 
   async #deliver(delivery: DeliveryRecord): Promise<void> {

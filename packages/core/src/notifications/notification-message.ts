@@ -11,6 +11,8 @@ export interface AlertMessageData {
     message: string;
     raised_at: string;
     cleared_at: string | null;
+    /** An `alert.updated`'s level before the change (an Alertmanager's alert is keyed by it). */
+    previous_level?: Severity;
   };
 }
 

@@ -12,8 +12,13 @@ export const deliveryRetryWindowMs = 24 * 60 * 60 * 1000;
 export const channelFailingSource = 'notification_channel_failing';
 
 /** Whether a channel takes a message: enabled, at or above its level, of a source it names (all when none). */
-export function channelReceives(channel: Pick<NotificationChannelRecord, 'id' | 'enabled' | 'min_level' | 'sources'>, message: NotificationMessage): boolean {
+export function channelReceives(
+  channel: Pick<NotificationChannelRecord, 'id' | 'type' | 'enabled' | 'min_level' | 'sources'>,
+  message: NotificationMessage,
+): boolean {
   if (!channel.enabled || message.level < channel.min_level) return false;
+  // An Alertmanager takes alerts, not events: a job's outcome has no condition to fire and resolve.
+  if (channel.type === 'alertmanager' && !('alert' in message.data)) return false;
   if (channel.sources !== null && !channel.sources.includes(message.source)) return false;
   // "this channel fails" is told on the other channels: sent on itself it would queue behind its own failures.
   if (message.source === channelFailingSource && 'alert' in message.data && message.data.alert.resource?.id === String(channel.id)) return false;
@@ -40,7 +45,13 @@ export async function enqueueNotification(
 }
 
 /** An alert's raise, change of level, or clear, as a message. */
-export function alertMessage(type: 'alert.raised' | 'alert.updated' | 'alert.cleared', alert: AlertRecord, eventId: string, at: Date): NotificationMessage {
+export function alertMessage(
+  type: 'alert.raised' | 'alert.updated' | 'alert.cleared',
+  alert: AlertRecord,
+  eventId: string,
+  at: Date,
+  previousLevel?: Severity | null,
+): NotificationMessage {
   const resource = alert.resource_type === null ? null : { type: alert.resource_type, id: alert.resource_id, name: alert.resource_name };
   const about = resource ? ` (${resource.type} ${resource.name ?? resource.id ?? ''})`.replace(/ \)$/, ')') : '';
   const verb = type === 'alert.raised' ? 'raised' : type === 'alert.cleared' ? 'cleared' : `now ${levelNames[alert.level]}`;
@@ -61,6 +72,7 @@ export function alertMessage(type: 'alert.raised' | 'alert.updated' | 'alert.cle
         message: alert.message,
         raised_at: alert.raised_at,
         cleared_at: alert.cleared_at,
+        ...(previousLevel ? { previous_level: previousLevel } : {}),
       },
     },
   };

@@ -84,7 +84,12 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!tools.ok) return;
   await t.close();
-  rsyslog?.kill('SIGTERM');
+  if (rsyslog && rsyslog.exitCode === null) {
+    // Gone before its directory is removed: it writes there until it exits.
+    const exited = new Promise((resolve) => rsyslog!.once('exit', resolve));
+    rsyslog.kill('SIGTERM');
+    await exited;
+  }
   rmSync(dir, { recursive: true, force: true });
 });
 

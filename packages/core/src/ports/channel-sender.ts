@@ -20,3 +20,6 @@ export interface SendResult {
 export type ChannelSend = (channel: NotificationChannelRecord, message: NotificationMessage, timeoutMs: number) => Promise<SendResult>;
 
 export type ChannelSenders = Record<ChannelType, ChannelSend>;
+
+/** Sends a channel's open alerts again at once (an Alertmanager forgets those it is not told of). */
+export type ChannelRefresh = (channel: NotificationChannelRecord, messages: readonly NotificationMessage[], timeoutMs: number) => Promise<SendResult>;

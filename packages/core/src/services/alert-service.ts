@@ -65,7 +65,7 @@ export class AlertService {
         at: at.toISOString(),
       });
       const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
-      if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at), at);
+      if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
       return { ...sighted, queued: type !== undefined };
     });
     if (queued) this.notificationsQueued();

@@ -16,7 +16,7 @@ import { JobService } from './job-service.js';
 import { SettingsService } from './settings-service.js';
 import { CorsRuleService } from './cors-rule-service.js';
 import { randomBytes } from 'node:crypto';
-import { channelSenders as defaultChannelSenders, newWebhookSecret } from '../adapters/notify/index.js';
+import { channelSenders as defaultChannelSenders, newWebhookSecret, refreshAlertmanager } from '../adapters/notify/index.js';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
@@ -105,7 +105,7 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'pollMs' | 'onError'>>;
     /** The channels' senders (adapters/notify), loaded when first needed by default. */
     channelSenders?: ChannelSenders;
-    notifications?: Partial<Pick<NotificationDispatcherOptions, 'pollMs' | 'leaseMs' | 'sendTimeoutMs' | 'random' | 'onError'>>;
+    notifications?: Partial<Pick<NotificationDispatcherOptions, 'pollMs' | 'leaseMs' | 'sendTimeoutMs' | 'random' | 'onError' | 'refreshMs'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
@@ -150,6 +150,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     storage: deps.storage,
     clock: deps.clock,
     senders,
+    refreshAlertmanager,
     ...notificationOptions,
     // A channel failing 3 times in a row raises notification_channel_failing; its next success clears it.
     onOutcome: async (channel, result, failuresBefore) => {

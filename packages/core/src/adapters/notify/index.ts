@@ -2,6 +2,7 @@ import type { ChannelSenders } from '../../ports/channel-sender.js';
 import { sendDiscord, sendNtfy, sendSlack, sendTeams, sendWebhook } from './http-channels.js';
 import { sendEmail } from './email-channel.js';
 import { sendSyslog } from './syslog-channel.js';
+import { sendAlertmanager } from './alertmanager-channel.js';
 
 /** Every channel type's sender. */
 export const channelSenders: ChannelSenders = {
@@ -12,6 +13,8 @@ export const channelSenders: ChannelSenders = {
   discord: sendDiscord,
   teams: sendTeams,
   syslog: sendSyslog,
+  alertmanager: sendAlertmanager,
 };
 
 export { newWebhookSecret, signWebhook } from './webhook-signature.js';
+export { refreshAlertmanager } from './alertmanager-channel.js';
