@@ -4,6 +4,7 @@ import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
 import { dmsVersion, StartupError } from '@dms/http-api';
 import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd } from './access-commands.js';
 import { alertsDismiss, alertsList } from './alerts-command.js';
+import { channelsList, channelsTest } from './channels-command.js';
 import { auditList } from './audit-command.js';
 import { backup } from './backup-command.js';
 import { CliError } from './cli-error.js';
@@ -212,6 +213,14 @@ export function dmsProgram(out: Output, done: Run): Command {
   leaf(alerts, 'dismiss', 'mark an alert seen (it still clears by itself)')
     .argument('<ID>')
     .action(async (id: string) => done(await alertsDismiss(id, out)));
+
+  const channels = group('channels', 'notification channels: where alerts and job outcomes are sent');
+  leaf(channels, 'list', 'list the notification channels, by id')
+    .option('--limit <N>', 'rows on the page')
+    .action(async (opts: { limit?: string }) => done(await channelsList(opts, out)));
+  leaf(channels, 'test', 'send a test message on a channel now; exit 1 when it failed')
+    .argument('<REF>', 'the channel, by id or name')
+    .action(async (ref: string) => done(await channelsTest(ref, out)));
 
   const schedules = group('schedules', 'RRULE schedules of share tests and scans, run by a running dms serve');
   const schedulesListCommand = leaf(schedules, 'list', 'list schedules, by id');

@@ -35,6 +35,8 @@ const commandPaths = [
   'audit list',
   'alerts list',
   'alerts dismiss',
+  'channels list',
+  'channels test',
   'schedules list',
   'schedules add',
   'schedules rm',

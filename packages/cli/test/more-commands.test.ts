@@ -1,10 +1,13 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemPrincipal } from '@dms/core';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openForCommand, readConfig } from '@dms/http-api';
 import { cli, migratedDataDir } from './support/cli-run.js';
 
-/** `dms nas rm`, `dms shares rm`, `dms alerts list|dismiss`, `dms schedules list|add|rm`, on a real SQLite data dir. */
+/** `dms nas rm`, `dms shares rm`, `dms alerts list|dismiss`, `dms channels list|test`, `dms schedules list|add|rm`, on a real SQLite data dir. */
 
 function rowsOf(lines: string[]): Array<Record<string, string>> {
   const [header, ...rows] = lines.map((line) => line.split('\t'));
@@ -116,5 +119,41 @@ describe('dms nas rm, shares rm, alerts, schedules', () => {
       expect(refused.code).toBe(1);
       expect(refused.errors).toMatch(/alert/);
     }
+  });
+
+  it('issue 44: dms channels list shows the channels without a secret; dms channels test answers the outcome, exit 1 when it failed', async () => {
+    expect(await cli('channels', 'list')).toEqual({ code: 0, lines: ['no notification channels'], errors: '' });
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const dms = await openForCommand(readConfig());
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      await dms.core.notificationChannels.create(systemPrincipal, { name: 'ops', type: 'slack', settings: { url: `http://127.0.0.1:${port}/hook` } });
+      await dms.core.notificationChannels.create(systemPrincipal, {
+        name: 'mail',
+        type: 'email',
+        min_level: 4,
+        sources: ['share_unreachable'],
+        settings: { host: '127.0.0.1', port: 4, username: 'u', password: 'cli-secret-pw', from: 'd@example.com', to: ['o@example.com'] },
+      });
+    } finally {
+      await dms.close();
+    }
+    const listed = await cli('channels', 'list');
+    expect(listed.lines[0]).toBe('id\tname\ttype\tenabled\tmin level\tsources\tfailing since');
+    expect(rowsOf(listed.lines)).toEqual([
+      expect.objectContaining({ name: 'ops', type: 'slack', enabled: 'yes', 'min level': '3', sources: 'all', 'failing since': '-' }),
+      expect.objectContaining({ name: 'mail', type: 'email', 'min level': '4', sources: 'share_unreachable' }),
+    ]);
+    expect(listed.lines.join('\n')).not.toContain('cli-secret-pw');
+    try {
+      expect(await cli('channels', 'test', 'ops')).toEqual({ code: 0, lines: ['test message delivered (HTTP 204)'], errors: '' });
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+    const failed = await cli('channels', 'test', 'mail');
+    expect(failed.code).toBe(1);
+    expect(failed.lines).toEqual([expect.stringMatching(/^test message failed: .*ECONNREFUSED/)]);
+    expect((await cli('channels', 'test', 'nowhere')).code).toBe(1);
   });
 });

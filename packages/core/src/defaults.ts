@@ -96,6 +96,27 @@ export const capacityDefaults = {
   forecastDays: 30,
 } as const;
 
+/** Notification channels (issue 44, docs/decisions/168-notification-deliveries.md). */
+export const notificationDefaults = {
+  /** How often the dispatcher looks for deliveries due (queued by another replica, or due again). */
+  pollMs: 1_000,
+  /** How long a claimed delivery is its dispatcher's: well past any send's timeout. */
+  leaseMs: 60_000,
+  /** Every send (an HTTP POST, an SMTP exchange) is bounded by this. */
+  sendTimeoutMs: 10_000,
+  /** The first retry's wait; each one doubles it, up to maxBackoffMs, jittered. */
+  firstBackoffMs: 5_000,
+  maxBackoffMs: 60 * 60 * 1000,
+  /** Deliveries (each the head of its channel) claimed per round. */
+  claimBatch: 50,
+  /** Failed attempts in a row before a channel raises notification_channel_failing. */
+  failingAfter: 3,
+  /** How often an Alertmanager channel's open alerts are sent again (its resolve_timeout is 5 min by default). */
+  alertmanagerRefreshMs: 60_000,
+  /** Most open alerts sent again per Alertmanager channel and refresh. */
+  alertmanagerRefreshMax: 1_000,
+} as const;
+
 /** JWT mode and API keys (settings). */
 export const authDefaults = {
   jwtTtlSeconds: 3600,

@@ -168,6 +168,27 @@ export {
 } from './domain/scan-analytics.js';
 // A scan's analytics computed as a walk reports it (drivers feed it; the bench measures it)
 export { ScanAnalyticsBuilder } from './scans/scan-analytics-builder.js';
+export {
+  channelTypes,
+  channelDigests,
+  notificationSources,
+  notificationEventTypes,
+  channelSettingsSchemas,
+  channelCreateSchema,
+  channelUpdateSchema,
+  channelSchema,
+  channelCreatedSchema,
+  channelCollectionSchema,
+  channelListSpec,
+  channelTestResultSchema,
+  deliverySchema,
+  deliveryCollectionSchema,
+  deliveryListSpec,
+  type Channel,
+  type ChannelType,
+  type Delivery,
+  type ChannelTestResult,
+} from './domain/notification-channel.js';
 
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';

@@ -6,6 +6,7 @@ import { systemPrincipal } from '@dms/core';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from './testing/test-app.js';
 import {
   addApiKey,
+  addChannel,
   addCorsRule,
   addScans,
   addSchedule,
@@ -98,6 +99,7 @@ interface Endpoint {
 
 const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
 const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
+const withChannel = async (): Promise<Partial<Fixture>> => ({ channel: await addChannel(t) });
 const withSchedule = async (f: Fixture): Promise<Partial<Fixture>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withScans = async (f: Fixture): Promise<Partial<Fixture>> => ({ scans: await addScans(t, f.share) });
 const withAlert = async (f: Fixture): Promise<Partial<Fixture>> => ({ alert: await raiseAlert(t, f.share) });
@@ -392,6 +394,25 @@ const endpoints: Endpoint[] = [
     status: 204,
   },
   { method: 'GET', documented: '/audit_events', path: () => '/audit_events?action=create', scope: 'audit_events/index', status: 200 },
+  // Notification channels (docs/api.md#notification-channels): admin-only, as CORS rules.
+  { method: 'GET', documented: '/notification_channels', path: () => '/notification_channels', scope: 'notification_channels/index', status: 200 },
+  {
+    method: 'POST',
+    documented: '/notification_channels',
+    path: () => '/notification_channels',
+    scope: 'notification_channels/create',
+    body: () => ({ name: unique('channel'), type: 'ntfy', settings: { url: 'http://127.0.0.1:4/topic' } }),
+    status: 201,
+  },
+  ...(['show', 'update', 'destroy', 'test', 'deliveries'] as const).map((action): Endpoint => ({
+    method: action === 'show' || action === 'deliveries' ? 'GET' : action === 'update' ? 'PUT' : action === 'destroy' ? 'DELETE' : 'POST',
+    documented: `/notification_channels/{notification_channel_id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
+    prepare: withChannel,
+    path: (f) => `/notification_channels/${need(f.channel, 'channel').id}${action === 'test' || action === 'deliveries' ? `/${action}` : ''}`,
+    scope: `notification_channels/${action === 'deliveries' ? 'show' : action}`,
+    ...(action === 'update' ? { body: () => ({ min_level: 4 }) } : {}),
+    status: action === 'destroy' ? 204 : 200,
+  })),
   // Keeping watch (docs/api.md#schedules, docs/api.md#alerts, docs/decisions/090-health-scans-capacity.md): schedules, alerts and their settings, a share's scans, capacity.
   { method: 'GET', documented: '/schedules', path: () => '/schedules?enabled=true', scope: 'schedules/index', status: 200 },
   {
@@ -568,7 +589,7 @@ async function keyOfNonAdmin(): Promise<string> {
  */
 function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
   const controller = e.scope === null ? '' : controllerOf(e.scope);
-  if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events'].includes(controller)) return 403;
+  if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events', 'notification_channels'].includes(controller)) return 403;
   // Anyone with the scope reads the alert settings; only an admin changes them.
   if (controller === 'alert_settings' && e.method !== 'GET') return 403;
   // Dismissing an alert is for admins and its resource's owner; the table's alert is a share's, which has none (issue 40 item 12).

@@ -32,6 +32,8 @@ const shareName = 'marker-share-x4Fh2';
 const trapCommunity = 'Tr4p-Comm-m3QwZs-unique';
 const changedTrapCommunity = 'Tr4p-Comm-Ch4nged-p8LkVd-unique';
 const agentCommunity = 'Ag3nt-Comm-r6YtNb-unique';
+const smtpPassword = 'Smtp-Pa55-w8RtQz-unique';
+const ntfyToken = 'tk_Ntfy-T0ken-c5VbXm-unique';
 
 function databaseBytes(file: string): Buffer {
   const parts = [file, `${file}-wal`, `${file}-shm`].filter((path) => existsSync(path)).map((path) => readFileSync(path));
@@ -125,6 +127,26 @@ describe('secrets in the SQLite file', () => {
     expectAbsent(bytes, changedPassword, 'the database');
     expectAbsent(bytes, userPassword, 'the database');
     expectAbsent(bytes, key.key, 'the database');
+  });
+
+  it('issue 44: holds no notification channel secret (a webhook signing secret, an SMTP password, an ntfy token)', async () => {
+    const post = async (body: unknown) => {
+      const res = await t.call('POST', '/api/v2/notification_channels', { auth: t.basic, body });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return readJson<{ name: string; secret?: string }>(res);
+    };
+    const hook = await post({ name: 'vault-hook', type: 'webhook', settings: { url: 'https://hooks.example.com/vault' } });
+    await post({
+      name: 'vault-mail',
+      type: 'email',
+      settings: { host: 'smtp.example.com', username: 'svc', password: smtpPassword, from: 'd@example.com', to: ['o@example.com'] },
+    });
+    await post({ name: 'vault-ntfy', type: 'ntfy', settings: { url: 'https://ntfy.example.com/vault', token: ntfyToken } });
+    const bytes = databaseBytes(file);
+    expect(bytes.includes(Buffer.from('vault-ntfy')), 'the channel name is in the files read').toBe(true);
+    expectAbsent(bytes, hook.secret!, 'the database');
+    expectAbsent(bytes, smtpPassword, 'the database');
+    expectAbsent(bytes, ntfyToken, 'the database');
   });
 });
 

@@ -9,6 +9,7 @@ import { crud, type CrudResource } from './resources/crud.js';
 import { jobsResource, type JobsResource } from './resources/jobs.js';
 import { nasSharesResource, type NasSharesResource } from './resources/nas-shares.js';
 import { schedulesResource, type SchedulesResource } from './resources/schedules.js';
+import { notificationChannelsResource, type NotificationChannelsResource } from './resources/notification-channels.js';
 import { statisticsResource, type StatisticsResource } from './resources/statistics.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
@@ -58,6 +59,8 @@ export interface DmsClient {
   alerts: AlertsResource;
   /** Per alert source: enabled and level (changes: administrators only). */
   alertSettings: AlertSettingsResource;
+  /** Where alerts and job outcomes are sent, with a test message and the deliveries (administrators only). */
+  notificationChannels: NotificationChannelsResource;
   /** Capacity from the latest scans, per NAS and pool, and its growth. */
   statistics: StatisticsResource;
   snmp: {
@@ -157,6 +160,7 @@ export function createClient(options: ClientOptions): DmsClient {
     schedules: schedulesResource(call),
     alerts: alertsResource(call),
     alertSettings: alertSettingsResource(call),
+    notificationChannels: notificationChannelsResource(call),
     statistics: statisticsResource(call),
     snmp: {
       traps: {

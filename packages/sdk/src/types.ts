@@ -55,6 +55,15 @@ export type AlertSource = Alert['source'];
 export type AlertSetting = Schemas['alert_setting'];
 export type AlertSettingUpdate = BodyOf<'updateAlertSetting'>;
 export type AlertSettingCollection = Schemas['alert_setting_collection'];
+export type NotificationChannel = Schemas['notification_channel'];
+/** The create's answer: a webhook's `secret` (`whsec_…`) is in it, once. */
+export type NotificationChannelCreated = Schemas['notification_channel_created'];
+export type NotificationChannelCreate = BodyOf<'createNotificationChannel'>;
+export type NotificationChannelUpdate = BodyOf<'updateNotificationChannel'>;
+export type NotificationChannelCollection = Schemas['notification_channel_collection'];
+export type NotificationChannelTest = Schemas['notification_channel_test'];
+export type NotificationDelivery = Schemas['notification_delivery'];
+export type NotificationDeliveryCollection = Schemas['notification_delivery_collection'];
 export type ShareScan = Schemas['share_scan'];
 export type ShareScanCollection = Schemas['share_scan_collection'];
 export type ShareScanDetail = Schemas['share_scan_detail'];

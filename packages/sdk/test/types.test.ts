@@ -11,6 +11,7 @@ import {
   type Job,
   type NasShare,
   type NasShareListOptions,
+  type NotificationChannel,
   type Schedule,
   type ShareScanDetail,
   type SortFieldOf,
@@ -153,9 +154,19 @@ describe('types generated from the API description', () => {
       | 'storage_degraded'
       | 'job_queue_saturated'
       | 'trap_target_unreachable'
+      | 'notification_channel_failing'
       | 'share_nearly_full'
       | 'share_full_soon'
     >();
+    // Notification channels: a webhook's secret only in the create's answer; digests named; deliveries typed.
+    expectTypeOf(dms.notificationChannels.create).returns.resolves.toHaveProperty('secret').toEqualTypeOf<string | undefined>();
+    expectTypeOf<NotificationChannel>().not.toHaveProperty('secret');
+    expectTypeOf<NotificationChannel['type']>().toEqualTypeOf<'webhook' | 'email' | 'ntfy' | 'slack' | 'discord' | 'teams' | 'syslog' | 'alertmanager'>();
+    expectTypeOf(dms.notificationChannels.test).returns.resolves.toHaveProperty('outcome').toEqualTypeOf<'delivered' | 'failed'>();
+    const byOutcome = () => dms.notificationChannels.deliveries('ops', { filter: { outcome: 'retrying' }, sortBy: 'at:desc' });
+    // @ts-expect-error only immediately for now
+    const hourly = () => dms.notificationChannels.create({ name: 'n', type: 'slack', digest: 'hourly', settings: { url: 'https://example.com' } });
+    expectTypeOf([byOutcome, hourly]).items.toBeFunction();
     expectTypeOf<NasShare['health']>().toEqualTypeOf<'ok' | 'unreachable' | 'unknown'>();
     expectTypeOf<NasShare['last_scanned_at']>().toEqualTypeOf<string | null>();
   });

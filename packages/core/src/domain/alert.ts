@@ -31,6 +31,10 @@ export const alertSourceCatalogue = {
   storage_degraded: { level: 5, description: 'the storage failed a readiness check (/readyz): cleared once it passes again' },
   job_queue_saturated: { level: 3, description: 'a job was refused by the queue bounds: cleared once the queue has room again' },
   trap_target_unreachable: { level: 3, description: 'an SNMP inform was not acknowledged after its retries: cleared by the next acknowledged one' },
+  notification_channel_failing: {
+    level: 3,
+    description: 'a notification channel failed 3 deliveries in a row (told on the other channels): cleared by its next successful delivery',
+  },
   share_nearly_full: {
     level: 3,
     description:

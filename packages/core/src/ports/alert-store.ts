@@ -31,8 +31,8 @@ export interface AlertReader {
 }
 
 export interface AlertStore {
-  /** Opens the alert of this condition, or updates the open one; `raised` says which. */
-  sight(sighting: AlertSighting): Promise<{ alert: AlertRecord; raised: boolean }>;
+  /** Opens the alert of this condition, or updates the open one; `raised` says which, `previousLevel` the open one's level before (null when raised). */
+  sight(sighting: AlertSighting): Promise<{ alert: AlertRecord; raised: boolean; previousLevel: Severity | null }>;
   /** Clears the open alert of this condition; resolves it, or undefined when none was open. */
   clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string): Promise<AlertRecord | undefined>;
   /** Open alerts of a source (the sweeps compare them with what they see now). */

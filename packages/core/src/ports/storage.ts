@@ -18,6 +18,7 @@ import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
+import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -284,6 +285,8 @@ export interface Stores {
   readonly auditEvents: AuditEventStore;
   readonly schedules: ScheduleStore;
   readonly alerts: AlertStore;
+  readonly notificationChannels: NotificationChannelStore;
+  readonly notificationDeliveries: NotificationDeliveryStore;
 }
 
 export interface Storage extends Stores {

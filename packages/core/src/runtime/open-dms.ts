@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
@@ -9,6 +9,8 @@ import { generateEngineId } from '../domain/snmp-engine-id.js';
 import { wireCore, type Core, type CoreOptions } from '../services/create-core.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { AlertWatch } from '../services/alert-watch.js';
+import type { NotificationDispatcher } from '../notifications/notification-dispatcher.js';
+import { startJobNotifications } from '../notifications/job-notifications.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
 import { makeEvent } from '../domain/events.js';
@@ -84,6 +86,10 @@ export interface OpenDmsOptions {
    * a run whose replica died waits before another replica feeds it. Tests shorten it.
    */
   scheduleRunLeaseMs?: number;
+  /** The notification dispatcher's timing and jitter (tests shorten and seed them). */
+  notifications?: CoreOptions['notifications'];
+  /** Replaces the channels' senders (tests). */
+  channelSenders?: CoreOptions['channelSenders'];
   /** Each trap that could not be sent (the dispatcher's and test traps'). */
   onTrapSendError?: (error: unknown) => void;
   log?: DmsLog;
@@ -110,6 +116,8 @@ export interface Dms {
   scheduler: Scheduler;
   /** The alert sources; watching in the service role. */
   alertWatch: AlertWatch;
+  /** Sends the queued notifications; running in the service role. */
+  notifications: NotificationDispatcher;
   events: EventBus;
   dataDir: string;
   /** The first start created `admin`; `generatedPassword` is there, once, when none was given. */
@@ -254,7 +262,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
           }));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
-    const { core, engine, scheduler, recurrences, alertWatch } = wireCore({
+    const { core, engine, scheduler, recurrences, alertWatch, notifications } = wireCore({
       ...memoryLimits,
       ...coordination,
       ...options.core,
@@ -274,7 +282,12 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         ...(options.scheduleRunLeaseMs === undefined ? {} : { leaseMs: options.scheduleRunLeaseMs }),
         onError: (error) => log.error({ err: error }, 'scheduler error'),
       },
+      notifications: {
+        ...options.notifications,
+        onError: (error) => log.error({ err: error }, 'notification dispatcher error'),
+      },
       ...(trapSender ? { trapSender } : {}),
+      ...(options.channelSenders ? { channelSenders: options.channelSenders } : {}),
       // One line per event, for a log shipper to forward: the stored event's fields, no secret among them.
       onAudit: (event) =>
         log.info({ audit: true, ...event }, `audit: ${event.action}${event.resource ? ` ${event.resource.type}` : ''} by ${event.actor.name}`),
@@ -323,6 +336,18 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       cleanups.push(() => scheduler.stop());
       alertWatch.start();
       cleanups.push(() => alertWatch.stop());
+      // Notifications: job outcomes queued as they are announced, every queued one sent (docs/decisions/168-notification-deliveries.md).
+      const stopJobNotifications = startJobNotifications({
+        bus: events,
+        storage,
+        clock: core.clock,
+        newId: options.core?.newId ?? randomUUID,
+        queued: () => notifications.wake(),
+        onError: (error) => log.error({ err: error }, 'notification not queued'),
+      });
+      cleanups.push(stopJobNotifications);
+      notifications.start();
+      cleanups.push(() => notifications.stop());
       events.publish(makeEvent('service_started', 'dms started', core.clock(), { type: 'service' }));
     }
 
@@ -332,6 +357,7 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       engine,
       scheduler,
       alertWatch,
+      notifications,
       events,
       dataDir,
       get firstAdmin() {

@@ -25,6 +25,8 @@ export const scopeCatalogue = [
   { controller: 'settings', actions: ['show', 'update'] },
   { controller: 'audit_events', actions: ['index'] },
   { controller: 'alert_settings', actions: ['index', 'update'] },
+  // A channel holds credentials and decides where dms tells what it knows (docs/decisions/166-notification-channels.md).
+  { controller: 'notification_channels', actions: ['index', 'show', 'create', 'update', 'destroy', 'test'] },
   { controller: 'metrics', actions: ['index'] },
 ] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
 

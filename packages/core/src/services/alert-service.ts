@@ -23,6 +23,7 @@ import type { Severity } from '../domain/trap.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { findByNumericId } from './resolve-ref.js';
+import { alertMessage, enqueueNotification } from '../notifications/notification-outbox.js';
 import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
 
 export function presentAlert(record: AlertRecord): Alert {
@@ -39,6 +40,8 @@ export class AlertService {
   constructor(
     private readonly deps: CoreDeps,
     private readonly audit: AuditTrail,
+    /** Notifications were queued with a raise, change or clear: the dispatcher sends them now. */
+    private readonly notificationsQueued: () => void = () => {},
   ) {}
 
   /**
@@ -50,23 +53,41 @@ export class AlertService {
     const setting = await this.setting(source);
     if (!setting.enabled) return;
     const at = this.deps.clock();
-    const { alert, raised } = await this.deps.storage.alerts.sight({
-      source,
-      level: Math.min(5, setting.level + raise) as Severity,
-      resource_type: resource?.type ?? null,
-      resource_id: resource?.id ?? null,
-      resource_name: resource?.name ?? null,
-      message,
-      at: at.toISOString(),
+    // The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md).
+    const { alert, raised, queued } = await this.deps.storage.transaction(async (stores) => {
+      const sighted = await stores.alerts.sight({
+        source,
+        level: Math.min(5, setting.level + raise) as Severity,
+        resource_type: resource?.type ?? null,
+        resource_id: resource?.id ?? null,
+        resource_name: resource?.name ?? null,
+        message,
+        at: at.toISOString(),
+      });
+      const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
+      if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
+      return { ...sighted, queued: type !== undefined };
     });
+    if (queued) this.notificationsQueued();
     if (raised) this.announce('alert_raised', alert, `${source}: ${message}`, at);
   }
 
   /** A source sees its condition over: the open alert, if any, is cleared (and announced). */
   async clear(source: AlertSource, resource: AuditResource | null): Promise<void> {
     const at = this.deps.clock();
-    const cleared = await this.deps.storage.alerts.clear(source, resource?.type ?? null, resource?.id ?? null, at.toISOString());
-    if (cleared) this.announce('alert_cleared', cleared, `${source} cleared: ${cleared.message}`, at);
+    const cleared = await this.deps.storage.transaction(async (stores) => {
+      const record = await stores.alerts.clear(source, resource?.type ?? null, resource?.id ?? null, at.toISOString());
+      if (record) await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
+      return record;
+    });
+    if (!cleared) return;
+    this.notificationsQueued();
+    this.announce('alert_cleared', cleared, `${source} cleared: ${cleared.message}`, at);
+  }
+
+  /** A new event's id: a webhook's `webhook-id`, the same on every channel. */
+  private eventId(): string {
+    return `evt_${this.deps.newId()}`;
   }
 
   /** The open alerts of a source, for a sweep to clear what it no longer sees. */

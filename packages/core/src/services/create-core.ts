@@ -16,6 +16,7 @@ import { JobService } from './job-service.js';
 import { SettingsService } from './settings-service.js';
 import { CorsRuleService } from './cors-rule-service.js';
 import { randomBytes } from 'node:crypto';
+import { channelSenders as defaultChannelSenders, newWebhookSecret, refreshAlertmanager } from '../adapters/notify/index.js';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { TrapSender } from '../ports/notifier.js';
@@ -32,6 +33,12 @@ import { AlertWatch } from './alert-watch.js';
 import { StatisticsService } from './statistics-service.js';
 import { Recurrences } from '../schedules/recurrence.js';
 import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
+import { NotificationChannelService } from './notification-channel-service.js';
+import { NotificationDispatcher, type NotificationDispatcherOptions } from '../notifications/notification-dispatcher.js';
+import type { ChannelSenders } from '../ports/channel-sender.js';
+import { auditResource as channelResource } from './audit-trail.js';
+import { channelFailingSource } from '../notifications/notification-outbox.js';
+import { notificationDefaults } from '../defaults.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -58,6 +65,7 @@ export interface Core {
   readonly schedules: ScheduleService;
   readonly alerts: AlertService;
   readonly statistics: StatisticsService;
+  readonly notificationChannels: NotificationChannelService;
 }
 
 /**
@@ -75,6 +83,8 @@ export interface WiredCore {
   recurrences: Pick<Recurrences, 'close'>;
   /** The alert sources; not watching until `alertWatch.start()` (a service starts it with the engine). */
   alertWatch: AlertWatch;
+  /** Sends queued notifications; not running until `notifications.start()` (a service starts it with the engine). */
+  notifications: NotificationDispatcher;
 }
 
 export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
@@ -93,6 +103,9 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     /** Each audit event once committed (openDms logs it as one `audit: true` line). */
     onAudit?: (event: AuditEvent) => void;
     engine?: Partial<Pick<JobEngineOptions, 'concurrency' | 'driverTimeoutMs' | 'heartbeatMs' | 'staleAfterMs' | 'pollMs' | 'onError'>>;
+    /** The channels' senders (adapters/notify), loaded when first needed by default. */
+    channelSenders?: ChannelSenders;
+    notifications?: Partial<Pick<NotificationDispatcherOptions, 'pollMs' | 'leaseMs' | 'sendTimeoutMs' | 'random' | 'onError' | 'refreshMs'>>;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
@@ -102,7 +115,20 @@ export function createCore(options: CoreOptions): Core {
 
 /** `createCore`, with the job engine its job service drives (not started). */
 export function wireCore(options: CoreOptions): WiredCore {
-  const { drivers, engine: engineOptions, scheduler: schedulerOptions, trapSender, onTrapSendError, jwtKey, resolveHost, limits, onAudit, ...given } = options;
+  const {
+    drivers,
+    engine: engineOptions,
+    scheduler: schedulerOptions,
+    trapSender,
+    onTrapSendError,
+    jwtKey,
+    resolveHost,
+    limits,
+    onAudit,
+    channelSenders,
+    notifications: notificationOptions,
+    ...given
+  } = options;
   const deps: CoreDeps = {
     hasher: boundHasher(lazyArgon2PasswordHasher),
     events: new MemoryEventBus(),
@@ -117,7 +143,29 @@ export function wireCore(options: CoreOptions): WiredCore {
   const nas = new NasService(deps, audit, hostPolicy);
   const pools = new PoolService(deps, audit);
   const shares = new ShareService(deps, audit, nas, pools, drivers);
-  const alerts = new AlertService(deps, audit);
+  // The dispatcher is made below, over the alerts it raises: a queued notification wakes it then.
+  const alerts = new AlertService(deps, audit, () => dispatcher.wake());
+  const senders = channelSenders ?? defaultChannelSenders;
+  const dispatcher = new NotificationDispatcher({
+    storage: deps.storage,
+    clock: deps.clock,
+    senders,
+    refreshAlertmanager,
+    ...notificationOptions,
+    // A channel failing 3 times in a row raises notification_channel_failing; its next success clears it.
+    onOutcome: async (channel, result, failuresBefore) => {
+      const resource = channelResource('notification_channels', channel.id, channel.name);
+      if (result.ok) {
+        if (failuresBefore > 0) await alerts.clear(channelFailingSource, resource);
+      } else if (failuresBefore + 1 >= notificationDefaults.failingAfter) {
+        await alerts.sight(
+          channelFailingSource,
+          resource,
+          `notification channel ${channel.name} failed ${failuresBefore + 1} deliveries in a row: ${result.error ?? 'failed'}`,
+        );
+      }
+    },
+  });
   const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError);
   const engine = new JobEngine({
     ...deps,
@@ -165,8 +213,9 @@ export function wireCore(options: CoreOptions): WiredCore {
     auditEvents: audit,
     alerts,
     statistics: new StatisticsService(deps),
+    notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
-  return { core, engine, scheduler, recurrences, alertWatch };
+  return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };
 }

@@ -6,7 +6,7 @@ const dayMs = 24 * 3600_000;
 
 /**
  * The housekeeping purge (each minute, by the job engine): finished jobs, audit events, scan
- * and capacity history and cleared alerts past their `*_retention_days` (failed sign-ins past their own), as the settings are now. In
+ * and capacity history, cleared alerts and finished notification deliveries past their `*_retention_days` (failed sign-ins past their own), as the settings are now. In
  * batches: no one delete holds the write lock long, whatever piled up while dms was down.
  */
 export function retentionPurge(deps: Pick<CoreDeps, 'storage' | 'clock'>, settings: SettingsService, audit: AuditTrail): () => Promise<void> {
@@ -20,5 +20,7 @@ export function retentionPurge(deps: Pick<CoreDeps, 'storage' | 'clock'>, settin
     await purgeInBatches((limit) => deps.storage.shares.purgeScans(before(current.scan_retention_days), limit));
     await purgeInBatches((limit) => deps.storage.shares.purgeCapacitySamples(before(current.capacity_retention_days), limit));
     await purgeInBatches((limit) => deps.storage.alerts.purgeCleared(before(current.alert_retention_days), limit));
+    // Finished notification deliveries are kept as long as cleared alerts, which they mostly tell of.
+    await purgeInBatches((limit) => deps.storage.notificationDeliveries.purgeFinished(before(current.alert_retention_days), limit));
   };
 }

@@ -88,6 +88,12 @@ export const apiTags = [
     'x-displayName': 'Alerts',
     description: 'Conditions dms keeps watch on, raised when they start and cleared when they end, and per source whether they are raised and at which level.',
   },
+  {
+    name: 'notifications',
+    'x-displayName': 'Notifications',
+    description:
+      'Notification channels (webhook, e-mail, ntfy, Slack, Discord, Teams) that alerts and job outcomes are sent to, their deliveries and a test message.',
+  },
   { name: 'statistics', 'x-displayName': 'Statistics', description: 'Capacity from the latest scans, per NAS and per pool, and its growth over a period.' },
   { name: 'nas', 'x-displayName': 'NAS', description: 'NAS devices: where shares live and how they are reached (`type`).' },
   { name: 'pools', 'x-displayName': 'Pools', description: 'Pools group NAS shares; a share is in at most one pool.' },

@@ -267,6 +267,42 @@ export const tokenExample = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyOjEif
 export const currentCredentialExample = { kind: 'api_key', id: 4, name: 'backup', api_key_scopes: scopes };
 
 /** A list answer: `{ count, [key]: [item] }`. */
+/** A webhook channel as GET answers it (its signing secret is answered once, by the create). */
+export const notificationChannelExample = {
+  id: 2,
+  name: 'ops-webhook',
+  type: 'webhook',
+  enabled: true,
+  min_level: 3,
+  sources: null,
+  digest: 'immediately',
+  settings: { url: 'https://hooks.example.com/dms' },
+  failing_since: null,
+  created_at: '2026-11-25T12:00:00.000Z',
+  updated_at: '2026-11-25T12:00:00.000Z',
+};
+export const notificationChannelCreatedExample = { ...notificationChannelExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
+export const notificationChannelCreateExample = {
+  name: 'ops-webhook',
+  type: 'webhook',
+  min_level: 3,
+  settings: { url: 'https://hooks.example.com/dms' },
+};
+export const notificationChannelUpdateExample = { min_level: 4, sources: ['share_unreachable', 'scan_failed'] };
+export const notificationDeliveryExample = {
+  id: 41,
+  event_id: 'evt_1f0c2a9e-55b4-4c8e-9d1c-0d6f3e1a2b3c',
+  event_type: 'alert.raised',
+  at: '2026-11-25T12:00:01.000Z',
+  attempts: 1,
+  outcome: 'delivered',
+  status_code: 200,
+  error: null,
+  next_attempt_at: null,
+  created_at: '2026-11-25T12:00:00.000Z',
+};
+export const notificationTestExample = { outcome: 'delivered', status_code: 200, error: null };
+
 export function collectionExample(key: string, item: unknown): Record<string, unknown> {
   return { count: 1, [key]: [item] };
 }

@@ -33,6 +33,14 @@ const releasedOperationIds = {
   'get /nas_shares/:nas_share_id/scans/compare': 'compareNasShareScans',
   'get /nas_shares/:nas_share_id/scans/:scan_id': 'showNasShareScanDetail',
   'get /statistics/report': 'showStatisticsReport',
+  // Notification channels, a test message and the deliveries.
+  'get /notification_channels': 'listNotificationChannels',
+  'post /notification_channels': 'createNotificationChannel',
+  'get /notification_channels/:notification_channel_id': 'showNotificationChannel',
+  'put /notification_channels/:notification_channel_id': 'updateNotificationChannel',
+  'delete /notification_channels/:notification_channel_id': 'deleteNotificationChannel',
+  'post /notification_channels/:notification_channel_id/test': 'testNotificationChannel',
+  'get /notification_channels/:notification_channel_id/deliveries': 'listNotificationDeliveries',
   // NAS shares under a NAS, everywhere, and in a pool.
   'get /nas/:nas_id/nas_shares': 'listNasSharesByNas',
   'post /nas/:nas_id/nas_shares': 'createNasShare',

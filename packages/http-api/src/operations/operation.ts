@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.js';
 import type { ErrorStatus as TableStatus } from '../contracts/error-table.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
-export type Tag = 'nas_shares' | 'jobs' | 'schedules' | 'alerts' | 'statistics' | 'nas' | 'pools' | 'snmp' | 'admin';
+export type Tag = 'nas_shares' | 'jobs' | 'schedules' | 'alerts' | 'notifications' | 'statistics' | 'nas' | 'pools' | 'snmp' | 'admin';
 export type SuccessStatus = 200 | 201 | 202 | 204;
 /**
  * A status of the one table from domain error codes (contracts/error-table.ts), so a code the table

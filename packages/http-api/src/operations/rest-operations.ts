@@ -3,6 +3,7 @@ import { jobOperations } from './jobs.js';
 import { scheduleOperations } from './schedules.js';
 import { alertOperations } from './alerts.js';
 import { alertSettingOperations } from './alert-settings.js';
+import { notificationChannelOperations } from './notification-channels.js';
 import { nasShareScanOperations } from './nas-share-scans.js';
 import { nasShareScanAnalyticsOperations } from './nas-share-scans-analytics.js';
 import { statisticsOperations } from './statistics.js';
@@ -30,6 +31,7 @@ export const restOperations = [
   ...scheduleOperations,
   ...alertOperations,
   ...alertSettingOperations,
+  ...notificationChannelOperations,
   ...nasShareScanOperations,
   ...nasShareScanAnalyticsOperations,
   ...statisticsOperations,

@@ -17,6 +17,7 @@ import {
   type User,
 } from '@dms/core';
 import type { TestApp } from './test-app.js';
+import type { Channel } from '@dms/core';
 
 /** model_error (docs/api.md#errors), as a client reads it. */
 export interface ModelErrorBody {
@@ -27,7 +28,7 @@ export interface ShareCollectionBody {
   count: number;
   nas_shares: NasShare[];
 }
-export type { Alert, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
+export type { Alert, Channel, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
 
 export async function readJson<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -108,6 +109,7 @@ export interface ResourceWorld {
   alert?: Alert;
   /** Two completed scans of `share`, with analytics, older first. */
   scans?: { from: number; to: number };
+  channel?: Channel;
 }
 
 export async function seedResourceWorld(
@@ -135,6 +137,16 @@ export async function addApiKey(t: TestApp, scopes: Array<`${string}/${string}`>
   });
   const { key: _token, ...view } = await t.core.apiKeys.create(systemPrincipal, { name: unique('key'), api_key_scopes, ...fields });
   return view;
+}
+
+/** A Slack channel whose URL refuses connections (nothing listens on port 4): a test send fails at once, nothing is sent anywhere. */
+export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Promise<Channel> {
+  return t.core.notificationChannels.create(systemPrincipal, {
+    name: unique('channel'),
+    type: 'slack',
+    settings: { url: 'http://127.0.0.1:4/hook' },
+    ...fields,
+  });
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {

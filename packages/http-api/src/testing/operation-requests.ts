@@ -6,6 +6,7 @@ import { adminPassword, adminUsername, type TestApp } from './test-app.js';
 import {
   addApiKey,
   addScans,
+  addChannel,
   addCorsRule,
   addSchedule,
   addUser,
@@ -47,6 +48,8 @@ const withApiKey = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ api
 const withSchedule = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withAlert = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ alert: await raiseAlert(t, f.share) });
 const withScans = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ scans: await addScans(t, f.share) });
+const withChannel = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ channel: await addChannel(t) });
+const channelRef = (f: ResourceWorld) => ({ notification_channel_id: need(f.channel, 'channel').id });
 const scheduleRef = (f: ResourceWorld) => ({ schedule_id: need(f.schedule, 'schedule').id });
 const alertRef = (f: ResourceWorld) => ({ alert_id: need(f.alert, 'alert').id });
 
@@ -84,6 +87,13 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   showSchedule: { params: scheduleRef, prepare: withSchedule },
   updateSchedule: { params: scheduleRef, prepare: withSchedule, body: () => ({ name: unique('renamed-schedule'), enabled: false }) },
   deleteSchedule: { params: scheduleRef, prepare: withSchedule },
+  listNotificationChannels: { query: () => 'type=slack&limit=5' },
+  createNotificationChannel: { body: () => ({ name: unique('new-channel'), type: 'webhook', settings: { url: 'http://127.0.0.1:4/hook' } }) },
+  showNotificationChannel: { params: channelRef, prepare: withChannel },
+  updateNotificationChannel: { params: channelRef, prepare: withChannel, body: () => ({ min_level: 4 }) },
+  deleteNotificationChannel: { params: channelRef, prepare: withChannel },
+  testNotificationChannel: { params: channelRef, prepare: withChannel },
+  listNotificationDeliveries: { params: channelRef, prepare: withChannel, query: () => 'outcome=delivered' },
   listAlerts: { query: () => 'cleared_at=null&sort_by=raised_at:desc&limit=5' },
   showAlert: { params: alertRef, prepare: withAlert },
   updateAlert: { params: alertRef, prepare: withAlert, body: () => ({ dismissed: true }) },

@@ -23,6 +23,8 @@ export interface TestApp {
   scheduler: Dms['scheduler'];
   /** The alert sources; not started: a test that raises alerts from job outcomes starts it. */
   alertWatch: Dms['alertWatch'];
+  /** Sends queued notifications; not started: a test drives its rounds (`runOnce`). */
+  notifications: Dms['notifications'];
   /** The database as stored (a second connection): for assertions on what is at rest. */
   storage: Storage;
   /** Its data dir (SQLite: dms.sqlite in it). */
@@ -84,7 +86,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     core: { limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.hasher ? { hasher: options.hasher } : {}) },
   });
   const { dms, dataDir, databaseUrl } = opened;
-  const { core, engine, scheduler, alertWatch } = dms;
+  const { core, engine, scheduler, alertWatch, notifications } = dms;
   const key = Buffer.from(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim(), 'hex');
   const secrets = createAesGcmSecretBox(key);
   const storage = databaseUrl ? openPostgresStorage({ url: databaseUrl, secrets }) : openSqliteStorage({ file: join(dataDir, 'dms.sqlite'), secrets });
@@ -98,6 +100,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     engine,
     scheduler,
     alertWatch,
+    notifications,
     storage,
     dataDir,
     databaseUrl,
@@ -122,6 +125,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     async close() {
       alertWatch.stop();
+      await notifications.stop();
       await scheduler.stop();
       await engine.stop();
       await storage.close();

@@ -213,6 +213,7 @@ describe('/alert_settings', () => {
       'storage_degraded',
       'job_queue_saturated',
       'trap_target_unreachable',
+      'notification_channel_failing',
       'share_nearly_full',
       'share_full_soon',
     ]);

@@ -34,6 +34,8 @@ export class KyselyAlertStore implements AlertStore {
   async sight(sighting: AlertSighting) {
     const { at, ...condition } = sighting;
     const key = openKey(sighting.source, sighting.resource_type, sighting.resource_id);
+    // The open alert's level before this sighting (an indexed read of the one open row): a change is announced.
+    const before = await this.db.selectFrom('alerts').select('level').where('open_key', '=', key).executeTakeFirst();
     const row = await this.db
       .insertInto('alerts')
       .values({ ...condition, raised_at: at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key })
@@ -44,7 +46,7 @@ export class KyselyAlertStore implements AlertStore {
       .executeTakeFirstOrThrow();
     // Counted, not told apart by time: two sightings in one millisecond raise once.
     const { sightings, ...alert } = row;
-    return { alert: toRecord(alert), raised: Number(sightings) === 1 };
+    return { alert: toRecord(alert), raised: Number(sightings) === 1, previousLevel: before ? (Number(before.level) as Severity) : null };
   }
 
   async clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string) {

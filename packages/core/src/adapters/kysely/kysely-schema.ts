@@ -6,6 +6,8 @@ import type { CorsRuleTable } from '../../tables/cors-rules.table.js';
 import type { JobTable } from '../../tables/jobs.table.js';
 import type { NasShareTable } from '../../tables/nas-shares.table.js';
 import type { NasTable } from '../../tables/nas.table.js';
+import type { NotificationChannelTable } from '../../tables/notification-channels.table.js';
+import type { NotificationDeliveryTable } from '../../tables/notification-deliveries.table.js';
 import type { PoolTable } from '../../tables/pools.table.js';
 import type { ScheduleRunTable } from '../../tables/schedule-runs.table.js';
 import type { ScheduleTable } from '../../tables/schedules.table.js';
@@ -26,6 +28,8 @@ export type {
   JobTable,
   NasShareTable,
   NasTable,
+  NotificationChannelTable,
+  NotificationDeliveryTable,
   PoolTable,
   ScheduleRunTable,
   ScheduleTable,
@@ -61,4 +65,6 @@ export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
   jobs: JobTable;
+  notification_channels: NotificationChannelTable;
+  notification_deliveries: NotificationDeliveryTable;
 }

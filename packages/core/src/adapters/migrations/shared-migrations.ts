@@ -3,6 +3,8 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
 import { shareCapacity } from './0021_share_capacity.js';
 import { capacityOverrides } from './0022_capacity_overrides.js';
 import { scanAnalytics } from './0023_scan_analytics.js';
+import { notificationChannels } from './0024_notification_channels.js';
+import { notificationDeliveries } from './0025_notification_deliveries.js';
 import { testFingerprintColumn } from './0027_test_fingerprint.js';
 
 /**
@@ -10,7 +12,14 @@ import { testFingerprintColumn } from './0027_test_fingerprint.js';
  * both adapters run it (docs/decisions/139-each-table-declared-once.md). Append-only, as the
  * raw-SQL twins before it, which stay as they ran on users' databases.
  */
-export const sharedMigrations: readonly SharedMigration[] = [shareCapacity, capacityOverrides, scanAnalytics, testFingerprintColumn];
+export const sharedMigrations: readonly SharedMigration[] = [
+  shareCapacity,
+  capacityOverrides,
+  scanAnalytics,
+  notificationChannels,
+  notificationDeliveries,
+  testFingerprintColumn,
+];
 
 /** The shared migrations as one dialect's list takes them. */
 export function sharedMigrationsFor(dialect: MigrationDialect): Record<string, Migration> {

@@ -14,6 +14,7 @@ export const alertSourceLabels: Record<AlertSource, string> = {
   storage_degraded: 'Storage degraded',
   job_queue_saturated: 'Job queue saturated',
   trap_target_unreachable: 'Trap target unreachable',
+  notification_channel_failing: 'Notification channel failing',
   share_nearly_full: 'Share nearly full',
   share_full_soon: 'Share full soon',
 };

@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely';
+import type {
+  NotificationChannelInsert,
+  NotificationChannelPatch,
+  NotificationChannelRecord,
+  NotificationChannelStore,
+} from '../../ports/notification-store.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import type { Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
+import type { SecretColumn } from './kysely-secret-column.js';
+import { notificationChannelColumns as columns, type NotificationChannelRow } from '../../tables/notification-channels.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
+import { listRows } from './kysely-list-rows.js';
+import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
+
+/** Notification channels; the secrets are one sealed JSON object, opened here for every reader. */
+export class KyselyNotificationChannelStore implements NotificationChannelStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: DialectQuirks,
+    private readonly now: () => string,
+    private readonly secrets: SecretColumn,
+  ) {}
+
+  async list(query: ListQuery) {
+    const page = await listRows<NotificationChannelRow>(this.db, this.quirks, 'notification_channels', columns, query);
+    return { count: page.count, items: page.items.map((row) => this.#open(row)) };
+  }
+
+  async get(id: number) {
+    const row = await this.db.selectFrom('notification_channels').select(columns).where('id', '=', id).executeTakeFirst();
+    return row && this.#open(row);
+  }
+
+  async findByName(name: string) {
+    const row = await this.db.selectFrom('notification_channels').select(columns).where('name', '=', name).executeTakeFirst();
+    return row && this.#open(row);
+  }
+
+  async listEnabled() {
+    const rows = await this.db.selectFrom('notification_channels').select(columns).where('enabled', '=', 1).orderBy('id').execute();
+    return rows.map((row) => this.#open(row));
+  }
+
+  async create(values: NotificationChannelInsert) {
+    const at = this.now();
+    const row = await uniqueWrite(this.quirks, 'name', values.name, () =>
+      this.db
+        .insertInto('notification_channels')
+        .values({ ...this.#columns(values), created_at: at, updated_at: at } as never)
+        .returning(columns)
+        .executeTakeFirstOrThrow(),
+    );
+    return this.#open(row);
+  }
+
+  async update(id: number, patch: NotificationChannelPatch) {
+    const row = await uniqueWrite(this.quirks, 'name', patch.name, () =>
+      this.db
+        .updateTable('notification_channels')
+        .set({ ...this.#columns(patch), updated_at: this.now() })
+        .where('id', '=', id)
+        .returning(columns)
+        .executeTakeFirst(),
+    );
+    return row && this.#open(row);
+  }
+
+  async delete(id: number) {
+    const result = await this.db.deleteFrom('notification_channels').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async recordOutcome(id: number, success: boolean, at: string) {
+    const before = await this.db.selectFrom('notification_channels').select(['consecutive_failures']).where('id', '=', id).executeTakeFirst();
+    if (!before) return undefined;
+    await this.db
+      .updateTable('notification_channels')
+      .set(
+        success
+          ? { consecutive_failures: 0, failing_since: null }
+          : (eb) => ({
+              consecutive_failures: eb('consecutive_failures', '+', 1),
+              failing_since: eb.fn.coalesce('failing_since', eb.val(at)),
+            }),
+      )
+      .where('id', '=', id)
+      .execute();
+    return { failuresBefore: Number(before.consecutive_failures) };
+  }
+
+  #columns(values: NotificationChannelPatch) {
+    const { enabled, sources, settings, secrets, ...rest } = definedOnly(values);
+    return {
+      ...rest,
+      ...(enabled === undefined ? {} : { enabled: enabled ? 1 : 0 }),
+      ...(sources === undefined ? {} : { sources: sources === null ? null : toJsonText(sources) }),
+      ...(settings === undefined ? {} : { settings: toJsonText(settings) }),
+      ...(secrets === undefined ? {} : { secrets: this.secrets.seal(JSON.stringify(secrets)) }),
+    };
+  }
+
+  #open(row: NotificationChannelRow): NotificationChannelRecord {
+    return {
+      ...row,
+      id: Number(row.id),
+      enabled: Number(row.enabled) === 1,
+      min_level: Number(row.min_level),
+      consecutive_failures: Number(row.consecutive_failures),
+      sources: row.sources === null ? null : parseJsonText(row.sources),
+      settings: parseJsonText(row.settings),
+      secrets: JSON.parse(this.secrets.open(row.secrets)) as Record<string, string>,
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { sql, type Kysely } from 'kysely';
+import type { DeliveryAttempt, DeliveryRecord, NotificationDeliveryStore } from '../../ports/notification-store.js';
+import type { ListQuery } from '../../list-query/list-query.js';
+import type { NotificationMessage } from '../../notifications/notification-message.js';
+import type { Database } from './kysely-schema.js';
+import type { DialectQuirks } from './kysely-dialect-quirks.js';
+import { notificationDeliveryColumns as columns, type NotificationDeliveryRow } from '../../tables/notification-deliveries.table.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
+import { listRows } from './kysely-list-rows.js';
+
+const toRecord = (row: NotificationDeliveryRow): DeliveryRecord => ({
+  ...row,
+  id: Number(row.id),
+  channel_id: Number(row.channel_id),
+  attempts: Number(row.attempts),
+  status_code: row.status_code === null ? null : Number(row.status_code),
+  message: parseJsonText(row.message),
+});
+
+/**
+ * The durable queue of notifications (docs/decisions/168-notification-deliveries.md). A row is
+ * taken by a conditional update of its lease, which one statement wins on either dialect (on
+ * PostgreSQL the second waits for the first's row lock and then sees the lease taken), so
+ * replicas share the queue with no lock held while a message is sent.
+ */
+export class KyselyNotificationDeliveryStore implements NotificationDeliveryStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quirks: DialectQuirks,
+  ) {}
+
+  async enqueue(channelIds: readonly number[], message: NotificationMessage, at: string, giveUpAt: string) {
+    if (channelIds.length === 0) return;
+    await this.db
+      .insertInto('notification_deliveries')
+      .values(
+        channelIds.map((channel_id) => ({
+          channel_id,
+          event_id: message.id,
+          event_type: message.type,
+          message: toJsonText(message),
+          outcome: 'pending' as const,
+          at: null,
+          status_code: null,
+          error: null,
+          next_attempt_at: at,
+          lease_until: null,
+          give_up_at: giveUpAt,
+          created_at: at,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['channel_id', 'event_id']).doNothing())
+      .execute();
+  }
+
+  async claimDue(now: string, leaseUntil: string, limit: number) {
+    // Each channel's head: its oldest unfinished delivery, if due and not leased. A later one
+    // waits behind it, so a channel's messages arrive in the order their events happened.
+    const heads = await this.db
+      .selectFrom('notification_deliveries as d')
+      .innerJoin('notification_channels as c', 'c.id', 'd.channel_id')
+      .select('d.id')
+      .where('c.enabled', '=', 1)
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('notification_deliveries as e')
+              .select(sql.lit(1).as('one'))
+              .whereRef('e.channel_id', '=', 'd.channel_id')
+              .whereRef('e.id', '<', 'd.id')
+              .where('e.next_attempt_at', 'is not', null),
+          ),
+        ),
+      )
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.id')
+      .limit(limit)
+      .execute();
+    const claimed: DeliveryRecord[] = [];
+    for (const { id } of heads) {
+      const row = await this.db
+        .updateTable('notification_deliveries')
+        .set({ lease_until: leaseUntil })
+        .where('id', '=', Number(id))
+        .where('next_attempt_at', 'is not', null)
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .returning(columns)
+        .executeTakeFirst();
+      if (row) claimed.push(toRecord(row));
+    }
+    return claimed;
+  }
+
+  async recordAttempt(id: number, attempt: DeliveryAttempt) {
+    await this.db
+      .updateTable('notification_deliveries')
+      .set((eb) => ({ ...attempt, attempts: eb('attempts', '+', 1), lease_until: null }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async dropPending(channelId: number, at: string, reason: string) {
+    const result = await this.db
+      .updateTable('notification_deliveries')
+      .set({ outcome: 'dropped', next_attempt_at: null, lease_until: null, error: reason, at })
+      .where('channel_id', '=', channelId)
+      .where('next_attempt_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async list(channelId: number, query: ListQuery) {
+    const mine = sql<boolean>`${sql.ref('notification_deliveries.channel_id')} = ${channelId}`;
+    const page = await listRows<NotificationDeliveryRow>(this.db, this.quirks, 'notification_deliveries', columns, query, undefined, mine);
+    return { count: page.count, items: page.items.map(toRecord) };
+  }
+
+  async purgeFinished(before: string, limit: number) {
+    const ids = this.db
+      .selectFrom('notification_deliveries')
+      .select('id')
+      .where('next_attempt_at', 'is', null)
+      .where('created_at', '<', before)
+      .orderBy('id')
+      .limit(limit);
+    const result = await this.db.deleteFrom('notification_deliveries').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

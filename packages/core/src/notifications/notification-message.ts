@@ -1,0 +1,47 @@
+import type { Severity } from '../domain/trap.js';
+import type { NotificationEventType } from '../domain/notification-channel.js';
+
+/** What an alert message says of its alert (as GET /alerts/{id} shows it, less the operator's dismissal). */
+export interface AlertMessageData {
+  alert: {
+    id: number;
+    source: string;
+    level: Severity;
+    resource: { type: string; id: string | null; name: string | null } | null;
+    message: string;
+    raised_at: string;
+    cleared_at: string | null;
+    /** An `alert.updated`'s level before the change (an Alertmanager's alert is keyed by it). */
+    previous_level?: Severity;
+  };
+}
+
+/** What a job outcome message says: the share it ran on and how it ended. */
+export interface JobMessageData {
+  job: { kind: 'share_test' | 'share_scan'; status: 'completed' | 'failed'; message: string };
+  resource: { type: string; id: string | null; name: string | null } | null;
+}
+
+/**
+ * One event as every channel renders it, stored with each of its deliveries: a webhook sends
+ * it as its body (Standard Webhooks' `type`, `timestamp`, `data`, with the event's `id`); the
+ * chat, ntfy and e-mail formats are made from `title`, `text` and `level`.
+ */
+export interface NotificationMessage {
+  /** The event's id: the same on every channel (a webhook's `webhook-id`). */
+  id: string;
+  type: NotificationEventType;
+  /** ISO 8601 UTC: when the event happened. */
+  timestamp: string;
+  /** 1 info … 5 critical: a channel's `min_level` filters by it. */
+  level: Severity;
+  /** The alert source or job outcome a channel's `sources` filters by (`test` for a test message). */
+  source: string;
+  /** One line for a subject, a chat title, an ntfy title. */
+  title: string;
+  /** A sentence or two for the body. */
+  text: string;
+  data: AlertMessageData | JobMessageData | { test: true };
+}
+
+export const levelNames: Record<Severity, string> = { 1: 'info', 2: 'notice', 3: 'warning', 4: 'error', 5: 'critical' };

@@ -1,0 +1,63 @@
+import type { ListPage, ListQuery } from '../list-query/list-query.js';
+import type { NotificationChannelRow } from '../tables/notification-channels.table.js';
+import type { NotificationDeliveryRow } from '../tables/notification-deliveries.table.js';
+import type { NotificationMessage } from '../notifications/notification-message.js';
+
+/** A channel as the core sees it: JSON parsed, enabled a boolean, secrets opened (inside the process only). */
+export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {
+  enabled: boolean;
+  sources: string[] | null;
+  settings: Record<string, unknown>;
+  /** In clear: a webhook's `secret`, an e-mail `password`, an ntfy `token`. */
+  secrets: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+export type NotificationChannelInsert = Omit<NotificationChannelRecord, 'id' | 'consecutive_failures' | 'failing_since' | 'created_at' | 'updated_at'>;
+export type NotificationChannelPatch = Partial<NotificationChannelInsert>;
+
+export interface NotificationChannelStore {
+  list(query: ListQuery): Promise<ListPage<NotificationChannelRecord>>;
+  get(id: number): Promise<NotificationChannelRecord | undefined>;
+  findByName(name: string): Promise<NotificationChannelRecord | undefined>;
+  /** Enabled channels, for the events' fan-out. */
+  listEnabled(): Promise<NotificationChannelRecord[]>;
+  create(values: NotificationChannelInsert): Promise<NotificationChannelRecord>;
+  update(id: number, patch: NotificationChannelPatch): Promise<NotificationChannelRecord | undefined>;
+  delete(id: number): Promise<boolean>;
+  /**
+   * Counts an attempt's outcome: a success resets the failures, a failure adds one (and sets
+   * `failing_since` at the first). Resolves the count before this outcome, or undefined when the channel is gone.
+   */
+  recordOutcome(id: number, success: boolean, at: string): Promise<{ failuresBefore: number } | undefined>;
+}
+
+export type DeliveryRecord = Omit<NotificationDeliveryRow, 'message'> & { message: NotificationMessage };
+
+/** What one attempt ended in. */
+export interface DeliveryAttempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  /** Null: finished (`outcome` delivered, failed or dropped); else retried then. */
+  next_attempt_at: string | null;
+  outcome: DeliveryRecord['outcome'];
+}
+
+export interface NotificationDeliveryStore {
+  /** Queues one message for each channel; a (channel, event) pair already queued is left as it is. */
+  enqueue(channelIds: readonly number[], message: NotificationMessage, at: string, giveUpAt: string): Promise<void>;
+  /**
+   * Takes up to `limit` due deliveries, each the oldest unfinished one of its channel (so a
+   * channel's messages go in order), leased until `leaseUntil`: a row is taken by one
+   * dispatcher, on any replica, until its lease ends.
+   */
+  claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Writes an attempt's outcome and lets go of the lease. */
+  recordAttempt(id: number, attempt: DeliveryAttempt): Promise<void>;
+  /** Drops the unfinished deliveries of a channel (disabled): they will not be sent. */
+  dropPending(channelId: number, at: string, reason: string): Promise<number>;
+  list(channelId: number, query: ListQuery): Promise<ListPage<DeliveryRecord>>;
+  /** Deletes at most `limit` finished deliveries queued before `before`; resolves how many. */
+  purgeFinished(before: string, limit: number): Promise<number>;
+}

@@ -1,0 +1,44 @@
+import type { Generated, Selectable } from 'kysely';
+import type { ChannelDigest, ChannelType } from '../domain/notification-channel.js';
+import { columnsOf } from './columns.js';
+import type { JsonText } from './json-text.js';
+
+/** A notification channel (docs/api.md#notification-channels). */
+export interface NotificationChannelTable {
+  id: Generated<number>;
+  name: string;
+  type: ChannelType;
+  /** 0 or 1. */
+  enabled: number;
+  min_level: number;
+  /** JSON list of alert sources and job outcomes; null: every one. */
+  sources: JsonText<string[]> | null;
+  digest: ChannelDigest;
+  /** The type's settings that are not secret (JSON). */
+  settings: JsonText<Record<string, unknown>>;
+  /** The type's secrets (a webhook's signing secret, a password, a token) as one JSON object, sealed. */
+  secrets: string;
+  /** Failed attempts since the last success (the failing alert is raised at 3). */
+  consecutive_failures: Generated<number>;
+  /** When the current run of failures started; null after a success. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NotificationChannelRow = Selectable<NotificationChannelTable>;
+export const notificationChannelColumns = columnsOf<NotificationChannelRow>({
+  id: true,
+  name: true,
+  type: true,
+  enabled: true,
+  min_level: true,
+  sources: true,
+  digest: true,
+  settings: true,
+  secrets: true,
+  consecutive_failures: true,
+  failing_since: true,
+  created_at: true,
+  updated_at: true,
+});
