@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDms, type Dms } from '../runtime/open-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { requireTools } from '../testing/require-tool.js';
+import { freePort } from '../testing/fixture-support.js';
 import { pollUntil } from '../testing/poll-until.js';
 import { alertmanagerAlerts } from '../adapters/notify/alertmanager-channel.js';
 
@@ -16,14 +16,6 @@ import { alertmanagerAlerts } from '../adapters/notify/alertmanager-channel.js';
  * resolved by its clear.
  */
 const tools = requireTools(['prometheus-alertmanager'], 'apt-get install prometheus-alertmanager');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface AmAlert {
   labels: Record<string, string>;

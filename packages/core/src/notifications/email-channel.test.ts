@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { openTestDms, type TestDms } from '../testing/test-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { requireTools } from '../testing/require-tool.js';
+import { selfSignedCertificate } from '../testing/self-signed-certificate.js';
 
 /**
  * The e-mail channel (issue 44) against a real SMTP server (the smtp-server library) on
@@ -36,26 +35,10 @@ let t: TestDms;
 beforeAll(async () => {
   if (!openssl.ok) return;
   dir = mkdtempSync(join(tmpdir(), 'dms-smtp-'));
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    join(dir, 'key.pem'),
-    '-out',
-    join(dir, 'cert.pem'),
-  ]);
-  cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const certificate = await selfSignedCertificate(dir);
+  cert = certificate.cert;
   server = new SMTPServer({
-    key: readFileSync(join(dir, 'key.pem')),
+    key: certificate.key,
     cert,
     authMethods: ['PLAIN', 'LOGIN'],
     // Authentication only once the connection is encrypted (smtp-server's default), so a password never crosses in clear.

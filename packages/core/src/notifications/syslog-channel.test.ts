@@ -1,13 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDms, type TestDms } from '../testing/test-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { requireTools } from '../testing/require-tool.js';
+import { freePort } from '../testing/fixture-support.js';
+import { selfSignedCertificate } from '../testing/self-signed-certificate.js';
 import { pollUntil } from '../testing/poll-until.js';
 import { syslogLine } from '../adapters/notify/syslog-channel.js';
 
@@ -17,15 +18,6 @@ import { syslogLine } from '../adapters/notify/syslog-channel.js';
  * written out in RFC 5424 form.
  */
 const tools = requireTools(['rsyslogd', 'openssl'], 'apt-get install rsyslog rsyslog-gnutls openssl');
-
-/** A port nothing listens on now (the kernel's choice, released at once). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const tcpAccepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -46,24 +38,7 @@ let t: TestDms;
 beforeAll(async () => {
   if (!tools.ok) return;
   dir = mkdtempSync(join(tmpdir(), 'dms-rsyslog-'));
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    join(dir, 'key.pem'),
-    '-out',
-    join(dir, 'cert.pem'),
-  ]);
-  cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  cert = (await selfSignedCertificate(dir)).cert;
   ports = { udp: await freePort(), tcp: await freePort(), tls: await freePort() };
   writeFileSync(
     join(dir, 'rsyslog.conf'),
