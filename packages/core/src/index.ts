@@ -150,6 +150,17 @@ export {
   type Capacity,
 } from './domain/statistics.js';
 export { shareHealths, type ShareHealth } from './domain/nas-share.js';
+export {
+  scanAnalyticsSchema,
+  ageBuckets,
+  sizeBuckets,
+  type ScanAnalytics,
+  type TopDirectory,
+  type AgeBucket,
+  type SizeBucket,
+} from './domain/scan-analytics.js';
+// A scan's analytics computed as a walk reports it (drivers feed it; the bench measures it)
+export { ScanAnalyticsBuilder } from './scans/scan-analytics-builder.js';
 
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';
