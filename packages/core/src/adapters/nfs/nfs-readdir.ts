@@ -220,14 +220,14 @@ export const nfs4status = {
 } as const;
 
 /**
- * Attributes a scan asks for, by bit: type, size, rdattr_error, filehandle, fileid, numlinks in
- * the first bitmap word; time_access (47) and time_modify (53) in the second, asked only when
- * the scan keeps analytics.
+ * Attributes a scan asks for, by bit: type, size, rdattr_error, filehandle, fileid in the first
+ * bitmap word; numlinks (35) in the second, with time_access (47) and time_modify (53) when the
+ * scan keeps analytics.
  */
-const attr4 = { type: 1, size: 4, rdattrError: 11, filehandle: 19, fileid: 20, numlinks: 27 } as const;
-const attr4word1 = { timeAccess: 47 - 32, timeModify: 53 - 32 } as const;
-const askedMask =
-  (1 << attr4.type) | (1 << attr4.size) | (1 << attr4.rdattrError) | (1 << attr4.filehandle) | (1 << attr4.fileid) | (1 << attr4.numlinks);
+const attr4 = { type: 1, size: 4, rdattrError: 11, filehandle: 19, fileid: 20 } as const;
+const attr4word1 = { numlinks: 35 - 32, timeAccess: 47 - 32, timeModify: 53 - 32 } as const;
+const askedMask = (1 << attr4.type) | (1 << attr4.size) | (1 << attr4.rdattrError) | (1 << attr4.filehandle) | (1 << attr4.fileid);
+const askedLinks = 1 << attr4word1.numlinks;
 const askedTimes = (1 << attr4word1.timeAccess) | (1 << attr4word1.timeModify);
 
 interface Attr4 {
@@ -260,7 +260,7 @@ function fattr4(reader: XdrReader): Attr4 {
     else if (i === 1) mask1 = word;
     else if (word !== 0) throw new XdrError('attributes not asked for');
   }
-  if ((mask & ~askedMask) !== 0 || (mask1 & ~askedTimes) !== 0) throw new XdrError('attributes not asked for');
+  if ((mask & ~askedMask) !== 0 || (mask1 & ~(askedLinks | askedTimes)) !== 0) throw new XdrError('attributes not asked for');
   const values = new XdrReader(reader.opaque(4096));
   const attr: Attr4 = {};
   if (mask & (1 << attr4.type)) attr.type = values.u32();
@@ -268,7 +268,7 @@ function fattr4(reader: XdrReader): Attr4 {
   if (mask & (1 << attr4.rdattrError)) attr.error = values.u32();
   if (mask & (1 << attr4.filehandle)) attr.fh = Buffer.from(values.opaque(maxFh4));
   if (mask & (1 << attr4.fileid)) attr.fileid = u64Big(values);
-  if (mask & (1 << attr4.numlinks)) attr.links = values.u32();
+  if (mask1 & (1 << attr4word1.numlinks)) attr.links = values.u32();
   if (mask1 & (1 << attr4word1.timeAccess)) attr.accessedMs = time4(values);
   if (mask1 & (1 << attr4word1.timeModify)) attr.modifiedMs = time4(values);
   return attr;
@@ -319,8 +319,11 @@ export function readdir4Args(dir: Buffer, cookie: Buffer, verifier: Buffer, page
   const writer = compoundHead(2).u32(nfs4ops.putfh).opaque(dir).u32(nfs4ops.readdir);
   for (const eight of [cookie, verifier]) writer.u32(eight.readUInt32BE(0)).u32(eight.readUInt32BE(4));
   writer.u32(Math.floor(pageBytes / 4)).u32(pageBytes);
-  if (detailed) return writer.u32(2).u32(askedMask).u32(askedTimes).bytes();
-  return bitmap(writer, askedMask).bytes();
+  return writer
+    .u32(2)
+    .u32(askedMask)
+    .u32(askedLinks | (detailed ? askedTimes : 0))
+    .bytes();
 }
 
 /** `detailed`: list every file for the scan's analytics, not only sum them. */

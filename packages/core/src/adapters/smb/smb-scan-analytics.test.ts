@@ -1,0 +1,79 @@
+import { chmodSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
+import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
+import { recordingRun, shareLocation } from '../../testing/recording-run.js';
+import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../testing/remote-scan-tree.js';
+import { sambaCheck, startSambaServer, type SambaServer } from '../../testing/samba-server.js';
+import { createSmbDriver } from './smb-driver.js';
+
+const check = sambaCheck();
+const user = { name: 'dmstest', password: 'scan-analytics-pw' };
+
+// Without the real peer this prints why it skips; with CI=true requireTools fails instead.
+describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
+  let tree: ScanTree;
+  let samba: SambaServer;
+
+  beforeAll(async () => {
+    tree = makeScanTree();
+    // Served as nobody, so the locked directory is refused as it would be to a user.
+    samba = await startSambaServer({ shares: { data: tree.root }, users: [user], forceUser: 'nobody' });
+  });
+  afterAll(async () => {
+    await samba?.stop();
+    if (tree !== undefined) {
+      chmodSync(join(tree.root, tree.locked), 0o755);
+      rmSync(tree.root, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * What Samba shows of the tree through smbclient: every name of a hard-linked file as a file
+   * (no file id or link count in a listing), a symbolic link inside the share as what it points
+   * to (Samba follows it), a dangling one not at all; times to the second, no access time.
+   */
+  const shown = () => {
+    const files = tree.files.flatMap((file) => [file.path, ...file.links].map((path) => ({ path, bytes: file.bytes, modifiedMs: file.modifiedMs, accessedMs: null })));
+    const top = files.find((file) => file.path === '/top.txt');
+    return [...files, { ...(top as (typeof files)[number]), path: '/link-to-top' }];
+  };
+
+  for (const sessions of [4, 1]) {
+    it(`issue 43: a walk by ${sessions} smbclient session(s) reports every file with its size and time, each directory after its files`, async () => {
+      const sink = recordingAnalyticsSink();
+      const walked = new ScanAnalyticsBuilder(tree.now);
+      const run = Object.assign(recordingRun(), { analytics: teeSink(sink, walked) });
+      const location = shareLocation('smb_v3', { host: samba.host, path: 'data', username: user.name, password: user.password, options: { port: String(samba.port) } });
+      const result = await createSmbDriver({ walk: { sessions, progressIntervalMs: 0 } }).scan(location, run);
+
+      const expected = shown();
+      expect(byPath(sink.files.map(({ order: _, ...file }) => file))).toEqual(byPath(expected));
+      expect(byPath(sink.directories.map(({ order: _, ...dir }) => dir))).toEqual(byPath(tree.directories));
+      expect(result).toMatchObject({
+        file_count: expected.length,
+        file_size_sum: expected.reduce((sum, file) => sum + file.bytes, 0),
+        skipped: { count: 1, shown: ["'locked' (permission denied)"] },
+      });
+      expect(run.progress.at(-1)).toMatchObject({ file_count: expected.length, directories: tree.directories.length });
+      const listedAt = new Map(sink.directories.map((dir) => [dir.path, dir.order]));
+      for (const file of sink.files) {
+        const parent = file.path.slice(0, file.path.lastIndexOf('/')) || '/';
+        expect(file.order, file.path).toBeLessThan(listedAt.get(parent) ?? -1);
+      }
+
+      const made = new ScanAnalyticsBuilder(tree.now);
+      replayTree(made, expected, tree.directories);
+      const analytics = walked.result();
+      expect(analytics).toEqual(made.result());
+      expect(analytics.top_directories[0]).toEqual({ path: '/big', bytes: 5 * 1024 ** 3, files: 1 });
+      expect(analytics.access_histogram).toBeNull();
+    });
+  }
+
+  it('issue 43: a scan of the locked directory itself fails in plain words', async () => {
+    const location = shareLocation('smb_v3', { host: samba.host, path: 'data/locked', username: user.name, password: user.password, options: { port: String(samba.port) } });
+    await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow("listing path 'locked' denied for user 'dmstest'");
+  });
+});
