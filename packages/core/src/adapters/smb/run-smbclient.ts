@@ -101,11 +101,12 @@ export function feedLines(stream: Readable | null, onLine: (line: string) => voi
   stream.on('data', (text: string) => {
     onData?.();
     rest += text;
+    let start = 0;
     let newline = rest.indexOf('\n');
     while (newline >= 0 && !failed) {
-      const line = rest.slice(0, newline);
-      rest = rest.slice(newline + 1);
-      newline = rest.indexOf('\n');
+      const line = rest.slice(start, newline);
+      start = newline + 1;
+      newline = rest.indexOf('\n', start);
       try {
         onLine(line);
       } catch (error) {
@@ -113,6 +114,7 @@ export function feedLines(stream: Readable | null, onLine: (line: string) => voi
         onError(error);
       }
     }
+    rest = rest.slice(start);
   });
   stream.on('end', () => {
     if (rest === '' || failed) return;

@@ -7,7 +7,10 @@ export interface ListingEntry {
   modifiedMs: number;
 }
 
-const dateTail = /  \S{3} (\S{3}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d+)$/;
+// Sticky, tried once where the date must start: a line is read in time linear in it.
+const dateTail = /  \S{3} (\S{3}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d+)$/y;
+/** "Www Mmm dd hh:mm:ss " before the year. */
+const dateHeadLength = 20;
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function dateMs(match: RegExpExecArray): number | undefined {
@@ -25,11 +28,15 @@ function dateMs(match: RegExpExecArray): number | undefined {
  */
 export function parseListingEntry(line: string): ListingEntry | undefined {
   if (!line.startsWith('  ')) return undefined;
+  dateTail.lastIndex = line.lastIndexOf(' ') + 1 - dateHeadLength - 2;
+  if (dateTail.lastIndex < 0) return undefined;
   const date = dateTail.exec(line);
   if (date === null) return undefined;
   const head = line.slice(0, date.index);
-  const digits = /\d+$/.exec(head)?.[0];
-  if (digits === undefined) return undefined;
+  let digitsStart = head.length;
+  while (digitsStart > 0 && head.charCodeAt(digitsStart - 1) >= 48 && head.charCodeAt(digitsStart - 1) <= 57) digitsStart -= 1;
+  if (digitsStart === head.length) return undefined;
+  const digits = head.slice(digitsStart);
   const sizeStart = head.length - Math.max(8, digits.length);
   const attrEnd = sizeStart - 1;
   const attrStart = attrEnd - 7;
