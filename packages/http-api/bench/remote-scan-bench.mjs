@@ -58,7 +58,9 @@ function smbclientRecurse(samba, authFile) {
       for (const byte of chunk) if (byte === 10) lines += 1;
     });
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, lines }) : reject(new Error(`smbclient exited ${code}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, lines }) : reject(new Error(`smbclient exited ${code}`)),
+    );
   });
 }
 
@@ -121,7 +123,14 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
     if (nfsCheck.ok) {
       const ganesha = await startGaneshaServer({ exportPath: treeDir, versions: [4] });
       servers.push(ganesha);
-      const location = { type: 'nfs_v4', host: ganesha.host, path: ganesha.pseudo, options: new Map([['port', String(ganesha.port)]]), username: null, password: null };
+      const location = {
+        type: 'nfs_v4',
+        host: ganesha.host,
+        path: ganesha.pseudo,
+        options: new Map([['port', String(ganesha.port)]]),
+        username: null,
+        password: null,
+      };
       const drivers = { eight: createNfsDriver(), one: createNfsDriver({ concurrency: 1 }) };
       const seconds = { eight: [], one: [] };
       const loopDelays = [];
@@ -129,7 +138,8 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
         for (const kind of ['eight', 'one']) {
           const builder = new ScanAnalyticsBuilder(Date.now());
           const scan = await timed(() => drivers[kind].scan(location, { ...run(), analytics: builder }));
-          if (scan.result.file_count !== tree.count || scan.result.file_size_sum !== tree.sum) throw new Error(`NFS scan wrong: ${JSON.stringify(scan.result)}`);
+          if (scan.result.file_count !== tree.count || scan.result.file_size_sum !== tree.sum)
+            throw new Error(`NFS scan wrong: ${JSON.stringify(scan.result)}`);
           builder.result();
           if (i === 0) continue;
           seconds[kind].push(scan.seconds);

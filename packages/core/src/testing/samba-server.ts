@@ -102,7 +102,12 @@ export async function startSambaServer(options: SambaServerOptions): Promise<Sam
     '  printcap name = /dev/null',
     '  disable spoolss = yes',
   ];
-  const shares = Object.entries(options.shares).flatMap(([name, path]) => [`[${name}]`, `  path = ${path}`, '  read only = yes', `  force user = ${options.forceUser ?? 'root'}`]);
+  const shares = Object.entries(options.shares).flatMap(([name, path]) => [
+    `[${name}]`,
+    `  path = ${path}`,
+    '  read only = yes',
+    `  force user = ${options.forceUser ?? 'root'}`,
+  ]);
   writeFileSync(configFile, `${[...global, ...shares].join('\n')}\n`);
 
   for (const user of options.users) {

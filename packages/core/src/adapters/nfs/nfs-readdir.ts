@@ -85,7 +85,19 @@ function isDotOrDotDot(name: Buffer): boolean {
 }
 
 function emptyPage(): DirPage {
-  return { files: 0, bytes: 0, linked: [], listed: [], entries: 0, dirs: [], unresolved: [], unreadable: [], cookie: Buffer.alloc(8), verifier: Buffer.alloc(8), eof: false };
+  return {
+    files: 0,
+    bytes: 0,
+    linked: [],
+    listed: [],
+    entries: 0,
+    dirs: [],
+    unresolved: [],
+    unreadable: [],
+    cookie: Buffer.alloc(8),
+    verifier: Buffer.alloc(8),
+    eof: false,
+  };
 }
 
 // ---- NFS v3 ----
@@ -345,7 +357,13 @@ export function decodeReaddir4(reply: XdrReader, previous: Buffer, detailed = fa
     if (attr.error !== undefined && attr.error !== 0) page.unreadable.push(Buffer.from(name));
     else if (attr.type === fileTypes.reg && attr.size !== undefined) {
       // A server that leaves numlinks or fileid out has its files counted by name, as before.
-      const file = { bytes: attr.size, modifiedMs: attr.modifiedMs ?? 0, accessedMs: attr.accessedMs ?? null, fileid: attr.fileid ?? 0n, links: attr.fileid === undefined ? 1 : (attr.links ?? 1) };
+      const file = {
+        bytes: attr.size,
+        modifiedMs: attr.modifiedMs ?? 0,
+        accessedMs: attr.accessedMs ?? null,
+        fileid: attr.fileid ?? 0n,
+        links: attr.fileid === undefined ? 1 : (attr.links ?? 1),
+      };
       addFile(page, name, file, detailed);
     } else if (attr.type === fileTypes.dir && attr.fh !== undefined && attr.fileid !== undefined) {
       page.dirs.push({ name: Buffer.from(name), fh: attr.fh, fileid: attr.fileid });

@@ -35,7 +35,9 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
    * to (Samba follows it), a dangling one not at all; times to the second, no access time.
    */
   const shown = () => {
-    const files = tree.files.flatMap((file) => [file.path, ...file.links].map((path) => ({ path, bytes: file.bytes, modifiedMs: file.modifiedMs, accessedMs: null })));
+    const files = tree.files.flatMap((file) =>
+      [file.path, ...file.links].map((path) => ({ path, bytes: file.bytes, modifiedMs: file.modifiedMs, accessedMs: null })),
+    );
     const top = files.find((file) => file.path === '/top.txt');
     return [...files, { ...(top as (typeof files)[number]), path: '/link-to-top' }];
   };
@@ -45,7 +47,13 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       const sink = recordingAnalyticsSink();
       const walked = new ScanAnalyticsBuilder(tree.now);
       const run = Object.assign(recordingRun(), { analytics: teeSink(sink, walked) });
-      const location = shareLocation('smb_v3', { host: samba.host, path: 'data', username: user.name, password: user.password, options: { port: String(samba.port) } });
+      const location = shareLocation('smb_v3', {
+        host: samba.host,
+        path: 'data',
+        username: user.name,
+        password: user.password,
+        options: { port: String(samba.port) },
+      });
       const result = await createSmbDriver({ walk: { sessions, progressIntervalMs: 0 } }).scan(location, run);
 
       const expected = shown();
@@ -73,7 +81,13 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
   }
 
   it('issue 43: a scan of the locked directory itself fails in plain words', async () => {
-    const location = shareLocation('smb_v3', { host: samba.host, path: 'data/locked', username: user.name, password: user.password, options: { port: String(samba.port) } });
+    const location = shareLocation('smb_v3', {
+      host: samba.host,
+      path: 'data/locked',
+      username: user.name,
+      password: user.password,
+      options: { port: String(samba.port) },
+    });
     await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow("listing path 'locked' denied for user 'dmstest'");
   });
 });

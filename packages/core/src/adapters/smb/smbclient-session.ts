@@ -57,9 +57,19 @@ export class SmbclientSession {
       this.#lineError ??= error;
       this.#child.kill('SIGKILL');
     };
-    feedLines(this.#child.stdout, (line) => this.#line(line, true), fail, () => this.#arm());
+    feedLines(
+      this.#child.stdout,
+      (line) => this.#line(line, true),
+      fail,
+      () => this.#arm(),
+    );
     // stderr (the config loader's chatter, a failed logon's words) never marks a listing as read.
-    feedLines(this.#child.stderr, (line) => this.#line(line, false), fail, () => this.#arm());
+    feedLines(
+      this.#child.stderr,
+      (line) => this.#line(line, false),
+      fail,
+      () => this.#arm(),
+    );
     this.closed = new Promise<void>((resolve) => {
       this.#child.once('error', (error: NodeJS.ErrnoException) => {
         this.#end(new SmbclientSessionEnded(null, false, error.code === 'ENOENT'));
