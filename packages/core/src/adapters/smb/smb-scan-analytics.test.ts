@@ -1,4 +1,5 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
@@ -14,15 +15,21 @@ const user = { name: 'dmstest', password: 'scan-analytics-pw' };
 // Without the real peer this prints why it skips; with CI=true requireTools fails instead.
 describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
   let tree: ScanTree;
+  let nest: string;
   let samba: SambaServer;
 
   beforeAll(async () => {
     tree = makeScanTree();
+    // Deeper than a scan follows: what a symbolic link loop on the server looks like.
+    nest = mkdtempSync(join(tmpdir(), 'dms-smb-nest-'));
+    chmodSync(nest, 0o755);
+    mkdirSync(join(nest, ...Array.from({ length: 258 }, () => 'n')), { recursive: true });
     // Served as nobody, so the locked directory is refused as it would be to a user.
-    samba = await startSambaServer({ shares: { data: tree.root }, users: [user], forceUser: 'nobody' });
+    samba = await startSambaServer({ shares: { data: tree.root, nest }, users: [user], forceUser: 'nobody' });
   });
   afterAll(async () => {
     await samba?.stop();
+    if (nest !== undefined) rmSync(nest, { recursive: true, force: true });
     if (tree !== undefined) {
       chmodSync(join(tree.root, tree.locked), 0o755);
       rmSync(tree.root, { recursive: true, force: true });
@@ -89,5 +96,18 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       options: { port: String(samba.port) },
     });
     await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow("listing path 'locked' denied for user 'dmstest'");
+  });
+
+  it('issue 43: a walk stops at a nesting only a symbolic link loop produces', async () => {
+    const location = shareLocation('smb_v3', {
+      host: samba.host,
+      path: 'nest',
+      username: user.name,
+      password: user.password,
+      options: { port: String(samba.port) },
+    });
+    await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow(
+      /^directories nest deeper than 256 levels under '\/n(\/n)*' \(a symbolic link loop on the server\?\)$/,
+    );
   });
 });
