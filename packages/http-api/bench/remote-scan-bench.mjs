@@ -8,6 +8,7 @@
 // prints the rows and merges them into results.json.
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -34,15 +35,32 @@ function run() {
   return { signal: new AbortController().signal, timeoutMs: 10_000, onStep() {}, onProgress() {} };
 }
 
-/** Seconds of `scan()`, and the worst event-loop delay meanwhile (10 ms resolution). */
+const threadCpuMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Seconds of `scan()`, the worst event-loop delay meanwhile (10 ms resolution), and the most CPU
+ * this thread spent between two 10 ms ticks: on a loaded machine a tick is also late when the
+ * thread waited for a core, and the busy figure tells what the scan's own code held the loop for.
+ */
 async function timed(scan) {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  let busyMaxMs = 0;
+  let lastCpu = threadCpuMs();
+  const ticker = setInterval(() => {
+    const cpu = threadCpuMs();
+    busyMaxMs = Math.max(busyMaxMs, cpu - lastCpu);
+    lastCpu = cpu;
+  }, 10);
   const started = performance.now();
   const result = await scan();
   const seconds = (performance.now() - started) / 1000;
+  clearInterval(ticker);
   loop.disable();
-  return { result, seconds, loopDelayMaxMs: loop.max / 1e6 };
+  return { result, seconds, loopDelayMaxMs: loop.max / 1e6, loopBusyMaxMs: busyMaxMs };
 }
 
 /** `smbclient -c 'recurse; ls'` of the share, its output read and dropped as a user's terminal would get it. */
@@ -97,6 +115,7 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
       const driver = createSmbDriver();
       const seconds = { ours: [], recurse: [] };
       const loopDelays = [];
+      const loopBusy = [];
       // One warm-up each (page cache, smbd's caches), then the two alternated `rounds` times.
       for (let i = 0; i <= rounds; i++) {
         const builder = new ScanAnalyticsBuilder(Date.now());
@@ -108,15 +127,17 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
         seconds.ours.push(ours.seconds);
         seconds.recurse.push(recurse.seconds);
         loopDelays.push(ours.loopDelayMaxMs);
+        loopBusy.push(ours.loopBusyMaxMs);
       }
       const ours = median(seconds.ours);
       const recurse = median(seconds.recurse);
       record('scan.smb.seconds', ours, 's');
       record('scan.smb.ratio_vs_smbclient_recurse', ours / recurse, 'ratio');
       record('scan.smb.loop_delay_max_ms', Math.max(...loopDelays), 'ms');
+      record('scan.smb.loop_busy_max_ms', Math.max(...loopBusy), 'ms');
       const shown = (values) => values.map((x) => round(x, 3)).join('/');
       notes.push(
-        `scan.smb: ${where}, served by Samba on 127.0.0.1 (SMB 3.1.1); the SMB driver's scan (4 smbclient sessions, analytics built) vs smbclient -c 'recurse; ls' on the same share, alternated ${rounds} times after a warm-up, medians: ours ${round(ours, 3)} s (${shown(seconds.ours)}), recurse ${round(recurse, 3)} s (${shown(seconds.recurse)}); loop delay max per scan ${shown(loopDelays)} ms`,
+        `scan.smb: ${where}, served by Samba on 127.0.0.1 (SMB 3.1.1); the SMB driver's scan (4 smbclient sessions, analytics built) vs smbclient -c 'recurse; ls' on the same share, alternated ${rounds} times after a warm-up, medians: ours ${round(ours, 3)} s (${shown(seconds.ours)}), recurse ${round(recurse, 3)} s (${shown(seconds.recurse)}); loop delay max per scan ${shown(loopDelays)} ms, of which the scan's own CPU at most ${shown(loopBusy)} ms; load average ${loadavg()[0].toFixed(1)}`,
       );
       log(`scan.smb: ours ${round(ours, 3)} s, smbclient recurse ${round(recurse, 3)} s`);
     }
@@ -134,6 +155,7 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
       const drivers = { eight: createNfsDriver(), one: createNfsDriver({ concurrency: 1 }) };
       const seconds = { eight: [], one: [] };
       const loopDelays = [];
+      const loopBusy = [];
       for (let i = 0; i <= rounds; i++) {
         for (const kind of ['eight', 'one']) {
           const builder = new ScanAnalyticsBuilder(Date.now());
@@ -144,6 +166,7 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
           if (i === 0) continue;
           seconds[kind].push(scan.seconds);
           if (kind === 'eight') loopDelays.push(scan.loopDelayMaxMs);
+          if (kind === 'eight') loopBusy.push(scan.loopBusyMaxMs);
         }
       }
       const eight = median(seconds.eight);
@@ -151,9 +174,10 @@ export async function remoteScanBench({ record, notes, log, tree: shape = { dirs
       record('scan.nfs.driver_entries_per_s', entries / eight, 'entries/s');
       record('scan.nfs.ratio_vs_one_in_flight', eight / one, 'ratio');
       record('scan.nfs.loop_delay_max_ms', Math.max(...loopDelays), 'ms');
+      record('scan.nfs.loop_busy_max_ms', Math.max(...loopBusy), 'ms');
       const shown = (values) => values.map((x) => round(x, 3)).join('/');
       notes.push(
-        `scan.nfs (driver): ${where}, exported by NFS-Ganesha on 127.0.0.1, scanned as nfs_v4 by the driver with analytics built, 8 listing calls in flight vs 1, alternated ${rounds} times after a warm-up, medians: 8 in flight ${round(eight, 3)} s (${shown(seconds.eight)}, ${round(entries / eight)} entries/s), 1 in flight ${round(one, 3)} s (${shown(seconds.one)}, ${round(entries / one)} entries/s); loop delay max per scan ${shown(loopDelays)} ms`,
+        `scan.nfs (driver): ${where}, exported by NFS-Ganesha on 127.0.0.1, scanned as nfs_v4 by the driver with analytics built, 8 listing calls in flight vs 1, alternated ${rounds} times after a warm-up, medians: 8 in flight ${round(eight, 3)} s (${shown(seconds.eight)}, ${round(entries / eight)} entries/s), 1 in flight ${round(one, 3)} s (${shown(seconds.one)}, ${round(entries / one)} entries/s); loop delay max per scan ${shown(loopDelays)} ms, of which the scan's own CPU at most ${shown(loopBusy)} ms; load average ${loadavg()[0].toFixed(1)}`,
       );
       log(`scan.nfs: 8 in flight ${round(eight, 3)} s, 1 in flight ${round(one, 3)} s`);
     }

@@ -18,6 +18,7 @@ import { alternatedShow, checkList, checkShowBodies, listPath, throughput } from
 import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
 import { nfsScanBench } from './nfs-scan-bench.mjs';
+import { remoteScanBench, remoteScanTargets } from './remote-scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
 import { faultsBench } from './faults.mjs';
@@ -78,6 +79,7 @@ const targets = {
   'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
   'shutdown.exit_s': { op: '<=', value: 10 },
   'shutdown.acknowledged_lost': { op: '<=', value: 0 },
+  ...remoteScanTargets,
   ...(withPostgres
     ? {
         'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
@@ -339,6 +341,9 @@ async function main() {
 
   // --- NFS scans: the same tree over NFS-Ganesha and as a local share, through a server of its own. ---
   await nfsScanBench({ record, notes, log, tree: config.tree });
+
+  // --- Remote scans walking in parallel: SMB vs smbclient's recursive listing, NFS 8 calls in flight vs 1. ---
+  await remoteScanBench({ record, notes, log, tree: config.tree });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });
