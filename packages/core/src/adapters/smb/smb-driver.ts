@@ -142,7 +142,8 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
           { ...defaultSmbWalkOptions, ...walkOptions },
         ).catch((error: unknown) => {
           if (!(error instanceof SmbclientSessionEnded)) throw error;
-          if (error.notInstalled) throw new DriverError(notInstalled);
+          if (error.notInstalled === 'smbclient') throw new DriverError(notInstalled);
+          if (error.notInstalled === 'stdbuf') throw new DriverError('stdbuf is not installed (apt-get install coreutils)');
           if (error.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
           throw new DriverError(exitMessage(error.exitCode, tail.last()));
         }),

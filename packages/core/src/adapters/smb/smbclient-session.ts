@@ -7,9 +7,10 @@ export class SmbclientSessionEnded extends Error {
   constructor(
     readonly exitCode: number | null,
     readonly timedOut: boolean,
-    readonly notInstalled: boolean,
+    /** The program that could not be run: smbclient, or stdbuf (coreutils) that runs it. */
+    readonly notInstalled: 'smbclient' | 'stdbuf' | undefined,
   ) {
-    super(notInstalled ? 'smbclient is not installed' : timedOut ? 'smbclient went silent' : `smbclient exited (code ${String(exitCode)})`);
+    super(notInstalled ? `${notInstalled} is not installed` : timedOut ? 'smbclient went silent' : `smbclient exited (code ${String(exitCode)})`);
   }
 }
 
@@ -72,11 +73,11 @@ export class SmbclientSession {
     );
     this.closed = new Promise<void>((resolve) => {
       this.#child.once('error', (error: NodeJS.ErrnoException) => {
-        this.#end(new SmbclientSessionEnded(null, false, error.code === 'ENOENT'));
+        this.#end(new SmbclientSessionEnded(null, false, error.code === 'ENOENT' ? 'stdbuf' : undefined));
         resolve();
       });
       this.#child.once('close', (code) => {
-        this.#end(new SmbclientSessionEnded(code, false, code === notFoundExit));
+        this.#end(new SmbclientSessionEnded(code, false, code === notFoundExit ? 'smbclient' : undefined));
         resolve();
       });
     });
@@ -116,7 +117,7 @@ export class SmbclientSession {
     clearTimeout(this.#timer);
     if (this.#pending.length === 0) return;
     this.#timer = setTimeout(() => {
-      this.#end(new SmbclientSessionEnded(null, true, false));
+      this.#end(new SmbclientSessionEnded(null, true, undefined));
       this.#child.kill('SIGKILL');
     }, this.#idleMs);
   }
