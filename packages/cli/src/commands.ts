@@ -16,6 +16,7 @@ import { schedulesAdd, schedulesList, schedulesRm, type ScheduleAddFlags } from 
 import type { Flags, Options } from './schema-flags.js';
 import { shareJob } from './share-command.js';
 import { shareAddFields, sharesAdd, sharesList, sharesRm } from './shares-command.js';
+import { sharesDu } from './shares-du-command.js';
 import { snmpAgentSet, snmpAgentShow } from './snmp-command.js';
 import type { Output } from './with-dms.js';
 
@@ -181,6 +182,12 @@ export function dmsProgram(out: Output, done: Run): Command {
   leaf(shares, 'rm', 'delete a share (refused while a schedule names it; its jobs stay in the history)')
     .argument('<REF>', 'id or name')
     .action(async (ref: string) => done(await sharesRm(ref, out)));
+  leaf(shares, 'du', "a share's directories by size from its latest scan, like du -h --max-depth")
+    .argument('<REF>', 'id or name')
+    .option('--max-depth <N>', 'directories at most N levels below the share (0-3; 3)')
+    .option('--scan <ID>', 'this scan of the share rather than its latest')
+    .option('--bytes', 'sizes in bytes rather than K, M, G')
+    .action(async (ref: string, opts: { maxDepth?: string; scan?: string; bytes?: boolean }) => done(await sharesDu(ref, opts, out)));
   for (const kind of ['test', 'scan'] as const) {
     leaf(shares, kind, `queue a saved share's ${kind} for a running 'dms serve' to run`)
       .argument('<REF>', 'id or name')

@@ -28,6 +28,7 @@ const commandPaths = [
   'shares list',
   'shares add',
   'shares rm',
+  'shares du',
   'shares test',
   'shares scan',
   'jobs list',

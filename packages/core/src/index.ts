@@ -146,9 +146,15 @@ export {
   shareScanListQuerySchema,
   capacityQuerySchema,
   capacitySchema,
+  shareScanDetailSchema,
+  scanComparisonSchema,
+  scanCompareQuerySchema,
   type ShareScan,
+  type ShareScanDetail,
+  type ScanComparison,
   type Capacity,
 } from './domain/statistics.js';
+export { reportQuerySchema, statisticsReportSchema, reportGrowersPerShare, type StatisticsReport, type ReportShare } from './domain/statistics-report.js';
 export { shareHealths, type ShareHealth } from './domain/nas-share.js';
 export {
   scanAnalyticsSchema,
@@ -156,6 +162,7 @@ export {
   sizeBuckets,
   type ScanAnalytics,
   type TopDirectory,
+  type TopGrower,
   type AgeBucket,
   type SizeBucket,
 } from './domain/scan-analytics.js';

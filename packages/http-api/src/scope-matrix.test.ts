@@ -7,6 +7,7 @@ import { adminPassword, adminUsername, createTestApp, type TestApp } from './tes
 import {
   addApiKey,
   addCorsRule,
+  addScans,
   addSchedule,
   addUser,
   dailyRule,
@@ -98,6 +99,7 @@ interface Endpoint {
 const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
 const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
 const withSchedule = async (f: Fixture): Promise<Partial<Fixture>> => ({ schedule: await addSchedule(t, [f.share.id]) });
+const withScans = async (f: Fixture): Promise<Partial<Fixture>> => ({ scans: await addScans(t, f.share) });
 const withAlert = async (f: Fixture): Promise<Partial<Fixture>> => ({ alert: await raiseAlert(t, f.share) });
 let level = 3;
 /**
@@ -455,6 +457,23 @@ const endpoints: Endpoint[] = [
   },
   { method: 'GET', documented: '/nas_shares/{nas_share_id}/scans', path: (f) => `/nas_shares/${f.share.id}/scans`, scope: 'nas_shares/show', status: 200 },
   { method: 'GET', documented: '/statistics/capacity', path: () => '/statistics/capacity?days=7', scope: 'statistics/show', status: 200 },
+  {
+    method: 'GET',
+    documented: '/nas_shares/{nas_share_id}/scans/compare',
+    prepare: withScans,
+    path: (f) => `/nas_shares/${f.share.id}/scans/compare?from=${need(f.scans, 'scans').from}&to=${need(f.scans, 'scans').to}`,
+    scope: 'nas_shares/show',
+    status: 200,
+  },
+  {
+    method: 'GET',
+    documented: '/nas_shares/{nas_share_id}/scans/{scan_id}',
+    prepare: withScans,
+    path: (f) => `/nas_shares/${f.share.id}/scans/${need(f.scans, 'scans').to}`,
+    scope: 'nas_shares/show',
+    status: 200,
+  },
+  { method: 'GET', documented: '/statistics/report', path: () => '/statistics/report?days=7', scope: 'statistics/show', status: 200 },
   // Same credentials, failure count and rate limits as /api/v2, but Prometheus text.
   { method: 'GET', documented: '/metrics', outsideApi: true, path: () => '/metrics', scope: 'metrics/index', status: 200, text: true },
 ];

@@ -66,6 +66,8 @@ const activeFields: Record<keyof ActiveJobStatus, true> = {
   steps: true,
   file_count: true,
   file_size_sum: true,
+  directories: true,
+  entries_per_second: true,
 };
 
 export function activeStatusOf(job: ActiveJobStatus): ActiveJobStatus {

@@ -12,6 +12,7 @@ import {
   type NasShare,
   type NasShareListOptions,
   type Schedule,
+  type ShareScanDetail,
   type SortFieldOf,
   type SortTermOf,
 } from '../src/index.js';
@@ -100,6 +101,21 @@ describe('types generated from the API description', () => {
     expectTypeOf(dms.jobs.get).returns.resolves.toEqualTypeOf<Job>();
     expectTypeOf<Job['kind']>().toEqualTypeOf<'share_test' | 'share_scan'>();
     expectTypeOf<AuditEvent['via']>().toEqualTypeOf<'rest' | 'cli' | 'console' | 'scheduler'>();
+  });
+
+  it('issue 43: a scan answers its analytics, two scans their comparison, the report its shares', () => {
+    expectTypeOf(dms.nasShares.getScan).returns.resolves.toEqualTypeOf<ShareScanDetail>();
+    expectTypeOf<NonNullable<ShareScanDetail['analytics']>['top_directories'][number]>().toEqualTypeOf<{ path: string; bytes: number; files: number }>();
+    expectTypeOf<NonNullable<ShareScanDetail['analytics']>['age_histogram'][number]['bucket']>().toEqualTypeOf<
+      '< 30 d' | '30-90 d' | '90 d-1 y' | '1-3 y' | '> 3 y'
+    >();
+    expectTypeOf(dms.nasShares.compareScans)
+      .returns.resolves.toHaveProperty('top_growers')
+      .items.toEqualTypeOf<{ path: string; bytes_delta: number; files_delta: number }>();
+    expectTypeOf(dms.statistics.report).returns.resolves.toHaveProperty('shares').items.toHaveProperty('days_until_full').toEqualTypeOf<number | null>();
+    // @ts-expect-error compare needs both scans
+    const oneSide = () => dms.nasShares.compareScans(7, { from: 1 });
+    expectTypeOf(oneSide).toBeFunction();
   });
 
   it('schedules, alerts, alert settings, scans and capacity take what their operations take', () => {

@@ -31,6 +31,8 @@ export const activeJobStatusSchema = z
     steps: z.array(stepOutcomeSchema).optional(),
     file_count: z.number().int().optional(),
     file_size_sum: z.number().int().optional(),
+    directories: z.number().int().optional().describe('a working scan: directories listed so far'),
+    entries_per_second: z.number().int().optional().describe('a working scan: files and directories reached per second since it started'),
   })
   .meta({ id: 'active_job_status' });
 export type ActiveJobStatus = z.output<typeof activeJobStatusSchema>;

@@ -71,3 +71,24 @@ export const scanAnalyticsSchema = z
 export type ScanAnalytics = z.output<typeof scanAnalyticsSchema>;
 export type TopDirectory = z.output<typeof topDirectorySchema>;
 export type HistogramRow<B extends string> = { bucket: B; files: number; bytes: number };
+
+/** How many directories `top_growers` lists that grew, and as many that shrank. */
+export const topGrowerLimit = 20;
+
+export const topGrowerSchema = z
+  .object({
+    path: sharePath,
+    bytes_delta: z.number().int().describe("the subtree's bytes in `to` minus in `from`"),
+    files_delta: z.number().int(),
+  })
+  .meta({ id: 'scan_top_grower' });
+export type TopGrower = z.output<typeof topGrowerSchema>;
+
+const sideBySide = <T extends readonly [string, ...string[]]>(buckets: T) =>
+  z.array(z.object({ bucket: z.enum(buckets), from_files: count, from_bytes: count, to_files: count, to_bytes: count }));
+
+export const scanComparisonHistogramsSchema = z.object({
+  age_histogram: sideBySide(ageBuckets).describe('files and bytes by last modification in each scan, bucket by bucket'),
+  size_histogram: sideBySide(sizeBuckets).describe('files and bytes by size in each scan, bucket by bucket'),
+});
+export type ScanComparisonHistograms = z.output<typeof scanComparisonHistogramsSchema>;

@@ -4,6 +4,7 @@ import type { ListSpec } from '../list-query/list-query.js';
 import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
+import { scanAnalyticsSchema, scanComparisonHistogramsSchema, topGrowerSchema } from './scan-analytics.js';
 
 /** A completed scan of a share, as its history lists it (GET /nas_shares/{id}/scans). */
 export const shareScanSchema = z
@@ -18,6 +19,32 @@ export const shareScanSchema = z
   })
   .meta({ id: 'share_scan' });
 export type ShareScan = z.output<typeof shareScanSchema>;
+/** One scan with its analytics (GET /nas_shares/{id}/scans/{scan_id}). */
+export const shareScanDetailSchema = shareScanSchema
+  .extend({ analytics: scanAnalyticsSchema.nullable().describe('null for a scan made before scans kept analytics') })
+  .meta({ id: 'share_scan_detail' });
+export type ShareScanDetail = z.output<typeof shareScanDetailSchema>;
+
+const scanSummarySchema = shareScanSchema.pick({ id: true, at: true, file_count: true, file_size_sum: true });
+
+/** Two scans of a share compared (GET /nas_shares/{id}/scans/compare). */
+export const scanComparisonSchema = z
+  .object({
+    from: scanSummarySchema,
+    to: scanSummarySchema,
+    top_growers: z
+      .array(topGrowerSchema)
+      .describe('directories (1 to 3 levels deep) whose subtree changed: the 20 that grew most, then the 20 that shrank most, by bytes_delta'),
+    ...scanComparisonHistogramsSchema.shape,
+  })
+  .meta({ id: 'scan_comparison' });
+export type ScanComparison = z.output<typeof scanComparisonSchema>;
+
+export const scanCompareQuerySchema = z.object({
+  from: z.string().describe("the earlier scan's id (of this share)"),
+  to: z.string().describe("the later scan's id (of this share)"),
+});
+
 export const shareScanCollectionSchema = collectionSchema('scans', shareScanSchema).meta({ id: 'share_scan_collection' });
 
 const { integer, bigInteger, timestamp } = listFields;

@@ -14,6 +14,7 @@ import { createHostPolicy } from '../security/host-policy.js';
 import { isJobFinished } from '../domain/job.js';
 import { JobEngine, type JobEngineOptions } from './job-engine.js';
 import type { JobFailure } from './job-messages.js';
+import type { ShareDriver } from '../ports/share-driver.js';
 
 let dir: string;
 let root: string;
@@ -136,6 +137,49 @@ describe('job engine', () => {
     expect(done).toMatchObject({ status: 'completed', message: 'counted 2 files, 1.0 kB', result: { file_count: 2, file_size_sum: 1005 } });
     expect(await storage.shares.get(share.id)).toMatchObject({ file_count: 2, file_size_sum: 1005 });
     expect(events.map((e) => e.name)).toEqual(['share_scan_completed']);
+  });
+
+  it("issue 43: a working scan reports directories and entries per second by the engine's clock; its analytics are stored with it", async () => {
+    const nas = await storage.nas.create({ name: 'n', host: 'localhost', type: 'local', comment: null, price: null });
+    const share = await storage.shares.create({ nas_id: nas.id, name: 's', path: 'projects', options: null, username: null, password_enc: null });
+    let nowMs = Date.parse('2026-01-01T00:00:00Z');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // A driver above the port: it reports what the test says, when the test says.
+    const driver: ShareDriver = {
+      testSteps: () => [],
+      test: async () => ({ ok: true, message: 'ok' }),
+      scan: async (_location, run) => {
+        nowMs += 2_000;
+        run.onProgress({ file_count: 30, file_size_sum: 300, directories: 10 });
+        await released;
+        run.analytics?.file('/docs', 'plan.pdf', 300, nowMs - 40 * 86_400_000, null);
+        run.analytics?.directory('/docs', 0);
+        run.analytics?.directory('/', 1);
+        return { file_count: 1, file_size_sum: 300 };
+      },
+    };
+    const jobs = new JobEngine({
+      storage,
+      secrets,
+      drivers: { forType: () => driver },
+      hostPolicy: async () => createHostPolicy([]),
+      events: new MemoryEventBus(),
+      clock: () => new Date(nowMs),
+      newId: () => `id-${Math.random().toString(36).slice(2)}`,
+      pollMs: 20,
+    });
+    engines.push(jobs);
+    await jobs.start();
+    const job = await jobs.enqueue('share_scan', { shareId: share.id }, { nasId: nas.id, shareId: share.id, total: 0 });
+    const working = await until(job.id, (record) => record.result?.['entries_per_second'] !== undefined);
+    expect(working.result).toMatchObject({ file_count: 30, directories: 10, entries_per_second: 20 });
+    release();
+    expect((await until(job.id, finished)).status).toBe('completed');
+    const { items } = await storage.shares.listScans(share.id, { limit: 1, offset: 0, sort: [], filters: [] });
+    const stored = await storage.shares.getScan(share.id, items[0]!.id);
+    expect(stored?.analytics?.top_directories).toEqual([{ path: '/docs', bytes: 300, files: 1 }]);
+    expect(stored?.analytics?.age_histogram[1]).toEqual({ bucket: '30-90 d', files: 1, bytes: 300 });
   });
 
   it('keeps a queued job across a restart and runs it on the next start', async () => {

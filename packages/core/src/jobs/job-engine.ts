@@ -10,6 +10,7 @@ import { jobKindWords, type FinishedJobStatus, type JobKind } from '../domain/jo
 import { makeEvent, type DmsEventName } from '../domain/events.js';
 import { JobSignals } from './job-signals.js';
 import { runJob, type RunResult } from './job-runner.js';
+import type { ScanAnalytics } from '../domain/scan-analytics.js';
 import type { JobFailure } from './job-messages.js';
 import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
@@ -331,7 +332,7 @@ export class JobEngine {
    * its counts and a row of its scan history (docs/decisions/090-health-scans-capacity.md), stored before the job's finish.
    * A failure here is reported; the job's own outcome is stored all the same.
    */
-  private async recordFindings(job: JobRecord, outcome: JobOutcome): Promise<void> {
+  private async recordFindings(job: JobRecord, outcome: JobOutcome, analytics: ScanAnalytics | undefined): Promise<void> {
     if (job.share_id === null) return;
     const { storage, clock } = this.#options;
     const shareId = job.share_id;
@@ -343,14 +344,18 @@ export class JobEngine {
       if (refusals > 0) return;
       if (job.kind === 'share_test') await storage.shares.recordTest(shareId, { status: outcome.status, at, ...(capacity ? { capacity } : {}) });
       else if (outcome.status === 'completed' && outcome.result) {
-        await storage.shares.recordScan(shareId, {
-          at,
-          file_count: outcome.result['file_count'] ?? 0,
-          file_size_sum: outcome.result['file_size_sum'] ?? 0,
-          duration_ms: durationMs,
-          capacity_bytes: capacity?.capacity_bytes ?? null,
-          free_bytes: capacity?.free_bytes ?? null,
-        });
+        await storage.shares.recordScan(
+          shareId,
+          {
+            at,
+            file_count: outcome.result['file_count'] ?? 0,
+            file_size_sum: outcome.result['file_size_sum'] ?? 0,
+            duration_ms: durationMs,
+            capacity_bytes: capacity?.capacity_bytes ?? null,
+            free_bytes: capacity?.free_bytes ?? null,
+          },
+          analytics,
+        );
       }
     }, this.retryOptions()).catch(() => {});
     // The forecast follows from the history the reading joined; a failure leaves the last one.
@@ -372,18 +377,19 @@ export class JobEngine {
     });
     const heartbeat = setInterval(() => progress.save(), this.#options.heartbeatMs);
     try {
-      const { outcome, subject } = await runJob(job, {
+      const { outcome, subject, analytics } = await runJob(job, {
         storage,
         secrets: this.#options.secrets,
         drivers: this.#options.drivers,
         driverTimeoutMs: this.#options.driverTimeoutMs,
         allowedHosts: this.#allowedHosts,
         signal: this.#stopping.signal,
+        clock,
         report: (snapshot) => {
           latest = snapshot;
           progress.report(snapshot);
         },
-      }).catch((error: unknown) => ({
+      }).catch((error: unknown): RunResult => ({
         outcome: { status: 'failed' as const, message: `internal error: ${error instanceof Error ? error.message : String(error)}`, ...latest },
         subject: { shareId: job.share_id, name: '' },
       }));
@@ -396,7 +402,7 @@ export class JobEngine {
       }
       // What the job found is stored before the job is seen to end: whoever sees it finished
       // (a follower, a replica, a snapshot) sees the share's health, counts and capacity with it.
-      await this.recordFindings(job, outcome);
+      await this.recordFindings(job, outcome, analytics);
       const { next, stored } = await this.storeFinish(job, outcome);
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {

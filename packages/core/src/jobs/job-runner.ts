@@ -7,6 +7,8 @@ import { DriverError } from '../ports/share-driver.js';
 import { openJobPayload, type JobShare } from './job-payload.js';
 import { scanSummary } from './job-messages.js';
 import { shareLocation } from './share-location.js';
+import { ScanAnalyticsBuilder } from '../scans/scan-analytics-builder.js';
+import type { ScanAnalytics } from '../domain/scan-analytics.js';
 
 export interface RunContext {
   storage: Storage;
@@ -16,6 +18,8 @@ export interface RunContext {
   /** Where the driver may connect, asked when it connects (the setting as it is then). */
   allowedHosts: AllowedHosts;
   signal: AbortSignal;
+  /** The engine's clock: the scan's reference for file ages and its entries per second. */
+  clock: () => Date;
   /** Persists progress (throttled by the caller). */
   report(progress: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> }): void;
 }
@@ -24,6 +28,8 @@ export interface RunResult {
   outcome: JobOutcome;
   /** For events: what the job was about. */
   subject: { shareId: number | null; name: string };
+  /** A completed scan's analytics, stored with it. */
+  analytics?: ScanAnalytics;
 }
 
 /** Where the job connects and the share's name; a saved share or its NAS gone since the job was queued is a message. */
@@ -39,6 +45,11 @@ async function locate(target: JobShare, storage: Storage, secrets: SecretBox): P
 /** A job's result carries the capacity read with it, flat (`capacity_bytes`, `free_bytes`), as its other numbers. */
 function capacityResult(capacity: ShareCapacity | undefined): Record<string, number> {
   return capacity === undefined ? {} : { capacity_bytes: capacity.capacity_bytes, free_bytes: capacity.free_bytes };
+}
+
+/** Files and directories reached per second so far, whole; 0 before a millisecond has passed. */
+function entriesPerSecond(entries: number, elapsedMs: number): number {
+  return elapsedMs > 0 ? Math.round((entries * 1000) / elapsedMs) : 0;
 }
 
 /** Steps that ran (ok or failed); skipped ones do not count as progress. */
@@ -88,12 +99,22 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
   }
 
   try {
+    const startedMs = context.clock().getTime();
+    const analytics = new ScanAnalyticsBuilder(startedMs);
     const { capacity, ...counts } = await driver.scan(location, {
       ...run,
-      onProgress: (p) => context.report({ progress: p.file_count, total: 0, steps: [...steps], result: { ...p } }),
+      analytics,
+      onProgress: (p) =>
+        context.report({
+          progress: p.file_count,
+          total: 0,
+          steps: [...steps],
+          result: { ...p, entries_per_second: entriesPerSecond(p.file_count + p.directories, context.clock().getTime() - startedMs) },
+        }),
     });
     return {
       subject,
+      analytics: analytics.result(),
       outcome: {
         status: 'completed',
         message: scanSummary(counts),

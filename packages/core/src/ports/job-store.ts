@@ -69,4 +69,6 @@ export interface JobStore {
   /** A page of jobs (GET /jobs): filters and order of jobListSpec's columns. */
   list(query: ListQuery): Promise<ListPage<JobRecord>>;
   countByStatus(): Promise<Record<JobStatus, number>>;
+  /** Failed share tests finished at or after `since`, counted per share (shares with none left out). */
+  failedTestsSince(since: string): Promise<Array<{ share_id: number; count: number }>>;
 }

@@ -1,3 +1,4 @@
+import type { ScanAnalytics } from '../domain/scan-analytics.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { Scope } from '../scopes/scope.js';
@@ -116,7 +117,9 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
     outcome: { status: 'completed' | 'failed'; at: string; capacity?: Omit<ShareCapacitySample, 'at'> },
   ): Promise<NasShareRecord | undefined>;
   /** A scan completed: the share's counts, its last scan, and a row of its history (and of its capacity history when read). */
-  recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>): Promise<void>;
+  recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>, analytics?: ScanAnalytics): Promise<void>;
+  /** One scan of a share with its analytics (null for a scan made before them); undefined when the share has no such scan. */
+  getScan(id: number, scanId: number): Promise<(ShareScanRecord & { analytics: ScanAnalytics | null }) | undefined>;
   /** The share's capacity readings at or after `since`, oldest first, at most `limit`. */
   capacityHistory(id: number, since: string, limit: number): Promise<ShareCapacitySample[]>;
   /** Stores the forecast made from the capacity history (null: too little history). */
@@ -164,6 +167,9 @@ export interface ShareCapacityRow extends Pick<
 > {
   base_file_count: number | null;
   base_file_size_sum: number | null;
+  /** The scans those counts come from (the period's report compares their analytics). */
+  base_scan_id: number | null;
+  latest_scan_id: number | null;
 }
 
 export type TrapStore = CrudStore<TrapRecord, TrapInsert> & {

@@ -146,6 +146,9 @@ export class ScanAnalyticsBuilder implements ScanAnalyticsSink {
 
     this.extensions.add(fileExtension(name), bytes);
 
+    // Most files of a large walk are smaller than the 20th largest: turned away without an allocation.
+    const bar = this.largest.bar();
+    if (bar !== undefined && bytes < bar.bytes) return;
     const probe: RankedFile = { path: '', bytes, modifiedMs };
     if (this.largest.admits(probe)) {
       // An empty path ranks before any other of the same size: the real one is built only here.

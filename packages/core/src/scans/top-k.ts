@@ -19,6 +19,11 @@ export class TopK<T> {
     return this.items.length < this.limit || worst === undefined || this.before(probe, worst);
   }
 
+  /** The worst item kept once the list is full (undefined before): what a candidate must beat. */
+  bar(): T | undefined {
+    return this.items.length < this.limit ? undefined : this.items[this.items.length - 1];
+  }
+
   offer(item: T): void {
     if (this.limit <= 0 || !this.admits(item)) return;
     let low = 0;

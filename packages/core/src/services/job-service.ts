@@ -27,6 +27,17 @@ import { clockDeadline } from './clock-deadline.js';
 
 export const maxWaitSeconds = 30;
 
+/** A scan's counts as its status shows them; the rate only while it works (a finished scan's result has none). */
+function scanCounts(result: Record<string, number>): Pick<ActiveJobStatus, 'file_count' | 'file_size_sum' | 'directories' | 'entries_per_second'> {
+  const { directories, entries_per_second } = result;
+  return {
+    file_count: result['file_count'] ?? 0,
+    file_size_sum: result['file_size_sum'] ?? 0,
+    ...(directories === undefined ? {} : { directories }),
+    ...(entries_per_second === undefined ? {} : { entries_per_second }),
+  };
+}
+
 export function presentJob(job: JobRecord): ActiveJobStatus {
   return {
     job_id: job.id,
@@ -35,7 +46,7 @@ export function presentJob(job: JobRecord): ActiveJobStatus {
     total: job.total,
     message: job.message,
     steps: job.steps,
-    ...(job.kind === 'share_scan' && job.result ? { file_count: job.result['file_count'] ?? 0, file_size_sum: job.result['file_size_sum'] ?? 0 } : {}),
+    ...(job.kind === 'share_scan' && job.result ? scanCounts(job.result) : {}),
   };
 }
 

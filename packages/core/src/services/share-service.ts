@@ -15,10 +15,29 @@ import { shareListSpecs } from '../domain/nas-share.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { canBeName, parseNumericId } from './resolve-ref.js';
 import { shareLocation } from '../jobs/share-location.js';
-import { shareScanListSpec, type ShareScan } from '../domain/statistics.js';
+import { shareScanListSpec, type ScanComparison, type ShareScan, type ShareScanDetail } from '../domain/statistics.js';
+import { histogramsSideBySide, topGrowers } from '../scans/compare-scan-analytics.js';
+import { maxId } from '../domain/common.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { auditResource, describeChanges, type AuditTrail } from './audit-trail.js';
 import { daysUntil, thinEvenly, usedPercent } from '../domain/capacity-forecast.js';
+
+/** A scan's id as a path or query carries it; anything else names no scan (404). */
+function parseScanId(text: string): number | undefined {
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= maxId ? Number(text) : undefined;
+}
+
+function parseCompareQuery(raw: RawQuery): { from: string; to: string } {
+  for (const name of Object.keys(raw)) {
+    if (name !== 'from' && name !== 'to') throw DomainError.badRequest(name, `unknown query parameter '${name}'; accepted: from, to`);
+  }
+  const one = (name: 'from' | 'to'): string => {
+    const values = raw[name] ?? [];
+    if (values.length !== 1 || parseScanId(values[0]!) === undefined) throw DomainError.badRequest(name, `${name} must be given once: a scan id of this share`);
+    return values[0]!;
+  };
+  return { from: one('from'), to: one('to') };
+}
 
 /** At most this many readings in a share's capacity chart. */
 export const maxCapacityHistoryPoints = 500;
@@ -246,6 +265,46 @@ export class ShareService {
     const share = await this.resolve(scope, ref);
     const page = await this.deps.storage.shares.listScans(share.id, query);
     return { count: page.count, scans: page.items.map(({ share_id: _share, ...scan }) => scan) };
+  }
+
+  /** GET /nas_shares/{id}/scans/{scan_id}: one scan of the share, with its analytics. */
+  async scan(principal: Principal, scope: ShareScope, ref: string, scanRef: string): Promise<ShareScanDetail> {
+    authorize(principal, 'nas_shares', 'show');
+    const share = await this.resolve(scope, ref);
+    return this.scanOf(share.id, scanRef, 'scan_id');
+  }
+
+  /** GET /nas_shares/{id}/scans/compare?from=&to=: what changed between two scans of the share. */
+  async compareScans(principal: Principal, scope: ShareScope, ref: string, raw: RawQuery): Promise<ScanComparison> {
+    authorize(principal, 'nas_shares', 'show');
+    const ids = parseCompareQuery(raw);
+    const share = await this.resolve(scope, ref);
+    const [from, to] = await Promise.all([this.scanOf(share.id, ids.from, 'from'), this.scanOf(share.id, ids.to, 'to')]);
+    for (const [name, scan] of [
+      ['from', from],
+      ['to', to],
+    ] as const) {
+      if (scan.analytics === null) {
+        throw new DomainError('conflict', `scan ${scan.id} was made before scans kept analytics: compare two later scans`, {
+          details: { [name]: [{ error: 'invalid', value: scan.id }] },
+        });
+      }
+    }
+    const summary = ({ id, at, file_count, file_size_sum }: ShareScanDetail) => ({ id, at, file_count, file_size_sum });
+    return {
+      from: summary(from),
+      to: summary(to),
+      top_growers: topGrowers(from.analytics!, to.analytics!),
+      ...histogramsSideBySide(from.analytics!, to.analytics!),
+    };
+  }
+
+  private async scanOf(shareId: number, scanRef: string, attribute: string): Promise<ShareScanDetail> {
+    const scanId = parseScanId(scanRef);
+    const found = scanId === undefined ? undefined : await this.deps.storage.shares.getScan(shareId, scanId);
+    if (found === undefined) throw DomainError.notFound(attribute, scanRef);
+    const { share_id: _share, ...scan } = found;
+    return scan;
   }
 
   async destroy(principal: Principal, scope: ShareScope, ref: string): Promise<void> {

@@ -6,6 +6,10 @@ import { DomainError } from '../errors/domain-error.js';
 import { maxCapacityPeriodDays, type Capacity } from '../domain/statistics.js';
 import type { RawQuery } from '../list-query/parse-list-query.js';
 import { usedPercent } from '../domain/capacity-forecast.js';
+import { maxReportDays, reportGrowersPerShare, reportGrowerShares, type ReportShare, type StatisticsReport } from '../domain/statistics-report.js';
+import type { TopGrower } from '../domain/scan-analytics.js';
+import { topGrowers } from '../scans/compare-scan-analytics.js';
+import { capacityFigures } from './share-service.js';
 
 const dayMs = 24 * 3600_000;
 
@@ -71,15 +75,15 @@ function add(sizes: Sizes, row: ShareCapacityRow): void {
   sizes.growth.file_size_sum += row.file_size_sum - (row.base_file_size_sum ?? row.file_size_sum);
 }
 
-function parseDays(raw: RawQuery): number {
+function parseDays(raw: RawQuery, max: number = maxCapacityPeriodDays, fallback = 30): number {
   for (const name of Object.keys(raw)) {
     if (name !== 'days') throw DomainError.badRequest(name, `unknown query parameter '${name}'; accepted: days`);
   }
   const values = raw['days'] ?? [];
-  if (values.length === 0) return 30;
+  if (values.length === 0) return fallback;
   const text = values[0]!;
-  if (values.length > 1 || !/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > maxCapacityPeriodDays) {
-    throw DomainError.badRequest('days', `days must be one integer from 1 to ${maxCapacityPeriodDays}`);
+  if (values.length > 1 || !/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw DomainError.badRequest('days', `days must be one integer from 1 to ${max}`);
   }
   return Number(text);
 }
@@ -117,5 +121,65 @@ export class StatisticsService {
     }
     for (const sizes of [totals, ...byNas.values(), ...byPool.values()]) finishCapacity(sizes);
     return { period_days: days, since, totals, nas: [...byNas.values()], pools: [...byPool.values()] };
+  }
+
+  /**
+   * GET /statistics/report: per share, its size and free space, growth over the period, days
+   * until full, the directories that grew most and the failed tests of the period (decision 157).
+   */
+  async report(principal: Principal, raw: RawQuery): Promise<StatisticsReport> {
+    authorize(principal, 'statistics', 'show');
+    const days = parseDays(raw, maxReportDays, 7);
+    const now = this.deps.clock().getTime();
+    const since = new Date(now - days * dayMs).toISOString();
+    const { storage } = this.deps;
+    const everything = { limit: 100_000, offset: 0, sort: [], filters: [] };
+    const [rows, sharePage, nasPage, failed] = await Promise.all([
+      storage.shares.capacity(since),
+      storage.shares.list(everything),
+      storage.nas.list(everything),
+      storage.jobs.failedTestsSince(since),
+    ]);
+    const names = new Map(sharePage.items.map((share) => [share.id, share.name]));
+    const nasNames = new Map(nasPage.items.map((nas) => [nas.id, nas.name]));
+    const failedBy = new Map(failed.map((row) => [row.share_id, row.count]));
+    const growth = (row: ShareCapacityRow) => (row.last_scanned_at === null ? null : row.file_size_sum - (row.base_file_size_sum ?? row.file_size_sum));
+    // Growers cost two analytics reads a share: only for the shares that grew or shrank most.
+    const compared = new Set(
+      rows
+        .filter((row) => row.base_scan_id !== null && row.latest_scan_id !== null && row.base_scan_id !== row.latest_scan_id)
+        .sort((a, b) => Math.abs(growth(b) ?? 0) - Math.abs(growth(a) ?? 0) || a.id - b.id)
+        .slice(0, reportGrowerShares)
+        .map((row) => row.id),
+    );
+    const shares: ReportShare[] = [];
+    for (const row of rows) {
+      const scanned = row.last_scanned_at !== null;
+      const figures = capacityFigures(row, now);
+      shares.push({
+        nas_share_id: row.id,
+        name: names.get(row.id) ?? '',
+        nas_id: row.nas_id,
+        nas_name: nasNames.get(row.nas_id) ?? '',
+        file_count: scanned ? row.file_count : null,
+        file_size_sum: scanned ? row.file_size_sum : null,
+        capacity_bytes: row.capacity_bytes,
+        used_bytes: row.capacity_bytes === null || row.free_bytes === null ? null : row.capacity_bytes - row.free_bytes,
+        free_bytes: row.free_bytes,
+        growth_bytes: growth(row),
+        growth_files: scanned ? row.file_count - (row.base_file_count ?? row.file_count) : null,
+        days_until_full: figures.days_until_full,
+        failed_tests: failedBy.get(row.id) ?? 0,
+        top_growers: compared.has(row.id) ? await this.periodGrowers(row) : null,
+      });
+    }
+    return { period_days: days, since, generated_at: new Date(now).toISOString(), shares };
+  }
+
+  private async periodGrowers(row: ShareCapacityRow): Promise<TopGrower[] | null> {
+    const { shares } = this.deps.storage;
+    const [from, to] = await Promise.all([shares.getScan(row.id, row.base_scan_id!), shares.getScan(row.id, row.latest_scan_id!)]);
+    if (!from?.analytics || !to?.analytics) return null;
+    return topGrowers(from.analytics, to.analytics, reportGrowersPerShare).slice(0, reportGrowersPerShare);
   }
 }

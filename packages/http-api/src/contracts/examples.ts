@@ -270,3 +270,70 @@ export const currentCredentialExample = { kind: 'api_key', id: 4, name: 'backup'
 export function collectionExample(key: string, item: unknown): Record<string, unknown> {
   return { count: 1, [key]: [item] };
 }
+
+const ageRows = (files: number[], bytes: number[]) =>
+  ['< 30 d', '30-90 d', '90 d-1 y', '1-3 y', '> 3 y'].map((bucket, index) => ({ bucket, files: files[index]!, bytes: bytes[index]! }));
+const sizeRows = (files: number[], bytes: number[]) =>
+  ['< 4 KiB', '< 1 MiB', '< 100 MiB', '< 1 GiB', '>= 1 GiB'].map((bucket, index) => ({ bucket, files: files[index]!, bytes: bytes[index]! }));
+
+/** A scan with its analytics: where the space of a projects share goes. */
+export const shareScanDetailExample = {
+  ...shareScanExample,
+  analytics: {
+    top_directories: [
+      { path: '/2024', bytes: 52428800, files: 900 },
+      { path: '/2024/video', bytes: 41943040, files: 12 },
+      { path: '/2023', bytes: 20971520, files: 620 },
+    ],
+    top_directories_complete: true,
+    age_histogram: ageRows([300, 400, 500, 320, 0], [10485760, 20971520, 31457280, 10485760, 0]),
+    access_histogram: null,
+    size_histogram: sizeRows([1200, 300, 20, 0, 0], [1048576, 20971520, 51380224, 0, 0]),
+    extensions: [
+      { extension: 'mp4', files: 12, bytes: 41943040 },
+      { extension: 'pdf', files: 508, bytes: 26214400 },
+    ],
+    extensions_other: { files: 1000, bytes: 5242880 },
+    largest_files: [{ path: '/2024/video/launch.mp4', bytes: 20971520, modified_at: '2024-11-02T10:15:00.000Z' }],
+  },
+};
+
+const histogramSides = (buckets: string[]) =>
+  buckets.map((bucket, index) => ({ bucket, from_files: 100 * index, from_bytes: 1048576 * index, to_files: 110 * index, to_bytes: 1153434 * index }));
+/** Two scans of a share compared. */
+export const scanComparisonExample = {
+  from: { id: 117, at: '2025-01-14T03:00:03.950Z', file_count: 1400, file_size_sum: 68157440 },
+  to: { id: 118, at: '2025-01-15T03:00:04.310Z', file_count: 1520, file_size_sum: 73400320 },
+  top_growers: [
+    { path: '/2024', bytes_delta: 6291456, files_delta: 130 },
+    { path: '/2024/video', bytes_delta: 5242880, files_delta: 2 },
+    { path: '/2023', bytes_delta: -1048576, files_delta: -10 },
+  ],
+  age_histogram: histogramSides(['< 30 d', '30-90 d', '90 d-1 y', '1-3 y', '> 3 y']),
+  size_histogram: histogramSides(['< 4 KiB', '< 1 MiB', '< 100 MiB', '< 1 GiB', '>= 1 GiB']),
+};
+
+/** The report of the last 7 days: one share that grew. */
+export const statisticsReportExample = {
+  period_days: 7,
+  since: '2025-01-08T09:30:00.000Z',
+  generated_at: '2025-01-15T09:30:00.000Z',
+  shares: [
+    {
+      nas_share_id: 7,
+      name: 'projects',
+      nas_id: 1,
+      nas_name: 'nas1',
+      file_count: 1520,
+      file_size_sum: 73400320,
+      capacity_bytes: 4000787030016,
+      used_bytes: 2799412371456,
+      free_bytes: 1201374658560,
+      growth_bytes: 5242880,
+      growth_files: 120,
+      days_until_full: 112.5,
+      failed_tests: 1,
+      top_growers: [{ path: '/2024', bytes_delta: 6291456, files_delta: 130 }],
+    },
+  ],
+};

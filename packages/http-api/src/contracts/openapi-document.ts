@@ -111,7 +111,16 @@ function successOf(response: SuccessResponse, method: Operation['method']): Resp
   return {
     description: response.description,
     ...(headers ? { headers } : {}),
-    ...(response.schema ? { content: json(response.schema, response.example) } : {}),
+    ...(response.schema
+      ? {
+          content: {
+            ...json(response.schema, response.example),
+            ...Object.fromEntries(
+              Object.entries(response.alternatives ?? {}).map(([type, { schema, example }]) => [type, { schema, examples: { example: { value: example } } }]),
+            ),
+          },
+        }
+      : {}),
   };
 }
 

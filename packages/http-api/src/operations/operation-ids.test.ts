@@ -30,6 +30,9 @@ const releasedOperationIds = {
   'put /alert_settings/:source': 'updateAlertSetting',
   'get /nas_shares/:nas_share_id/scans': 'listNasShareScans',
   'get /statistics/capacity': 'showCapacity',
+  'get /nas_shares/:nas_share_id/scans/compare': 'compareNasShareScans',
+  'get /nas_shares/:nas_share_id/scans/:scan_id': 'showNasShareScanDetail',
+  'get /statistics/report': 'showStatisticsReport',
   // NAS shares under a NAS, everywhere, and in a pool.
   'get /nas/:nas_id/nas_shares': 'listNasSharesByNas',
   'post /nas/:nas_id/nas_shares': 'createNasShare',

@@ -37,6 +37,8 @@ export interface SuccessResponse {
   readonly schema?: z.ZodType;
   /** An example body, shown in the API reference. */
   readonly example?: unknown;
+  /** Other media types the answer comes in, chosen by `Accept` (CSV beside JSON), each with its schema and an example. */
+  readonly alternatives?: Readonly<Record<string, { readonly schema: z.ZodType; readonly example: string }>>;
   /** Headers of this answer beyond the common ones, by name: what each says (`Location` of a started job). */
   readonly headers?: Readonly<Record<string, string>>;
 }

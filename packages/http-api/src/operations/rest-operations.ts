@@ -4,7 +4,9 @@ import { scheduleOperations } from './schedules.js';
 import { alertOperations } from './alerts.js';
 import { alertSettingOperations } from './alert-settings.js';
 import { nasShareScanOperations } from './nas-share-scans.js';
+import { nasShareScanAnalyticsOperations } from './nas-share-scans-analytics.js';
 import { statisticsOperations } from './statistics.js';
+import { statisticsReportOperations } from './statistics-report.js';
 import { nasShareOperations } from './nas-shares.js';
 import { nasOperations } from './nas.js';
 import { poolOperations } from './pools.js';
@@ -29,7 +31,9 @@ export const restOperations = [
   ...alertOperations,
   ...alertSettingOperations,
   ...nasShareScanOperations,
+  ...nasShareScanAnalyticsOperations,
   ...statisticsOperations,
+  ...statisticsReportOperations,
   ...nasShareOperations,
   ...nasOperations,
   ...poolOperations,

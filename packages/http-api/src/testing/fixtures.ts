@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import {
+  ScanAnalyticsBuilder,
   systemPrincipal,
+  type ScanAnalytics,
   type Alert,
   type AlertSource,
   type ApiKeyView,
@@ -104,6 +106,8 @@ export interface ResourceWorld {
   jobId?: string;
   schedule?: Schedule;
   alert?: Alert;
+  /** Two completed scans of `share`, with analytics, older first. */
+  scans?: { from: number; to: number };
 }
 
 export async function seedResourceWorld(
@@ -164,4 +168,27 @@ export async function raiseAlert(
   });
   if (alerts.length !== 1) throw new Error(`expected one open ${source} alert on share ${share.id}, found ${alerts.length}`);
   return alerts[0]!;
+}
+
+/** A scan's analytics with one top directory: what the share's scan at `bytes` would keep. */
+export function sampleAnalytics(bytes: number, directory = '/projects'): ScanAnalytics {
+  const builder = new ScanAnalyticsBuilder(Date.parse('2025-01-15T03:00:00Z'));
+  builder.file(directory, 'plan.pdf', bytes, Date.parse('2025-01-01T00:00:00Z'), null);
+  builder.directory(directory, 0);
+  builder.directory('/', 1);
+  return builder.result();
+}
+
+/** Records two completed scans of a share, with analytics, as the job engine would; answers their ids. */
+export async function addScans(t: TestApp, share: Pick<NasShare, 'id'>): Promise<{ from: number; to: number }> {
+  const scan = (at: string, bytes: number) => ({ at, file_count: 1, file_size_sum: bytes, duration_ms: 5, capacity_bytes: null, free_bytes: null });
+  await t.storage.shares.recordScan(share.id, scan('2025-01-14T03:00:00.000Z', 1000), sampleAnalytics(1000));
+  await t.storage.shares.recordScan(share.id, scan('2025-01-15T03:00:00.000Z', 1500), sampleAnalytics(1500));
+  const { items } = await t.storage.shares.listScans(share.id, {
+    limit: 2,
+    offset: 0,
+    sort: [{ field: 'at', direction: 'asc', nullable: false }],
+    filters: [],
+  });
+  return { from: items[0]!.id, to: items[1]!.id };
 }

@@ -3,7 +3,19 @@ import { systemPrincipal } from '@dms/core';
 import type { OperationId } from '../operations/rest-operations.js';
 import type { Operation } from '../operations/operation.js';
 import { adminPassword, adminUsername, type TestApp } from './test-app.js';
-import { addApiKey, addCorsRule, addSchedule, addUser, dailyRule, raiseAlert, readJson, seedResourceWorld, unique, type ResourceWorld } from './fixtures.js';
+import {
+  addApiKey,
+  addScans,
+  addCorsRule,
+  addSchedule,
+  addUser,
+  dailyRule,
+  raiseAlert,
+  readJson,
+  seedResourceWorld,
+  unique,
+  type ResourceWorld,
+} from './fixtures.js';
 
 /**
  * The valid request of every operation, made in a seeded world: the suites that walk the route
@@ -34,6 +46,7 @@ const withCorsRule = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ c
 const withApiKey = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ apiKey: await addApiKey(t, ['pools/index']) });
 const withSchedule = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withAlert = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ alert: await raiseAlert(t, f.share) });
+const withScans = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ scans: await addScans(t, f.share) });
 const scheduleRef = (f: ResourceWorld) => ({ schedule_id: need(f.schedule, 'schedule').id });
 const alertRef = (f: ResourceWorld) => ({ alert_id: need(f.alert, 'alert').id });
 
@@ -78,6 +91,9 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   updateAlertSetting: { params: () => ({ source: 'scan_failed' }), body: () => ({ enabled: true, level: (level = (level % 5) + 1) }) },
   listNasShareScans: { params: shareRef, query: () => 'sort_by=at:desc&limit=5' },
   showCapacity: { query: () => 'days=7' },
+  compareNasShareScans: { params: shareRef, query: (f) => `from=${need(f.scans, 'scans').from}&to=${need(f.scans, 'scans').to}`, prepare: withScans },
+  showNasShareScanDetail: { params: (f) => ({ ...shareRef(f), scan_id: need(f.scans, 'scans').to }), prepare: withScans },
+  showStatisticsReport: { query: () => 'days=7' },
   listNasSharesByNas: { params: nasRef, query: () => 'name=~share%25&sort_by=name:desc' },
   createNasShare: { params: nasRef, body: () => ({ name: unique('new'), path: '/export/new', password: 'pw-new' }) },
   showNasShareByNas: { params: shareUnderNas },

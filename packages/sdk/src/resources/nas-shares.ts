@@ -10,8 +10,10 @@ import type {
   NasShareCreate,
   NasShareUpdate,
   Ref,
+  ScanComparison,
   ShareScan,
   ShareScanCollection,
+  ShareScanDetail,
 } from '../types.js';
 import { listQuery, pages, type ListOptions } from './crud.js';
 import { readJob } from './jobs.js';
@@ -52,6 +54,10 @@ export interface NasSharesResource {
   scans(ref: Ref, options?: ShareScanListOptions): Promise<ShareScanCollection>;
   /** Every matching scan of the share, page after page (`limit` a request, 100 by default). */
   allScans(ref: Ref, options?: ShareScanListOptions): AsyncIterableIterator<ShareScan>;
+  /** One completed scan with its `analytics` (top directories, histograms, extensions, largest files; null for older scans). */
+  getScan(ref: Ref, scanId: number, options?: CallOptions): Promise<ShareScanDetail>;
+  /** What changed between two scans of the share: `top_growers` and both scans' histograms side by side. */
+  compareScans(ref: Ref, scans: { from: number; to: number }, options?: CallOptions): Promise<ScanComparison>;
 }
 
 /** The collection path of a scope, and its path parameters. */
@@ -123,5 +129,16 @@ export function nasSharesResource(call: Call): NasSharesResource {
     followScan: (ref, jobId, options = {}) => saved(ref, 'scan').follow(jobId, options),
     scans: (ref, options = {}) => listScans(ref)(options),
     allScans: (ref, options = {}) => pages<ShareScan>(listScans(ref), 'scans', options),
+    getScan: (ref, scanId, options = {}) =>
+      call('GET', '/nas_shares/{nas_share_id}/scans/{scan_id}', {
+        path: { nas_share_id: String(ref), scan_id: String(scanId) },
+        signal: options.signal,
+      }) as Promise<ShareScanDetail>,
+    compareScans: (ref, { from, to }, options = {}) =>
+      call('GET', '/nas_shares/{nas_share_id}/scans/compare', {
+        path: { nas_share_id: String(ref) },
+        query: { from: String(from), to: String(to) },
+        signal: options.signal,
+      }) as Promise<ScanComparison>,
   };
 }

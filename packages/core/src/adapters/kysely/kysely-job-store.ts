@@ -271,4 +271,18 @@ export class KyselyJobStore implements JobStore {
     for (const row of rows) counts[row.status as JobStatus] = Number(row.count);
     return counts;
   }
+
+  async failedTestsSince(since: string) {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['share_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('kind', '=', 'share_test')
+      .where('status', '=', 'failed')
+      .where('finished_at', '>=', since)
+      .where('share_id', 'is not', null)
+      .groupBy('share_id')
+      .orderBy('share_id')
+      .execute();
+    return rows.map((row) => ({ share_id: Number(row.share_id), count: Number(row.count) }));
+  }
 }

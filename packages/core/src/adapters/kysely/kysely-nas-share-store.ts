@@ -15,7 +15,8 @@ import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import { nasShareColumns as columns, type NasShareRow } from '../../tables/nas-shares.table.js';
 import { shareScanColumns as scanColumns } from '../../tables/share-scans.table.js';
-import { toJsonText } from '../../tables/json-text.js';
+import { parseJsonText, toJsonText } from '../../tables/json-text.js';
+import type { ScanAnalytics } from '../../domain/scan-analytics.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
@@ -139,7 +140,7 @@ export class KyselyNasShareStore implements NasShareStore {
     });
   }
 
-  async recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>) {
+  async recordScan(id: number, scan: Omit<ShareScanRecord, 'id' | 'share_id'>, analytics?: ScanAnalytics) {
     await inTransaction(this.db, async (trx) => {
       const updated = await trx
         .updateTable('nas_shares')
@@ -154,10 +155,16 @@ export class KyselyNasShareStore implements NasShareStore {
         .where('id', '=', id)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return;
-      await trx
+      const inserted = await trx
         .insertInto('share_scans')
         .values({ share_id: id, ...scan })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (analytics !== undefined)
+        await trx
+          .insertInto('share_scan_analytics')
+          .values({ scan_id: inserted.id, analytics: toJsonText(analytics) })
+          .execute();
       if (scan.capacity_bytes !== null && scan.free_bytes !== null)
         await trx
           .insertInto('share_capacity_samples')
@@ -214,14 +221,36 @@ export class KyselyNasShareStore implements NasShareStore {
     };
   }
 
+  async getScan(id: number, scanId: number) {
+    const row = await this.db
+      .selectFrom('share_scans as s')
+      .leftJoin('share_scan_analytics as a', 'a.scan_id', 's.id')
+      .select(scanColumns.map((column) => `s.${column}` as const))
+      .select('a.analytics')
+      .where('s.id', '=', scanId)
+      .where('s.share_id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const { analytics, ...scan } = row;
+    return {
+      ...scan,
+      file_count: Number(scan.file_count),
+      file_size_sum: Number(scan.file_size_sum),
+      capacity_bytes: nullableNumber(scan.capacity_bytes),
+      free_bytes: nullableNumber(scan.free_bytes),
+      analytics: analytics === null ? null : parseJsonText(analytics),
+    };
+  }
+
   async capacity(since: string) {
-    const baseline = (column: 'file_count' | 'file_size_sum') => sql<number | null>`coalesce(
+    const baseline = (column: 'file_count' | 'file_size_sum' | 'id') => sql<number | null>`coalesce(
         (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and b.at <= ${since} order by b.at desc, b.id desc limit 1),
         (select f.${sql.ref(column)} from share_scans f where f.share_id = s.id and f.at > ${since} order by f.at, f.id limit 1))`;
     type Row = Omit<ShareCapacityRow, 'capacity_forecast'> & { capacity_forecast: string | null };
     const { rows } = await sql<Row>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
         s.capacity_bytes, s.free_bytes, s.capacity_checked_at, s.capacity_forecast,
-        ${baseline('file_count')} as base_file_count, ${baseline('file_size_sum')} as base_file_size_sum
+        ${baseline('file_count')} as base_file_count, ${baseline('file_size_sum')} as base_file_size_sum, ${baseline('id')} as base_scan_id,
+        (select l.id from share_scans l where l.share_id = s.id order by l.at desc, l.id desc limit 1) as latest_scan_id
       from nas_shares s order by s.id`.execute(this.db);
     const number = (value: number | string | null) => (value === null ? null : Number(value));
     return rows.map((row) => ({
@@ -230,6 +259,8 @@ export class KyselyNasShareStore implements NasShareStore {
       file_size_sum: Number(row.file_size_sum),
       base_file_count: number(row.base_file_count),
       base_file_size_sum: number(row.base_file_size_sum),
+      base_scan_id: number(row.base_scan_id),
+      latest_scan_id: number(row.latest_scan_id),
       capacity_bytes: number(row.capacity_bytes),
       free_bytes: number(row.free_bytes),
       capacity_forecast: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast),

@@ -12,6 +12,7 @@ import type { ScheduleTable } from '../../tables/schedules.table.js';
 import type { SettingTable } from '../../tables/settings.table.js';
 import type { ShareCapacitySampleTable } from '../../tables/share-capacity-samples.table.js';
 import type { ShareScanTable } from '../../tables/share-scans.table.js';
+import type { ShareScanAnalyticsTable } from '../../tables/share-scan-analytics.table.js';
 import type { SnmpServerConfigurationTable } from '../../tables/snmp-server-configuration.table.js';
 import type { SnmpTrapTable } from '../../tables/snmp-traps.table.js';
 import type { UserTable } from '../../tables/users.table.js';
@@ -31,6 +32,7 @@ export type {
   SettingTable,
   ShareCapacitySampleTable,
   ShareScanTable,
+  ShareScanAnalyticsTable,
   SnmpServerConfigurationTable,
   SnmpTrapTable,
   UserTable,
@@ -44,6 +46,7 @@ export interface Database {
   schedules: ScheduleTable;
   schedule_runs: ScheduleRunTable;
   share_scans: ShareScanTable;
+  share_scan_analytics: ShareScanAnalyticsTable;
   share_capacity_samples: ShareCapacitySampleTable;
   alerts: AlertTable;
   alert_settings: AlertSettingTable;

@@ -68,9 +68,35 @@ async function runFind(root: string, start: FileHandle | undefined, options: Fin
   // -H follows the start only (the inherited descriptor's /proc name); below it, -P semantics:
   // find's fts opens each subdirectory relative to its parent with O_NOFOLLOW.
   const startPath = start === undefined ? root : descriptorPath(CHILD_START_FD);
-  // `d` per directory for progress, st_size per regular file; no names, so any byte in a
-  // name (newline included) cannot disturb the parsing.
-  const args = [start === undefined ? '-P' : '-H', startPath, '(', '-type', 'd', '-printf', 'd\\n', ')', '-o', '(', '-type', 'f', '-printf', '%s\\n', ')'];
+  // `d` per directory for progress, st_size per regular file, and `dev:ino` after it for a
+  // file with several hard links (counted once); no names, so any byte in a name (newline
+  // included) cannot disturb the parsing.
+  const args = [
+    start === undefined ? '-P' : '-H',
+    startPath,
+    '(',
+    '-type',
+    'd',
+    '-printf',
+    'd\\n',
+    ')',
+    '-o',
+    '(',
+    '-type',
+    'f',
+    '-links',
+    '1',
+    '-printf',
+    '%s\\n',
+    ')',
+    '-o',
+    '(',
+    '-type',
+    'f',
+    '-printf',
+    '%s %D:%i\\n',
+    ')',
+  ];
   const child = spawn(options.findPath ?? 'find', args, {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
     // stdio[3] becomes the child's fd 3 (CHILD_START_FD).
@@ -81,6 +107,8 @@ async function runFind(root: string, start: FileHandle | undefined, options: Fin
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
   let number = 0;
   let inNumber = false;
+  let linkKey: string | undefined;
+  const seenInodes = new Set<string>();
   let lastProgress = performance.now();
   let stderr = '';
   let fatal: DriverError | undefined;
@@ -90,12 +118,18 @@ async function runFind(root: string, start: FileHandle | undefined, options: Fin
     for (let i = 0; i < chunk.length; i += 1) {
       const byte = chunk[i] as number;
       if (byte === 0x0a) {
-        if (inNumber) {
+        if (inNumber && (linkKey === undefined || !seenInodes.has(linkKey))) {
+          if (linkKey !== undefined) seenInodes.add(linkKey);
           totals.file_count += 1;
           totals.file_size_sum += number;
         }
         number = 0;
         inNumber = false;
+        linkKey = undefined;
+      } else if (linkKey !== undefined) {
+        linkKey += String.fromCharCode(byte);
+      } else if (byte === 0x20) {
+        linkKey = '';
       } else if (byte === 0x64) {
         totals.directories += 1;
       } else {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DriverError } from '../../ports/share-driver.js';
+import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { createLocalDriver } from './local-driver.js';
 
@@ -108,6 +109,29 @@ describe.each(engines)('local driver scan (%s engine)', (scanEngine) => {
     const driver = createLocalDriver({ roots: [root1], scanEngine, scanWorkers: 1 });
     const result = await driver.scan(shareLocation('local', { path: join(root1, 'share', 'nested') }), recordingRun());
     expect(result).toMatchObject({ file_count: 2, file_size_sum: 1007 });
+  });
+
+  it('feeds the analytics a scan asks for, with share-relative paths', async () => {
+    const driver = createLocalDriver({ roots: [root1], scanEngine });
+    const analytics = recordingAnalyticsSink();
+    const result = await driver.scan(shareLocation('local', { path: 'share' }), { ...recordingRun(), analytics });
+    expect(result).toMatchObject({ file_count: 6, file_size_sum: 1026 });
+    expect(analytics.files.map((file) => [file.path, file.bytes]).sort()).toEqual([
+      ['/.hidden', 3],
+      ['/a.txt', 5],
+      ['/empty', 0],
+      ['/nested/deep/er/file.bin', 1000],
+      ['/nested/x', 7],
+      ['/with space/b c.txt', 11],
+    ]);
+    expect(analytics.directories.map((directory) => [directory.path, directory.subdirectories]).sort()).toEqual([
+      ['/', 3],
+      ['/emptydir', 0],
+      ['/nested', 1],
+      ['/nested/deep', 1],
+      ['/nested/deep/er', 0],
+      ['/with space', 0],
+    ]);
   });
 
   it('throws a DriverError for a refused path', async () => {

@@ -5,7 +5,10 @@ import { detectGnuFind, findWalk } from './find-walk.js';
 import { walkTree } from './walk-tree.js';
 
 export interface ScanEngineOptions {
-  /** `auto` (default) walks with GNU find where present, else with worker threads. */
+  /**
+   * `auto` (default) walks with GNU find where present, else with worker threads. A scan that
+   * asks for analytics walks with worker threads whatever this says: find hands back sizes only.
+   */
   scanEngine?: 'auto' | 'find' | 'workers';
   /** Walker threads of the `workers` engine; see WalkOptions.workers. */
   scanWorkers?: number;
@@ -19,8 +22,9 @@ export interface ScanEngineOptions {
 export async function scanConfinedDirectory(dir: ConfinedDirectory, options: ScanEngineOptions, run: ScanRun): Promise<ScanResult> {
   const engine = options.scanEngine ?? 'auto';
   const onProgress = run.onProgress.bind(run);
-  const find = engine === 'workers' ? undefined : await detectGnuFind();
-  if (engine === 'find' && find === undefined) throw new DriverError('GNU find is not installed (apt-get install findutils)');
+  const analytics = run.analytics;
+  const find = engine === 'workers' || analytics !== undefined ? undefined : await detectGnuFind();
+  if (engine === 'find' && analytics === undefined && find === undefined) throw new DriverError('GNU find is not installed (apt-get install findutils)');
   await dir.verify();
   const result =
     find !== undefined
@@ -29,6 +33,7 @@ export async function scanConfinedDirectory(dir: ConfinedDirectory, options: Sca
           signal: run.signal,
           onProgress,
           ...(options.scanWorkers === undefined ? {} : { workers: options.scanWorkers }),
+          ...(analytics === undefined ? {} : { analytics }),
         });
   // Counts of a walk that may have left the roots (a swap during it) are not handed out.
   await dir.verify();

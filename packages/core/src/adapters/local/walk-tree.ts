@@ -2,9 +2,11 @@ import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DriverError } from '../../ports/share-driver.js';
-import type { ScanProgress, ScanResult } from '../../ports/share-driver.js';
+import type { ScanAnalyticsSink, ScanProgress, ScanResult } from '../../ports/share-driver.js';
 import { localFsMessage } from './confine-path.js';
 import { descriptorPath, openWalkStart } from './proc-fd.js';
+import { absorbBatch } from './walk-batch.js';
+import type { BatchResult } from './walk-batch.js';
 import { walkWorkerSource } from './walk-worker-source.js';
 
 export interface WalkOptions {
@@ -16,19 +18,14 @@ export interface WalkOptions {
   progressIntervalMs?: number;
   /** How long a worker walks before handing work back; 0 means one directory per batch (tests). */
   batchMs?: number;
-}
-
-interface BatchResult {
-  files: number;
-  bytes: number;
-  dirs: number;
-  pending: string[];
-  error?: { code?: string; path?: string; message: string };
+  /** Told of every file and directory the walk reaches; absent, workers collect nothing for it. */
+  analytics?: ScanAnalyticsSink;
 }
 
 /**
  * Counts regular files under `root` (already confined and real) and sums their apparent
- * sizes, like `find -type f` with `-printf %s`: symlinks are neither followed nor counted.
+ * sizes, like `find -type f` with `-printf %s`: symlinks are neither followed nor counted,
+ * and a file with several hard links counts once (as `du` counts it).
  * Where /proc is there, the walk starts from a descriptor opened here (see openWalkStart)
  * and enters subdirectories through checked descriptors (see walkWorkerSource).
  */
@@ -47,9 +44,11 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
   const interval = options.progressIntervalMs ?? 250;
   const workers = Array.from(
     { length: count },
-    () => new Worker(walkWorkerSource, { eval: true, workerData: { root, pinned, batchMs: options.batchMs ?? 20 } }),
+    () =>
+      new Worker(walkWorkerSource, { eval: true, workerData: { root, pinned, batchMs: options.batchMs ?? 20, analytics: options.analytics !== undefined } }),
   );
   const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
+  const seenInodes = new Set<string>();
   try {
     await new Promise<void>((resolve, reject) => {
       const queue: string[] = [root];
@@ -78,9 +77,11 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
       const onResult = (worker: Worker, result: BatchResult) => {
         if (settled) return;
         busy -= 1;
-        totals.file_count += result.files;
-        totals.file_size_sum += result.bytes;
-        totals.directories += result.dirs;
+        try {
+          absorbBatch(result, totals, seenInodes, options.analytics);
+        } catch (error) {
+          return finish(error);
+        }
         if (result.error) {
           const shown = relative(root, result.error.path ?? root) || '.';
           return finish(new DriverError(localFsMessage(Object.assign(new Error(result.error.message), { code: result.error.code }), shown)));

@@ -12,6 +12,7 @@ import { restServerRouter } from './rest-server.js';
 import { schedulesRouter } from './schedules.js';
 import { alertSettingsRouter, alertsRouter } from './alerts.js';
 import { statisticsRouter } from './statistics.js';
+import { shareAnalyticsRouter } from './share-analytics.js';
 
 /** The main process's API to the renderer: a thin adapter over the core services. */
 export const appRouter = router({
@@ -20,6 +21,7 @@ export const appRouter = router({
   nas: nasRouter,
   pools: poolsRouter,
   shares: sharesRouter,
+  shareAnalytics: shareAnalyticsRouter,
   jobs: jobsRouter,
   auditEvents: auditEventsRouter,
   schedules: schedulesRouter,

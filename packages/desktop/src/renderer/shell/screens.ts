@@ -4,6 +4,7 @@ import { OverviewScreen } from '../screens/overview.js';
 import { NasScreen } from '../screens/storage/nas.js';
 import { PoolsScreen } from '../screens/storage/pools.js';
 import { SharesScreen } from '../screens/storage/shares.js';
+import { ShareAnalyticsScreen } from '../screens/storage/share-analytics.js';
 import { TrapsScreen } from '../screens/snmp/traps.js';
 import { SnmpServerScreen } from '../screens/snmp/snmp-server.js';
 import { ApiKeysScreen } from '../screens/security/api-keys.js';
@@ -33,6 +34,7 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'nas', title: 'NAS', group: 'Storage', Component: NasScreen },
   { id: 'pools', title: 'Pools', group: 'Storage', Component: PoolsScreen },
   { id: 'shares', title: 'Shares', group: 'Storage', Component: SharesScreen },
+  { id: 'space', title: 'Where the space goes', group: 'Storage', Component: ShareAnalyticsScreen },
   { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
   { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
   { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
