@@ -7,6 +7,9 @@ import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.j
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../testing/remote-scan-tree.js';
 import { createNfsDriver } from './nfs-driver.js';
+import { isJobFinished } from '../../domain/job.js';
+import { passwordCredential } from '../../security/credential.js';
+import { openTestDms } from '../../testing/test-dms.js';
 
 const check = ganeshaCheck({ v3: true });
 
@@ -73,4 +76,35 @@ describe.skipIf(!check.ok)('NFS scans feed the analytics sink (NFS-Ganesha, v3 a
       expect(analytics.access_histogram).not.toBeNull();
     });
   }
+
+  it('issue 43: a scan job stores the analytics the NFS walk fed, equal to the tree the test made', async () => {
+    const t = await openTestDms({ adapter: 'sqlite' });
+    try {
+      const { core } = t.dms;
+      await core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
+      const principal = await core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
+      await t.dms.engine.start();
+      const nas = await core.nas.create(principal, { name: 'ganesha', type: 'nfs_v4', host: ganesha.host });
+      const share = await core.shares.create(principal, String(nas.id), { name: 'export', path: ganesha.pseudo, options: `port=${ganesha.port}` });
+      const started = await core.jobs.scan(principal, { kind: 'all' }, String(share.id));
+      let job = await core.jobs.show(principal, started.job_id);
+      while (!isJobFinished(job)) job = await core.jobs.show(principal, started.job_id, '30');
+      expect(job).toMatchObject({ status: 'completed', file_count: tree.files.length });
+      const { scans } = await core.shares.scans(principal, { kind: 'all' }, String(share.id), {});
+      const { analytics } = await core.shares.scan(principal, { kind: 'all' }, String(share.id), String(scans[0]?.id));
+      const made = new ScanAnalyticsBuilder(tree.now);
+      replayTree(made, tree.files, tree.directories);
+      const expected = made.result();
+      // Which name of a hard-linked file the walk met first decides only where /links and
+      // /other stand and that file's path; everything else is the tree's, exactly. Ages are
+      // taken from the job's clock, seconds after the tree's: no file lies that close to an edge.
+      const settled = (rows: { path: string }[]) => rows.filter((row) => !/^\/(links|other)$/.test(row.path));
+      expect(settled(analytics?.top_directories ?? [])).toEqual(settled(expected.top_directories));
+      expect(analytics?.largest_files.map((file) => file.bytes)).toEqual(expected.largest_files.map((file) => file.bytes));
+      expect({ ...analytics, top_directories: [], largest_files: [] }).toEqual({ ...expected, top_directories: [], largest_files: [] });
+    } finally {
+      await t.dms.engine.stop();
+      await t.close();
+    }
+  });
 });

@@ -8,6 +8,9 @@ import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../testing/remote-scan-tree.js';
 import { sambaCheck, startSambaServer, type SambaServer } from '../../testing/samba-server.js';
 import { createSmbDriver } from './smb-driver.js';
+import { isJobFinished } from '../../domain/job.js';
+import { passwordCredential } from '../../security/credential.js';
+import { openTestDms } from '../../testing/test-dms.js';
 
 const check = sambaCheck();
 const user = { name: 'dmstest', password: 'scan-analytics-pw' };
@@ -109,5 +112,37 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
     await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow(
       /^directories nest deeper than 256 levels under '\/n(\/n)*' \(a symbolic link loop on the server\?\)$/,
     );
+  });
+
+  it('issue 43: a scan job stores the analytics the SMB walk fed, equal to the tree the test made', async () => {
+    const t = await openTestDms({ adapter: 'sqlite' });
+    try {
+      const { core } = t.dms;
+      await core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
+      const principal = await core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
+      await t.dms.engine.start();
+      const nas = await core.nas.create(principal, { name: 'samba', type: 'smb_v3', host: samba.host });
+      const share = await core.shares.create(principal, String(nas.id), {
+        name: 'data',
+        path: 'data',
+        options: `port=${samba.port}`,
+        username: user.name,
+        password: user.password,
+      });
+      const started = await core.jobs.scan(principal, { kind: 'all' }, String(share.id));
+      let job = await core.jobs.show(principal, started.job_id);
+      while (!isJobFinished(job)) job = await core.jobs.show(principal, started.job_id, '30');
+      expect(job).toMatchObject({ status: 'completed', file_count: shown().length });
+      const { scans } = await core.shares.scans(principal, { kind: 'all' }, String(share.id), {});
+      const stored = await core.shares.scan(principal, { kind: 'all' }, String(share.id), String(scans[0]?.id));
+      const made = new ScanAnalyticsBuilder(tree.now);
+      replayTree(made, shown(), tree.directories);
+      const expected = made.result();
+      // Ages are taken from the job's clock, seconds after the tree's: no file lies that close to a bucket's edge.
+      expect(stored.analytics).toEqual(expected);
+    } finally {
+      await t.dms.engine.stop();
+      await t.close();
+    }
   });
 });
