@@ -19,6 +19,7 @@ import { engineThroughput, testJobLatency } from './jobs-bench.mjs';
 import { apiScan, duSeconds, generateTree } from './scan-bench.mjs';
 import { nfsScanBench } from './nfs-scan-bench.mjs';
 import { localScanBench, localScanTargets } from './local-scan-bench.mjs';
+import { remoteScanBench, remoteScanTargets } from './remote-scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
 import { faultsBench } from './faults.mjs';
@@ -81,6 +82,7 @@ const targets = {
   'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
   'shutdown.exit_s': { op: '<=', value: 10 },
   'shutdown.acknowledged_lost': { op: '<=', value: 0 },
+  ...remoteScanTargets,
   ...(withPostgres
     ? {
         'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
@@ -345,6 +347,9 @@ async function main() {
 
   // --- Local scans with analytics: vs. du -sb and vs. no analytics; RSS over 1,000,000 entries. ---
   await localScanBench({ record, notes, log });
+
+  // --- Remote scans walking in parallel: SMB vs smbclient's recursive listing, NFS 8 calls in flight vs 1. ---
+  await remoteScanBench({ record, notes, log, tree: config.tree });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });

@@ -20,6 +20,8 @@ export interface SambaUser {
 export interface SambaServerOptions {
   /** Share name → directory; served read-only, as root, so any test tree is readable. */
   shares: Record<string, string>;
+  /** The Unix account the shares are served as (default root); another one meets the tree's permissions. */
+  forceUser?: string;
   users: SambaUser[];
   /** smb.conf `server min protocol` (default NT1, so smb_v1 can be tested too). */
   minProtocol?: string;
@@ -100,7 +102,12 @@ export async function startSambaServer(options: SambaServerOptions): Promise<Sam
     '  printcap name = /dev/null',
     '  disable spoolss = yes',
   ];
-  const shares = Object.entries(options.shares).flatMap(([name, path]) => [`[${name}]`, `  path = ${path}`, '  read only = yes', '  force user = root']);
+  const shares = Object.entries(options.shares).flatMap(([name, path]) => [
+    `[${name}]`,
+    `  path = ${path}`,
+    '  read only = yes',
+    `  force user = ${options.forceUser ?? 'root'}`,
+  ]);
   writeFileSync(configFile, `${[...global, ...shares].join('\n')}\n`);
 
   for (const user of options.users) {

@@ -22,10 +22,25 @@ export interface SubDirectory {
   fileid: bigint;
 }
 
+/** A regular file as a listing told it: its size, times and, to count a hard-linked file once, its id and links. */
+export interface ListedFile {
+  name: Buffer;
+  bytes: number;
+  modifiedMs: number;
+  /** Absent when the server does not tell it (a v4 server may leave time_access out). */
+  accessedMs: number | null;
+  fileid: bigint;
+  links: number;
+}
+
 export interface DirPage {
-  /** Regular files and their apparent sizes. */
+  /** Regular files with one link and their apparent sizes. */
   files: number;
   bytes: number;
+  /** Regular files with several links: the walk counts each file id once. */
+  linked: ListedFile[];
+  /** With `detailed`: every regular file with one link, for the scan's analytics. */
+  listed: ListedFile[];
   /** Entries in the page, `.` and `..` left out. */
   entries: number;
   dirs: SubDirectory[];
@@ -43,7 +58,7 @@ export type PageOutcome = { status: 0; page: DirPage } | { status: number };
 
 /** What one LOOKUP found: a file's size, a directory to enter, or something not counted. */
 export type Looked =
-  { status: 0; kind: 'file'; size: number } | { status: 0; kind: 'dir'; dir: SubDirectory } | { status: 0; kind: 'other' } | { status: number };
+  { status: 0; kind: 'file'; file: ListedFile } | { status: 0; kind: 'dir'; dir: SubDirectory } | { status: 0; kind: 'other' } | { status: number };
 
 const fileTypes = { reg: 1, dir: 2 } as const;
 
@@ -70,7 +85,19 @@ function isDotOrDotDot(name: Buffer): boolean {
 }
 
 function emptyPage(): DirPage {
-  return { files: 0, bytes: 0, entries: 0, dirs: [], unresolved: [], unreadable: [], cookie: Buffer.alloc(8), verifier: Buffer.alloc(8), eof: false };
+  return {
+    files: 0,
+    bytes: 0,
+    linked: [],
+    listed: [],
+    entries: 0,
+    dirs: [],
+    unresolved: [],
+    unreadable: [],
+    cookie: Buffer.alloc(8),
+    verifier: Buffer.alloc(8),
+    eof: false,
+  };
 }
 
 // ---- NFS v3 ----
@@ -94,22 +121,48 @@ export const nfs3 = {
   tooSmall: 10005,
 } as const;
 
+/** nfstime3 / the seconds and nanoseconds of nfstime4, in milliseconds. */
+function timeMs(seconds: number, nanoseconds: number): number {
+  return seconds * 1000 + Math.floor(nanoseconds / 1e6);
+}
+
 /** fattr3: type, mode, nlink, uid, gid, size, used, rdev, fsid, fileid, atime, mtime, ctime. */
 interface Attr3 {
   type: number;
+  links: number;
   size: number;
   fileid: bigint;
+  accessedMs: number;
+  modifiedMs: number;
 }
 
 function postOpAttr3(reader: XdrReader): Attr3 | undefined {
   if (reader.u32() === 0) return undefined;
   const type = reader.u32();
-  reader.skipWords(4); // mode, nlink, uid, gid
+  reader.skipWords(1); // mode
+  const links = reader.u32();
+  reader.skipWords(2); // uid, gid
   const size = u64(reader);
   reader.skipWords(6); // used, rdev, fsid
   const fileid = u64Big(reader);
-  reader.skipWords(6); // atime, mtime, ctime
-  return { type, size, fileid };
+  const accessedMs = timeMs(reader.u32(), reader.u32());
+  const modifiedMs = timeMs(reader.u32(), reader.u32());
+  reader.skipWords(2); // ctime
+  return { type, links, size, fileid, accessedMs, modifiedMs };
+}
+
+/** A regular file of a page: single-link ones summed (and kept when `detailed`), linked ones kept for the walk. */
+function addFile(page: DirPage, name: Buffer, file: Omit<ListedFile, 'name'>, detailed: boolean): void {
+  if (file.links > 1) page.linked.push({ name: Buffer.from(name), ...file });
+  else {
+    page.files += 1;
+    page.bytes += file.bytes;
+    if (detailed) page.listed.push({ name: Buffer.from(name), ...file });
+  }
+}
+
+function fileOf3(attr: Attr3): Omit<ListedFile, 'name'> {
+  return { bytes: attr.size, modifiedMs: attr.modifiedMs, accessedMs: attr.accessedMs, fileid: attr.fileid, links: attr.links };
 }
 
 export function readdirplus3Args(dir: Buffer, cookie: Buffer, verifier: Buffer, pageBytes: number): Buffer {
@@ -122,7 +175,8 @@ export function readdirplus3Args(dir: Buffer, cookie: Buffer, verifier: Buffer, 
     .bytes();
 }
 
-export function decodeReaddirplus3(reply: XdrReader, previous: Buffer): PageOutcome {
+/** `detailed`: list every file for the scan's analytics, not only sum them. */
+export function decodeReaddirplus3(reply: XdrReader, previous: Buffer, detailed = false): PageOutcome {
   const status = reply.u32();
   postOpAttr3(reply); // the directory's attributes
   if (status !== nfs3.ok) return { status };
@@ -138,10 +192,8 @@ export function decodeReaddirplus3(reply: XdrReader, previous: Buffer): PageOutc
     if (isDotOrDotDot(name)) continue;
     page.entries += 1;
     if (attr === undefined || (attr.type === fileTypes.dir && fh === undefined)) page.unresolved.push(Buffer.from(name));
-    else if (attr.type === fileTypes.reg) {
-      page.files += 1;
-      page.bytes += attr.size;
-    } else if (attr.type === fileTypes.dir && fh !== undefined) page.dirs.push({ name: Buffer.from(name), fh: Buffer.from(fh), fileid: attr.fileid });
+    else if (attr.type === fileTypes.reg) addFile(page, name, fileOf3(attr), detailed);
+    else if (attr.type === fileTypes.dir && fh !== undefined) page.dirs.push({ name: Buffer.from(name), fh: Buffer.from(fh), fileid: attr.fileid });
   }
   page.eof = reply.u32() !== 0;
   return { status: 0, page };
@@ -157,7 +209,7 @@ export function decodeLookup3(reply: XdrReader, name: Buffer): Looked {
   const fh = Buffer.from(reply.opaque(maxFh3));
   const attr = postOpAttr3(reply);
   if (attr === undefined) throw new XdrError('LOOKUP answered without attributes');
-  if (attr.type === fileTypes.reg) return { status, kind: 'file', size: attr.size };
+  if (attr.type === fileTypes.reg) return { status, kind: 'file', file: { name, ...fileOf3(attr) } };
   if (attr.type === fileTypes.dir) return { status, kind: 'dir', dir: { name, fh, fileid: attr.fileid } };
   return { status, kind: 'other' };
 }
@@ -179,9 +231,16 @@ export const nfs4status = {
   notSame: 10027,
 } as const;
 
-/** Attributes a scan asks for, by bit: type, size, rdattr_error, filehandle, fileid. */
+/**
+ * Attributes a scan asks for, by bit: type, size, rdattr_error, filehandle, fileid in the first
+ * bitmap word; numlinks (35) in the second, with time_access (47) and time_modify (53) when the
+ * scan keeps analytics.
+ */
 const attr4 = { type: 1, size: 4, rdattrError: 11, filehandle: 19, fileid: 20 } as const;
+const attr4word1 = { numlinks: 35 - 32, timeAccess: 47 - 32, timeModify: 53 - 32 } as const;
 const askedMask = (1 << attr4.type) | (1 << attr4.size) | (1 << attr4.rdattrError) | (1 << attr4.filehandle) | (1 << attr4.fileid);
+const askedLinks = 1 << attr4word1.numlinks;
+const askedTimes = (1 << attr4word1.timeAccess) | (1 << attr4word1.timeModify);
 
 interface Attr4 {
   type?: number;
@@ -189,6 +248,16 @@ interface Attr4 {
   error?: number;
   fh?: Buffer;
   fileid?: bigint;
+  links?: number;
+  accessedMs?: number;
+  modifiedMs?: number;
+}
+
+/** nfstime4: signed 64-bit seconds and nanoseconds, in milliseconds. */
+function time4(values: XdrReader): number {
+  const high = values.u32();
+  const low = values.u32();
+  return timeMs((high >= 2 ** 31 ? high - 2 ** 32 : high) * 2 ** 32 + low, values.u32());
 }
 
 /** fattr4: a bitmap, then the values of its bits in order. Bits dms did not ask for cannot be read past. */
@@ -196,12 +265,14 @@ function fattr4(reader: XdrReader): Attr4 {
   const words = reader.u32();
   if (words > 8) throw new XdrError('attribute bitmap too long');
   let mask = 0;
+  let mask1 = 0;
   for (let i = 0; i < words; i += 1) {
     const word = reader.u32();
     if (i === 0) mask = word;
+    else if (i === 1) mask1 = word;
     else if (word !== 0) throw new XdrError('attributes not asked for');
   }
-  if ((mask & ~askedMask) !== 0) throw new XdrError('attributes not asked for');
+  if ((mask & ~askedMask) !== 0 || (mask1 & ~(askedLinks | askedTimes)) !== 0) throw new XdrError('attributes not asked for');
   const values = new XdrReader(reader.opaque(4096));
   const attr: Attr4 = {};
   if (mask & (1 << attr4.type)) attr.type = values.u32();
@@ -209,6 +280,9 @@ function fattr4(reader: XdrReader): Attr4 {
   if (mask & (1 << attr4.rdattrError)) attr.error = values.u32();
   if (mask & (1 << attr4.filehandle)) attr.fh = Buffer.from(values.opaque(maxFh4));
   if (mask & (1 << attr4.fileid)) attr.fileid = u64Big(values);
+  if (mask1 & (1 << attr4word1.numlinks)) attr.links = values.u32();
+  if (mask1 & (1 << attr4word1.timeAccess)) attr.accessedMs = time4(values);
+  if (mask1 & (1 << attr4word1.timeModify)) attr.modifiedMs = time4(values);
   return attr;
 }
 
@@ -252,14 +326,20 @@ export function decodeRootLookup4(reply: XdrReader, depth: number): { status: 0;
   return { status, fh, fileid: attr.fileid, type: attr.type };
 }
 
-export function readdir4Args(dir: Buffer, cookie: Buffer, verifier: Buffer, pageBytes: number): Buffer {
+/** `detailed`: the files' times too, for the scan's analytics. */
+export function readdir4Args(dir: Buffer, cookie: Buffer, verifier: Buffer, pageBytes: number, detailed = false): Buffer {
   const writer = compoundHead(2).u32(nfs4ops.putfh).opaque(dir).u32(nfs4ops.readdir);
   for (const eight of [cookie, verifier]) writer.u32(eight.readUInt32BE(0)).u32(eight.readUInt32BE(4));
   writer.u32(Math.floor(pageBytes / 4)).u32(pageBytes);
-  return bitmap(writer, askedMask).bytes();
+  return writer
+    .u32(2)
+    .u32(askedMask)
+    .u32(askedLinks | (detailed ? askedTimes : 0))
+    .bytes();
 }
 
-export function decodeReaddir4(reply: XdrReader, previous: Buffer): PageOutcome {
+/** `detailed`: list every file for the scan's analytics, not only sum them. */
+export function decodeReaddir4(reply: XdrReader, previous: Buffer, detailed = false): PageOutcome {
   const status = compoundResults(reply, [nfs4ops.putfh, nfs4ops.readdir]);
   if (status !== 0) return { status };
   if (reply.u32() !== nfs4ops.putfh || reply.u32() !== 0 || reply.u32() !== nfs4ops.readdir || reply.u32() !== 0) {
@@ -276,8 +356,15 @@ export function decodeReaddir4(reply: XdrReader, previous: Buffer): PageOutcome 
     page.entries += 1;
     if (attr.error !== undefined && attr.error !== 0) page.unreadable.push(Buffer.from(name));
     else if (attr.type === fileTypes.reg && attr.size !== undefined) {
-      page.files += 1;
-      page.bytes += attr.size;
+      // A server that leaves numlinks or fileid out has its files counted by name, as before.
+      const file = {
+        bytes: attr.size,
+        modifiedMs: attr.modifiedMs ?? 0,
+        accessedMs: attr.accessedMs ?? null,
+        fileid: attr.fileid ?? 0n,
+        links: attr.fileid === undefined ? 1 : (attr.links ?? 1),
+      };
+      addFile(page, name, file, detailed);
     } else if (attr.type === fileTypes.dir && attr.fh !== undefined && attr.fileid !== undefined) {
       page.dirs.push({ name: Buffer.from(name), fh: attr.fh, fileid: attr.fileid });
     } else if (attr.type === undefined || (attr.type === fileTypes.reg && attr.size === undefined) || attr.type === fileTypes.dir) {

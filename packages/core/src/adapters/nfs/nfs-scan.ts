@@ -120,13 +120,14 @@ async function openRoot3(target: NfsTarget, exported: string, address: string, c
 }
 
 function reader3(connection: RpcConnection, credential: RpcCredential, pageBytes: number, run: ScanRun): DirReader {
+  const detailed = run.analytics !== undefined;
   return {
     readPage: (dir, cookie, verifier) =>
       connection.call(
         { program: programs.nfs, version: 3, procedure: nfs3.procedures.readdirplus, args: readdirplus3Args(dir, cookie, verifier, pageBytes), credential },
         run.timeoutMs,
         run.signal,
-        (reply) => decodeReaddirplus3(reply, cookie),
+        (reply) => decodeReaddirplus3(reply, cookie, detailed),
       ),
     lookup: (dir, name) =>
       connection.call(
@@ -161,13 +162,14 @@ async function openRoot4(target: NfsTarget, connection: RpcConnection, credentia
 }
 
 function reader4(connection: RpcConnection, credential: RpcCredential, pageBytes: number, run: ScanRun): DirReader {
+  const detailed = run.analytics !== undefined;
   return {
     readPage: (dir, cookie, verifier) =>
       connection.call(
-        { program: programs.nfs, version: 4, procedure: 1, args: readdir4Args(dir, cookie, verifier, pageBytes), credential },
+        { program: programs.nfs, version: 4, procedure: 1, args: readdir4Args(dir, cookie, verifier, pageBytes, detailed), credential },
         run.timeoutMs,
         run.signal,
-        (reply) => decodeReaddir4(reply, cookie),
+        (reply) => decodeReaddir4(reply, cookie, detailed),
       ),
     classify: classify4,
     describe: (status) => nfs4Errors[status] ?? `NFS4 error ${status}`,
@@ -210,6 +212,7 @@ export async function scanNfs(
       ...options,
       signal: run.signal,
       onProgress: run.onProgress.bind(run),
+      ...(run.analytics === undefined ? {} : { analytics: run.analytics }),
     });
   } catch (error) {
     throw scanError(error, context);

@@ -1,11 +1,11 @@
-import { DriverError, type ScanProgress, type ScanResult, type SkippedDirectories } from '../../ports/share-driver.js';
-import type { DirPage, Looked, PageOutcome, SubDirectory } from './nfs-readdir.js';
+import { DriverError, type ScanAnalyticsSink, type ScanProgress, type ScanResult, type SkippedDirectories } from '../../ports/share-driver.js';
+import type { DirPage, ListedFile, Looked, PageOutcome, SubDirectory } from './nfs-readdir.js';
 
 /**
  * The walk of an NFS scan, apart from the protocol: it asks a DirReader for one page of one
- * directory at a time, several directories at once, and counts regular files by name (as
- * `find -type f` and the local scan do: each hard link is a file of its own). Symbolic links
- * are listed, never followed; a directory whose file id is one of its ancestors' is a loop
+ * directory at a time, several directories at once (the calls share one connection, told
+ * apart by their xids), and counts regular files: a file with several hard links once, by its
+ * file id, as the local scan counts an inode once. Symbolic links are listed, never followed; a directory whose file id is one of its ancestors' is a loop
  * and is skipped. Directories are entered depth first, so what is held (handles waiting to be
  * listed) stays near depth × page size, however wide the export.
  */
@@ -25,6 +25,8 @@ export interface DirReader {
 export interface WalkOptions {
   signal: AbortSignal;
   onProgress(progress: ScanProgress): void;
+  /** Told of every file counted and every directory listed (or not: then with 0 subdirectories). */
+  analytics?: ScanAnalyticsSink;
   /** Listing calls in flight at once. */
   concurrency: number;
   progressIntervalMs: number;
@@ -50,6 +52,10 @@ interface Directory {
   name: Buffer;
   parent: Directory | undefined;
   depth: number;
+  /** Share-relative, for the analytics sink ('' when the scan keeps none). */
+  path: string;
+  /** Subdirectories entered from this one so far (loops left out). */
+  subdirectories: number;
   cookie: Buffer;
   verifier: Buffer;
   entries: number;
@@ -76,9 +82,24 @@ function pathOf(dir: Directory | undefined, name?: Buffer): string {
   return path.length > shownPathChars ? `…${path.slice(-shownPathChars)}` : path;
 }
 
-function directory(sub: SubDirectory, parent: Directory | undefined): Directory {
+function directory(sub: SubDirectory, parent: Directory | undefined, withPath: boolean): Directory {
   const zero = Buffer.alloc(8);
-  return { ...sub, parent, depth: parent === undefined ? 0 : parent.depth + 1, cookie: zero, verifier: zero, entries: 0, tortoise: zero, power: 1, steps: 0 };
+  let path = '';
+  if (parent === undefined) path = '/';
+  else if (withPath) path = `${parent.path === '/' ? '' : parent.path}/${sub.name.toString('utf8')}`;
+  return {
+    ...sub,
+    parent,
+    depth: parent === undefined ? 0 : parent.depth + 1,
+    path,
+    subdirectories: 0,
+    cookie: zero,
+    verifier: zero,
+    entries: 0,
+    tortoise: zero,
+    power: 1,
+    steps: 0,
+  };
 }
 
 export async function walkNfs(reader: DirReader, root: SubDirectory, options: WalkOptions): Promise<ScanResult & { skipped: SkippedDirectories }> {
@@ -88,8 +109,26 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
     skipped.count += 1;
     if (skipped.shown.length < options.shownSkipped) skipped.shown.push(`'${path}' (${why})`);
   };
-  const stack: Directory[] = [directory(root, undefined)];
+  const sink = options.analytics;
+  const stack: Directory[] = [directory(root, undefined, sink !== undefined)];
   let lastProgress = performance.now();
+  // File ids of files with several links already counted. Only such files are kept, as the
+  // local scan keeps their inodes: one entry per linked file, whatever its number of names.
+  const linkedSeen = new Set<bigint>();
+
+  const count = (dir: Directory, file: ListedFile) => {
+    if (file.links > 1) {
+      if (linkedSeen.has(file.fileid)) return;
+      linkedSeen.add(file.fileid);
+    }
+    totals.file_count += 1;
+    totals.file_size_sum += file.bytes;
+    sink?.file(dir.path, file.name.toString('utf8'), file.bytes, file.modifiedMs, file.accessedMs);
+  };
+  const listed = (dir: Directory) => {
+    totals.directories += 1;
+    sink?.directory(dir.path, dir.subdirectories);
+  };
 
   const enter = (sub: SubDirectory, parent: Directory) => {
     for (let at: Directory | undefined = parent; at !== undefined; at = at.parent) {
@@ -98,7 +137,8 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
     if (parent.depth + 1 > options.maxDepth) {
       throw new DriverError(`directories nest deeper than ${options.maxDepth} levels at '${pathOf(parent, sub.name)}' (a loop on the server?)`);
     }
-    stack.push(directory(sub, parent));
+    parent.subdirectories += 1;
+    stack.push(directory(sub, parent, sink !== undefined));
   };
 
   const resolve = async (dir: Directory, names: readonly Buffer[]) => {
@@ -107,21 +147,24 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
       if (looked.status !== 0 || !('kind' in looked)) {
         if (reader.classify(looked.status) === 'gone') continue;
         skip(pathOf(dir, name), 'no attributes');
-      } else if (looked.kind === 'file') {
-        totals.file_count += 1;
-        totals.file_size_sum += looked.size;
-      } else if (looked.kind === 'dir') enter(looked.dir, dir);
+      } else if (looked.kind === 'file') count(dir, looked.file);
+      else if (looked.kind === 'dir') enter(looked.dir, dir);
     }
   };
 
   const take = async (dir: Directory, page: DirPage) => {
     totals.file_count += page.files;
     totals.file_size_sum += page.bytes;
+    if (sink !== undefined) for (const file of page.listed) sink.file(dir.path, file.name.toString('utf8'), file.bytes, file.modifiedMs, file.accessedMs);
+    for (const file of page.linked) count(dir, file);
     dir.entries += page.entries;
     if (dir.entries > options.maxDirectoryEntries) {
       throw new DriverError(`directory '${pathOf(dir)}' lists more than ${options.maxDirectoryEntries} entries (a listing without end?)`);
     }
     for (const name of page.unreadable) skip(pathOf(dir, name), 'unreadable');
+    // Names the page left without attributes are looked up before the next page is asked for,
+    // so the directory's last page cannot end it while files of this one are still coming.
+    if (page.unresolved.length > 0) await resolve(dir, page.unresolved);
     if (!page.eof) {
       if (page.cookie.equals(dir.tortoise)) throw new DriverError(`listing directory '${pathOf(dir)}' loops (the server answered a cookie again)`);
       dir.steps += 1;
@@ -134,9 +177,9 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
       dir.verifier = page.verifier;
       // Pushed back below its subdirectories: they are entered first, depth first.
       stack.push(dir);
-    } else totals.directories += 1;
+    }
     for (const sub of page.dirs) enter(sub, dir);
-    if (page.unresolved.length > 0) await resolve(dir, page.unresolved);
+    if (page.eof) listed(dir);
   };
 
   const list = async (dir: Directory) => {
@@ -146,12 +189,13 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
     const path = pathOf(dir);
     switch (failure) {
       case 'denied':
-        totals.directories += 1;
+        listed(dir);
         return skip(path, 'permission denied');
       case 'gone':
         if (dir.parent === undefined) throw new DriverError(`the share's directory went away during the scan (${reader.describe(outcome.status)})`);
         // Removed while the walk ran: skipped, as the local scan skips it, unless the share's
-        // directory went with it (checked when the walk is over).
+        // directory went with it (checked when the walk is over). Told with nothing in it.
+        sink?.directory(dir.path, 0);
         return void rootCheck.add(path);
       case 'changed':
         throw new DriverError(`directory '${path}' changed while it was listed and could not be read on (${reader.describe(outcome.status)})`);

@@ -200,6 +200,11 @@ describe.skipIf(!check.ok)('SMB driver against a real Samba', () => {
     expect(result).toEqual({ ok: false, message: 'smbclient is not installed (apt-get install smbclient)' });
   });
 
+  it('issue 43: a scan says so when smbclient is missing', async () => {
+    const missing = createSmbDriver({ smbclientPath: '/nonexistent/smbclient' });
+    await expect(missing.scan(location('smb_v3'), recordingRun())).rejects.toThrow(new DriverError('smbclient is not installed (apt-get install smbclient)'));
+  });
+
   it('fails the first step for a path without a share name', async () => {
     const run = recordingRun();
     const result = await driver.test(location('smb_v3', { path: '/' }), run);

@@ -5,7 +5,9 @@ import type { DriverRun, DriverStepName, ScanResult, ScanRun, ShareCapacity, Sha
 import { formatMs, resolveHost, tcpConnect } from '../share-drivers/net-probes.js';
 import { StepReporter, runTest } from '../share-drivers/step-reporter.js';
 import { runSmbclient } from './run-smbclient.js';
-import { ListingCounter, parseListingEntry } from './smb-listing.js';
+import { parseListingEntry } from './smb-listing.js';
+import { SmbclientSession, SmbclientSessionEnded } from './smbclient-session.js';
+import { defaultSmbWalkOptions, walkSmb, type SmbWalkOptions } from './smb-walk.js';
 import { classifySmbLine, vanishedStatuses, type SmbFailure, type SmbStep } from './smb-status.js';
 import { negotiatedDialect, smbTestSummary } from './smb-summary.js';
 import { parseSmbBlocksLine } from './smb-capacity.js';
@@ -15,6 +17,8 @@ import { withSmbclientFiles } from './smbclient-files.js';
 export interface SmbDriverOptions {
   /** Debian's smbclient; a bare name is looked up on PATH. */
   smbclientPath?: string;
+  /** Tuning of scans (sessions at once, progress interval); jobs use the defaults. */
+  walk?: Partial<SmbWalkOptions>;
 }
 
 const steps: readonly DriverStepName[] = ['resolve_host', 'connect', 'negotiate_protocol', 'authenticate', 'open_path', 'list'];
@@ -41,6 +45,7 @@ function exitMessage(code: number | null, tail: string): string {
 
 export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
   const smbclientPath = options.smbclientPath ?? 'smbclient';
+  const walkOptions = options.walk ?? {};
 
   return {
     testSteps: () => steps,
@@ -124,53 +129,32 @@ export function createSmbDriver(options: SmbDriverOptions = {}): ShareDriver {
       // As the test does: smbclient says nothing at all about a port it cannot reach (exit 1),
       // so the TCP connect is tried first, to fail with the test's own words.
       (await tcpConnect(address, target.port, target.host, run.timeoutMs, run.signal)).destroy();
-      const counter = new ListingCounter(target.dir);
       const tail = tailKeeper();
-      // A scan's length is unknown, so smbclient is bounded by silence, not by total time: a
-      // listing streams per directory, and one huge directory is a single long SMB exchange.
+      // A scan's length is unknown, so each listing is bounded by silence, not by total time:
+      // one huge directory is a single long SMB exchange.
       const idleMs = Math.max(60_000, run.timeoutMs * 6);
-      let vanished = false;
-      let capacity: ShareCapacity | undefined;
-      let lastProgress = performance.now();
-      const outcome = await withSmbclientFiles(target, (files) =>
-        runSmbclient({
-          smbclientPath,
-          target,
-          address,
-          files,
-          command: 'recurse ON; ls',
-          idleTimeoutMs: idleMs,
-          signal: run.signal,
-          onLine: (line) => {
-            if (counter.line(line)) {
-              const now = performance.now();
-              if (now - lastProgress >= 250) {
-                lastProgress = now;
-                run.onProgress({ ...counter.totals });
-              }
-              return;
-            }
-            const blocks = parseSmbBlocksLine(line);
-            if (blocks !== undefined) {
-              capacity = blocks;
-              return;
-            }
-            const found = classifySmbLine(line, target, run.timeoutMs);
-            if (found === undefined) return tail.push(line);
-            // A directory removed while the walk runs is skipped, as the local walker does.
-            if (found.step === 'list' && vanishedStatuses.has(found.status)) {
-              vanished = true;
-              return;
-            }
-            throw new DriverError(found.message);
-          },
+      const walked = await withSmbclientFiles(target, (files) =>
+        walkSmb(
+          () => new SmbclientSession({ smbclientPath, target, address, files }, idleMs),
+          (line) => classifySmbLine(line, target, run.timeoutMs),
+          (line) => tail.push(line),
+          run,
+          { ...defaultSmbWalkOptions, ...walkOptions },
+        ).catch((error: unknown) => {
+          if (!(error instanceof SmbclientSessionEnded)) throw error;
+          if (error.notInstalled === 'smbclient') throw new DriverError(notInstalled);
+          if (error.notInstalled === 'stdbuf') throw new DriverError('stdbuf is not installed (apt-get install coreutils)');
+          if (error.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
+          throw new DriverError(exitMessage(error.exitCode, tail.last()));
         }),
       );
-      if (outcome.lineError !== undefined) throw outcome.lineError;
-      if (outcome.notInstalled) throw new DriverError(notInstalled);
-      if (outcome.timedOut) throw new DriverError(`host '${target.host}' sent nothing for ${formatMs(idleMs)} while listing the share`);
-      if (outcome.exitCode !== 0 && !vanished) throw new DriverError(exitMessage(outcome.exitCode, tail.last()));
-      return { file_count: counter.totals.file_count, file_size_sum: counter.totals.file_size_sum, ...(capacity === undefined ? {} : { capacity }) };
+      const { totals, skipped, capacity } = walked;
+      return {
+        file_count: totals.file_count,
+        file_size_sum: totals.file_size_sum,
+        ...(skipped.count > 0 ? { skipped } : {}),
+        ...(capacity === undefined ? {} : { capacity }),
+      };
     },
   };
 }

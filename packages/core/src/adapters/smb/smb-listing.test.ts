@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListingCounter, parseListingEntry } from './smb-listing.js';
+import { parseListingEntry } from './smb-listing.js';
 
 // Lines as smbclient 4.17 prints them (captured from a real Samba).
 const lines = {
@@ -27,39 +27,15 @@ describe('parseListingEntry', () => {
     expect(parseListingEntry(line)).toMatchObject({ name, attributes, size, isDirectory: attributes.includes('D') });
   });
 
+  it('reads the date as the UTC time smbclient printed it in (it runs with TZ=UTC)', () => {
+    expect(parseListingEntry(lines.archive)?.modifiedMs).toBe(Date.UTC(2024, 0, 1, 0, 0, 0));
+    expect(parseListingEntry(lines.big)?.modifiedMs).toBe(Date.UTC(2026, 10, 21, 19, 35, 18));
+    expect(parseListingEntry(lines.big.replace('Nov', 'Foo'))).toBeUndefined();
+  });
+
   it('rejects what is not an entry', () => {
     expect(parseListingEntry('\\sub dir')).toBeUndefined();
     expect(parseListingEntry('\t\t264212084 blocks of size 1024. 82211380 blocks available')).toBeUndefined();
     expect(parseListingEntry('  garbage')).toBeUndefined();
-  });
-});
-
-describe('ListingCounter', () => {
-  it('counts files, not directories, across a recursive listing', () => {
-    const counter = new ListingCounter('');
-    const listing = [
-      lines.dot,
-      lines.dir,
-      lines.hidden,
-      lines.big,
-      '',
-      '\\sub dir',
-      lines.dot,
-      lines.long,
-      '',
-      '\t\t264212084 blocks of size 1024. 82211380 blocks available',
-    ];
-    expect(listing.map((line) => counter.line(line))).toEqual([true, true, true, true, false, true, true, true, false, false]);
-    expect(counter.totals).toEqual({ file_count: 3, file_size_sum: 12345678908, directories: 2 });
-  });
-
-  it('refuses an entry line it cannot read rather than miscount', () => {
-    expect(() => new ListingCounter('').line('  garbage')).toThrow("could not read smbclient's listing line 'garbage'");
-  });
-
-  it('stops at a nesting that only a symlink loop produces', () => {
-    const counter = new ListingCounter('start');
-    const deep = `\\start${'\\a'.repeat(257)}`;
-    expect(() => counter.line(deep)).toThrow('deeper than 256 levels');
   });
 });

@@ -1,0 +1,165 @@
+import { DriverError, type ScanAnalyticsSink, type ScanProgress, type ShareCapacity, type SkippedDirectories } from '../../ports/share-driver.js';
+import { parseSmbBlocksLine } from './smb-capacity.js';
+import { maxListingDepth, parseListingEntry } from './smb-listing.js';
+import type { SmbclientSession } from './smbclient-session.js';
+import { vanishedStatuses, type SmbFailure } from './smb-status.js';
+
+/**
+ * The walk of an SMB scan: directories listed one `ls` each by a few smbclient sessions at
+ * once (a stack of directories to list, each session taking the next as its last listing is
+ * answered), so a tree is listed in parallel however it is shaped. Directories are taken
+ * depth first, so what waits to be listed stays near depth × directory width.
+ *
+ * What SMB shows through smbclient: names, sizes, the last write time to the second; no
+ * access time, no file id or link count (each name of a hard-linked file counts as a file),
+ * and symbolic links as the server resolves them (Samba follows those inside the share).
+ */
+
+export interface SmbWalkOptions {
+  /** smbclient sessions at most; one more is opened only while directories wait for one. */
+  sessions: number;
+  progressIntervalMs: number;
+  /** Directories named in the result's `skipped` at most. */
+  shownSkipped: number;
+}
+
+export const defaultSmbWalkOptions: SmbWalkOptions = { sessions: 4, progressIntervalMs: 250, shownSkipped: 5 };
+
+export interface SmbWalkRun {
+  signal: AbortSignal;
+  onProgress(progress: ScanProgress): void;
+  analytics?: ScanAnalyticsSink;
+}
+
+export interface SmbWalkResult {
+  totals: ScanProgress;
+  skipped: SkippedDirectories;
+  capacity: ShareCapacity | undefined;
+}
+
+interface Pending {
+  /** Share-relative, '/'-separated (the sink's form). */
+  path: string;
+  /** Relative to the session's start directory, '\'-separated (smbclient's form). */
+  smb: string;
+  depth: number;
+}
+
+/**
+ * `open` starts a session; `classify` reads a line that is neither an entry nor a capacity
+ * (smbclient's NT_STATUS failures), `other` gets what even that does not know.
+ */
+export function walkSmb(
+  open: () => SmbclientSession,
+  classify: (line: string) => SmbFailure | undefined,
+  other: (line: string) => void,
+  run: SmbWalkRun,
+  options: SmbWalkOptions,
+): Promise<SmbWalkResult> {
+  const totals: ScanProgress = { file_count: 0, file_size_sum: 0, directories: 0 };
+  const skipped: SkippedDirectories = { count: 0, shown: [] };
+  const sink = run.analytics;
+  const stack: Pending[] = [{ path: '/', smb: '', depth: 0 }];
+  const idle: SmbclientSession[] = [];
+  const sessions: SmbclientSession[] = [];
+  let running = 0;
+  let capacity: ShareCapacity | undefined;
+  let lastProgress = performance.now();
+
+  const list = async (session: SmbclientSession, dir: Pending) => {
+    const state: { subdirectories: number; unreadable: 'denied' | 'vanished' | undefined } = { subdirectories: 0, unreadable: undefined };
+    await session.list(dir.smb, (line) => {
+      if (line.startsWith('  ')) {
+        const entry = parseListingEntry(line);
+        if (entry === undefined) throw new DriverError(`could not read smbclient's listing line '${line.trim()}'`);
+        if (entry.name === '.' || entry.name === '..') return;
+        if (entry.isDirectory) {
+          if (dir.depth + 1 > maxListingDepth) {
+            throw new DriverError(`directories nest deeper than ${maxListingDepth} levels under '${dir.path}' (a symbolic link loop on the server?)`);
+          }
+          state.subdirectories += 1;
+          const smb = dir.smb === '' ? entry.name : `${dir.smb}\\${entry.name}`;
+          stack.push({ path: dir.path === '/' ? `/${entry.name}` : `${dir.path}/${entry.name}`, smb, depth: dir.depth + 1 });
+          return;
+        }
+        totals.file_count += 1;
+        totals.file_size_sum += entry.size;
+        sink?.file(dir.path, entry.name, entry.size, entry.modifiedMs, null);
+        return;
+      }
+      const blocks = parseSmbBlocksLine(line);
+      if (blocks !== undefined) {
+        capacity = blocks;
+        return;
+      }
+      const found = classify(line);
+      if (found === undefined) return other(line);
+      // Below the share's directory, one removed while the walk runs or closed to the user is
+      // skipped, as the NFS and local scans skip it; the share's directory itself fails the scan.
+      if (found.step === 'list' && dir.depth > 0) {
+        if (vanishedStatuses.has(found.status)) return void (state.unreadable = 'vanished');
+        if (found.status === 'NT_STATUS_ACCESS_DENIED') return void (state.unreadable = 'denied');
+      }
+      if (found.step === 'list' && dir.depth === 0 && vanishedStatuses.has(found.status)) return; // an empty root lists as NO_SUCH_FILE on Windows
+      throw new DriverError(found.message);
+    });
+    if (state.unreadable === 'denied') {
+      skipped.count += 1;
+      if (skipped.shown.length < options.shownSkipped) skipped.shown.push(`'${dir.path.slice(1)}' (permission denied)`);
+    }
+    totals.directories += 1;
+    sink?.directory(dir.path, state.unreadable === undefined ? state.subdirectories : 0);
+  };
+
+  return new Promise<SmbWalkResult>((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      run.signal.removeEventListener('abort', onAbort);
+      // Settled once every smbclient has exited, so their private directory can go.
+      const exited = Promise.all(sessions.map((session) => session.closed));
+      if (error !== undefined) {
+        for (const session of sessions) session.kill();
+        return void exited.then(() => reject(error));
+      }
+      for (const session of sessions) session.close();
+      void exited.then(() => resolve({ totals, skipped, capacity }));
+    };
+    const onAbort = () => finish(run.signal.reason);
+    const pump = () => {
+      while (!settled && stack.length > 0) {
+        let session = idle.pop();
+        if (session === undefined) {
+          if (sessions.length >= options.sessions) break;
+          session = open();
+          sessions.push(session);
+        }
+        const dir = stack.pop() as Pending;
+        const taken = session;
+        running += 1;
+        list(taken, dir).then(
+          () => {
+            running -= 1;
+            idle.push(taken);
+            const now = performance.now();
+            if (now - lastProgress >= options.progressIntervalMs) {
+              lastProgress = now;
+              try {
+                run.onProgress({ ...totals });
+              } catch (error) {
+                return finish(error);
+              }
+            }
+            pump();
+          },
+          (error: unknown) => finish(error),
+        );
+      }
+      if (!settled && running === 0 && stack.length === 0) finish();
+    };
+    if (run.signal.aborted) return finish(run.signal.reason);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    pump();
+  });
+}
