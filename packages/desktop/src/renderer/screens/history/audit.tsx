@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
@@ -6,11 +6,10 @@ import { AdminOnly } from '../../ui/admin-only.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { useRefusableLoad } from '../../ui/use-refusable-load.js';
-import { plural } from '../../ui/format.js';
+import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
 import { AuditFilterBar, auditFilterParams, isAuditFiltered, noAuditFilter, type AuditFilter } from './audit-filter.js';
 import { AuditTable } from './audit-table.js';
 import '../../ui/admin.css';
-import '../storage/storage.css';
 import './history.css';
 
 /**
@@ -18,14 +17,10 @@ import './history.css';
  * admin-only, newest first, filtered and paged by the core; a row opens its changes field by field.
  */
 export function AuditScreen() {
-  const [filter, setFilterState] = useState<AuditFilter>(noAuditFilter);
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPageState] = useState(25);
+  const { filter, setFilter, page, setPage, perPage, setPerPage, pageQuery } = useFilteredPages<AuditFilter>(noAuditFilter);
   const [openId, setOpenId] = useState<number | null>(null);
-  const setFilter = useCallback((next: AuditFilter) => (setFilterState(next), setPage(1)), []);
-  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
 
-  const query = { page: String(page), per_page: String(perPage), ...auditFilterParams(filter) };
+  const query = { ...pageQuery, ...auditFilterParams(filter) };
   const events = useRefusableLoad(() => api.auditEvents.list.query(query), JSON.stringify(query));
   usePageInRange(page, events.data?.count, perPage, setPage);
   if (events.refusal) return <AdminOnly what="read the audit log" refusal={events.refusal} />;
@@ -46,15 +41,7 @@ export function AuditScreen() {
       )}
       {events.data && count > 0 && (
         <>
-          <div className="history-toolbar">
-            <p className="storage-count">
-              {plural(count, 'event')}
-              {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
-            </p>
-            <button type="button" className="secondary small" onClick={events.reload}>
-              Refresh
-            </button>
-          </div>
+          <ListCount count={count} noun="event" filtered={filtered} onRefresh={events.reload} />
           <AuditTable events={events.data.audit_events} openId={openId} onToggle={(id) => setOpenId((current) => (current === id ? null : id))} />
           <Pager label="Audit events" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>

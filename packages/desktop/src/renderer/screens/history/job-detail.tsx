@@ -2,8 +2,8 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { shortTime } from '../../ui/format.js';
-import { jobKindLabels, jobStatusLabels } from '../storage/labels.js';
-import { JobSteps, progressText } from '../storage/job-progress.js';
+import { jobKindLabels, jobStatusLabels } from '../../labels/storage-labels.js';
+import { JobSteps, progressText } from '../../ui/job-progress.js';
 import { jobSubject, nasName, shareName, type NamedJob } from './job-names.js';
 
 const statusRank = { queued: 0, working: 1, completed: 2, failed: 2 } as const;

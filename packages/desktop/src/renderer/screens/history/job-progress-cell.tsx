@@ -1,6 +1,6 @@
 import { isJobFinished } from '@dms/core';
-import { progressText } from '../storage/job-progress.js';
-import { jobKindLabels } from '../storage/labels.js';
+import { progressText } from '../../ui/job-progress.js';
+import { jobKindLabels } from '../../labels/storage-labels.js';
 import { jobSubject, type NamedJob } from './job-names.js';
 
 /**

@@ -9,6 +9,7 @@ import { ApiKeyForm, type CreatedApiKey } from './api-key-form.js';
 import { CreatedKey } from './created-key.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 type ApiKey = Outputs['apiKeys']['list']['api_keys'][number];
 
@@ -39,16 +40,9 @@ export function ApiKeysScreen() {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[{ label: 'Name' }, { label: 'Key' }, { label: 'Scopes' }, { label: 'Expires' }, { label: 'Last used' }, { label: 'Actions' }]}
+          />
           <tbody>
             {rows.map((key) => (
               <tr key={key.id}>

@@ -11,7 +11,7 @@ import { FormActions } from '../../ui/form-actions.js';
 import { SeverityBand } from './severity-band.js';
 import { useFocusFirstInvalid } from '../../ui/focus-first-invalid.js';
 import { BandEvents } from './band-events.js';
-import { notifyTypeChoices, trapVersionChoices } from './snmp-choices.js';
+import { notifyTypeChoices, trapVersionChoices } from '../../labels/snmp-choices.js';
 import { TrapV3Fields, trapV3Body, trapV3FieldNames } from './trap-v3-fields.js';
 
 export type Trap = Outputs['traps']['list']['traps'][number];

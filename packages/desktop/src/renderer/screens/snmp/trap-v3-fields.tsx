@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { AuthProtocol, PrivProtocol, SecurityLevel } from '@dms/core';
 import { Field, FieldFrame, type FieldErrors } from '../../ui/form-field.js';
 import { SecretField } from '../../ui/secret-field.js';
-import { authProtocolChoices, privProtocolChoices, securityLevelChoices } from './snmp-choices.js';
+import { authProtocolChoices, privProtocolChoices, securityLevelChoices } from '../../labels/snmp-choices.js';
 
 /** What a stored target holds of the v3 fields (the passphrases only where the caller may read them). */
 export interface TrapV3Values {

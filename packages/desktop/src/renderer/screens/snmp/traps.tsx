@@ -3,11 +3,12 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
-import { severityName } from './snmp-choices.js';
+import { severityName } from '../../labels/snmp-choices.js';
 import { TrapForm, type Trap } from './trap-form.js';
 import { TrapRowActions } from './trap-row-actions.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 function bandText(trap: Trap): string {
   if (trap.severity_low === trap.severity_high) return `only ${severityName(trap.severity_low)}`;
@@ -32,15 +33,7 @@ export function TrapsScreen() {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Trap targets</caption>
-          <thead>
-            <tr>
-              <th scope="col">Manager</th>
-              <th scope="col">Version</th>
-              <th scope="col">State</th>
-              <th scope="col">Severity band</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'Manager' }, { label: 'Version' }, { label: 'State' }, { label: 'Severity band' }, { label: 'Actions' }]} />
           <tbody>
             {rows.map((trap) => (
               <tr key={trap.snmp_trap_id}>

@@ -8,7 +8,7 @@ import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { NasForm, type NasRow } from './nas-form.js';
-import { nasTypeLabels } from './labels.js';
+import { nasTypeLabels } from '../../labels/storage-labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { isConflict } from '../../ui/form-problem.js';

@@ -3,7 +3,7 @@ import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
 import { useFormSave } from '../../ui/use-form-save.js';
-import { JobProgress } from './job-progress.js';
+import { JobProgress } from '../../ui/job-progress.js';
 import { helpFor } from './share-form-help.js';
 import { useFormTest, type FormTestTarget } from './share-form-test.js';
 

@@ -10,7 +10,7 @@ import { ShareForm, type ShareRow } from './share-form.js';
 import { ShareTable, shareTitle } from './share-table.js';
 import { filterParams, healthParam, isShareFiltered, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
 import { hashParams } from '../../shell/hash-route.js';
-import { useShareJobs } from './job-progress.js';
+import { useShareJobs } from '../../ui/job-progress.js';
 import { ShareBulkBar } from './share-bulk-bar.js';
 import { isSelected, useShareSelection } from './share-selection.js';
 import '../../ui/admin.css';

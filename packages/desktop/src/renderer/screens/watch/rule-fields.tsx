@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 import type { FieldErrors } from '../../ui/form-field.js';
 import { FieldMessages } from '../../ui/problem-alert.js';
-import { optionsOf } from '../storage/labels.js';
+import { optionsOf } from '../../labels/storage-labels.js';
 import { buildRule, readRule, ruleUnitLabels, timeZones, weekdayNames, weekdays, type RuleUnit, type SimpleRule } from './rule-text.js';
 
 /** The rule as the form holds it: the simple fields, and the raw text while it is edited by hand. */

@@ -1,6 +1,6 @@
 import type { Outputs } from '../../trpc-client.js';
-import { resourceTypeLabel } from '../history/history-labels.js';
-import { severityName } from '../snmp/snmp-choices.js';
+import { resourceTypeLabel } from '../../labels/history-labels.js';
+import { severityName } from '../../labels/snmp-choices.js';
 
 export type AlertRow = Outputs['alerts']['list']['alerts'][number];
 

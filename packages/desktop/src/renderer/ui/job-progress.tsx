@@ -1,9 +1,10 @@
+import './job-progress.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ActiveJobStatus, JobKind } from '@dms/core';
 import { isJobFinished } from '@dms/core';
-import { api, describeError } from '../../trpc-client.js';
-import { humanBytes, plural } from '../../ui/format.js';
-import { jobKindLabels, jobStatusLabels, stepLabel } from './labels.js';
+import { api, describeError } from '../trpc-client.js';
+import { humanBytes, plural } from './format.js';
+import { jobKindLabels, jobStatusLabels, stepLabel } from '../labels/storage-labels.js';
 
 /** A job the screen started and follows: its latest state, or why it could not start or be followed. */
 export interface TrackedJob {
