@@ -1,43 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Locator } from 'playwright-core';
 import type { ActiveJobStatus } from '@dms/core';
 import type { AppCaller } from '../../src/main/router/index.js';
 import { adminPassword } from '../test-desktop.js';
 import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { silentServer, type SilentServer } from './silent-server.js';
 
 const skipReason = chromiumMissing('the Jobs and Audit screens e2e test');
 const operatorPassword = 'an operator password, long enough';
-
-/**
- * An NFS server that takes connections and never answers, until `release`: a share test against
- * it waits at its negotiate step (working, two steps of four done), then fails when the
- * connections drop. The job's moves are the test's to make, with no clock involved.
- */
-async function silentServer(): Promise<{ port: number; release(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const release = () => {
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-  };
-  return {
-    port: (server.address() as AddressInfo).port,
-    release,
-    close: () => (release(), new Promise((resolve) => server.close(() => resolve()))),
-  };
-}
 
 describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Chromium', () => {
   let c: ConsoleHarness;
   let admin: AppCaller;
   let operator: AppCaller;
-  let nfs: Awaited<ReturnType<typeof silentServer>>;
+  let nfs: SilentServer;
   let projectsId = 0;
 
   /** Runs a job to its end through jobs.follow. */

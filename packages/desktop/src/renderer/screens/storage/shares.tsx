@@ -11,6 +11,7 @@ import { ShareTable, shareTitle } from './share-table.js';
 import { filterParams, healthParam, isShareFiltered, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
 import { hashParams } from '../../shell/hash-route.js';
 import { useShareJobs } from '../../ui/job-progress.js';
+import { useBulkJobs } from './use-bulk-jobs.js';
 import { ShareBulkBar } from './share-bulk-bar.js';
 import { isSelected, useShareSelection } from './share-selection.js';
 import '../../ui/admin.css';
@@ -56,6 +57,7 @@ export function SharesScreen() {
   const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns), ...filterParams(filter) };
   const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
   const jobs = useShareJobs(() => shares.reload());
+  const bulkJobs = useBulkJobs(shares.data?.nas_shares, jobs.follow);
 
   const nasRows = nas.data?.nas ?? [];
   const nasNames = new Map(nasRows.map((item) => [item.id, item.name]));
@@ -109,6 +111,7 @@ export function SharesScreen() {
             onSelectAllMatching={selecting.selectAllMatching}
             onClear={selecting.clear}
             onDone={() => (shares.reload(), pools.reload())}
+            onJobsStarted={bulkJobs.queue}
           />
           <ShareTable
             isSelected={(share) => isSelected(selecting.selection, share.id)}
