@@ -7,6 +7,7 @@ import { shortTime } from '../../ui/format.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
 import { ApiKeyForm, type CreatedApiKey } from './api-key-form.js';
 import { CreatedKey } from './created-key.js';
+import { presetOf, scopesText } from './scope-presets.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { ColumnHeads } from '../../ui/column-heads.js';
@@ -51,13 +52,8 @@ export function ApiKeysScreen() {
                   <code className="admin-code">{key.masked_key}</code>
                 </td>
                 <td>
-                  <ul className="plain-list">
-                    {key.api_key_scopes.map((scope) => (
-                      <li key={`${scope.controller}/${scope.action}`}>
-                        {scope.controller} / {scope.action}
-                      </li>
-                    ))}
-                  </ul>
+                  {scopesText(key.api_key_scopes)}
+                  {presetOf(key.api_key_scopes) && <span className="hint"> ({key.api_key_scopes.length} scopes)</span>}
                 </td>
                 <td>{expiryText(key, now)}</td>
                 <td>{key.last_used_at ? shortTime(key.last_used_at) : 'never'}</td>
