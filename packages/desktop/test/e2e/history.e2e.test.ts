@@ -186,6 +186,33 @@ describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Ch
     expect(await c.capture('audit')).toEqual([]);
   });
 
+  it('lists a share test as started, with the job’s outcome beside it, and offers only the resource types the log holds', async () => {
+    const table = c.page.getByRole('table', { name: 'Audit events' });
+    const filter = c.page.getByRole('search', { name: 'Filter the audit log' });
+    await filter.getByLabel('Action').selectOption({ label: 'Started a test' });
+    await filter.getByLabel('Resource').selectOption({ label: 'Share' });
+    const missing = rows(table).filter({ hasText: 'Share missing' });
+    await missing.waitFor();
+    // The request succeeded; the test itself failed, and the row says both.
+    expect((await cellsOf(missing)).slice(1)).toEqual(['admin', 'Console', 'Started a test Test failed', 'Share missing', 'success']);
+    const projects = rows(table).filter({ hasText: 'Share projects' });
+    expect(await projects.first().getByRole('link', { name: 'Test completed' }).count()).toBe(1);
+    expect(await c.capture('audit-test-outcome')).toEqual([]);
+
+    // The Resource filter: the types with events (no Schedule yet), then a schedule's too once one is made.
+    const resourceChoices = async () => (await filter.getByLabel('Resource').locator('option').allTextContents()).slice(1).sort();
+    expect(await resourceChoices()).toEqual(['NAS', 'Share', 'User']);
+    await admin.schedules.create({ name: 'nightly', action: 'scan', rrule: 'DTSTART:20301125T120000Z\nRRULE:FREQ=DAILY', nas_share_ids: [projectsId] });
+    await c.page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(resourceChoices).toEqual(['NAS', 'Schedule', 'Share', 'User']);
+
+    await missing.getByRole('link', { name: 'Test failed' }).click();
+    await c.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await c.page.getByText('Showing the job you opened.').waitFor();
+    expect((await cellsOf(rows(c.page.getByRole('table', { name: 'Jobs' })).first())).slice(0, 2)).toEqual(['▾ Test', 'missing']);
+    await c.open('Audit log');
+  });
+
   it('filters the audit log by actor, via and time, and counts repeated failed sign-ins', async () => {
     await c.desktop
       .caller()

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { AuditAction, AuditVia } from '@dms/core';
 import { optionsOf } from '../../labels/storage-labels.js';
 import { FilterBar, FilterSearch, FilterSelect } from '../../ui/filter-bar.js';
-import { auditActionLabels, auditViaLabels, resourceTypeLabels } from '../../labels/history-labels.js';
+import { auditActionLabels, auditViaLabels, resourceTypeLabel } from '../../labels/history-labels.js';
 
 /** What the audit log is narrowed to; '' is "any". `since` is a local date and time (datetime-local). */
 export interface AuditFilter {
@@ -36,8 +36,18 @@ export function isAuditFiltered(filter: AuditFilter): boolean {
   return Object.values(filter).some((value) => value !== '');
 }
 
-/** A choice narrows the log at once; typing a name narrows it after a short pause. */
-export function AuditFilterBar({ value, onChange }: { value: AuditFilter; onChange: (filter: AuditFilter) => void }) {
+/** A choice narrows the log at once; typing a name narrows it after a short pause. Resource offers only the types the log holds. */
+export function AuditFilterBar({
+  value,
+  onChange,
+  resourceTypes,
+}: {
+  value: AuditFilter;
+  onChange: (filter: AuditFilter) => void;
+  /** The resource types the log has events of (the one chosen stays offered). */
+  resourceTypes: readonly string[];
+}) {
+  const types = value.resourceType && !resourceTypes.includes(value.resourceType) ? [...resourceTypes, value.resourceType] : resourceTypes;
   const setActor = useCallback((actor: string) => onChange({ ...value, actor }), [value, onChange]);
   return (
     <FilterBar
@@ -59,7 +69,7 @@ export function AuditFilterBar({ value, onChange }: { value: AuditFilter; onChan
         name="filter-resource-type"
         value={value.resourceType}
         anyLabel="Any resource"
-        options={Object.entries(resourceTypeLabels)}
+        options={types.map((type) => [type, resourceTypeLabel(type)] as const)}
         onChange={(resourceType) => onChange({ ...value, resourceType })}
       />
       <FilterSearch label="Actor contains" name="filter-actor" value={value.actor} onChange={setActor} describedBy="audit-filter-hint" />

@@ -1,7 +1,8 @@
 import { preciseTime } from '../../ui/format.js';
 import { ColumnHeads, type Column } from '../../ui/column-heads.js';
+import { jobStatusLabels } from '../../labels/storage-labels.js';
 import { ExpandableRow } from '../../ui/expandable-row.js';
-import { auditActionLabels, auditViaLabels, resourceTypeLabel } from '../../labels/history-labels.js';
+import { auditActionText, auditViaLabels, resourceTypeLabel } from '../../labels/history-labels.js';
 import { AuditChanges, type AuditEventRow } from './audit-changes.js';
 
 const auditColumns: Column[] = [{ label: 'At' }, { label: 'Actor' }, { label: 'Via' }, { label: 'Action' }, { label: 'Resource' }, { label: 'Outcome' }];
@@ -16,7 +17,25 @@ function resourceText(event: AuditEventRow): string {
 
 /** What one row says of an event, for its button's name and its detail's: "admin updated Share projects". */
 function eventSummary(event: AuditEventRow): string {
-  return `${auditActionLabels[event.action]} ${resourceText(event)} by ${event.actor.name}, ${preciseTime(event.at)}`.replace(/\s+/g, ' ');
+  return `${auditActionText(event)} ${resourceText(event)} by ${event.actor.name}, ${preciseTime(event.at)}`.replace(/\s+/g, ' ');
+}
+
+/** Beside a share's test or scan: how the job it started went, linked to it on the Jobs screen. */
+function EventJob({ event }: { event: AuditEventRow }) {
+  if (event.action !== 'test' && event.action !== 'scan') return null;
+  if (event.resource?.type !== 'nas_shares' || event.outcome !== 'success') return null;
+  if (!event.job) return <span className="hint"> (its job is no longer kept)</span>;
+  const what = event.action === 'test' ? 'Test' : 'Scan';
+  return (
+    <>
+      {' '}
+      <a href={`#/jobs?job=${encodeURIComponent(event.job.job_id)}`} className="event-job" onClick={(click) => click.stopPropagation()}>
+        <span className="status" data-status={event.job.status}>
+          {what} {jobStatusLabels[event.job.status]}
+        </span>
+      </a>
+    </>
+  );
 }
 
 interface AuditTableProps {
@@ -49,7 +68,10 @@ export function AuditTable({ events, openId, onToggle }: AuditTableProps) {
               {event.actor.kind === 'api_key' && <span className="hint"> (API key)</span>}
             </td>
             <td>{auditViaLabels[event.via]}</td>
-            <td>{auditActionLabels[event.action]}</td>
+            <td>
+              {auditActionText(event)}
+              <EventJob event={event} />
+            </td>
             <td>{resourceText(event)}</td>
             <td>
               <span className="status" data-status={event.outcome === 'failure' ? 'failed' : 'completed'}>

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { AdminOnly } from '../../ui/admin-only.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
+import { useLoad } from '../../ui/use-load.js';
 import { useRefusableLoad } from '../../ui/use-refusable-load.js';
 import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
 import { AuditFilterBar, auditFilterParams, isAuditFiltered, noAuditFilter, type AuditFilter } from './audit-filter.js';
@@ -21,6 +22,7 @@ export function AuditScreen() {
   const [openId, setOpenId] = useState<number | null>(null);
 
   const query = { ...pageQuery, ...auditFilterParams(filter) };
+  const resourceTypes = useLoad(() => api.auditEvents.resourceTypes.query());
   const events = useRefusableLoad(() => api.auditEvents.list.query(query), JSON.stringify(query));
   usePageInRange(page, events.data?.count, perPage, setPage);
   if (events.refusal) return <AdminOnly what="read the audit log" refusal={events.refusal} />;
@@ -33,7 +35,7 @@ export function AuditScreen() {
         Every change made through the REST API, the CLI, this console or the scheduler, and every sign-in. Secrets show only that they changed.
       </p>
       <ErrorAlert message={events.error} />
-      <AuditFilterBar value={filter} onChange={setFilter} />
+      <AuditFilterBar value={filter} onChange={setFilter} resourceTypes={resourceTypes.data ?? []} />
       {events.data && count === 0 && (
         <EmptyState title={filtered ? 'No event matches the filter' : 'No events yet'}>
           {filtered ? 'Change the filter, or clear it to see every event.' : 'Changes and sign-ins appear here as they happen.'}
@@ -41,7 +43,7 @@ export function AuditScreen() {
       )}
       {events.data && count > 0 && (
         <>
-          <ListCount count={count} noun="event" filtered={filtered} onRefresh={events.reload} />
+          <ListCount count={count} noun="event" filtered={filtered} onRefresh={() => (events.reload(), resourceTypes.reload())} />
           <AuditTable events={events.data.audit_events} openId={openId} onToggle={(id) => setOpenId((current) => (current === id ? null : id))} />
           <Pager label="Audit events" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>
