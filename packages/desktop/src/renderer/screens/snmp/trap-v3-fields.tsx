@@ -14,7 +14,15 @@ export interface TrapV3Values {
   priv_passphrase?: string | null;
 }
 
-export const trapV3FieldNames = ['security_name', 'security_level', 'auth_protocol', 'auth_passphrase', 'priv_protocol', 'priv_passphrase'];
+/** The v3 fields by their API names, with the labels the form shows them under (its messages name them so). */
+export const trapV3FieldLabels = {
+  security_name: 'Security name',
+  security_level: 'Security level',
+  auth_protocol: 'Authentication protocol',
+  auth_passphrase: 'Authentication passphrase',
+  priv_protocol: 'Privacy protocol',
+  priv_passphrase: 'Privacy passphrase',
+} as const;
 
 function Choice({
   form,

@@ -6,6 +6,9 @@ import { ListPages, useListPage } from '../../ui/list-pages.js';
 import { severityName } from '../../labels/snmp-choices.js';
 import { TrapForm, type Trap } from './trap-form.js';
 import { TrapRowActions } from './trap-row-actions.js';
+import { createUserLine, EngineIdNote } from './trapd-user-line.js';
+import { trapV3FieldLabels } from './trap-v3-fields.js';
+import { labelled } from '../../ui/form-problem.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { ColumnHeads } from '../../ui/column-heads.js';
@@ -19,6 +22,9 @@ function bandText(trap: Trap): string {
 export function TrapsScreen() {
   const list = useListPage('manager');
   const traps = useLoad(() => api.traps.list.query(list.query), list.key);
+  // The engine id is the agent configuration's: a user who may not read it sees no createUser lines.
+  const agent = useLoad(() => api.snmpConfig.show.query());
+  const v3Targets = (traps.data?.traps ?? []).filter((trap) => trap.version === 'v3' && trap.security_name);
   const [editing, setEditing] = useState<Trap | null>(null);
   // A new key after each creation: the form starts empty again.
   const [newForm, setNewForm] = useState(0);
@@ -45,7 +51,7 @@ export function TrapsScreen() {
                   {trap.messages?.map((message) => (
                     <span key={message} className="hint">
                       {' '}
-                      {message}
+                      {labelled(message, trapV3FieldLabels)}
                     </span>
                   ))}
                 </td>
@@ -67,6 +73,22 @@ export function TrapsScreen() {
         </table>
       )}
       <ListPages label="Trap targets" page={list.page} count={traps.data?.count ?? 0} onPage={list.setPage} />
+      {v3Targets.length > 0 && (
+        <EngineIdNote
+          engineId={agent.data?.engine_id ?? null}
+          idPrefix="trap-engine-id"
+          lines={v3Targets.map((trap) => ({
+            key: String(trap.snmp_trap_id),
+            label: `the snmptrapd.conf line of ${trap.manager}`,
+            caption: `${trap.manager}${trap.notify_type === 'inform' ? ' (informs)' : ''}:`,
+            text: createUserLine(
+              agent.data?.engine_id ?? null,
+              { ...trap, security_name: trap.security_name ?? '', security_level: trap.security_level ?? 'noAuthNoPriv' },
+              trap.notify_type === 'inform',
+            ),
+          }))}
+        />
+      )}
       {editing ? (
         <TrapForm key={`edit-${editing.snmp_trap_id}`} trap={editing} onSaved={() => (setEditing(null), traps.reload())} onCancel={() => setEditing(null)} />
       ) : (
