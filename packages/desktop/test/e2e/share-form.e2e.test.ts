@@ -29,9 +29,12 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
 
   it('gives each NAS type its own path hint and the options its driver reads', async () => {
     await newShare().getByLabel('NAS').selectOption({ label: 'filer' });
+    // The absolute root the service allows, named; never an environment variable's name.
+    await expect.poll(async () => (await hints())[0]).toContain(c.desktop.root);
     const [localPath, localOptions] = await hints();
-    expect(localPath).toContain('local share roots');
-    expect(localPath).toContain('DMS_LOCAL_ROOTS');
+    expect(localPath).toBe(`A folder under this local share root: ${c.desktop.root}; such as projects (a relative path lies in the first root).`);
+    expect(localPath).not.toMatch(/DMS_|\$/);
+    expect(await c.capture('share-form-local-hint')).toEqual([]);
     expect(localOptions).toBe('A local share takes no options: leave this empty.');
 
     await newShare().getByLabel('NAS').selectOption({ label: 'smbfiler' });
