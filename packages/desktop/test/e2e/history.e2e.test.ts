@@ -260,4 +260,48 @@ describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Ch
     await c.open('Jobs');
     await expect.poll(() => c.page.locator('.storage-count').textContent()).toBe('12 jobs');
   });
+  it('filters by NAS, share, requester and time as the API does, and retries a failed job', async () => {
+    // Last: its retry adds a job the tests above do not count. As the admin again, who sees every job.
+    await c.page.getByRole('button', { name: 'Sign out' }).click();
+    await c.signIn();
+    await c.open('Jobs');
+    const filter = c.page.getByRole('search', { name: 'Filter jobs' });
+    const table = jobsTable();
+    const count = async (query: Record<string, string>) => (await admin.jobs.list(query)).count;
+    const filer = await admin.nas.show({ nas: 'filer' });
+    const missing = await admin.shares.show({ share: 'missing', scope: { nas: 'filer' } });
+    const rowsCount = () => rows(table).count();
+    const perPage = c.page.getByRole('navigation', { name: 'Jobs pages' }).getByLabel('Per page');
+    await perPage.selectOption('100');
+    await expect.poll(rowsCount).toBe(await count({}));
+    await filter.getByLabel('NAS').selectOption({ label: 'filer' });
+    await expect.poll(rowsCount).toBe(await count({ nas_id: String(filer.id) }));
+    expect(await count({ nas_id: String(filer.id) })).toBeLessThan(await count({}));
+    await filter.getByLabel('Share').selectOption({ label: 'missing' });
+    const missingJobs = await count({ nas_share_id: String(missing.id) });
+    await expect.poll(rowsCount).toBe(missingJobs);
+    expect(await filter.getByLabel('Share').locator('option').allTextContents()).toEqual(['Any share', 'missing', 'projects']);
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+    await filter.getByLabel('Requester contains').fill('operat');
+    await expect.poll(rowsCount).toBe(await count({ requester: '~%operat%' }));
+    await filter.getByLabel('Since').fill('2999-01-01T00:00');
+    await c.page.getByText('No job matches the filter').waitFor();
+    await filter.getByLabel('Since').fill('');
+    await filter.getByLabel('Until').fill('2000-01-01T00:00');
+    await c.page.getByText('No job matches the filter').waitFor();
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+
+    // Retry: the failed test of missing starts again, and the list shows the new job.
+    await filter.getByLabel('Share').selectOption({ label: 'missing' });
+    await expect.poll(rowsCount).toBe(missingJobs);
+    await rows(table)
+      .first()
+      .getByRole('button', { name: /details$/ })
+      .click();
+    await c.page.getByRole('button', { name: 'Retry the test of missing' }).click();
+    await expect.poll(rowsCount).toBe(missingJobs + 1);
+    await expect.poll(() => rows(table).filter({ hasText: 'failed' }).count()).toBe(missingJobs + 1);
+    expect(await c.capture('jobs-filters-retry')).toEqual([]);
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+  });
 });

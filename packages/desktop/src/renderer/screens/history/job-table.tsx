@@ -25,10 +25,12 @@ interface JobTableProps {
   /** The job whose detail is open under its row, if any. */
   openId: string | null;
   onToggle: (jobId: string) => void;
+  /** A failed job was started again: the list reloads to show the new one. */
+  onRetried: () => void;
 }
 
 /** One page of the job history; a row opens the job's steps and message under it. */
-export function JobTable({ jobs, order, onSort, openId, onToggle }: JobTableProps) {
+export function JobTable({ jobs, order, onSort, openId, onToggle, onRetried }: JobTableProps) {
   return (
     <table aria-label="Jobs" className="history-table">
       <ColumnHeads columns={jobColumns} order={order} onSort={onSort} />
@@ -42,7 +44,7 @@ export function JobTable({ jobs, order, onSort, openId, onToggle }: JobTableProp
             onToggle={() => onToggle(job.job_id)}
             toggleText={jobKindLabels[job.kind]}
             columns={jobColumns.length}
-            detail={() => <JobDetail row={job} id={`job-detail-${job.job_id}`} />}
+            detail={() => <JobDetail row={job} id={`job-detail-${job.job_id}`} onRetried={onRetried} />}
           >
             <td className="name">{shareName(job)}</td>
             <td className="name">{nasName(job)}</td>

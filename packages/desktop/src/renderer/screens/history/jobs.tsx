@@ -7,7 +7,7 @@ import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
 import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
-import { JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
+import { isJobFiltered, JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
 import { JobTable } from './job-table.js';
 import { useFollowedJobs } from './use-followed-jobs.js';
 import { hashParams } from '../../shell/hash-route.js';
@@ -39,7 +39,7 @@ export function JobsScreen() {
   usePageInRange(page, jobs.data?.count, perPage, setPage);
 
   const count = jobs.data?.count ?? 0;
-  const filtered = filter.status !== '' || filter.kind !== '' || linkedJob !== null;
+  const filtered = isJobFiltered(filter) || linkedJob !== null;
   const rows = (jobs.data?.jobs ?? []).map((job) => ({ ...job, ...live.get(job.job_id) }));
   return (
     <>
@@ -66,6 +66,7 @@ export function JobsScreen() {
             onSort={setOrder}
             openId={openId}
             onToggle={(jobId) => setOpenId((current) => (current === jobId ? null : jobId))}
+            onRetried={jobs.reload}
           />
           <Pager label="Jobs" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>
