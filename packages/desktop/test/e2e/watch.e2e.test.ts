@@ -199,6 +199,16 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     await table.getByRole('button', { name: 'Undismiss alert Share unreachable: Share missing' }).click();
     await badgeNamed('Alerts: 1 open, not dismissed').waitFor();
     await table.getByRole('button', { name: 'Dismiss alert Share unreachable: Share missing' }).waitFor();
+
+    // "About" is a link to the share: the Shares screen showing that one share.
+    await table.getByRole('link', { name: 'Share missing' }).click();
+    await c.page.getByRole('heading', { level: 1, name: 'Shares' }).waitFor();
+    await c.page.getByRole('status').filter({ hasText: 'Showing the share you opened.' }).waitFor();
+    const shares = c.page.getByRole('table', { name: 'Shares' });
+    await expect.poll(() => shares.locator('tbody > tr').count()).toBe(1);
+    expect(await shares.locator('tbody > tr').first().getByRole('cell').nth(1).textContent()).toBe('missing');
+    expect(await c.capture('alert-share-link')).toEqual([]);
+    await c.open('Alerts');
   });
 
   it('filters alerts by state, source and level, and lists cleared ones too', async () => {

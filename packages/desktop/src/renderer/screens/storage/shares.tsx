@@ -54,7 +54,15 @@ export function SharesScreen() {
 
   const nas = useLoad(() => api.nas.list.query(namesQuery));
   const pools = useLoad(() => api.pools.list.query(namesQuery));
-  const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns), ...filterParams(filter) };
+  // `#/shares?share=ID` (an alert's "About") shows that one share, read once: the console opens the screen anew when the address changes.
+  const [linkedShare] = useState(() => (/^\d+$/.test(hashParams().get('share') ?? '') ? hashParams().get('share') : null));
+  const query = {
+    page,
+    per_page: perPage,
+    sort_by: storageSortParam(order, textColumns),
+    ...filterParams(filter),
+    ...(linkedShare ? { id: linkedShare } : {}),
+  };
   const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
   const jobs = useShareJobs(() => shares.reload());
   const bulkJobs = useBulkJobs(shares.data?.nas_shares, jobs.follow);
@@ -63,7 +71,7 @@ export function SharesScreen() {
   const nasNames = new Map(nasRows.map((item) => [item.id, item.name]));
   const poolNames = new Map(pools.data?.pools.map((pool) => [pool.id, pool.name]));
   const count = shares.data?.count ?? 0;
-  const filtered = isShareFiltered(filter);
+  const filtered = isShareFiltered(filter) || linkedShare !== null;
 
   usePageInRange(page, shares.data?.count, perPage, setPage);
 
@@ -86,6 +94,11 @@ export function SharesScreen() {
         <EmptyState title="No NAS yet">
           A share lives on a NAS: add one on the <a href="#/nas">NAS screen</a> first, then come back to create its shares.
         </EmptyState>
+      )}
+      {linkedShare && (
+        <p className="notice" role="status">
+          {shares.data?.count === 0 ? 'The share this link names is no longer there.' : 'Showing the share you opened.'} <a href="#/shares">Show every share</a>
+        </p>
       )}
       {nasRows.length > 0 && <SharesFilter nas={nasRows} value={filter} onChange={setFilter} />}
       {shares.data && count === 0 && nasRows.length > 0 && !filtered && (

@@ -2,13 +2,20 @@ import './alerts.css';
 import { ColumnHeads, type Column } from '../column-heads.js';
 import { shortTime } from '../format.js';
 import { alertSourceLabel } from '../../labels/watch-labels.js';
-import { alertResource, type AlertRow } from './alert-text.js';
+import { alertResource, alertResourceHref, type AlertRow } from './alert-text.js';
 import { DismissButton } from './dismiss-button.js';
 import { LevelBadge } from './level-badge.js';
 
 const openColumns: Column[] = [{ label: 'Level' }, { label: 'Source' }, { label: 'About' }, { label: 'Message' }, { label: 'Raised' }];
 const historyColumns: Column[] = [{ label: 'Last seen' }, { label: 'State' }];
 const actionsColumn: Column = { label: 'Actions', hidden: true };
+
+/** What the alert is about, linked to it where the console shows it ("Share media" opens that share). */
+function AboutCell({ alert }: { alert: AlertRow }) {
+  const text = alertResource(alert);
+  const href = alertResourceHref(alert);
+  return href ? <a href={href}>{text}</a> : <>{text}</>;
+}
 
 interface AlertTableProps {
   alerts: AlertRow[];
@@ -35,7 +42,9 @@ export function AlertTable({ alerts, onChanged, name, withHistory }: AlertTableP
               <LevelBadge level={alert.level} />
             </td>
             <td className="nowrap">{alertSourceLabel(alert.source)}</td>
-            <td>{alertResource(alert)}</td>
+            <td>
+              <AboutCell alert={alert} />
+            </td>
             <td className="alert-message">{alert.message}</td>
             <td className="time nowrap">{shortTime(alert.raised_at)}</td>
             {withHistory && (
