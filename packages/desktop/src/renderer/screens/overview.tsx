@@ -7,6 +7,7 @@ import { ErrorAlert } from '../ui/error-alert.js';
 import { jobKindLabels, jobStatusLabels } from '../labels/storage-labels.js';
 import { jobSubject } from './history/job-names.js';
 import { ShareHealthCounts } from './dashboard/share-health.js';
+import { FirstSteps } from './dashboard/first-steps.js';
 import { OpenAlerts } from './dashboard/open-alerts.js';
 import { CapacitySection } from './dashboard/capacity.js';
 import { ShareGrowth } from './dashboard/share-growth.js';
@@ -27,6 +28,7 @@ export function OverviewScreen() {
   return (
     <>
       <ErrorAlert message={overview.error} />
+      {summary && <FirstSteps nas={summary.counts.nas} shares={summary.counts.nas_shares} health={summary.share_health} />}
       {summary && (
         <ul className="cards" aria-label="Counts">
           <li>
