@@ -5,7 +5,7 @@ import { shortTime } from '../ui/format.js';
 import { RestServerStatus } from './system/rest-server-status.js';
 import { ErrorAlert } from '../ui/error-alert.js';
 import { jobKindLabels, jobStatusLabels } from '../labels/storage-labels.js';
-import { jobSubject } from './history/job-names.js';
+import { jobSubject } from '../ui/job-names.js';
 import { ShareHealthCounts } from './dashboard/share-health.js';
 import { FirstSteps } from './dashboard/first-steps.js';
 import { OpenAlerts } from './dashboard/open-alerts.js';

@@ -4,7 +4,7 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { shortTime } from '../../ui/format.js';
 import { jobKindLabels, jobStatusLabels } from '../../labels/storage-labels.js';
 import { JobSteps, progressText } from '../../ui/job-progress.js';
-import { jobSubject, nasName, shareName, type NamedJob } from './job-names.js';
+import { jobSubject, nasName, shareName, type NamedJob } from '../../ui/job-names.js';
 import { RetryJob } from './retry-job.js';
 
 const statusRank = { queued: 0, working: 1, completed: 2, failed: 2 } as const;

@@ -3,7 +3,7 @@ import { ExpandableRow } from '../../ui/expandable-row.js';
 import type { SortOrder } from '../../ui/sortable-header.js';
 import { ColumnHeads, type Column } from '../../ui/column-heads.js';
 import { jobKindLabels, jobStatusLabels } from '../../labels/storage-labels.js';
-import { jobSubject, nasName, shareName, type NamedJob } from './job-names.js';
+import { jobSubject, nasName, shareName, type NamedJob } from '../../ui/job-names.js';
 import { JobProgressCell } from './job-progress-cell.js';
 import { JobDetail } from './job-detail.js';
 

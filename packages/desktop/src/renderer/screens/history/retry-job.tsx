@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, describeError } from '../../trpc-client.js';
 import { jobKindLabels } from '../../labels/storage-labels.js';
-import type { NamedJob } from './job-names.js';
+import type { NamedJob } from '../../ui/job-names.js';
 
 /**
  * Retry for a failed test or scan of a saved share: the same kind of job on the same share,
