@@ -143,7 +143,8 @@ export const environmentDefaults = {
   DMS_SNMP_AGENT_PORT: undefined,
   DMS_SNMP_ENTERPRISE_OID: snmpDefaults.enterpriseOid,
   DMS_LOG_LEVEL: serverDefaults.logLevel,
-  DMS_LOG_FORMAT: serverDefaults.logFormat,
+  // `pretty` on a terminal, else serverDefaults.logFormat (http-api defaultLogFormat).
+  DMS_LOG_FORMAT: undefined,
   DMS_RATE_LIMIT_PER_MINUTE: rateLimitDefaults.requestsPerMinute,
   DMS_TRUSTED_PROXIES: undefined,
   DMS_MAX_CONNECTIONS: httpDefaults.maxConnections,

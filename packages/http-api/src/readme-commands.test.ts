@@ -17,7 +17,16 @@ import { readmeBlocks, type ReadmeBlock } from './testing/readme-blocks.js';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const cliMain = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
-const sections = ['Requirements', 'Quick start', 'Configuration (environment)', 'Operations', 'Backups', 'Running as a service', 'Container'] as const;
+const sections = [
+  'Requirements',
+  'Quick start',
+  'First ten minutes (curl)',
+  'Configuration (environment)',
+  'Operations',
+  'Backups',
+  'Running as a service',
+  'Container',
+] as const;
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 const { blocks, indented } = readmeBlocks(readme, sections);
 const tools = requireTools(['bash', 'curl', 'systemd-analyze'], 'apt-get install bash curl systemd');

@@ -104,6 +104,30 @@ console.log(JSON.stringify(await (async () => {${jsBody}})()));
     expect(await runNode(join(dir, 'main.js'))).toEqual(expected);
   });
 
+  it('issue 45: throws its DmsNetworkError, naming the URL and the cause, when the server is down (ESM and CommonJS)', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const baseUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const program = `
+  const dms = sdk.createClient({ baseUrl: process.env.DOWN_URL, auth: { apiKey: 'k' }, retry: { retries: 1, minDelayMs: 10 } });
+  const error = await dms.nas.list().then(() => undefined, (caught) => caught);
+  return { isDmsNetworkError: error instanceof sdk.DmsNetworkError, name: error.name, method: error.method, url: error.url, refused: String(error.message).includes('ECONNREFUSED') };`;
+    const esm = write('down-esm', {
+      'package.json': JSON.stringify({ name: 'down-esm', private: true, type: 'module' }),
+      'main.js': `import * as sdk from '@dms/sdk';\nconsole.log(JSON.stringify(await (async () => {${program}})()));\n`,
+    });
+    const cjs = write('down-cjs', {
+      'package.json': JSON.stringify({ name: 'down-cjs', private: true, type: 'commonjs' }),
+      'main.js': `const sdk = require('@dms/sdk');\n(async () => {${program}})().then((outcome) => console.log(JSON.stringify(outcome)));\n`,
+    });
+    for (const dir of [esm, cjs]) {
+      const { stdout } = await run(process.execPath, [join(dir, 'main.js')], { env: { ...process.env, DOWN_URL: baseUrl } });
+      expect(JSON.parse(stdout)).toEqual({ isDmsNetworkError: true, name: 'DmsNetworkError', method: 'GET', url: `${baseUrl}/api/v2/nas`, refused: true });
+    }
+  });
+
   const tsProgram = (importLine: string) => `${importLine}
 const [url, key] = [process.env['DMS_URL']!, process.env['DMS_API_KEY']!];
 async function main(): Promise<{ count: number; names: string[]; missing: object }> {${body}}

@@ -17,6 +17,7 @@ import { presentJob } from '../services/job-service.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 import { JobEngine } from './job-engine.js';
 import { nextJobChange } from './watch-job.js';
+import { systemPrincipal } from '../scopes/principal.js';
 
 /** Resolves once `condition` holds, looking every 10 ms (the test's timeout bounds it). */
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
@@ -60,7 +61,7 @@ async function gatedEngine(storage: Storage, cleanups: Array<() => Promise<void>
   cleanups.push(() => engine.stop());
   const target = { label: 'probe', location: { type: 'local' as const, host: 'localhost', path: '/x', options: null, username: null, password: null } };
   const enqueue = () => engine.enqueue('share_test', target, { nasId: null, shareId: null, total: 1 });
-  const read = async (id: string) => presentJob((await storage.jobs.get(id))!);
+  const read = async (id: string) => presentJob((await storage.jobs.get(id))!, systemPrincipal);
   return { engine, errors, enqueue, read, running, finishTest };
 }
 

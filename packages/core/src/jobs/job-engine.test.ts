@@ -100,7 +100,7 @@ describe('job engine', () => {
       status: 'completed',
       progress: 2,
       total: 2,
-      message: `opened ${join(root, 'projects')}, 2 entries listed`,
+      message: `opened 'projects', 2 entries listed (host path: ${join(root, 'projects')})`,
       payload_enc: null,
     });
     expect(done.steps.map((s) => [s.name, s.outcome])).toEqual([

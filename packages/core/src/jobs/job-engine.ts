@@ -15,6 +15,7 @@ import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
 import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
+import { withoutHostPath } from './host-path-note.js';
 
 export interface JobEngineOptions {
   storage: Storage;
@@ -56,6 +57,8 @@ export interface JobRefs {
   total: number;
   /** The schedule whose run starts it. */
   scheduleId?: number;
+  /** A test of an unsaved share: who tested what (test-fingerprint.ts), for the share saved from it. */
+  testFingerprint?: string;
 }
 
 /** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
@@ -178,6 +181,7 @@ export class JobEngine {
       payload_enc: sealJobPayload(this.#options.secrets, kind, target),
       created_at: this.now(),
       ...(refs.scheduleId === undefined ? {} : { schedule_id: refs.scheduleId }),
+      ...(refs.testFingerprint === undefined ? {} : { test_fingerprint: refs.testFingerprint }),
       ...(bounds ? { requested_by: bounds.requestedBy, requester: bounds.requester } : {}),
     };
     return jobs.enqueue(insert, bounds).then(async (job) => job ?? Promise.reject(await this.refusal(jobs, bounds!)));
@@ -465,7 +469,9 @@ export class JobEngine {
     events.publish(
       makeEvent(
         name,
-        finished.status === 'completed' ? `${what} of '${subject.name}' completed` : `${what} of '${subject.name}' failed: ${finished.message}`,
+        finished.status === 'completed'
+          ? `${what} of '${subject.name}' completed`
+          : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
         clock(),
         {
           type: 'nas_share',

@@ -54,12 +54,13 @@ describe('failed jobs in the log (openDms wiring)', () => {
   it('logs a failed test at warn with the job id and the message the requester reads', async () => {
     const nas = await dms.core.nas.create(systemPrincipal, { name: 'here', host: 'localhost', type: 'local' });
     const job = await finish(String(nas.id), { name: 'probe', path: 'projects/missing' });
-    expect(job).toMatchObject({ status: 'failed', message: "path 'projects/missing' not found on share" });
+    const missing = `path 'projects/missing' not found on share (host path: ${join(base, 'shares', 'projects', 'missing')})`;
+    expect(job).toMatchObject({ status: 'failed', message: missing });
     expect(lines.filter((line) => line.level === 'warn')).toEqual([
       {
         level: 'warn',
         fields: { job_id: job.job_id, kind: 'share_test', nas_id: nas.id, share_id: null },
-        message: "share test of 'probe' failed: path 'projects/missing' not found on share",
+        message: `share test of 'probe' failed: ${missing}`,
       },
     ]);
   });
@@ -67,7 +68,7 @@ describe('failed jobs in the log (openDms wiring)', () => {
   it('logs nothing for a completed job, whose message says what succeeded', async () => {
     lines.splice(0);
     const job = await finish('here', { name: 'probe', path: 'projects' });
-    expect(job).toMatchObject({ status: 'completed', message: `opened ${join(base, 'shares', 'projects')}, 0 entries listed` });
+    expect(job).toMatchObject({ status: 'completed', message: `opened 'projects', 0 entries listed (host path: ${join(base, 'shares', 'projects')})` });
     expect(lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
 });

@@ -10,7 +10,15 @@ export interface JobRecord extends Omit<Selectable<JobTable>, 'steps' | 'result'
 }
 
 export type JobInsert = Pick<JobRecord, 'id' | 'kind' | 'nas_id' | 'share_id' | 'total' | 'payload_enc' | 'created_at'> &
-  Partial<Pick<JobRecord, 'requested_by' | 'requester' | 'schedule_id'>>;
+  Partial<Pick<JobRecord, 'requested_by' | 'requester' | 'schedule_id' | 'test_fingerprint'>>;
+
+/** Which finished test of an unsaved share a new share may take as its own (docs/decisions/153-test-before-save.md). */
+export interface TestToAdopt {
+  nasId: number;
+  fingerprint: string;
+  /** The oldest `finished_at` taken. */
+  finishedSince: string;
+}
 
 /** Most unfinished (queued or working) jobs allowed, for the job's requester and overall. */
 export interface QueueBounds {
@@ -69,4 +77,9 @@ export interface JobStore {
   /** A page of jobs (GET /jobs): filters and order of jobListSpec's columns. */
   list(query: ListQuery): Promise<ListPage<JobRecord>>;
   countByStatus(): Promise<Record<JobStatus, number>>;
+  /**
+   * The newest finished test of an unsaved share that matches, given to the share `shareId`
+   * (its `share_id` set, its fingerprint cleared: taken once); undefined when none matches.
+   */
+  adoptTest(test: TestToAdopt, shareId: number): Promise<JobRecord | undefined>;
 }

@@ -76,7 +76,7 @@ export interface ShareCapacity {
 }
 
 /**
- * `message` says in plain words what succeeded ("opened /srv/x, 3 entries listed") or why it
+ * `message` says in plain words what succeeded ("opened 'x', 3 entries listed") or why it
  * failed; a passed test carries the share's capacity when the protocol told it.
  */
 export type TestResult = { ok: true; message: string; capacity?: ShareCapacity } | { ok: false; message: string };

@@ -23,6 +23,9 @@ const { RRule } = require(workerData.rrulePath);
 const { DateTime, IANAZone } = require(workerData.luxonPath);
 parentPort.postMessage({ ready: true });
 
+const frequencies = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'];
+const frequencyList = frequencies.slice(0, -1).join(', ') + ' or ' + frequencies[frequencies.length - 1];
+
 function parse(text) {
   const lines = String(text).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
   const starts = lines.filter((line) => /^DTSTART[;:]/i.test(line));
@@ -40,13 +43,17 @@ function parse(text) {
   if (!IANAZone.isValidZone(zone)) throw new Error('unknown time zone ' + tzid);
   const wall = { year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: +s };
   if (!DateTime.fromObject(wall, { zone: 'UTC' }).isValid) throw new Error('DTSTART is not a valid date and time');
+  // rrule reads an unknown FREQ (a typo: MINUTLY) as none at all: name the value and the allowed ones.
+  const freq = /(?:^|;)FREQ=([^;]*)/i.exec(rules[0].slice(6));
+  if (freq && !frequencies.includes(freq[1].toUpperCase()))
+    throw new Error('RRULE: FREQ=' + freq[1].slice(0, 20) + ' is not a frequency; FREQ takes ' + frequencyList);
   let options;
   try {
     options = RRule.parseString(rules[0].slice(6));
   } catch (error) {
     throw new Error('RRULE: ' + error.message);
   }
-  if (options.freq === undefined || options.freq === null) throw new Error('RRULE needs FREQ (YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY)');
+  if (options.freq === undefined || options.freq === null) throw new Error('RRULE needs FREQ (' + frequencyList + ')');
   if (options.dtstart || options.tzid) throw new Error('DTSTART goes on its own line, not in the RRULE');
   const ranges = { byhour: [0, 23], byminute: [0, 59], bysecond: [0, 59], bymonth: [1, 12], bymonthday: [-31, 31], byyearday: [-366, 366], byweekno: [-53, 53] };
   for (const [key, [low, high]] of Object.entries(ranges)) {

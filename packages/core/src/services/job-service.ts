@@ -24,27 +24,31 @@ import { shareLocation } from '../jobs/share-location.js';
 import type { JobShare } from '../jobs/job-payload.js';
 import { nextJobChange, watchJob } from '../jobs/watch-job.js';
 import { clockDeadline } from './clock-deadline.js';
+import { messageFor } from '../jobs/host-path-note.js';
+import { testFingerprint as fingerprintTest } from '../jobs/test-fingerprint.js';
 
 export const maxWaitSeconds = 30;
 
-export function presentJob(job: JobRecord): ActiveJobStatus {
+/** A job's status as `reader` may read it: a host path in its messages for admins only (host-path-note.ts). */
+export function presentJob(job: JobRecord, reader: Principal): ActiveJobStatus {
   return {
     job_id: job.id,
     status: job.status,
     progress: job.progress,
     total: job.total,
-    message: job.message,
-    steps: job.steps,
+    message: messageFor(job.message, reader),
+    steps: job.steps.map((step) => (step.message === undefined ? step : { ...step, message: messageFor(step.message, reader) })),
     ...(job.kind === 'share_scan' && job.result ? { file_count: job.result['file_count'] ?? 0, file_size_sum: job.result['file_size_sum'] ?? 0 } : {}),
   };
 }
 
 /** A job as GET /jobs shows it (docs/api.md#job-history); never its sealed payload or its worker. */
-export function presentJobResource(job: JobRecord): Job {
+export function presentJobResource(job: JobRecord, reader: Principal): Job {
+  const status = presentJob(job, reader);
   return {
-    ...presentJob(job),
-    message: job.message,
-    steps: job.steps,
+    ...status,
+    message: status.message ?? null,
+    steps: status.steps ?? [],
     kind: job.kind,
     nas_share_id: job.share_id,
     nas_id: job.nas_id,
@@ -151,7 +155,7 @@ export class JobService {
     authorize(principal, 'jobs', 'index');
     const query = onlyVisible(newestFirst(parseListQuery(raw, jobListSpec), 'created_at'), principal);
     const page = await this.deps.storage.jobs.list(query);
-    return { count: page.count, jobs: page.items.map(presentJobResource) };
+    return { count: page.count, jobs: page.items.map((job) => presentJobResource(job, principal)) };
   }
 
   /**
@@ -195,7 +199,7 @@ export class JobService {
     return async () => {
       const job = await this.deps.storage.jobs.get(jobId);
       if (!job || (requestedBy !== undefined && job.requested_by !== requestedBy)) throw DomainError.notFound('job_id', jobId);
-      return presentJobResource(job);
+      return presentJobResource(job, principal);
     };
   }
 
@@ -230,7 +234,9 @@ export class JobService {
     const password = input.password ?? null;
     const target = { location: { type: nas.type, host: nas.host, ...connection, password }, label: input.name };
     const resource = auditResource('nas_shares', null, input.name);
-    return this.queue(principal, 'share_test', nas, { shareId: null, resource }, target, shareLocation(nas, connection, password));
+    // The share saved from this test, by the same principal, takes it as its first (ShareService.create).
+    const testFingerprint = fingerprintTest(this.deps.secrets, principal, nas, { ...connection, password });
+    return this.queue(principal, 'share_test', nas, { shareId: null, resource, testFingerprint }, target, shareLocation(nas, connection, password));
   }
 
   /** PUT /nas_shares/{id}/test: re-tests a saved share with its stored credentials. */
@@ -277,7 +283,13 @@ export class JobService {
     principal: Principal,
     kind: JobKind,
     nas: NasRecord,
-    subject: { shareId: number | null; resource: AuditResource; scheduleId?: number; alsoStore?: (stores: Stores) => Promise<void> | undefined },
+    subject: {
+      shareId: number | null;
+      resource: AuditResource;
+      scheduleId?: number;
+      testFingerprint?: string;
+      alsoStore?: (stores: Stores) => Promise<void> | undefined;
+    },
     target: JobShare,
     location?: ShareLocation,
   ): Promise<ActiveJobStatus> {
@@ -289,7 +301,13 @@ export class JobService {
         stores.jobs,
         kind,
         target,
-        { nasId: nas.id, shareId: subject.shareId, total, ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }) },
+        {
+          nasId: nas.id,
+          shareId: subject.shareId,
+          total,
+          ...(subject.scheduleId === undefined ? {} : { scheduleId: subject.scheduleId }),
+          ...(subject.testFingerprint === undefined ? {} : { testFingerprint: subject.testFingerprint }),
+        },
         bounds,
       );
       await subject.alsoStore?.(stores);
@@ -299,7 +317,7 @@ export class JobService {
       };
     });
     this.engine.signals.queued();
-    return presentJob(job);
+    return presentJob(job, principal);
   }
 
   /**
@@ -311,7 +329,7 @@ export class JobService {
   async status(principal: Principal, target: JobTarget, wait?: string): Promise<ActiveJobStatus> {
     const jobId = this.mayRead(principal, target);
     const waitSeconds = parseWait(wait);
-    const read = await this.reader(target, jobId);
+    const read = await this.reader(principal, target, jobId);
     const first = await read();
     if (waitSeconds === 0 || isJobFinished(first)) return first;
     return this.nextChange(jobId, first, read, waitSeconds);
@@ -324,7 +342,7 @@ export class JobService {
    */
   async watch(principal: Principal, target: JobTarget, options: { signal?: AbortSignal } = {}): Promise<AsyncGenerator<ActiveJobStatus, void>> {
     const jobId = this.mayRead(principal, target);
-    const read = await this.reader(target, jobId);
+    const read = await this.reader(principal, target, jobId);
     return watchJob(jobId, await read(), { read, signals: this.engine.signals, draining: this.engine.draining }, options.signal);
   }
 
@@ -335,7 +353,7 @@ export class JobService {
   }
 
   /** Reads the job as presented; a job started under another NAS, share or kind is 404, as one that does not exist. */
-  private async reader(target: JobTarget, jobId: string): Promise<() => Promise<ActiveJobStatus>> {
+  private async reader(principal: Principal, target: JobTarget, jobId: string): Promise<() => Promise<ActiveJobStatus>> {
     let belongs: (job: JobRecord) => boolean;
     if ('nasRef' in target) {
       const nas = await this.nas.resolve(target.nasRef);
@@ -348,7 +366,7 @@ export class JobService {
     return async () => {
       const job = await this.deps.storage.jobs.get(jobId);
       if (!job || !belongs(job)) throw DomainError.notFound('job_id', jobId);
-      return presentJob(job);
+      return presentJob(job, principal);
     };
   }
 }

@@ -1,8 +1,9 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample } from '../ports/storage.js';
-import { forecastReadingsRead } from '../jobs/capacity-findings.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample, Stores } from '../ports/storage.js';
+import { capacityOfOutcome, forecastReadingsRead } from '../jobs/capacity-findings.js';
+import { testAdoptionWindowMs, testFingerprint } from '../jobs/test-fingerprint.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
 import type { NasService } from './nas-service.js';
 import type { PoolService } from './pool-service.js';
@@ -186,9 +187,33 @@ export class ShareService {
         capacity_critical_percent: input.capacity_critical_percent ?? null,
       });
       const changes = describeChanges(null, created, { ...input, nas_id: nas.id }, shareSecrets);
-      return { result: created, audit: { action: 'create', resource: shareAudit(created), changes } };
+      const tested = await this.adoptTest(stores, principal, nas, created, input.password ?? null);
+      return { result: tested ?? created, audit: { action: 'create', resource: shareAudit(created), changes } };
     });
     return this.present(record, canSeeSharePassword(principal));
+  }
+
+  /**
+   * A test of exactly this location and these credentials, by the same principal, finished within
+   * `testAdoptionWindowMs`, becomes the new share's latest test: its job is the share's, and
+   * the share takes its health, time, status and capacity (docs/decisions/153-test-before-save.md).
+   * Resolves the share as it then is, or undefined when no test matches.
+   */
+  private async adoptTest(stores: Stores, principal: Principal, nas: NasRecord, share: NasShareRecord, password: string | null) {
+    const fingerprint = testFingerprint(this.deps.secrets, principal, nas, { path: share.path, options: share.options, username: share.username, password });
+    const finishedSince = new Date(this.deps.clock().getTime() - testAdoptionWindowMs).toISOString();
+    const job = await stores.jobs.adoptTest({ nasId: nas.id, fingerprint, finishedSince }, share.id);
+    if (job?.finished_at == null || (job.status !== 'completed' && job.status !== 'failed')) return undefined;
+    const capacity = capacityOfOutcome({
+      status: job.status,
+      message: job.message,
+      progress: job.progress,
+      total: job.total,
+      steps: job.steps,
+      result: job.result,
+    });
+    await stores.shares.recordTest(share.id, { status: job.status, at: job.finished_at, ...(capacity ? { capacity } : {}) });
+    return stores.shares.get(share.id);
   }
 
   /**

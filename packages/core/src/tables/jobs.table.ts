@@ -26,6 +26,12 @@ export interface JobTable {
   requester: string;
   /** The schedule whose run started it; null for a job someone asked for. */
   schedule_id: number | null;
+  /**
+   * A test of an unsaved share: a keyed digest of who tested which location and credentials
+   * (test-fingerprint.ts), so the share saved from it can take it as its first test; null
+   * otherwise and once taken.
+   */
+  test_fingerprint: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -48,6 +54,7 @@ export const jobColumns = columnsOf<Selectable<JobTable>>({
   requested_by: true,
   requester: true,
   schedule_id: true,
+  test_fingerprint: true,
   created_at: true,
   started_at: true,
   finished_at: true,

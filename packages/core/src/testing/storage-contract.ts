@@ -470,6 +470,48 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.get('after')).toMatchObject({ status: 'completed', message: 'done 1', worker_id: 'slow' });
     });
 
+    it('issue 45: adoptTest gives a share the newest finished unsaved test of its NAS and fingerprint within the window, once', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 5, 0, 0, s)).toISOString();
+      const here = await nas('tested-here');
+      const there = await nas('tested-there');
+      const saved = await share(here.id, 'saved');
+      const test = (id: string, nasId: number, fingerprint: string, s: number) =>
+        storage.jobs.enqueue({
+          id,
+          kind: 'share_test',
+          nas_id: nasId,
+          share_id: null,
+          total: 1,
+          payload_enc: 'v1:x',
+          created_at: at(s),
+          test_fingerprint: fingerprint,
+        });
+      await test('fp-a', here.id, 'F', 0);
+      await test('fp-b', here.id, 'F', 1);
+      await test('fp-c', there.id, 'F', 2);
+      await test('fp-d', here.id, 'G', 3);
+      for (const [i, id] of ['fp-a', 'fp-b', 'fp-c', 'fp-d'].entries()) {
+        expect((await storage.jobs.claim('w', at(5 + i)))?.id).toBe(id);
+        await storage.jobs.finish(id, 'w', { status: i === 0 ? 'failed' : 'completed', message: 'm', progress: 1, total: 1, steps: [] }, at(10 + i));
+      }
+      await test('fp-queued', here.id, 'F', 20);
+      expect(await storage.jobs.adoptTest({ nasId: here.id, fingerprint: 'F', finishedSince: at(12) }, saved.id)).toBeUndefined();
+      expect(await storage.jobs.adoptTest({ nasId: here.id, fingerprint: 'F', finishedSince: at(0) }, saved.id)).toMatchObject({
+        id: 'fp-b',
+        share_id: saved.id,
+        test_fingerprint: null,
+        status: 'completed',
+        finished_at: at(11),
+      });
+      expect(await storage.jobs.adoptTest({ nasId: here.id, fingerprint: 'F', finishedSince: at(0) }, saved.id)).toMatchObject({
+        id: 'fp-a',
+        status: 'failed',
+      });
+      // Only finished tests, of this NAS and fingerprint: the queued one, there's and G's stay.
+      expect(await storage.jobs.adoptTest({ nasId: here.id, fingerprint: 'F', finishedSince: at(0) }, saved.id)).toBeUndefined();
+      expect(await storage.jobs.get('fp-c')).toMatchObject({ share_id: null, test_fingerprint: 'F' });
+    });
+
     it('item 21.4: requeue puts a working job back in the queue as before its claim, only for its worker, and it is claimed again in its place', async () => {
       const at = (s: number) => new Date(Date.UTC(2026, 0, 3, 0, 0, s)).toISOString();
       await storage.jobs.enqueue({ id: 'back-0', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: 'v1:kept', created_at: at(0) });

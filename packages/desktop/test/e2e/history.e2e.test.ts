@@ -104,10 +104,12 @@ describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Ch
     const detail = c.page.getByRole('region', { name: 'Test of missing on filer' });
     await detail.waitFor();
     expect(await toggle.getAttribute('aria-controls')).toBe(await detail.getAttribute('id'));
-    expect(await detail.locator('.job-message').textContent()).toBe("Failed: path 'no/such/dir' not found on share");
+    expect(await detail.locator('.job-message').textContent()).toMatch(/^Failed: path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/);
     const steps = detail.getByRole('list', { name: 'Steps of the test of missing on filer' }).getByRole('listitem');
     expect(await steps.count()).toBe(2);
-    expect(await steps.nth(0).textContent()).toMatch(/^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share$/);
+    expect(await steps.nth(0).textContent()).toMatch(
+      /^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/,
+    );
     expect(await detail.locator('dl').textContent()).toContain('Requested byadmin');
     await c.page.keyboard.press('Enter');
     await expect.poll(() => detail.count()).toBe(0);

@@ -73,7 +73,7 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
     const steps = newShare().getByRole('list', { name: 'Steps of the test of projects on filer' }).getByRole('listitem');
     expect(await steps.nth(0).textContent()).toMatch(/^Open path ok/);
     expect(await steps.nth(1).textContent()).toMatch(/^List entries ok/);
-    expect(await panel.locator('.job-message').textContent()).toMatch(/^opened \/.*\/projects, 2 entries listed$/);
+    expect(await panel.locator('.job-message').textContent()).toMatch(/^opened 'projects', 2 entries listed \(host path: \/.*\/projects\)$/);
     expect((await caller.shares.list()).count).toBe(0);
     expect(await c.capture('share-form-test')).toEqual([]);
 
@@ -84,7 +84,9 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
     await tabTo(c.page, 'Test before saving');
     await c.page.keyboard.press('Enter');
     await panel.and(c.page.locator('[data-status="failed"]')).waitFor();
-    expect(await steps.nth(0).textContent()).toMatch(/^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share$/);
+    expect(await steps.nth(0).textContent()).toMatch(
+      /^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/,
+    );
     expect(await steps.nth(1).textContent()).toMatch(/^List entries skipped/);
     expect((await caller.shares.list()).count).toBe(0);
   });
@@ -117,7 +119,7 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
       .waitFor();
     await edit.locator('.job-panel[data-status="completed"]').waitFor();
     expect(await edit.getByRole('list', { name: 'Steps of the test of saved on filer' }).getByRole('listitem').count()).toBe(2);
-    expect(await edit.locator('.job-message').textContent()).toMatch(/^opened \/.*\/projects\/sub, 1 entry listed$/);
+    expect(await edit.locator('.job-message').textContent()).toMatch(/^opened '.*projects\/sub', 1 entry listed \(host path: \/.*\/projects\/sub\)$/);
     // The unsaved test is not the share's: its job count is unchanged, and its path is as saved.
     expect((await caller.jobs.list({ nas_share_id: String(saved.id) })).count).toBe(1);
     expect((await caller.shares.show({ share: 'saved', scope: { nas: 'filer' } })).path).toBe('projects');

@@ -119,7 +119,9 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     expect(await steps.count()).toBe(2);
     expect(await steps.nth(0).textContent()).toMatch(/^Open path ok/);
     expect(await steps.nth(1).textContent()).toMatch(/^List entries ok/);
-    expect(await c.page.locator('.job-panel .job-message').first().textContent()).toMatch(/^opened .*projects, 2 entries listed$/);
+    expect(await c.page.locator('.job-panel .job-message').first().textContent()).toMatch(
+      /^opened '.*projects', 2 entries listed \(host path: \/.*projects\)$/,
+    );
   });
 
   it('shows a failed test with its message and the step that failed', async () => {
@@ -130,10 +132,12 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     await c.page.getByRole('button', { name: 'Test missing on filer' }).click();
     const alert = c.page.getByRole('alert').filter({ hasText: "path 'no/such/dir' not found on share" });
     await alert.waitFor();
-    expect(await alert.textContent()).toBe("Failed: path 'no/such/dir' not found on share");
+    expect(await alert.textContent()).toMatch(/^Failed: path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/);
     const steps = c.page.getByRole('list', { name: 'Steps of the test of missing on filer' }).getByRole('listitem');
     expect(await steps.count()).toBe(2);
-    expect(await steps.nth(0).textContent()).toMatch(/^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share$/);
+    expect(await steps.nth(0).textContent()).toMatch(
+      /^Open path failed \(\d+ ms\) – path 'no\/such\/dir' not found on share \(host path: \/.+\/no\/such\/dir\)$/,
+    );
     expect(await steps.nth(0).getAttribute('data-outcome')).toBe('failed');
     expect(await steps.nth(1).textContent()).toMatch(/^List entries skipped/);
     // A failed test stops its bar where it failed: one step of two.

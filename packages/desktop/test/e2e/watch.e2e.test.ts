@@ -290,7 +290,7 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     await raw.fill('DTSTART:20301125T120000Z\nRRULE:FREQ=SOMETIMES');
     await edit.getByRole('button', { name: 'Save schedule' }).click();
     const reason = edit.locator('#schedule-1-rrule-error');
-    await expect.poll(() => reason.textContent()).toMatch(/^rrule RRULE needs FREQ/);
+    await expect.poll(() => reason.textContent()).toMatch(/^rrule RRULE: FREQ=SOMETIMES is not a frequency; FREQ takes YEARLY, /);
     expect(await raw.getAttribute('aria-invalid')).toBe('true');
     expect((await raw.getAttribute('aria-describedby'))?.split(' ')).toContain('schedule-1-rrule-error');
     expect(await c.capture('schedules-rule-error')).toEqual([]);

@@ -26,6 +26,15 @@ export const logFormats = ['json', 'pretty'] as const;
 export type LogFormat = (typeof logFormats)[number];
 
 /**
+ * The format without DMS_LOG_FORMAT (docs/decisions/151-log-format-by-terminal.md): `pretty` when
+ * the log's stream (standard output) is a terminal, where a person reads it; JSON lines when it is a
+ * pipe, a file or journald, where a program does.
+ */
+export function defaultLogFormat(logsToTerminal: boolean): LogFormat {
+  return logsToTerminal ? 'pretty' : serverDefaults.logFormat;
+}
+
+/**
  * Most a reader that falls behind (a stalled journald, a full pipe) may leave unwritten
  * before lines are dropped: the event loop never waits on the log's reader.
  */

@@ -6,7 +6,7 @@ import { readConfig } from './config.js';
 describe('readConfig defaults', () => {
   it('reads every unset variable as environmentDefaults declares it (the README table is tested against it)', () => {
     const dataDir = resolve(d.DMS_DATA_DIR);
-    expect(readConfig({})).toEqual({
+    expect(readConfig({}, false)).toEqual({
       host: d.DMS_HOST,
       port: d.DMS_PORT,
       dataDir,
@@ -17,7 +17,7 @@ describe('readConfig defaults', () => {
       secretKey: undefined,
       snmpAgentPort: undefined,
       logLevel: d.DMS_LOG_LEVEL,
-      logFormat: d.DMS_LOG_FORMAT,
+      logFormat: serverDefaults.logFormat,
       localRoots: [resolve(dataDir, serverDefaults.localSharesDir)],
       driverTimeoutMs: d.DMS_DRIVER_TIMEOUT_MS,
       jobConcurrency: d.DMS_JOB_CONCURRENCY,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { environmentDefaults as d, serverDefaults } from '@dms/core';
 import { trustedProxyList } from '../rate-limit/client-address.js';
-import { logFormats, logLevels, type LogFormat } from '../http/logger.js';
+import { defaultLogFormat, logFormats, logLevels, type LogFormat } from '../http/logger.js';
 import type { HttpLimits } from './http-limits.js';
 
 /** The operator contract's environment (the README's configuration table), read once at start. */
@@ -92,7 +92,11 @@ function httpLimits(env: NodeJS.ProcessEnv, trusted: string[]): HttpLimits {
   };
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/**
+ * `logsToTerminal`: whether standard output, where the log goes, is a terminal; it picks the log
+ * format when DMS_LOG_FORMAT is unset.
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, logsToTerminal = process.stdout.isTTY === true): ServerConfig {
   // An empty variable counts as unset, as with `||`: the defaults are environmentDefaults (@dms/core).
   const dataDir = resolve(env['DMS_DATA_DIR'] || d.DMS_DATA_DIR);
   const trusted = trustedProxies(env);
@@ -107,7 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     secretKey: env['DMS_SECRET_KEY'] || d.DMS_SECRET_KEY,
     snmpAgentPort: integer(env, 'DMS_SNMP_AGENT_PORT', d.DMS_SNMP_AGENT_PORT, 1, 65535),
     logLevel: oneOf(env, 'DMS_LOG_LEVEL', logLevels, d.DMS_LOG_LEVEL),
-    logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, d.DMS_LOG_FORMAT),
+    logFormat: oneOf(env, 'DMS_LOG_FORMAT', logFormats, defaultLogFormat(logsToTerminal)),
     localRoots: (env['DMS_LOCAL_ROOTS'] || resolve(dataDir, serverDefaults.localSharesDir))
       .split(':')
       .filter(Boolean)

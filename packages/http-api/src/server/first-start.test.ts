@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,12 +67,14 @@ describe.each([
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'dms-first-start-'));
       dirs.push(dir);
+      // A data dir that does not exist yet, as on a first start.
+      const dataDir = join(dir, 'data');
       if (onPostgres) database = await createTestDatabase();
       blocker = createServer();
       await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
       const port = (blocker.address() as AddressInfo).port;
 
-      const refused = serve(dir, port, database?.url);
+      const refused = serve(dataDir, port, database?.url);
       const code = await refused.exited;
       expect(code, refused.output()).not.toBe(0);
       expect(refused.output()).toMatch(/EADDRINUSE|in use/);
@@ -80,10 +82,13 @@ describe.each([
       expect(refused.output()).not.toMatch(/created user 'admin'/);
       // Not even migrated: nothing is opened before the port is bound (issue 40 item 16).
       if (database) expect(await database.query("select to_regclass('users') is null as untouched")).toEqual([{ untouched: true }]);
+      // Issue 45: nothing started after the fatal line, and no data dir (database, key) left behind.
+      expect(refused.output()).not.toMatch(/job engine started/);
+      expect(existsSync(dataDir), readdirSync(dir).join(', ')).toBe(false);
 
       await new Promise((resolve) => blocker!.close(resolve));
       blocker = undefined;
-      const served = serve(dir, port, database?.url);
+      const served = serve(dataDir, port, database?.url);
       await until(() => passwordIn(served.output()) !== undefined || served.output().includes('"level":50'), served.output);
       const password = passwordIn(served.output());
       expect(password, served.output()).toBeDefined();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
-import { addNas, addShare, expectModelError, readJson, unique, type Nas, type NasShare } from '../../src/testing/fixtures.js';
+import { addNas, addShare, addUser, expectModelError, readJson, unique, type Nas, type NasShare } from '../../src/testing/fixtures.js';
 
 /**
  * A `local` share's path is checked when it is saved or tested unsaved: it must lead inside
@@ -112,13 +112,79 @@ describe('PUT /nas/{nas_id}/nas_shares/-/test on a local NAS', () => {
     const started = await testUnsaved('projects');
     expect(started.status).toBe(202);
     const { job_id: jobId } = await readJson<{ job_id: string }>(started);
-    expect(await ended(jobId)).toMatchObject({ status: 'completed', message: `opened ${join(root, 'projects')}, 0 entries listed` });
+    expect(await ended(jobId)).toMatchObject({ status: 'completed', message: `opened 'projects', 0 entries listed (host path: ${join(root, 'projects')})` });
   });
 
   it('queues a path that does not exist yet; the test then says so', async () => {
     const started = await testUnsaved('made/later');
     expect(started.status).toBe(202);
     const { job_id: jobId } = await readJson<{ job_id: string }>(started);
-    expect(await ended(jobId)).toMatchObject({ status: 'failed', message: "path 'made/later' not found on share" });
+    expect(await ended(jobId)).toMatchObject({ status: 'failed', message: `path 'made/later' not found on share (host path: ${join(root, 'made', 'later')})` });
+  });
+
+  it('issue 45: "not found on share" names the absolute path it checked to an admin only; a key without admin rights reads it without', async () => {
+    const user = await addUser(t, { admin: false });
+    const userAuth = `Basic ${Buffer.from(`${user.username}:user-password-1`).toString('base64')}`;
+    const scopes = ['nas/show', 'nas_shares/show', 'nas_shares/test', 'nas_shares/create', 'jobs/index', 'jobs/show'].map((scope) => {
+      const [controller, action] = scope.split('/');
+      return { controller, action };
+    });
+    const keyOf = async (auth: string) => {
+      const res = await t.call('POST', '/api/v2/api_keys', { auth, body: { name: unique('key'), api_key_scopes: scopes } });
+      expect(res.status).toBe(201);
+      return `Bearer ${(await readJson<{ key: string }>(res)).key}`;
+    };
+    const adminKey = await keyOf(t.basic);
+    const plainKey = await keyOf(userAuth);
+    const share = await addShare(t, local, { name: unique('backups'), path: 'backups' });
+    const started = await t.call('PUT', `/api/v2/nas_shares/${share.id}/test`, { auth: plainKey });
+    expect(started.status).toBe(202);
+    const { job_id: jobId } = await readJson<{ job_id: string }>(started);
+    const checked = join(root, 'backups');
+    const full = `path 'backups' not found on share (host path: ${checked})`;
+    const bare = "path 'backups' not found on share";
+    const statusAs = async (auth: string) => {
+      for (;;) {
+        const res = await t.call('GET', `/api/v2/nas_shares/${share.id}/test?job_id=${jobId}&wait=10`, { auth });
+        if (res.status === 200) return readJson<{ message: string; steps: Array<{ message?: string }> }>(res);
+        expect(res.status).toBe(202);
+      }
+    };
+    const jobAs = async (auth: string) =>
+      readJson<{ message: string; steps: Array<{ message?: string }> }>(await t.call('GET', `/api/v2/jobs/${jobId}`, { auth }));
+    const listedAs = async (auth: string) =>
+      (await readJson<{ jobs: Array<{ job_id: string; message: string }> }>(await t.call('GET', `/api/v2/jobs?nas_share_id=${share.id}`, { auth }))).jobs.find(
+        (job) => job.job_id === jobId,
+      )?.message;
+    for (const auth of [t.basic, adminKey]) {
+      expect((await statusAs(auth)).message).toBe(full);
+      const job = await jobAs(auth);
+      expect(job.message).toBe(full);
+      expect(job.steps.find((step) => step.message !== undefined)?.message).toBe(full);
+      expect(await listedAs(auth)).toBe(full);
+    }
+    for (const auth of [plainKey, userAuth]) {
+      expect((await statusAs(auth)).message).toBe(bare);
+      const job = await jobAs(auth);
+      expect(job.message).toBe(bare);
+      expect(job.steps.map((step) => step.message).filter(Boolean)).toEqual([bare]);
+      expect(await listedAs(auth)).toBe(bare);
+    }
+    // Stored once, whole: what the admin reads.
+    expect((await t.storage.jobs.get(jobId))?.message).toBe(full);
+    // A passed test names the real directory it opened the same way.
+    const passed = await addShare(t, local, { name: unique('projects'), path: 'projects' });
+    const { job_id: passedId } = await readJson<{ job_id: string }>(await t.call('PUT', `/api/v2/nas_shares/${passed.id}/test`, { auth: plainKey }));
+    for (;;) {
+      const res = await t.call('GET', `/api/v2/jobs/${passedId}?wait=10`, { auth: plainKey });
+      if (res.status === 200) {
+        expect(await readJson(res)).toMatchObject({ status: 'completed', message: "opened 'projects', 0 entries listed" });
+        break;
+      }
+      expect(res.status).toBe(202);
+    }
+    expect(await readJson(await t.call('GET', `/api/v2/jobs/${passedId}`, { auth: adminKey }))).toMatchObject({
+      message: `opened 'projects', 0 entries listed (host path: ${join(root, 'projects')})`,
+    });
   });
 });

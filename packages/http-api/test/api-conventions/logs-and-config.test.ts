@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
 import { createApp } from '../../src/app.js';
-import { createLogger } from '../../src/http/logger.js';
+import { createLogger, defaultLogFormat } from '../../src/http/logger.js';
 import { readConfig } from '../../src/server/config.js';
 
 function logLines(level: string) {
@@ -48,6 +48,15 @@ describe('logs for people', () => {
     );
     expect(() => readConfig({ DMS_LOG_FORMAT: 'xml' })).toThrow("DMS_LOG_FORMAT must be one of json, pretty, got 'xml'");
     expect(readConfig({ DMS_LOG_LEVEL: 'debug', DMS_LOG_FORMAT: 'pretty' })).toMatchObject({ logLevel: 'debug', logFormat: 'pretty' });
-    expect(readConfig({})).toMatchObject({ logLevel: 'info', logFormat: 'json' });
+    expect(readConfig({}, false)).toMatchObject({ logLevel: 'info', logFormat: 'json' });
+  });
+
+  it('issue 45: unset, DMS_LOG_FORMAT follows whether standard output is a terminal; set, it wins', () => {
+    expect(defaultLogFormat(true)).toBe('pretty');
+    expect(defaultLogFormat(false)).toBe('json');
+    expect(readConfig({}, true).logFormat).toBe('pretty');
+    expect(readConfig({}, false).logFormat).toBe('json');
+    expect(readConfig({ DMS_LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(readConfig({ DMS_LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
   });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { DomainError } from '../../errors/domain-error.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 
@@ -7,7 +7,12 @@ const prefix = 'v1:';
 /** AES-256-GCM; the sealed text is `v1:` + base64(iv ‖ tag ‖ ciphertext). */
 export function createAesGcmSecretBox(key: Uint8Array): SecretBox {
   if (key.length !== 32) throw new Error('the secret key must be 32 bytes');
+  // A key of its own for digests, derived from the secret key: the cipher's key is used for nothing else.
+  const fingerprintKey = Buffer.from(hkdfSync('sha256', key, new Uint8Array(0), 'dms fingerprint v1', 32));
   return {
+    fingerprint(text) {
+      return createHmac('sha256', fingerprintKey).update(text, 'utf8').digest('base64url');
+    },
     seal(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

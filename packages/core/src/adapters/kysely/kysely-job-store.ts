@@ -1,6 +1,6 @@
 import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds } from '../../ports/job-store.js';
+import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds, TestToAdopt } from '../../ports/job-store.js';
 import { jobStatuses, unfinishedJobStatuses, type JobStatus, type StepOutcome } from '../../domain/job.js';
 import type { Database } from './kysely-schema.js';
 import { jobColumns, type JobTable } from '../../tables/jobs.table.js';
@@ -107,6 +107,7 @@ export class KyselyJobStore implements JobStore {
       requested_by: requestedBy,
       requester: job.requester ?? requestedBy,
       schedule_id: job.schedule_id ?? null,
+      test_fingerprint: job.test_fingerprint ?? null,
       status: 'queued' as const,
       progress: 0,
       message: null,
@@ -270,5 +271,31 @@ export class KyselyJobStore implements JobStore {
     const counts = Object.fromEntries(jobStatuses.map((status) => [status, 0])) as Record<JobStatus, number>;
     for (const row of rows) counts[row.status as JobStatus] = Number(row.count);
     return counts;
+  }
+
+  async adoptTest(test: TestToAdopt, shareId: number) {
+    // Called in the share's create transaction: the share and the test it takes commit together.
+    const found = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('nas_id', '=', test.nasId)
+      .where('test_fingerprint', '=', test.fingerprint)
+      .where('kind', '=', 'share_test')
+      .where('share_id', 'is', null)
+      .where('status', 'in', ['completed', 'failed'])
+      .where('finished_at', '>=', test.finishedSince)
+      .orderBy('finished_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!found) return undefined;
+    const row = await this.db
+      .updateTable('jobs')
+      .set({ share_id: shareId, test_fingerprint: null })
+      .where('id', '=', found.id)
+      .where('share_id', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
   }
 }

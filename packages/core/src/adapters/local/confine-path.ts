@@ -2,6 +2,7 @@ import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { DriverError, type PathCheck } from '../../ports/share-driver.js';
+import { withHostPath } from '../../jobs/host-path-note.js';
 
 /** Symlinks followed while resolving one share path, as Linux's own limit (MAXSYMLINKS). */
 const MAX_SYMLINK_HOPS = 40;
@@ -160,14 +161,16 @@ export async function resolveConfinedPath(roots: readonly string[], sharePath: s
   if (start === undefined) throw outside();
   const end = await walkInsideRoots(start, known);
   if (end.kind === 'outside') throw outside();
-  if (end.kind === 'unreadable') throw new DriverError(localFsMessage(end.error, shown));
+  // Which directory on this server was looked for, for an admin (messageFor keeps it from others).
+  const checked = startOf(first, sharePath);
+  if (end.kind === 'unreadable') throw new DriverError(withHostPath(localFsMessage(end.error, shown), checked));
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(end.dir)).isDirectory();
   } catch (error) {
-    throw new DriverError(localFsMessage(error, shown));
+    throw new DriverError(withHostPath(localFsMessage(error, shown), checked));
   }
-  if (!isDirectory) throw new DriverError(`path '${shown}' is not a directory`);
+  if (!isDirectory) throw new DriverError(withHostPath(`path '${shown}' is not a directory`, checked));
   return end.dir;
 }
 

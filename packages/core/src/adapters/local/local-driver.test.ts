@@ -50,7 +50,7 @@ describe('local driver test', () => {
     // 9 entries in share/: the test reads 8 at most and says it stopped there.
     expect(await driver().test(shareLocation('local', { path: 'share' }), run)).toMatchObject({
       ok: true,
-      message: `opened ${join(root1, 'share')}, listed the first 8 entries`,
+      message: `opened 'share', listed the first 8 entries (host path: ${join(root1, 'share')})`,
     });
     expect(run.steps.map((s) => [s.name, s.outcome])).toEqual([
       ['open_path', 'ok'],
@@ -60,20 +60,22 @@ describe('local driver test', () => {
 
   it('opens an absolute path inside any root', async () => {
     const result = await driver().test(shareLocation('local', { path: join(root2, 'other') }), recordingRun());
-    expect(result).toMatchObject({ ok: true, message: `opened ${join(root2, 'other')}, 1 entry listed` });
+    expect(result).toMatchObject({ ok: true, message: `opened '${join(root2, 'other')}', 1 entry listed (host path: ${join(root2, 'other')})` });
   });
 
   it('names the real directory it opened, not the symlink that led there', async () => {
     const result = await driver().test(shareLocation('local', { path: 'share/link-to-dir' }), recordingRun());
-    expect(result).toMatchObject({ ok: true, message: `opened ${join(root1, 'share', 'nested')}, 2 entries listed` });
+    expect(result).toMatchObject({ ok: true, message: `opened 'share/link-to-dir', 2 entries listed (host path: ${join(root1, 'share', 'nested')})` });
   });
 
   it.each([
     ['share/../../outside', "path 'share/../../outside' must not contain '..'"],
-    ['nope/x', "path 'nope/x' not found on share"],
-    ['share/a.txt', "path 'share/a.txt' is not a directory"],
+    // <root1>: the first root, made in beforeAll; the driver names the host path it checked.
+    ['nope/x', "path 'nope/x' not found on share (host path: <root1>/nope/x)"],
+    ['share/a.txt', "path 'share/a.txt' is not a directory (host path: <root1>/share/a.txt)"],
     ['escape', "path 'escape' is outside the allowed roots"],
-  ])('refuses %s', async (path, message) => {
+  ])('refuses %s', async (path, shown) => {
+    const message = shown.replace('<root1>', root1);
     const run = recordingRun();
     expect(await driver().test(shareLocation('local', { path }), run)).toEqual({ ok: false, message });
     expect(run.steps).toEqual([

@@ -7,6 +7,7 @@ import { openConfinedDirectory } from './confined-directory.js';
 import type { ConfinedDirectory } from './confined-directory.js';
 import { scanConfinedDirectory } from './scan-directory.js';
 import { statfsCapacity } from './statfs-capacity.js';
+import { withHostPath } from '../../jobs/host-path-note.js';
 import type { ScanEngineOptions } from './scan-directory.js';
 
 export interface LocalDriverOptions extends ScanEngineOptions {
@@ -37,10 +38,13 @@ async function listFirstEntries(dir: ConfinedDirectory, shown: string): Promise<
   }
 }
 
-/** "opened /srv/dms/shares/projects, 3 entries listed"; at the bound it says it stopped there. */
-function localTestSummary(real: string, listed: number): string {
-  if (listed >= listedAtMost) return `opened ${real}, listed the first ${listed} entries`;
-  return `opened ${real}, ${listed} ${listed === 1 ? 'entry' : 'entries'} listed`;
+/**
+ * "opened 'projects', 3 entries listed (host path: /srv/dms/shares/projects)": the share's path,
+ * then the real directory, for admins only (host-path-note.ts); at the bound it says it stopped there.
+ */
+function localTestSummary(shown: string, real: string, listed: number): string {
+  const summary = listed >= listedAtMost ? `listed the first ${listed} entries` : `${listed} ${listed === 1 ? 'entry' : 'entries'} listed`;
+  return withHostPath(`opened '${shown}', ${summary}`, real);
 }
 
 export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
@@ -54,7 +58,7 @@ export function createLocalDriver(options: LocalDriverOptions): ShareDriver {
         const dir = await reporter.step('open_path', () => openConfinedDirectory(roots, location.path));
         try {
           const listed = await reporter.step('list', () => listFirstEntries(dir, location.path));
-          return { message: localTestSummary(dir.real, listed), capacity: await statfsCapacity(dir.path) };
+          return { message: localTestSummary(location.path, dir.real, listed), capacity: await statfsCapacity(dir.path) };
         } finally {
           await dir.close();
         }

@@ -2,13 +2,14 @@ import type { Kysely, Migration } from 'kysely';
 import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
 import { shareCapacity } from './0021_share_capacity.js';
 import { capacityOverrides } from './0022_capacity_overrides.js';
+import { testFingerprintColumn } from './0027_test_fingerprint.js';
 
 /**
  * Every migration since 0021, in order: a new one is a file of this folder and a line here, and
  * both adapters run it (docs/decisions/139-each-table-declared-once.md). Append-only, as the
  * raw-SQL twins before it, which stay as they ran on users' databases.
  */
-export const sharedMigrations: readonly SharedMigration[] = [shareCapacity, capacityOverrides];
+export const sharedMigrations: readonly SharedMigration[] = [shareCapacity, capacityOverrides, testFingerprintColumn];
 
 /** The shared migrations as one dialect's list takes them. */
 export function sharedMigrationsFor(dialect: MigrationDialect): Record<string, Migration> {
