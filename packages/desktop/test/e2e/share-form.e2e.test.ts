@@ -125,4 +125,26 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
     expect((await caller.shares.show({ share: 'saved', scope: { nas: 'filer' } })).path).toBe('projects');
     expect(await c.capture('share-form-edit-test')).toEqual([]);
   });
+
+  it('keeps a test that passed before saving as the new share’s latest test: the row reads OK, not Unknown', async () => {
+    await c.open('NAS');
+    await c.open('Shares');
+    await newShare().getByLabel('NAS').selectOption({ label: 'filer' });
+    await newShare().getByLabel('Share name').fill('adopted');
+    await newShare().getByLabel(/^Path/).fill('projects');
+    await newShare().getByRole('button', { name: 'Test before saving' }).click();
+    await newShare().locator('.job-panel[data-status="completed"]').waitFor();
+    await newShare().getByRole('button', { name: 'Create share' }).click();
+    await c.page.getByRole('status').filter({ hasText: 'Share adopted on filer created.' }).waitFor();
+    const row = c.page
+      .getByRole('table', { name: 'Shares' })
+      .getByRole('row')
+      .filter({ has: c.page.getByRole('cell', { name: 'adopted', exact: true }) });
+    await expect.poll(() => row.locator('.health').textContent()).toBe('OK');
+    const share = await caller.shares.show({ share: 'adopted', scope: { nas: 'filer' } });
+    expect(share).toMatchObject({ health: 'ok', last_test_status: 'completed' });
+    // The job list shows that test against the new share.
+    expect((await caller.jobs.list({ nas_share_id: String(share.id), kind: 'share_test' })).count).toBe(1);
+    expect(await c.capture('share-form-adopted-test')).toEqual([]);
+  });
 });
