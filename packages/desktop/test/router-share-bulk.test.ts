@@ -50,11 +50,17 @@ describe('shares.bulk', () => {
     }
   });
 
-  it('keeps a refusal per share and goes on: a share deleted meanwhile is a 404 among accepted tests', async () => {
+  it('keeps a refusal per share and goes on: a share deleted meanwhile is a 404 among accepted tests, each accepted one with its job', async () => {
     const [first, second] = await idsNamed('~other-%');
     await admin.shares.delete({ share: first! });
     const outcome = await admin.shares.bulk.start({ selection: { ids: [first!, second!] }, kind: 'share_test' });
-    expect(outcome).toEqual({ accepted: 1, refused: [{ code: 'not_found', message: expect.any(String), shareIds: [first] }] });
+    expect(outcome).toEqual({
+      accepted: 1,
+      refused: [{ code: 'not_found', message: expect.any(String), shareIds: [first] }],
+      jobs: [{ shareId: second, jobId: expect.any(String) }],
+    });
+    const job = await admin.jobs.get({ jobId: outcome.jobs[0]!.jobId });
+    expect([job.kind, job.nas_share_id]).toEqual(['share_test', second]);
   });
 
   it('adds the selection to a pool: its members become the union, and those already in it are counted', async () => {

@@ -45,6 +45,11 @@ async function finished(
 }
 
 describe('shares.list as the shares table calls it', () => {
+  it('names the absolute local share roots to an admin, and to no one else', async () => {
+    expect(await admin.nas.localRoots()).toEqual([t.root]);
+    expect(await operator.nas.localRoots()).toBeNull();
+  });
+
   it('filters by name (~ pattern) and NAS, sorts by a column, and pages with page/per_page and count', async () => {
     const names = ['alpha', 'beta', 'gamma', 'delta', 'alphabet'];
     for (const [index, name] of names.entries()) await admin.shares.create({ nas: index % 2 === 0 ? 'filer' : 'backup', body: { name, path: 'projects' } });

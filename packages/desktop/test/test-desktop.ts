@@ -59,6 +59,7 @@ export async function openTestDesktop(options: TestDesktopOptions = {}): Promise
         snmpAgent: () => dms.snmpAgent(),
         session: new DesktopSession(),
         ...(restServer ? { restServer } : {}),
+        localRoots: [root],
       };
       return createAppCaller(context);
     },

@@ -9,4 +9,6 @@ export interface DesktopContext {
   session: DesktopSession;
   /** The embedded REST server; absent in hosts that have none (procedures then say so). */
   restServer?: RestServerController;
+  /** The absolute local share roots the service was opened with, for the share form's hint (admins only). */
+  localRoots?: readonly string[];
 }

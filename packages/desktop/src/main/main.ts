@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createIPCHandler, ELECTRON_TRPC_CHANNEL } from 'trpc-electron/main';
 import { DataDirInUseError, openDms, type Dms } from '@dms/core/runtime';
 import { createLogger } from '@dms/http-api';
+import { serverDefaults } from '@dms/core';
 import { appRouter } from './router/index.js';
 import { DesktopSession } from './session.js';
 import { contentSecurityPolicy, windowOptions } from './window-options.js';
@@ -69,9 +70,12 @@ async function start(): Promise<void> {
   });
   electronSession.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => grant(navigationPolicy.allowPermission(permission)));
 
+  const dataDir = join(app.getPath('userData'), 'data');
+  // Named here, not left to the core's default, so the share form can name them (absolute).
+  const localRoots = [join(dataDir, serverDefaults.localSharesDir)] as const;
   let dms: Dms;
   try {
-    dms = await openDms({ role: 'service', dataDir: join(app.getPath('userData'), 'data') });
+    dms = await openDms({ role: 'service', dataDir, localRoots: [...localRoots] });
   } catch (error) {
     // Another dms (a `dms serve`, another user session) holds this data dir.
     const message = error instanceof DataDirInUseError ? error.message : `dms could not start: ${String(error)}`;
@@ -103,7 +107,7 @@ async function start(): Promise<void> {
       createIPCHandler({
         router: appRouter,
         windows: [window],
-        createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer }),
+        createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer, localRoots }),
       }),
     refuse: (event) => untrustedSenderReason(event, window),
     onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: senderUrlForLog(event) }, 'IPC message from an untrusted sender dropped'),

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { api, describeError } from './trpc-client.js';
 import { focusFirstInvalid } from './ui/focus-first-invalid.js';
 
@@ -7,6 +7,41 @@ type Missing = Partial<Record<'username' | 'password', string>>;
 /** What the form itself can tell before asking the core: an empty field, in the words an admin expects. */
 function missingFields(username: string, password: string): Missing {
   return { ...(username.trim() ? {} : { username: 'Enter your user name' }), ...(password ? {} : { password: 'Enter your password' }) };
+}
+
+interface SignInFieldProps {
+  label: string;
+  name: 'username' | 'password';
+  type?: 'password';
+  autoComplete: string;
+  /** What is missing, shown under the field and read with it. */
+  message: string | undefined;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}
+
+function SignInField({ label, name, type, autoComplete, message, inputRef }: SignInFieldProps) {
+  const errorId = `sign-in-${name}-error`;
+  return (
+    <>
+      <label>
+        {label}
+        <input
+          ref={inputRef}
+          name={name}
+          type={type}
+          autoComplete={autoComplete}
+          required
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? errorId : undefined}
+        />
+      </label>
+      {message && (
+        <span id={errorId} className="error">
+          {message}
+        </span>
+      )}
+    </>
+  );
 }
 
 export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { username: string; admin: boolean }) => void; notice?: string | null }) {
@@ -49,38 +84,8 @@ export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { use
         </p>
       )}
       <form ref={form} onSubmit={(event) => void submit(event)} aria-describedby={error ? 'sign-in-error' : undefined} noValidate>
-        <label>
-          User name
-          <input
-            ref={username}
-            name="username"
-            autoComplete="username"
-            required
-            aria-invalid={missing.username ? true : undefined}
-            aria-describedby={missing.username ? 'sign-in-username-error' : undefined}
-          />
-        </label>
-        {missing.username && (
-          <span id="sign-in-username-error" className="error">
-            {missing.username}
-          </span>
-        )}
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            aria-invalid={missing.password ? true : undefined}
-            aria-describedby={missing.password ? 'sign-in-password-error' : undefined}
-          />
-        </label>
-        {missing.password && (
-          <span id="sign-in-password-error" className="error">
-            {missing.password}
-          </span>
-        )}
+        <SignInField label="User name" name="username" autoComplete="username" message={missing.username} inputRef={username} />
+        <SignInField label="Password" name="password" type="password" autoComplete="current-password" message={missing.password} />
         {error && (
           <p id="sign-in-error" role="alert" className="error">
             {error}

@@ -16,13 +16,9 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     await page.getByText('No API keys yet').waitFor();
 
     await page.getByLabel('Name', { exact: false }).fill('backup-script');
-    const first = page.getByRole('group', { name: 'Scope 1' });
-    await first.getByLabel('Controller').selectOption('nas_shares');
-    await first.getByLabel('Action').selectOption('index');
-    await page.getByRole('button', { name: 'Add another scope' }).click();
-    const second = page.getByRole('group', { name: 'Scope 2' });
-    await second.getByLabel('Controller').selectOption('traps');
-    await second.getByLabel('Action').selectOption('*');
+    const grid = page.getByRole('table', { name: 'Scopes by controller and action' });
+    await grid.getByRole('checkbox', { name: 'nas_shares / index', exact: true }).check();
+    await grid.getByRole('checkbox', { name: 'traps / *', exact: true }).check();
     await page.getByLabel('Expires (optional)', { exact: false }).fill('2099-12-31');
     await page.getByRole('button', { name: 'Create key' }).click();
 
@@ -38,10 +34,10 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     const row = page.getByRole('row').filter({ hasText: 'backup-script' });
     await row.waitFor();
     expect(await row.textContent()).toContain(`dms_…${key.slice(-4)}`);
-    expect(await row.textContent()).toContain('nas_shares / index');
-    expect(await row.textContent()).toContain('traps / *');
+    // One line for every scope, a controller once with its actions.
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('nas_shares: index; traps: *');
     expect(await row.textContent()).toContain('2099');
-    expect(await page.locator('table').textContent()).not.toContain(key);
+    expect(await page.getByRole('table', { name: 'API keys' }).textContent()).not.toContain(key);
     expect(await c.capture('api-keys')).toEqual([]);
 
     // Away and back: the key is gone for good, the list shows it masked only.

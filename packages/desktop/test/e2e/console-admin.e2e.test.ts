@@ -60,38 +60,45 @@ describe.skipIf(skipReason !== undefined)('console for admins (issue 29, items 4
     await page.getByRole('navigation', { name: 'Console' }).waitFor();
   });
 
-  it('fills an API key’s scopes from a preset, editable afterwards, and a failed create focuses the name', async () => {
+  it('ticks an API key’s scopes from a preset in one click on a compact grid, editable afterwards, keeps the preset’s name, and a failed create focuses the name', async () => {
     const { page } = c;
     await c.open('API keys');
-    const operator = scopePresets.find((preset) => preset.id === 'operator')!;
-    const groups = () => main().getByRole('group', { name: /^Scope \d+$/ });
+    const grid = main().getByRole('table', { name: 'Scopes by controller and action' });
+    const box = (pair: string) => grid.getByRole('checkbox', { name: pair, exact: true });
+    const summary = main().locator('.scope-summary');
+    const ticked = async () =>
+      (
+        await Promise.all(
+          (await grid.getByRole('checkbox').all()).map(async (entry) =>
+            (await entry.isChecked()) ? (await entry.getAttribute('aria-label'))!.replace(' / ', '/') : '',
+          ),
+        )
+      ).filter(Boolean);
+    const preset = (id: string) => scopePresets.find((entry) => entry.id === id)!;
+
+    // Every scope fits one grid, not a row of dropdowns per scope.
+    const height = (await main().locator('.scope-picker').boundingBox())!.height;
+    expect(height).toBeLessThan(800);
 
     await page.getByRole('button', { name: /^Full without passwords preset/ }).click();
-    await expect.poll(() => groups().count()).toBe(scopePresets.find((preset) => preset.id === 'full')!.scopes.length);
-    expect(await main().locator('option:checked').allTextContents()).not.toContain('get_password');
+    await summary.filter({ hasText: `Full without passwords: ${preset('full').scopes.length} scopes ticked.` }).waitFor();
+    expect(await box('nas_shares / get_password').isChecked()).toBe(false);
+
+    await page.getByRole('button', { name: /^Read-only preset/ }).click();
+    await summary.filter({ hasText: `Read-only: ${preset('read-only').scopes.length} scopes ticked.` }).waitFor();
+    for (const pair of ['users / index', 'users / show', 'audit_events / index', 'nas / show']) expect(await box(pair).isChecked()).toBe(true);
+    expect(await box('nas / create').isChecked()).toBe(false);
 
     await page.getByRole('button', { name: /^Operator preset/ }).click();
-    await expect.poll(() => groups().count()).toBe(operator.scopes.length);
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Operator: ${operator.scopes.length} scopes filled in` })
-      .waitFor();
-    const picked = async () =>
-      Promise.all(
-        (await groups().all()).map(async (group) => `${await group.getByLabel('Controller').inputValue()}/${await group.getByLabel('Action').inputValue()}`),
-      );
-    const operatorPairs = await picked();
-    expect(operatorPairs).toContain('nas_shares/test');
-    expect(operatorPairs).toContain('nas_shares/scan');
-    expect(operatorPairs).toContain('nas/index');
-    expect(operatorPairs).not.toContain('nas/create');
+    await summary.filter({ hasText: `Operator: ${preset('operator').scopes.length} scopes ticked.` }).waitFor();
+    expect(await page.getByRole('button', { name: /^Operator preset/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await ticked()).toEqual(expect.arrayContaining(['nas_shares/test', 'nas_shares/scan', 'nas/index']));
 
-    // Editable afterwards: the first row removed, the last one changed.
-    await page.getByRole('button', { name: 'Remove scope 1', exact: true }).click();
-    const last = groups().last();
-    await last.getByLabel('Action').selectOption('*');
-    const edited = await picked();
-    expect(edited).toHaveLength(operator.scopes.length - 1);
+    // Editable afterwards: a box unticked is no longer the preset; ticked again, it is.
+    await box('nas / index').uncheck();
+    await summary.filter({ hasText: new RegExp(`^${preset('operator').scopes.length - 1} scopes ticked\\.$`) }).waitFor();
+    await box('nas / index').check();
+    await summary.filter({ hasText: `Operator: ${preset('operator').scopes.length} scopes ticked.` }).waitFor();
 
     // No name: the core refuses it, and the keyboard lands on the name field.
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -103,7 +110,15 @@ describe.skipIf(skipReason !== undefined)('console for admins (issue 29, items 4
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('heading', { name: 'API key monitoring created' }).waitFor();
     const [key] = (await admin.apiKeys.list({})).api_keys.filter((entry) => entry.name === 'monitoring');
-    expect(key!.api_key_scopes.map((scope) => `${scope.controller}/${scope.action}`).sort()).toEqual([...edited].sort());
+    expect(key!.api_key_scopes.map((scope) => `${scope.controller}/${scope.action}`).sort()).toEqual(
+      preset('operator')
+        .scopes.map(({ controller, action }) => `${controller}/${action}`)
+        .sort(),
+    );
+    // The list names the preset instead of a line per scope.
+    const row = main().getByRole('row').filter({ hasText: 'monitoring' });
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe(`Operator (${preset('operator').scopes.length} scopes)`);
+    expect(await c.capture('api-key-list')).toEqual([]);
   });
 
   it('shows the event catalogue beside a trap target’s band, and what the band receives', async () => {

@@ -57,6 +57,7 @@ export async function openConsole(): Promise<ConsoleHarness> {
     snmpAgent: () => desktop.dms.snmpAgent(),
     session: new DesktopSession(),
     restServer: desktop.restServer,
+    localRoots: [desktop.root],
   });
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });

@@ -1,43 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Locator } from 'playwright-core';
 import type { ActiveJobStatus } from '@dms/core';
 import type { AppCaller } from '../../src/main/router/index.js';
 import { adminPassword } from '../test-desktop.js';
 import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { silentServer, type SilentServer } from './silent-server.js';
 
 const skipReason = chromiumMissing('the Jobs and Audit screens e2e test');
 const operatorPassword = 'an operator password, long enough';
-
-/**
- * An NFS server that takes connections and never answers, until `release`: a share test against
- * it waits at its negotiate step (working, two steps of four done), then fails when the
- * connections drop. The job's moves are the test's to make, with no clock involved.
- */
-async function silentServer(): Promise<{ port: number; release(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const release = () => {
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-  };
-  return {
-    port: (server.address() as AddressInfo).port,
-    release,
-    close: () => (release(), new Promise((resolve) => server.close(() => resolve()))),
-  };
-}
 
 describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Chromium', () => {
   let c: ConsoleHarness;
   let admin: AppCaller;
   let operator: AppCaller;
-  let nfs: Awaited<ReturnType<typeof silentServer>>;
+  let nfs: SilentServer;
   let projectsId = 0;
 
   /** Runs a job to its end through jobs.follow. */
@@ -212,6 +188,33 @@ describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Ch
     expect(await c.capture('audit')).toEqual([]);
   });
 
+  it('lists a share test as started, with the job’s outcome beside it, and offers only the resource types the log holds', async () => {
+    const table = c.page.getByRole('table', { name: 'Audit events' });
+    const filter = c.page.getByRole('search', { name: 'Filter the audit log' });
+    await filter.getByLabel('Action').selectOption({ label: 'Started a test' });
+    await filter.getByLabel('Resource').selectOption({ label: 'Share' });
+    const missing = rows(table).filter({ hasText: 'Share missing' });
+    await missing.waitFor();
+    // The request succeeded; the test itself failed, and the row says both.
+    expect((await cellsOf(missing)).slice(1)).toEqual(['admin', 'Console', 'Started a test Test failed', 'Share missing', 'success']);
+    const projects = rows(table).filter({ hasText: 'Share projects' });
+    expect(await projects.first().getByRole('link', { name: 'Test completed' }).count()).toBe(1);
+    expect(await c.capture('audit-test-outcome')).toEqual([]);
+
+    // The Resource filter: the types with events (no Schedule yet), then a schedule's too once one is made.
+    const resourceChoices = async () => (await filter.getByLabel('Resource').locator('option').allTextContents()).slice(1).sort();
+    expect(await resourceChoices()).toEqual(['NAS', 'Share', 'User']);
+    await admin.schedules.create({ name: 'nightly', action: 'scan', rrule: 'DTSTART:20301125T120000Z\nRRULE:FREQ=DAILY', nas_share_ids: [projectsId] });
+    await c.page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(resourceChoices).toEqual(['NAS', 'Schedule', 'Share', 'User']);
+
+    await missing.getByRole('link', { name: 'Test failed' }).click();
+    await c.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await c.page.getByText('Showing the job you opened.').waitFor();
+    expect((await cellsOf(rows(c.page.getByRole('table', { name: 'Jobs' })).first())).slice(0, 2)).toEqual(['▾ Test', 'missing']);
+    await c.open('Audit log');
+  });
+
   it('filters the audit log by actor, via and time, and counts repeated failed sign-ins', async () => {
     await c.desktop
       .caller()
@@ -258,5 +261,49 @@ describe.skipIf(skipReason !== undefined)('Jobs and Audit screens in headless Ch
     );
     await c.open('Jobs');
     await expect.poll(() => c.page.locator('.storage-count').textContent()).toBe('12 jobs');
+  });
+  it('filters by NAS, share, requester and time as the API does, and retries a failed job', async () => {
+    // Last: its retry adds a job the tests above do not count. As the admin again, who sees every job.
+    await c.page.getByRole('button', { name: 'Sign out' }).click();
+    await c.signIn();
+    await c.open('Jobs');
+    const filter = c.page.getByRole('search', { name: 'Filter jobs' });
+    const table = jobsTable();
+    const count = async (query: Record<string, string>) => (await admin.jobs.list(query)).count;
+    const filer = await admin.nas.show({ nas: 'filer' });
+    const missing = await admin.shares.show({ share: 'missing', scope: { nas: 'filer' } });
+    const rowsCount = () => rows(table).count();
+    const perPage = c.page.getByRole('navigation', { name: 'Jobs pages' }).getByLabel('Per page');
+    await perPage.selectOption('100');
+    await expect.poll(rowsCount).toBe(await count({}));
+    await filter.getByLabel('NAS').selectOption({ label: 'filer' });
+    await expect.poll(rowsCount).toBe(await count({ nas_id: String(filer.id) }));
+    expect(await count({ nas_id: String(filer.id) })).toBeLessThan(await count({}));
+    await filter.getByLabel('Share').selectOption({ label: 'missing' });
+    const missingJobs = await count({ nas_share_id: String(missing.id) });
+    await expect.poll(rowsCount).toBe(missingJobs);
+    expect(await filter.getByLabel('Share').locator('option').allTextContents()).toEqual(['Any share', 'missing', 'projects']);
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+    await filter.getByLabel('Requester contains').fill('operat');
+    await expect.poll(rowsCount).toBe(await count({ requester: '~%operat%' }));
+    await filter.getByLabel('Since').fill('2999-01-01T00:00');
+    await c.page.getByText('No job matches the filter').waitFor();
+    await filter.getByLabel('Since').fill('');
+    await filter.getByLabel('Until').fill('2000-01-01T00:00');
+    await c.page.getByText('No job matches the filter').waitFor();
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+
+    // Retry: the failed test of missing starts again, and the list shows the new job.
+    await filter.getByLabel('Share').selectOption({ label: 'missing' });
+    await expect.poll(rowsCount).toBe(missingJobs);
+    await rows(table)
+      .first()
+      .getByRole('button', { name: /details$/ })
+      .click();
+    await c.page.getByRole('button', { name: 'Retry the test of missing' }).click();
+    await expect.poll(rowsCount).toBe(missingJobs + 1);
+    await expect.poll(() => rows(table).filter({ hasText: 'failed' }).count()).toBe(missingJobs + 1);
+    expect(await c.capture('jobs-filters-retry')).toEqual([]);
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
   });
 });

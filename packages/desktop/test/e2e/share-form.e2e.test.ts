@@ -29,9 +29,12 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
 
   it('gives each NAS type its own path hint and the options its driver reads', async () => {
     await newShare().getByLabel('NAS').selectOption({ label: 'filer' });
+    // The absolute root the service allows, named; never an environment variable's name.
+    await expect.poll(async () => (await hints())[0]).toContain(c.desktop.root);
     const [localPath, localOptions] = await hints();
-    expect(localPath).toContain('local share roots');
-    expect(localPath).toContain('DMS_LOCAL_ROOTS');
+    expect(localPath).toBe(`A folder under this local share root: ${c.desktop.root}; such as projects (a relative path lies in the first root).`);
+    expect(localPath).not.toMatch(/DMS_|\$/);
+    expect(await c.capture('share-form-local-hint')).toEqual([]);
     expect(localOptions).toBe('A local share takes no options: leave this empty.');
 
     await newShare().getByLabel('NAS').selectOption({ label: 'smbfiler' });
@@ -121,5 +124,27 @@ describe.skipIf(skipReason !== undefined)('share form: help per NAS type and Tes
     expect((await caller.jobs.list({ nas_share_id: String(saved.id) })).count).toBe(1);
     expect((await caller.shares.show({ share: 'saved', scope: { nas: 'filer' } })).path).toBe('projects');
     expect(await c.capture('share-form-edit-test')).toEqual([]);
+  });
+
+  it('keeps a test that passed before saving as the new share’s latest test: the row reads OK, not Unknown', async () => {
+    await c.open('NAS');
+    await c.open('Shares');
+    await newShare().getByLabel('NAS').selectOption({ label: 'filer' });
+    await newShare().getByLabel('Share name').fill('adopted');
+    await newShare().getByLabel(/^Path/).fill('projects');
+    await newShare().getByRole('button', { name: 'Test before saving' }).click();
+    await newShare().locator('.job-panel[data-status="completed"]').waitFor();
+    await newShare().getByRole('button', { name: 'Create share' }).click();
+    await c.page.getByRole('status').filter({ hasText: 'Share adopted on filer created.' }).waitFor();
+    const row = c.page
+      .getByRole('table', { name: 'Shares' })
+      .getByRole('row')
+      .filter({ has: c.page.getByRole('cell', { name: 'adopted', exact: true }) });
+    await expect.poll(() => row.locator('.health').textContent()).toBe('OK');
+    const share = await caller.shares.show({ share: 'adopted', scope: { nas: 'filer' } });
+    expect(share).toMatchObject({ health: 'ok', last_test_status: 'completed' });
+    // The job list shows that test against the new share.
+    expect((await caller.jobs.list({ nas_share_id: String(share.id), kind: 'share_test' })).count).toBe(1);
+    expect(await c.capture('share-form-adopted-test')).toEqual([]);
   });
 });

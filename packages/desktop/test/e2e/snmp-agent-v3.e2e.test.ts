@@ -32,7 +32,8 @@ describe.skipIf(skipReason !== undefined)('the SNMP agent in headless Chromium',
     await form.getByLabel('UDP port').fill('70000');
     await form.getByRole('button', { name: 'Save configuration' }).click();
     await expect.poll(() => form.getByLabel('UDP port').getAttribute('aria-invalid')).toBe('true');
-    expect(await form.textContent()).toContain('agent_port must be between 1 and 65535');
+    expect(await form.textContent()).toContain('UDP port must be between 1 and 65535');
+    expect(await form.textContent()).not.toContain('agent_port');
 
     const port = await freeUdpPort();
     await form.getByLabel('UDP port').fill(String(port));
@@ -55,12 +56,23 @@ describe.skipIf(skipReason !== undefined)('the SNMP agent in headless Chromium',
     await users.getByLabel('Authentication protocol').selectOption('SHA-1');
     await users.getByLabel('Authentication passphrase', { exact: true }).fill('legacy-pass-1');
     await users.getByRole('button', { name: 'Save user' }).click();
-    await page.getByText('users[1].auth_protocol SHA-1 is allowed but weak').waitFor();
+    await page.getByText('legacy: Authentication protocol SHA-1 is allowed but weak').waitFor();
     const stored = await c.desktop.dms.core.snmpConfig.show(systemPrincipal);
     expect(stored.users.map((user) => [user.security_name, user.auth_passphrase])).toEqual([
       ['nms', 'auth-pass-Q7xLm'],
       ['legacy', 'legacy-pass-1'],
     ]);
+    // The engine id traps leave from, and a trap target's snmptrapd.conf line to copy (secrets as placeholders).
+    const engine = page.getByRole('region', { name: 'SNMP engine id' });
+    const engineId = (await c.desktop.dms.core.snmpConfig.show(systemPrincipal)).engine_id!;
+    expect(engineId).toMatch(/^[0-9a-f]{10,64}$/);
+    expect(await engine.locator('code').first().textContent()).toBe(`0x${engineId}`);
+    const lines = await engine.getByRole('listitem').locator('code').allTextContents();
+    expect(lines).toEqual([`createUser -e 0x${engineId} <user> SHA-256 "<auth passphrase>" AES "<priv passphrase>"`]);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(c.url).origin });
+    await engine.getByRole('button', { name: 'Copy the snmptrapd.conf line' }).click();
+    const clipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+    expect(await page.evaluate(clipboard)).toBe(lines[0]);
     expect(await c.capture('snmp-agent-on')).toEqual([]);
 
     await page.getByRole('button', { name: 'Remove SNMPv3 user legacy' }).click();

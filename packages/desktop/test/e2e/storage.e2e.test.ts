@@ -157,6 +157,20 @@ describe.skipIf(skipReason !== undefined)('storage screens (NAS, pools, shares) 
     expect(await c.capture('shares')).toEqual([]);
   });
 
+  it('shows on the NAS table each NAS’s shares count, their health and the space they lie on', async () => {
+    await c.open('NAS');
+    const table = c.page.getByRole('table', { name: 'NAS' });
+    const filer = row(table, 'filer');
+    const filerId = (await caller.nas.show({ nas: 'filer' })).id;
+    await filer.getByRole('link', { name: '2 shares' }).waitFor();
+    expect(await filer.getByRole('link', { name: '2 shares' }).getAttribute('href')).toBe(`#/shares?nas_id=${filerId}`);
+    const cells = (await filer.getByRole('cell').allTextContents()).map((text) => text.trim());
+    expect(cells[6]).toBe('1 OK, 1 Unreachable');
+    await expect.poll(async () => (await filer.getByRole('cell').nth(7).textContent())?.trim()).toMatch(/^\d+(\.\d+)? % used, .+ free of .+$/);
+    expect(await c.capture('nas-shares-health-capacity')).toEqual([]);
+    await c.open('Shares');
+  });
+
   it('edits a share, keeping its NAS', async () => {
     await c.page.getByRole('button', { name: 'Edit projects on filer' }).click();
     const form = c.page.getByRole('form', { name: 'Edit share projects on filer' });

@@ -6,6 +6,7 @@ import type { ActiveJobStatus, Job } from '@dms/core';
 import type { AppCaller } from '../../src/main/router/index.js';
 import { adminPassword } from '../test-desktop.js';
 import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
+import { runText } from '../../src/renderer/screens/watch/rule-text.js';
 
 const skipReason = chromiumMissing('the dashboard, Schedules and Alerts e2e test');
 const operatorPassword = 'an operator password, long enough';
@@ -198,6 +199,16 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     await table.getByRole('button', { name: 'Undismiss alert Share unreachable: Share missing' }).click();
     await badgeNamed('Alerts: 1 open, not dismissed').waitFor();
     await table.getByRole('button', { name: 'Dismiss alert Share unreachable: Share missing' }).waitFor();
+
+    // "About" is a link to the share: the Shares screen showing that one share.
+    await table.getByRole('link', { name: 'Share missing' }).click();
+    await c.page.getByRole('heading', { level: 1, name: 'Shares' }).waitFor();
+    await c.page.getByRole('status').filter({ hasText: 'Showing the share you opened.' }).waitFor();
+    const shares = c.page.getByRole('table', { name: 'Shares' });
+    await expect.poll(() => shares.locator('tbody > tr').count()).toBe(1);
+    expect(await shares.locator('tbody > tr').first().getByRole('cell').nth(1).textContent()).toBe('missing');
+    expect(await c.capture('alert-share-link')).toEqual([]);
+    await c.open('Alerts');
   });
 
   it('filters alerts by state, source and level, and lists cleared ones too', async () => {
@@ -250,6 +261,8 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     const text = form.getByLabel('Rule (RFC 5545)');
     expect(await text.inputValue()).toBe('DTSTART;TZID=Europe/Paris:20301125T120000\nRRULE:FREQ=HOURLY;INTERVAL=2;BYDAY=MO,WE');
     expect(await text.getAttribute('readonly')).not.toBeNull();
+    // The form says when the first run is; the core's next run in the list below agrees.
+    expect(await form.locator('.first-run').textContent()).toBe('First run: Mon, Nov 25, 2030, 12:00 (Europe/Paris)');
     await form.getByRole('button', { name: 'Add schedule' }).click();
 
     const table = c.page.getByRole('table', { name: 'Schedules' });
@@ -314,6 +327,46 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     ]);
     expect(await admin.schedules.show({ schedule: 'health check' })).toMatchObject({ nas_id: 1, enabled: false, next: null });
     expect(await c.capture('schedules')).toEqual([]);
+  });
+
+  it('starts a new schedule now, in the admin’s time zone (a TZID), and says when it first runs', async () => {
+    const zone = 'America/New_York';
+    const cdp = await c.page.context().newCDPSession(c.page);
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId: zone });
+    try {
+      // Opened again, the form starts from the browser's zone.
+      await c.open('Alerts');
+      await c.open('Schedules');
+      const form = c.page.getByRole('form', { name: 'New schedule' });
+      expect(await form.getByLabel('Time zone').inputValue()).toBe(zone);
+      await form.getByLabel('Every').fill('2');
+      await form.getByLabel('Unit').selectOption('minutes');
+      const text = await form.getByLabel('Rule (RFC 5545)').inputValue();
+      const [, stamp] = /^DTSTART;TZID=America\/New_York:(\d{8}T\d{4})00\nRRULE:FREQ=MINUTELY;INTERVAL=2$/.exec(text) ?? [];
+      // Now, not the next full hour: the next whole minute on New York's clock (or the one after, at a minute's turn).
+      const wallClock = (at: number) =>
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        })
+          .format(at)
+          .replace(/[-:, ]/g, '')
+          .replace(/^(\d{8})/, '$1T');
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      const start = [-60_000, 0, 60_000].map((shift) => minute + shift).find((at) => wallClock(at) === stamp);
+      expect(start, `DTSTART ${stamp} within a minute of now`).toBeDefined();
+      const firstRun = await form.locator('.first-run').textContent();
+      expect([0, 120_000].map((step) => `First run: ${runText(new Date(start! + step), zone)}`)).toContain(firstRun);
+      expect(await c.capture('schedules-new-now')).toEqual([]);
+    } finally {
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: '' });
+      await cdp.detach();
+    }
   });
 
   it('lets an admin switch alert sources and set their level', async () => {

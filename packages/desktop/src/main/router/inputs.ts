@@ -23,17 +23,24 @@ export const listQuery = z
   .optional()
   .transform((query): RawQuery => Object.fromEntries(Object.entries(query ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [String(value)]])));
 
+/** A parameter repeated, as REST takes `created_at=>=A&created_at=<=B` (a range): a few times at most, the core bounds the rest. */
+const repeated = z.array(z.string()).min(1).max(4);
+
 /**
  * A history's query (jobs, audit events) as the resource's list schema declares it: each
  * parameter a string as REST takes it, operator included (`status=working`,
- * `created_at=>2026-01-01T00:00:00Z`); a name the schema lacks is refused here, the values are
- * parsed by the core.
+ * `created_at=>2026-01-01T00:00:00Z`), or a few of them for a range; a name the schema lacks is
+ * refused here, the values are parsed by the core.
  */
 export function historyQuery(schema: z.ZodObject<Record<string, z.ZodOptional<z.ZodString>>>) {
-  return schema
+  const names = Object.keys(schema.shape);
+  return z
+    .object(Object.fromEntries(names.map((name) => [name, z.union([z.string(), repeated]).optional()])))
     .strict()
     .optional()
-    .transform((query): RawQuery => Object.fromEntries(Object.entries(query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, [value]]]))));
+    .transform((query): RawQuery =>
+      Object.fromEntries(Object.entries(query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value : [value]]]))),
+    );
 }
 
 /** Which shares a call reaches: those of a NAS, of a pool, or all of them. */

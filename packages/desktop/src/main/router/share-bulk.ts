@@ -28,6 +28,12 @@ export interface BulkOutcome {
   refused: RefusalGroup[];
 }
 
+/** A job a bulk action queued, by its share. */
+export interface StartedJob {
+  shareId: number;
+  jobId: string;
+}
+
 /** Every share id matching the filter (sort and paging of the filter are ignored), read page by page. */
 async function matchingIds(core: Core, principal: Principal, matching: RawQuery): Promise<number[]> {
   const filters = Object.fromEntries(Object.entries(matching).filter(([key]) => !['page', 'per_page', 'limit', 'offset', 'sort_by'].includes(key)));
@@ -79,12 +85,22 @@ export const shareBulkRouter = router({
     const ids = await resolveSelection(ctx.core, ctx.principal, input.selection);
     return { count: ids.length, ids };
   }),
-  /** A test or a scan of each selected share, each queued by the core under its job bounds. */
-  start: userProcedure.input(z.object({ selection, kind: z.enum(['share_test', 'share_scan']) })).mutation(async ({ ctx, input }) => {
-    const ids = await resolveSelection(ctx.core, ctx.principal, input.selection);
-    const start = input.kind === 'share_test' ? ctx.core.jobs.testSaved.bind(ctx.core.jobs) : ctx.core.jobs.scan.bind(ctx.core.jobs);
-    return eachShare(ids, (id) => start(ctx.principal, all, String(id)));
-  }),
+  /**
+   * A test or a scan of each selected share, each queued by the core under its job bounds; with
+   * each accepted share's job id, so the console's rows follow their jobs to the end.
+   */
+  start: userProcedure
+    .input(z.object({ selection, kind: z.enum(['share_test', 'share_scan']) }))
+    .mutation(async ({ ctx, input }): Promise<BulkOutcome & { jobs: StartedJob[] }> => {
+      const ids = await resolveSelection(ctx.core, ctx.principal, input.selection);
+      const start = input.kind === 'share_test' ? ctx.core.jobs.testSaved.bind(ctx.core.jobs) : ctx.core.jobs.scan.bind(ctx.core.jobs);
+      const jobs: StartedJob[] = [];
+      const outcome = await eachShare(ids, async (id) => {
+        const job = await start(ctx.principal, all, String(id));
+        jobs.push({ shareId: id, jobId: job.job_id });
+      });
+      return { ...outcome, jobs };
+    }),
   delete: userProcedure.input(z.object({ selection })).mutation(async ({ ctx, input }) => {
     const ids = await resolveSelection(ctx.core, ctx.principal, input.selection);
     return eachShare(ids, (id) => ctx.core.shares.destroy(ctx.principal, all, String(id)));

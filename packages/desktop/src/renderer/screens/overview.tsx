@@ -4,15 +4,17 @@ import { EmptyState } from '../ui/empty-state.js';
 import { shortTime } from '../ui/format.js';
 import { RestServerStatus } from './system/rest-server-status.js';
 import { ErrorAlert } from '../ui/error-alert.js';
-import { jobKindLabels, jobStatusLabels } from './storage/labels.js';
-import { jobSubject } from './history/job-names.js';
+import { jobKindLabels, jobStatusLabels } from '../labels/storage-labels.js';
+import { jobSubject } from '../ui/job-names.js';
 import { ShareHealthCounts } from './dashboard/share-health.js';
+import { FirstSteps } from './dashboard/first-steps.js';
 import { OpenAlerts } from './dashboard/open-alerts.js';
 import { CapacitySection } from './dashboard/capacity.js';
 import { ShareGrowth } from './dashboard/share-growth.js';
 import { ShareSpace } from './dashboard/share-space.js';
 import '../ui/admin.css';
 import './dashboard/dashboard.css';
+import { ColumnHeads } from '../ui/column-heads.js';
 
 /**
  * The dashboard: counts, every share's health, the open alerts, capacity per NAS and pool, one
@@ -26,6 +28,7 @@ export function OverviewScreen() {
   return (
     <>
       <ErrorAlert message={overview.error} />
+      {summary && <FirstSteps nas={summary.counts.nas} shares={summary.counts.nas_shares} health={summary.share_health} />}
       {summary && (
         <ul className="cards" aria-label="Counts">
           <li>
@@ -71,15 +74,7 @@ export function OverviewScreen() {
         {jobs.data?.length === 0 && <EmptyState title="No jobs yet">Test or scan a share on the Shares screen; its job appears here.</EmptyState>}
         {jobs.data && jobs.data.length > 0 && (
           <table aria-labelledby="jobs-heading">
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Share</th>
-                <th scope="col">Status</th>
-                <th scope="col">Message</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={[{ label: 'Job' }, { label: 'Share' }, { label: 'Status' }, { label: 'Message' }, { label: 'Started' }]} />
             <tbody>
               {jobs.data.map((job) => (
                 <tr key={job.job_id}>

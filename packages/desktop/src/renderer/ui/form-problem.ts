@@ -9,14 +9,39 @@ export interface FormProblem {
   general: string[];
 }
 
-/** Sorts the core's messages onto the form's own fields; the rest (and a bare failure) go above the button. */
-export function formProblem(error: unknown, formFields: readonly string[]): FormProblem {
+/** A form's fields: their names, or their names with the labels the form shows them under. */
+export type FormFields = readonly string[] | Readonly<Record<string, string>>;
+
+/** `users[0].auth_passphrase is …`: a field of an item of a list the form edits one item of. */
+const itemPrefix = /^[A-Za-z_]+\[\d+\]\./;
+
+/** A message of the core's with the field it starts with named by its label, when the form has one for it. */
+export function labelled(line: string, labels: Readonly<Record<string, string>>): string {
+  const unprefixed = line.replace(itemPrefix, '');
+  const field = /^[A-Za-z_]+/.exec(unprefixed)?.[0] ?? '';
+  return labels[field] ? `${labels[field]}${unprefixed.slice(field.length)}` : line;
+}
+
+/**
+ * Sorts the core's messages onto the form's own fields; the rest (and a bare failure) go above
+ * the button. With labels, a message names a field as the form does ("Authentication passphrase
+ * is too short"), not by its API name; a field of a list's item (`users[0].auth_passphrase`) is
+ * the form's field of that name.
+ */
+export function formProblem(error: unknown, formFields: FormFields): FormProblem {
+  const names: readonly string[] = Array.isArray(formFields) ? formFields : Object.keys(formFields);
+  const labels: Readonly<Record<string, string>> = Array.isArray(formFields) ? {} : (formFields as Readonly<Record<string, string>>);
   const described = describeError(error);
-  const problem: FormProblem = { fields: {}, general: [...described.general] };
-  for (const [field, lines] of Object.entries(described.fields)) {
-    if (formFields.includes(field)) problem.fields[field] = lines;
-    else problem.general.push(...lines);
-  }
+  const problem: FormProblem = { fields: {}, general: [] };
+  const place = (line: string) => {
+    const unprefixed = line.replace(itemPrefix, '');
+    const field = /^[A-Za-z_]+/.exec(unprefixed)?.[0] ?? '';
+    const worded = labelled(line, labels);
+    if (names.includes(field) && (unprefixed !== line || field in described.fields)) (problem.fields[field] ??= []).push(worded);
+    else problem.general.push(worded);
+  };
+  for (const lines of Object.values(described.fields)) lines.forEach(place);
+  described.general.forEach(place);
   if (Object.keys(problem.fields).length === 0 && problem.general.length === 0) problem.general.push(described.message);
   return problem;
 }

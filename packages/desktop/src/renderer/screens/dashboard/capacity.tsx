@@ -4,7 +4,7 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { humanBytes } from '../../ui/format.js';
-import { ColumnHeads, type Column } from './column-heads.js';
+import { ColumnHeads, type Column } from '../../ui/column-heads.js';
 import { capacityLevel, fullInText, sourceThresholds, type CapacityThresholds } from '../../ui/capacity-level.js';
 
 type Capacity = Outputs['statistics']['capacity'];

@@ -3,11 +3,8 @@ import { useLoad } from '../../ui/use-load.js';
 import { useAlertsReload } from '../../ui/use-alerts-reload.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { EmptyState } from '../../ui/empty-state.js';
-import { plural, shortTime } from '../../ui/format.js';
-import { alertSourceLabel } from '../watch/watch-labels.js';
-import { alertResource } from '../watch/alert-text.js';
-import { DismissButton } from '../watch/dismiss-button.js';
-import { LevelBadge } from '../watch/level-badge.js';
+import { plural } from '../../ui/format.js';
+import { AlertTable } from '../../ui/alerts/alert-table.js';
 
 /** The dashboard shows the newest few; the Alerts screen has them all. */
 const shown = 5;
@@ -28,36 +25,7 @@ export function OpenAlerts() {
       )}
       {alerts.data && count > 0 && (
         <>
-          <table aria-labelledby="alerts-heading" className="alert-table">
-            <thead>
-              <tr>
-                <th scope="col">Level</th>
-                <th scope="col">Source</th>
-                <th scope="col">About</th>
-                <th scope="col">Message</th>
-                <th scope="col">Raised</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {alerts.data.alerts.map((alert) => (
-                <tr key={alert.id}>
-                  <td>
-                    <LevelBadge level={alert.level} />
-                  </td>
-                  <td className="nowrap">{alertSourceLabel(alert.source)}</td>
-                  <td>{alertResource(alert)}</td>
-                  <td>{alert.message}</td>
-                  <td className="nowrap">{shortTime(alert.raised_at)}</td>
-                  <td>
-                    <DismissButton alert={alert} onChanged={alerts.reload} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AlertTable alerts={alerts.data.alerts} onChanged={alerts.reload} name={{ labelledBy: 'alerts-heading' }} withHistory={false} />
           <p className="hint">
             {count > shown ? `The ${shown} most severe of ${plural(count, 'open alert')}. ` : ''}
             Every alert, cleared and dismissed ones too, is on the <a href="#/alerts">Alerts screen</a>.

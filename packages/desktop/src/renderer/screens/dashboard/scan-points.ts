@@ -31,13 +31,14 @@ export function growthSummary(subject: string, scans: readonly Scan[]): string {
 }
 
 /**
- * The x axis's label of each scan: its date and time to the minute, or to the second where two
- * scans fall in one minute (they would read the same).
+ * A time on a chart's time axis (proportional to time: a linear scale of milliseconds). Every
+ * tick of one axis takes the same format, chosen by the span the axis shows: "Nov 25" over two
+ * days or more, "Nov 25, 16:31" under that, "16:31:05" under ten minutes (with tenths under ten seconds).
  */
-export function scanLabels(scans: readonly Scan[]): string[] {
-  const minute = (iso: string) => new Date(iso).toLocaleString('en', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-  const second = (iso: string) => new Date(iso).toLocaleString('en', { hour: 'numeric', minute: '2-digit', second: '2-digit' });
-  const labels = scans.map((scan) => minute(scan.at));
-  const repeated = new Set(labels.filter((label, index) => labels.indexOf(label) !== index));
-  return scans.map((scan, index) => (repeated.has(labels[index]!) ? `${labels[index]!.split(',')[0]}, ${second(scan.at)}` : labels[index]!));
+export function timeTick(ms: number, spanMs: number): string {
+  const at = new Date(ms);
+  if (spanMs >= 2 * 86_400_000) return at.toLocaleDateString('en', { month: 'short', day: 'numeric' });
+  if (spanMs >= 10 * 60_000) return at.toLocaleString('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const tenths = spanMs < 10_000 ? ({ fractionalSecondDigits: 1 } as const) : {};
+  return at.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', ...tenths });
 }

@@ -1,6 +1,6 @@
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import type { Scan } from './scan-points.js';
-import { ColumnHeads, type Column } from './column-heads.js';
+import { ColumnHeads, type Column } from '../../ui/column-heads.js';
 
 const columns: readonly Column[] = [
   { label: 'Scan' },

@@ -15,7 +15,7 @@ import { Line } from 'react-chartjs-2';
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import { useThemeChanges } from './use-theme-changes.js';
 import { themedLegendAndTooltip } from './chart-theme.js';
-import { scanLabels, scanText, type Scan } from './scan-points.js';
+import { scanText, timeTick, type Scan } from './scan-points.js';
 
 // Only the pieces a line chart uses: Chart.js leaves the rest out of the bundle.
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Tooltip, Legend);
@@ -56,7 +56,19 @@ function chartOptions(colors: ChartColors, scans: readonly Scan[], onHover: (ind
       label: (item) => (item.datasetIndex === 0 ? `Size: ${humanBytes(item.parsed.y ?? 0)}` : `Files: ${(item.parsed.y ?? 0).toLocaleString('en')}`),
     }),
     scales: {
-      x: { ticks: { color: colors.muted, maxRotation: 0, autoSkipPadding: 16 }, grid: { color: colors.grid } },
+      // Proportional to time: scans a day apart stand further apart than scans a minute apart.
+      x: {
+        type: 'linear',
+        ticks: {
+          color: colors.muted,
+          maxRotation: 0,
+          autoSkipPadding: 16,
+          callback(value) {
+            return timeTick(Number(value), this.max - this.min);
+          },
+        },
+        grid: { color: colors.grid },
+      },
       size: {
         type: 'linear',
         position: 'left',
@@ -79,12 +91,11 @@ function chartOptions(colors: ChartColors, scans: readonly Scan[], onHover: (ind
 
 function chartData(colors: ChartColors, scans: readonly Scan[]): ChartData<'line'> {
   return {
-    labels: scanLabels(scans),
     datasets: [
       {
         label: 'Size',
         yAxisID: 'size',
-        data: scans.map((scan) => scan.file_size_sum),
+        data: scans.map((scan) => ({ x: Date.parse(scan.at), y: scan.file_size_sum })),
         borderColor: colors.size,
         backgroundColor: colors.size,
         borderWidth: 2,
@@ -96,7 +107,7 @@ function chartData(colors: ChartColors, scans: readonly Scan[]): ChartData<'line
         // Told apart without colour too: dashed, with diamond points.
         label: 'Files',
         yAxisID: 'files',
-        data: scans.map((scan) => scan.file_count),
+        data: scans.map((scan) => ({ x: Date.parse(scan.at), y: scan.file_count })),
         borderColor: colors.files,
         backgroundColor: colors.files,
         borderWidth: 2,

@@ -1,6 +1,6 @@
 import type { ShareHealth } from '@dms/core';
-import { optionsOf } from '../storage/labels.js';
-import { shareHealthHints, shareHealthLabels } from '../watch/watch-labels.js';
+import { optionsOf } from '../../labels/storage-labels.js';
+import { shareHealthHints, shareHealthLabels } from '../../labels/watch-labels.js';
 
 /**
  * Every share's health at a glance: how many passed their latest test, failed it, or were never

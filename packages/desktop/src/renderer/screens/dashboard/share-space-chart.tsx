@@ -5,6 +5,7 @@ import { humanBytes, shortTime } from '../../ui/format.js';
 import { useThemeChanges } from './use-theme-changes.js';
 import { themedLegendAndTooltip } from './chart-theme.js';
 import { forecastLine, type SpaceForecast, type SpaceReading } from './space-points.js';
+import { timeTick } from './scan-points.js';
 
 // Time runs on a linear axis of milliseconds: the forecast reaches a date no reading has.
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
@@ -43,7 +44,10 @@ function chartOptions(colors: SpaceColors): ChartOptions<'line'> {
           color: colors.muted,
           maxRotation: 0,
           autoSkipPadding: 24,
-          callback: (value) => new Date(Number(value)).toLocaleDateString('en', { dateStyle: 'medium' }),
+          // The growth chart's format, chosen by the span shown: one format per axis.
+          callback(value) {
+            return timeTick(Number(value), this.max - this.min);
+          },
         },
         grid: { color: colors.grid },
       },

@@ -1,6 +1,6 @@
 import { humanBytes, preciseTime } from '../../ui/format.js';
 import type { SpaceReading } from './space-points.js';
-import { ColumnHeads, type Column } from './column-heads.js';
+import { ColumnHeads, type Column } from '../../ui/column-heads.js';
 
 const columns: readonly Column[] = [{ label: 'Read at' }, { label: 'Used', number: true }, { label: 'Size', number: true }, { label: 'Free', number: true }];
 

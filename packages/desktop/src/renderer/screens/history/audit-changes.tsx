@@ -1,6 +1,7 @@
 import type { secretChange } from '@dms/core';
 import type { Outputs } from '../../trpc-client.js';
-import { resourceTypeLabel } from './history-labels.js';
+import { resourceTypeLabel } from '../../labels/history-labels.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 /** An audit event as the console receives it (the core's `AuditEvent`, through tRPC). */
 export type AuditEventRow = Outputs['auditEvents']['list']['audit_events'][number];
@@ -46,13 +47,7 @@ export function AuditChanges({ event, id, label }: { event: AuditEventRow; id: s
     <section className="history-detail" id={id} aria-label={label}>
       {changes.length > 0 ? (
         <table className="audit-changes" aria-label={`Changes: ${label}`}>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'Field' }, { label: 'Before' }, { label: 'After' }]} />
           <tbody>
             {changes.map(([field, change]) => (
               <ChangeRow key={field} field={field} change={change} />

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { AuditAction, AuditVia } from '@dms/core';
-import { optionsOf } from '../storage/labels.js';
-import { auditActionLabels, auditViaLabels, resourceTypeLabels } from './history-labels.js';
+import { optionsOf } from '../../labels/storage-labels.js';
+import { FilterBar, FilterSearch, FilterSelect } from '../../ui/filter-bar.js';
+import { auditActionLabels, auditViaLabels, resourceTypeLabel } from '../../labels/history-labels.js';
 
 /** What the audit log is narrowed to; '' is "any". `since` is a local date and time (datetime-local). */
 export interface AuditFilter {
@@ -35,75 +36,55 @@ export function isAuditFiltered(filter: AuditFilter): boolean {
   return Object.values(filter).some((value) => value !== '');
 }
 
-/** A choice narrows the log at once; typing a name narrows it after a short pause. */
-export function AuditFilterBar({ value, onChange }: { value: AuditFilter; onChange: (filter: AuditFilter) => void }) {
-  const [actor, setActor] = useState(value.actor);
-  // Follows a change made elsewhere (Clear filter), keeping what is typed when it is the same filter.
-  useEffect(() => setActor((current) => (current.trim() === value.actor ? current : value.actor)), [value.actor]);
-  useEffect(() => {
-    const trimmed = actor.trim();
-    if (trimmed === value.actor) return;
-    const timer = setTimeout(() => onChange({ ...value, actor: trimmed }), 250);
-    return () => clearTimeout(timer);
-  }, [actor, value, onChange]);
+/** A choice narrows the log at once; typing a name narrows it after a short pause. Resource offers only the types the log holds. */
+export function AuditFilterBar({
+  value,
+  onChange,
+  resourceTypes,
+}: {
+  value: AuditFilter;
+  onChange: (filter: AuditFilter) => void;
+  /** The resource types the log has events of (the one chosen stays offered). */
+  resourceTypes: readonly string[];
+}) {
+  const types = value.resourceType && !resourceTypes.includes(value.resourceType) ? [...resourceTypes, value.resourceType] : resourceTypes;
+  const setActor = useCallback((actor: string) => onChange({ ...value, actor }), [value, onChange]);
   return (
-    <div className="storage-filter" role="search" aria-label="Filter the audit log">
-      <label>
-        Action
-        <select name="filter-action" value={value.action} onChange={(event) => onChange({ ...value, action: event.target.value as AuditFilter['action'] })}>
-          <option value="">Any action</option>
-          {optionsOf(auditActionLabels).map(([action, label]) => (
-            <option key={action} value={action}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Resource
-        <select name="filter-resource-type" value={value.resourceType} onChange={(event) => onChange({ ...value, resourceType: event.target.value })}>
-          <option value="">Any resource</option>
-          {Object.entries(resourceTypeLabels).map(([type, label]) => (
-            <option key={type} value={type}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Actor contains
-        <input
-          type="search"
-          name="filter-actor"
-          value={actor}
-          onChange={(event) => setActor(event.target.value)}
-          autoComplete="off"
-          aria-describedby="audit-filter-hint"
-        />
-      </label>
-      <label>
-        Via
-        <select name="filter-via" value={value.via} onChange={(event) => onChange({ ...value, via: event.target.value as AuditFilter['via'] })}>
-          <option value="">Any way in</option>
-          {optionsOf(auditViaLabels).map(([via, label]) => (
-            <option key={via} value={via}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+    <FilterBar
+      label="Filter the audit log"
+      filtered={isAuditFiltered(value)}
+      onClear={() => onChange(noAuditFilter)}
+      hint={{ id: 'audit-filter-hint', text: 'Actor: a user’s or API key’s name, case-sensitive. Since: your local time.' }}
+    >
+      <FilterSelect
+        label="Action"
+        name="filter-action"
+        value={value.action}
+        anyLabel="Any action"
+        options={optionsOf(auditActionLabels)}
+        onChange={(action) => onChange({ ...value, action })}
+      />
+      <FilterSelect
+        label="Resource"
+        name="filter-resource-type"
+        value={value.resourceType}
+        anyLabel="Any resource"
+        options={types.map((type) => [type, resourceTypeLabel(type)] as const)}
+        onChange={(resourceType) => onChange({ ...value, resourceType })}
+      />
+      <FilterSearch label="Actor contains" name="filter-actor" value={value.actor} onChange={setActor} describedBy="audit-filter-hint" />
+      <FilterSelect
+        label="Via"
+        name="filter-via"
+        value={value.via}
+        anyLabel="Any way in"
+        options={optionsOf(auditViaLabels)}
+        onChange={(via) => onChange({ ...value, via })}
+      />
       <label>
         Since
         <input type="datetime-local" name="filter-since" value={value.since} onChange={(event) => onChange({ ...value, since: event.target.value })} />
       </label>
-      {isAuditFiltered(value) && (
-        <button type="button" className="secondary" onClick={() => onChange(noAuditFilter)}>
-          Clear filter
-        </button>
-      )}
-      <span id="audit-filter-hint" className="hint">
-        Actor: a user’s or API key’s name, case-sensitive. Since: your local time.
-      </span>
-    </div>
+    </FilterBar>
   );
 }

@@ -1,9 +1,11 @@
-import { Fragment } from 'react';
 import { preciseTime } from '../../ui/format.js';
-import { auditActionLabels, auditViaLabels, resourceTypeLabel } from './history-labels.js';
+import { ColumnHeads, type Column } from '../../ui/column-heads.js';
+import { jobStatusLabels } from '../../labels/storage-labels.js';
+import { ExpandableRow } from '../../ui/expandable-row.js';
+import { auditActionText, auditViaLabels, resourceTypeLabel } from '../../labels/history-labels.js';
 import { AuditChanges, type AuditEventRow } from './audit-changes.js';
 
-const columns = 6;
+const auditColumns: Column[] = [{ label: 'At' }, { label: 'Actor' }, { label: 'Via' }, { label: 'Action' }, { label: 'Resource' }, { label: 'Outcome' }];
 
 /** "Share projects", "Settings": what an event acted on, by its type and name (or id). */
 function resourceText(event: AuditEventRow): string {
@@ -15,7 +17,25 @@ function resourceText(event: AuditEventRow): string {
 
 /** What one row says of an event, for its button's name and its detail's: "admin updated Share projects". */
 function eventSummary(event: AuditEventRow): string {
-  return `${auditActionLabels[event.action]} ${resourceText(event)} by ${event.actor.name}, ${preciseTime(event.at)}`.replace(/\s+/g, ' ');
+  return `${auditActionText(event)} ${resourceText(event)} by ${event.actor.name}, ${preciseTime(event.at)}`.replace(/\s+/g, ' ');
+}
+
+/** Beside a share's test or scan: how the job it started went, linked to it on the Jobs screen. */
+function EventJob({ event }: { event: AuditEventRow }) {
+  if (event.action !== 'test' && event.action !== 'scan') return null;
+  if (event.resource?.type !== 'nas_shares' || event.outcome !== 'success') return null;
+  if (!event.job) return <span className="hint"> (its job is no longer kept)</span>;
+  const what = event.action === 'test' ? 'Test' : 'Scan';
+  return (
+    <>
+      {' '}
+      <a href={`#/jobs?job=${encodeURIComponent(event.job.job_id)}`} className="event-job" onClick={(click) => click.stopPropagation()}>
+        <span className="status" data-status={event.job.status}>
+          {what} {jobStatusLabels[event.job.status]}
+        </span>
+      </a>
+    </>
+  );
 }
 
 interface AuditTableProps {
@@ -24,69 +44,43 @@ interface AuditTableProps {
   onToggle: (id: number) => void;
 }
 
-/**
- * One page of the audit log, newest first. A row's first cell is a button that opens the event's
- * changes in a row under it (a click anywhere on the row does the same).
- */
+/** One page of the audit log, newest first; a row opens the event's changes under it. */
 export function AuditTable({ events, openId, onToggle }: AuditTableProps) {
   return (
     <table aria-label="Audit events" className="history-table">
-      <thead>
-        <tr>
-          <th scope="col">At</th>
-          <th scope="col">Actor</th>
-          <th scope="col">Via</th>
-          <th scope="col">Action</th>
-          <th scope="col">Resource</th>
-          <th scope="col">Outcome</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={auditColumns} />
       <tbody>
-        {events.map((event) => {
-          const open = openId === event.id;
-          const detailId = `audit-detail-${event.id}`;
-          return (
-            <Fragment key={event.id}>
-              <tr className="history-row" data-open={open ? 'true' : undefined} onClick={() => onToggle(event.id)}>
-                <td className="time">
-                  <button
-                    type="button"
-                    className="row-toggle"
-                    aria-expanded={open}
-                    aria-controls={open ? detailId : undefined}
-                    aria-label={`${eventSummary(event)}: details`}
-                  >
-                    <span className="toggle-mark" aria-hidden="true">
-                      {open ? '▾' : '▸'}
-                    </span>{' '}
-                    {preciseTime(event.at)}
-                  </button>
-                </td>
-                <td>
-                  {event.actor.name}
-                  {/* A key's name could be a user's; the system's name says what it is. */}
-                  {event.actor.kind === 'api_key' && <span className="hint"> (API key)</span>}
-                </td>
-                <td>{auditViaLabels[event.via]}</td>
-                <td>{auditActionLabels[event.action]}</td>
-                <td>{resourceText(event)}</td>
-                <td>
-                  <span className="status" data-status={event.outcome === 'failure' ? 'failed' : 'completed'}>
-                    {event.outcome}
-                  </span>
-                  {event.count > 1 && <span className="hint"> × {event.count}</span>}
-                </td>
-              </tr>
-              {open && (
-                <tr className="job-row history-detail-row">
-                  <td colSpan={columns}>
-                    <AuditChanges event={event} id={detailId} label={eventSummary(event)} />
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          );
-        })}
+        {events.map((event) => (
+          <ExpandableRow
+            key={event.id}
+            open={openId === event.id}
+            detailId={`audit-detail-${event.id}`}
+            summary={eventSummary(event)}
+            onToggle={() => onToggle(event.id)}
+            toggleText={preciseTime(event.at)}
+            toggleCellClass="time"
+            columns={auditColumns.length}
+            detail={() => <AuditChanges event={event} id={`audit-detail-${event.id}`} label={eventSummary(event)} />}
+          >
+            <td>
+              {event.actor.name}
+              {/* A key's name could be a user's; the system's name says what it is. */}
+              {event.actor.kind === 'api_key' && <span className="hint"> (API key)</span>}
+            </td>
+            <td>{auditViaLabels[event.via]}</td>
+            <td>
+              {auditActionText(event)}
+              <EventJob event={event} />
+            </td>
+            <td>{resourceText(event)}</td>
+            <td>
+              <span className="status" data-status={event.outcome === 'failure' ? 'failed' : 'completed'}>
+                {event.outcome}
+              </span>
+              {event.count > 1 && <span className="hint"> × {event.count}</span>}
+            </td>
+          </ExpandableRow>
+        ))}
       </tbody>
     </table>
   );

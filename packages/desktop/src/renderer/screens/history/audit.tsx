@@ -1,16 +1,16 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { AdminOnly } from '../../ui/admin-only.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
+import { useLoad } from '../../ui/use-load.js';
 import { useRefusableLoad } from '../../ui/use-refusable-load.js';
-import { plural } from '../../ui/format.js';
+import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
 import { AuditFilterBar, auditFilterParams, isAuditFiltered, noAuditFilter, type AuditFilter } from './audit-filter.js';
 import { AuditTable } from './audit-table.js';
 import '../../ui/admin.css';
-import '../storage/storage.css';
 import './history.css';
 
 /**
@@ -18,14 +18,11 @@ import './history.css';
  * admin-only, newest first, filtered and paged by the core; a row opens its changes field by field.
  */
 export function AuditScreen() {
-  const [filter, setFilterState] = useState<AuditFilter>(noAuditFilter);
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPageState] = useState(25);
+  const { filter, setFilter, page, setPage, perPage, setPerPage, pageQuery } = useFilteredPages<AuditFilter>(noAuditFilter);
   const [openId, setOpenId] = useState<number | null>(null);
-  const setFilter = useCallback((next: AuditFilter) => (setFilterState(next), setPage(1)), []);
-  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
 
-  const query = { page: String(page), per_page: String(perPage), ...auditFilterParams(filter) };
+  const query = { ...pageQuery, ...auditFilterParams(filter) };
+  const resourceTypes = useLoad(() => api.auditEvents.resourceTypes.query());
   const events = useRefusableLoad(() => api.auditEvents.list.query(query), JSON.stringify(query));
   usePageInRange(page, events.data?.count, perPage, setPage);
   if (events.refusal) return <AdminOnly what="read the audit log" refusal={events.refusal} />;
@@ -38,7 +35,7 @@ export function AuditScreen() {
         Every change made through the REST API, the CLI, this console or the scheduler, and every sign-in. Secrets show only that they changed.
       </p>
       <ErrorAlert message={events.error} />
-      <AuditFilterBar value={filter} onChange={setFilter} />
+      <AuditFilterBar value={filter} onChange={setFilter} resourceTypes={resourceTypes.data ?? []} />
       {events.data && count === 0 && (
         <EmptyState title={filtered ? 'No event matches the filter' : 'No events yet'}>
           {filtered ? 'Change the filter, or clear it to see every event.' : 'Changes and sign-ins appear here as they happen.'}
@@ -46,15 +43,7 @@ export function AuditScreen() {
       )}
       {events.data && count > 0 && (
         <>
-          <div className="history-toolbar">
-            <p className="storage-count">
-              {plural(count, 'event')}
-              {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
-            </p>
-            <button type="button" className="secondary small" onClick={events.reload}>
-              Refresh
-            </button>
-          </div>
+          <ListCount count={count} noun="event" filtered={filtered} onRefresh={() => (events.reload(), resourceTypes.reload())} />
           <AuditTable events={events.data.audit_events} openId={openId} onToggle={(id) => setOpenId((current) => (current === id ? null : id))} />
           <Pager label="Audit events" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>

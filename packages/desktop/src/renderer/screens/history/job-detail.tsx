@@ -2,9 +2,10 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { shortTime } from '../../ui/format.js';
-import { jobKindLabels, jobStatusLabels } from '../storage/labels.js';
-import { JobSteps, progressText } from '../storage/job-progress.js';
-import { jobSubject, nasName, shareName, type NamedJob } from './job-names.js';
+import { jobKindLabels, jobStatusLabels } from '../../labels/storage-labels.js';
+import { JobSteps, progressText } from '../../ui/job-progress.js';
+import { jobSubject, nasName, shareName, type NamedJob } from '../../ui/job-names.js';
+import { RetryJob } from './retry-job.js';
 
 const statusRank = { queued: 0, working: 1, completed: 2, failed: 2 } as const;
 
@@ -19,7 +20,7 @@ function furtherOn<J extends NamedJob>(a: J, b: J): J {
  * One job in full: where it ran, who started it, when it moved, its message and each step. Read
  * again when opened (the row may be older); a job still running shows its live state.
  */
-export function JobDetail({ row, id }: { row: NamedJob; id: string }) {
+export function JobDetail({ row, id, onRetried }: { row: NamedJob; id: string; onRetried: () => void }) {
   const fresh = useLoad(() => api.jobs.get.query({ jobId: row.job_id }), row.job_id);
   // The row follows a running job live; the read is newer than a row the list loaded a while ago.
   const job = fresh.data ? furtherOn(fresh.data, row) : row;
@@ -60,6 +61,7 @@ export function JobDetail({ row, id }: { row: NamedJob; id: string }) {
           {job.message}
         </p>
       )}
+      <RetryJob job={job} onStarted={onRetried} />
       {job.steps.length > 0 ? (
         <JobSteps steps={job.steps} label={`Steps of the ${kind.toLowerCase()} of ${jobSubject(job)}`} />
       ) : (

@@ -1,7 +1,7 @@
 import { isJobFinished } from '@dms/core';
-import { progressText } from '../storage/job-progress.js';
-import { jobKindLabels } from '../storage/labels.js';
-import { jobSubject, type NamedJob } from './job-names.js';
+import { progressText } from '../../ui/job-progress.js';
+import { jobKindLabels } from '../../labels/storage-labels.js';
+import { jobSubject, type NamedJob } from '../../ui/job-names.js';
 
 /**
  * How far a job got: a bar while it runs (indeterminate while it waits, or while a scan does not

@@ -6,12 +6,11 @@ import { ErrorAlert } from '../../ui/error-alert.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { sortParam, type SortOrder } from '../../ui/sortable-header.js';
-import { plural } from '../../ui/format.js';
-import { JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
+import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
+import { isJobFiltered, JobsFilter, jobFilterParams, noJobFilter, type JobFilter } from './jobs-filter.js';
 import { JobTable } from './job-table.js';
 import { useFollowedJobs } from './use-followed-jobs.js';
 import { hashParams } from '../../shell/hash-route.js';
-import '../storage/storage.css';
 import './history.css';
 
 /**
@@ -20,22 +19,17 @@ import './history.css';
  * steps and message. `#/jobs?job=ID` (the overview's job rows) shows that one job, its detail open.
  */
 export function JobsScreen() {
-  const [filter, setFilterState] = useState<JobFilter>(noJobFilter);
+  const { filter, setFilter, page, setPage, perPage, setPerPage, pageQuery } = useFilteredPages<JobFilter>(noJobFilter);
   const [order, setOrderState] = useState<SortOrder>({ field: 'created_at', direction: 'desc' });
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPageState] = useState(25);
   // The job the address names, read once: the console opens the screen anew when the address changes.
   const [linkedJob] = useState(() => hashParams().get('job'));
   const [openId, setOpenId] = useState<string | null>(linkedJob);
 
-  // A new filter, order or page size starts again at page 1.
-  const setFilter = useCallback((next: JobFilter) => (setFilterState(next), setPage(1)), []);
-  const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), []);
-  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
+  // A new order starts again at page 1, as a new filter or page size does.
+  const setOrder = useCallback((next: SortOrder) => (setOrderState(next), setPage(1)), [setPage]);
 
   const query = {
-    page: String(page),
-    per_page: String(perPage),
+    ...pageQuery,
     sort_by: sortParam(order),
     ...jobFilterParams(filter),
     ...(linkedJob ? { id: `=${linkedJob}` } : {}),
@@ -45,7 +39,7 @@ export function JobsScreen() {
   usePageInRange(page, jobs.data?.count, perPage, setPage);
 
   const count = jobs.data?.count ?? 0;
-  const filtered = filter.status !== '' || filter.kind !== '' || linkedJob !== null;
+  const filtered = isJobFiltered(filter) || linkedJob !== null;
   const rows = (jobs.data?.jobs ?? []).map((job) => ({ ...job, ...live.get(job.job_id) }));
   return (
     <>
@@ -65,21 +59,14 @@ export function JobsScreen() {
       {jobs.data && count === 0 && filtered && <EmptyState title="No job matches the filter">Change the filter, or clear it to see every job.</EmptyState>}
       {jobs.data && count > 0 && (
         <>
-          <div className="history-toolbar">
-            <p className="storage-count">
-              {plural(count, 'job')}
-              {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
-            </p>
-            <button type="button" className="secondary small" onClick={jobs.reload}>
-              Refresh
-            </button>
-          </div>
+          <ListCount count={count} noun="job" filtered={filtered} onRefresh={jobs.reload} />
           <JobTable
             jobs={rows}
             order={order}
             onSort={setOrder}
             openId={openId}
             onToggle={(jobId) => setOpenId((current) => (current === jobId ? null : jobId))}
+            onRetried={jobs.reload}
           />
           <Pager label="Jobs" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>

@@ -5,7 +5,7 @@ import { useLoad } from '../../ui/use-load.js';
 import { formProblem, type FormProblem } from '../../ui/form-problem.js';
 import { ProblemAlert } from '../../ui/problem-alert.js';
 import { useFocusFirstInvalid } from '../../ui/focus-first-invalid.js';
-import { ScopePicker, firstScope, type ScopeChoice } from './scope-picker.js';
+import { ScopeGrid, type ScopeChoice } from './scope-grid.js';
 
 export type CreatedApiKey = Outputs['apiKeys']['create'];
 
@@ -18,10 +18,10 @@ function endOfDay(date: string): string | null {
   return new Date(`${date}T23:59:59.999`).toISOString();
 }
 
-/** Creates an API key: its name, its scopes from the picker and an optional expiry date. */
+/** Creates an API key: its name, its scopes from the grid and an optional expiry date. */
 export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const catalogue = useLoad(() => api.apiKeys.scopeCatalogue.query());
-  const [scopes, setScopes] = useState<ScopeChoice[] | null>(null);
+  const [scopes, setScopes] = useState<ScopeChoice[]>([]);
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const formRef = useFocusFirstInvalid(problem);
   if (catalogue.error) {
@@ -32,7 +32,6 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
     );
   }
   if (!catalogue.data) return <p className="hint">Loading the scopes…</p>;
-  const picked = scopes ?? [firstScope(catalogue.data)];
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const element = event.currentTarget;
@@ -40,11 +39,11 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
     try {
       const created = await api.apiKeys.create.mutate({
         name: String(data.get('name') ?? '').trim(),
-        api_key_scopes: picked,
+        api_key_scopes: scopes,
         expires_at: endOfDay(String(data.get('expires_at') ?? '')),
       });
       setProblem(null);
-      setScopes(null);
+      setScopes([]);
       element.reset();
       onCreated(created);
     } catch (caught) {
@@ -55,7 +54,7 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => v
     <form ref={formRef} className="admin-form" aria-labelledby="api-key-form-heading" onSubmit={(event) => void submit(event)} noValidate>
       <h2 id="api-key-form-heading">New API key</h2>
       <Field form={form} name="name" label="Name" errors={problem?.fields} hint="Who or what uses the key, e.g. backup-script." autoComplete="off" />
-      <ScopePicker catalogue={catalogue.data} scopes={picked} onChange={setScopes} messages={problem?.fields['api_key_scopes']} />
+      <ScopeGrid catalogue={catalogue.data} scopes={scopes} onChange={setScopes} messages={problem?.fields['api_key_scopes']} />
       <Field
         form={form}
         name="expires_at"

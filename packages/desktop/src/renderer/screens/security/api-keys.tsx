@@ -7,8 +7,10 @@ import { shortTime } from '../../ui/format.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
 import { ApiKeyForm, type CreatedApiKey } from './api-key-form.js';
 import { CreatedKey } from './created-key.js';
+import { presetOf, scopesText } from './scope-presets.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 type ApiKey = Outputs['apiKeys']['list']['api_keys'][number];
 
@@ -39,16 +41,9 @@ export function ApiKeysScreen() {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[{ label: 'Name' }, { label: 'Key' }, { label: 'Scopes' }, { label: 'Expires' }, { label: 'Last used' }, { label: 'Actions' }]}
+          />
           <tbody>
             {rows.map((key) => (
               <tr key={key.id}>
@@ -57,13 +52,8 @@ export function ApiKeysScreen() {
                   <code className="admin-code">{key.masked_key}</code>
                 </td>
                 <td>
-                  <ul className="plain-list">
-                    {key.api_key_scopes.map((scope) => (
-                      <li key={`${scope.controller}/${scope.action}`}>
-                        {scope.controller} / {scope.action}
-                      </li>
-                    ))}
-                  </ul>
+                  {scopesText(key.api_key_scopes)}
+                  {presetOf(key.api_key_scopes) && <span className="hint"> ({key.api_key_scopes.length} scopes)</span>}
                 </td>
                 <td>{expiryText(key, now)}</td>
                 <td>{key.last_used_at ? shortTime(key.last_used_at) : 'never'}</td>

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { EmptyState } from '../../ui/empty-state.js';
-import { ConfirmButton } from '../../ui/confirm-button.js';
+import { EditDeleteActions } from '../../ui/edit-delete-actions.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
 import { useRefusableLoad } from '../../ui/use-refusable-load.js';
 import { AdminOnly } from '../../ui/admin-only.js';
 import { CorsRuleForm, type CorsRule } from './cors-rule-form.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 /** Which browser pages (origins) may call which paths of the REST API with which methods. */
 export function CorsRulesScreen() {
@@ -29,14 +30,7 @@ export function CorsRulesScreen() {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Cross-origin rules</caption>
-          <thead>
-            <tr>
-              <th scope="col">Origins</th>
-              <th scope="col">Path</th>
-              <th scope="col">Methods</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'Origins' }, { label: 'Path' }, { label: 'Methods' }, { label: 'Actions' }]} />
           <tbody>
             {rows.map((rule) => {
               const name = `cross-origin rule for ${rule.origins.join(', ')} on ${rule.path}`;
@@ -54,21 +48,16 @@ export function CorsRulesScreen() {
                   </td>
                   <td>{rule.methods.join(', ')}</td>
                   <td>
-                    <div className="admin-row-actions">
-                      <button type="button" className="secondary" aria-label={`Edit ${name}`} onClick={() => setEditing(rule)}>
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        accessibleLabel={`Delete ${name}`}
-                        question={`Delete the ${name}? Browser pages on these origins lose access at once.`}
-                        onConfirm={async () => {
-                          await api.corsRules.delete.mutate({ corsRule: rule.id });
-                          if (editing?.id === rule.id) setEditing(null);
-                          rules.reload();
-                        }}
-                      />
-                    </div>
+                    <EditDeleteActions
+                      name={name}
+                      onEdit={() => setEditing(rule)}
+                      question={`Delete the ${name}? Browser pages on these origins lose access at once.`}
+                      onDelete={async () => {
+                        await api.corsRules.delete.mutate({ corsRule: rule.id });
+                        if (editing?.id === rule.id) setEditing(null);
+                        rules.reload();
+                      }}
+                    />
                   </td>
                 </tr>
               );

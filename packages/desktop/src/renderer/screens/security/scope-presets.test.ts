@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explicitOnlyActions, scopeCatalogue } from '@dms/core';
-import { scopePresets } from './scope-presets.js';
+import { presetOf, scopePresets, scopesText } from './scope-presets.js';
 
 const preset = (id: string) => scopePresets.find((entry) => entry.id === id)!.scopes.map(({ controller, action }) => `${controller}/${action}`);
 const catalogue = scopeCatalogue.flatMap(({ controller, actions }) => actions.map((action: string) => `${controller}/${action}`));
@@ -16,6 +16,23 @@ describe('the API key form’s scope presets', () => {
     expect(readOnly).toContain('nas/index');
     expect(readOnly).toContain('statistics/show');
     expect(readOnly).not.toContain('nas/create');
+  });
+
+  it('read-only reads the users and the audit log too', () => {
+    expect(preset('read-only')).toEqual(expect.arrayContaining(['users/index', 'users/show', 'audit_events/index', 'alert_settings/index']));
+  });
+
+  it('names a key’s scopes by their preset when they are exactly one, in any order, else a controller once with its actions', () => {
+    const operator = scopePresets.find((entry) => entry.id === 'operator')!;
+    expect(scopesText([...operator.scopes].reverse())).toBe('Operator');
+    expect(presetOf(operator.scopes.slice(1))).toBeUndefined();
+    expect(
+      scopesText([
+        { controller: 'nas_shares', action: 'index' },
+        { controller: 'nas_shares', action: 'test' },
+        { controller: 'traps', action: '*' },
+      ]),
+    ).toBe('nas_shares: index, test; traps: *');
   });
 
   it('operator is read-only plus the test and scan of shares', () => {

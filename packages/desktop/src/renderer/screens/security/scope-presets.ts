@@ -26,13 +26,15 @@ const isRead = (_controller: string, action: string) => readActions.includes(act
 
 /**
  * Starting points for a key's scopes, built from the core's catalogue so a new controller or
- * action joins them by itself. They fill the picker's rows; each row stays editable.
+ * action joins them by itself (Read-only reads everything that can be read: the users and the
+ * audit log too, which a key also needs an admin owner for). One click ticks their boxes in the
+ * grid; each box stays editable.
  */
 export const scopePresets: readonly ScopePreset[] = [
   {
     id: 'read-only',
     label: 'Read-only',
-    description: 'index and show of every controller',
+    description: 'index and show of every controller, users and the audit log included',
     scopes: pairsWhere(isRead),
   },
   {
@@ -48,3 +50,26 @@ export const scopePresets: readonly ScopePreset[] = [
     scopes: pairsWhere((_controller, action) => !explicitOnly.includes(action)),
   },
 ];
+
+/** `nas/index`: one pair as the scope language writes it. */
+export function scopeKey(scope: ScopeChoice): string {
+  return `${scope.controller}/${scope.action}`;
+}
+
+/** The preset whose pairs are exactly these (in any order), if one is. */
+export function presetOf(scopes: readonly ScopeChoice[]): ScopePreset | undefined {
+  const picked = new Set(scopes.map(scopeKey));
+  return scopePresets.find((preset) => preset.scopes.length === picked.size && preset.scopes.every((scope) => picked.has(scopeKey(scope))));
+}
+
+/**
+ * A key's scopes in a few words: its preset's name when they are exactly a preset's, else each
+ * controller once with its actions ("nas_shares: index, test; traps: *").
+ */
+export function scopesText(scopes: readonly ScopeChoice[]): string {
+  const preset = presetOf(scopes);
+  if (preset) return preset.label;
+  const byController = new Map<string, string[]>();
+  for (const { controller, action } of scopes) byController.set(controller, [...(byController.get(controller) ?? []), action]);
+  return [...byController].map(([controller, actions]) => `${controller}: ${actions.join(', ')}`).join('; ');
+}

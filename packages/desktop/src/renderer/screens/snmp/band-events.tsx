@@ -1,7 +1,8 @@
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
-import { severityName } from './snmp-choices.js';
+import { severityName } from '../../labels/snmp-choices.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 // Loaded once for every form: the catalogue is fixed while the app runs.
 let catalogue: ReturnType<typeof api.traps.eventCatalogue.query> | undefined;
@@ -32,14 +33,7 @@ export function BandEvents({ low, high, id }: { low: number; high: number; id: s
         at their alert&apos;s level, set per source in Alert settings: it receives those of alerts from {severityName(low)} to {severityName(high)}.
       </p>
       <table aria-label="Events and their levels" className="band-events-table">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Level</th>
-            <th scope="col">Description</th>
-            <th scope="col">Received</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={[{ label: 'Event' }, { label: 'Level' }, { label: 'Description' }, { label: 'Received' }]} />
         <tbody>
           {events.data.map((event) => {
             const receives = event.atAlertLevel ? null : inBand(event.level);

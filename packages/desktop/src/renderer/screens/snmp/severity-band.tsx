@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { FieldErrors } from '../../ui/form-field.js';
-import { highestSeverity, lowestSeverity, severityName, severityNames } from './snmp-choices.js';
+import { highestSeverity, lowestSeverity, severityName, severityNames } from '../../labels/snmp-choices.js';
 import { FieldMessages } from '../../ui/problem-alert.js';
 
 interface SeverityBandProps {
@@ -16,6 +16,38 @@ function levelText(level: number): string {
   return `${severityName(level)} (${level})`;
 }
 
+interface SeveritySliderProps {
+  label: string;
+  name: 'severity_low' | 'severity_high';
+  value: number;
+  errorId: string;
+  messages: string[] | undefined;
+  describedBy: (own: string, messages: string[] | undefined) => string;
+  onMove: (level: number) => void;
+}
+
+/** One end of the band: a slider over the levels, read out by name ("Warning (3)"). */
+function SeveritySlider({ label, name, value, errorId, messages, describedBy, onMove }: SeveritySliderProps) {
+  return (
+    <label>
+      {label}
+      <input
+        type="range"
+        name={name}
+        min={lowestSeverity}
+        max={highestSeverity}
+        step={1}
+        value={value}
+        aria-valuetext={levelText(value)}
+        aria-invalid={messages ? true : undefined}
+        aria-describedby={describedBy(errorId, messages)}
+        onChange={(event) => onMove(Number(event.target.value))}
+      />
+      <FieldMessages id={errorId} messages={messages} />
+    </label>
+  );
+}
+
 /**
  * The severities a trap target receives, [low, high], as two linked sliders: moving one past the
  * other takes the other along, so the band is never empty. Arrow keys move each by one level.
@@ -29,44 +61,24 @@ export function SeverityBand({ low, high, onChange, errors }: SeverityBandProps)
     <fieldset className="severity-band">
       <legend>Severity band</legend>
       <p className="hint">The target receives every event from the lowest to the highest severity chosen here.</p>
-      <label>
-        Lowest severity
-        <input
-          type="range"
-          name="severity_low"
-          min={lowestSeverity}
-          max={highestSeverity}
-          step={1}
-          value={low}
-          aria-valuetext={levelText(low)}
-          aria-invalid={errors?.['severity_low'] ? true : undefined}
-          aria-describedby={describedBy(errorIds.low, errors?.['severity_low'])}
-          onChange={(event) => {
-            const next = Number(event.target.value);
-            onChange({ low: next, high: Math.max(high, next) });
-          }}
-        />
-        <FieldMessages id={errorIds.low} messages={errors?.['severity_low']} />
-      </label>
-      <label>
-        Highest severity
-        <input
-          type="range"
-          name="severity_high"
-          min={lowestSeverity}
-          max={highestSeverity}
-          step={1}
-          value={high}
-          aria-valuetext={levelText(high)}
-          aria-invalid={errors?.['severity_high'] ? true : undefined}
-          aria-describedby={describedBy(errorIds.high, errors?.['severity_high'])}
-          onChange={(event) => {
-            const next = Number(event.target.value);
-            onChange({ low: Math.min(low, next), high: next });
-          }}
-        />
-        <FieldMessages id={errorIds.high} messages={errors?.['severity_high']} />
-      </label>
+      <SeveritySlider
+        label="Lowest severity"
+        name="severity_low"
+        value={low}
+        errorId={errorIds.low}
+        messages={errors?.['severity_low']}
+        describedBy={describedBy}
+        onMove={(next) => onChange({ low: next, high: Math.max(high, next) })}
+      />
+      <SeveritySlider
+        label="Highest severity"
+        name="severity_high"
+        value={high}
+        errorId={errorIds.high}
+        messages={errors?.['severity_high']}
+        describedBy={describedBy}
+        onMove={(next) => onChange({ low: Math.min(low, next), high: next })}
+      />
       <ol className="band-scale" aria-hidden="true">
         {levels.map((level) => (
           <li key={level} data-in-band={level >= low && level <= high ? 'yes' : 'no'}>

@@ -10,7 +10,15 @@ import { SecretField } from '../../ui/secret-field.js';
 type SnmpConfig = Outputs['snmpConfig']['show'];
 
 const form = 'snmp-config';
-const formFields = ['version', 'community', 'location', 'contact', 'agent_enabled', 'agent_address', 'agent_port'];
+const formFields = {
+  version: 'Version',
+  community: 'Community',
+  location: 'Location',
+  contact: 'Contact',
+  agent_enabled: 'Run the SNMP agent',
+  agent_address: 'Listen address',
+  agent_port: 'UDP port',
+};
 
 /** A text row of the agent configuration: the form's id prefix, never autocompleted, as each row was before. */
 function ConfigField(props: Omit<ComponentProps<typeof Field>, 'form' | 'autoComplete'>) {

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { SecurityLevel } from '@dms/core';
 import { api, type Outputs } from '../../trpc-client.js';
-import { formProblem, type FormProblem } from '../../ui/form-problem.js';
+import { formProblem, labelled, type FormProblem } from '../../ui/form-problem.js';
 import { ProblemAlert } from '../../ui/problem-alert.js';
-import { TrapV3Fields, trapV3FieldNames } from './trap-v3-fields.js';
+import { TrapV3Fields, trapV3FieldLabels } from './trap-v3-fields.js';
 
 type Config = Outputs['snmpConfig']['show'];
 type User = Config['users'][number];
@@ -13,6 +13,13 @@ const form = 'snmp-user';
 /** A stored user as the update takes it back: without passphrases, which the core then keeps. */
 function kept(user: User) {
   return { security_name: user.security_name, security_level: user.security_level, auth_protocol: user.auth_protocol, priv_protocol: user.priv_protocol };
+}
+
+/** "legacy: Authentication protocol SHA-1 is allowed but weak": a note on a user, by its name and the form's labels. */
+function userMessage(message: string, users: readonly User[]): string {
+  const index = /^users\[(\d+)\]\./.exec(message)?.[1];
+  const user = index === undefined ? undefined : users[Number(index)];
+  return `${user ? `${user.security_name}: ` : ''}${labelled(message, trapV3FieldLabels)}`;
 }
 
 /**
@@ -33,7 +40,7 @@ export function SnmpUsers({ config, onSaved }: { config: Config; onSaved: () => 
       setRound((n) => n + 1);
       onSaved();
     } catch (caught) {
-      setProblem(formProblem(caught, trapV3FieldNames));
+      setProblem(formProblem(caught, trapV3FieldLabels));
       setNote('');
     }
   };
@@ -98,7 +105,7 @@ export function SnmpUsers({ config, onSaved }: { config: Config; onSaved: () => 
       )}
       {(config.messages ?? []).map((message) => (
         <p key={message} className="hint">
-          {message}
+          {userMessage(message, config.users)}
         </p>
       ))}
       <form key={round} className="admin-form" aria-label="Add or replace an SNMPv3 user" onSubmit={(event) => void submit(event)} noValidate>

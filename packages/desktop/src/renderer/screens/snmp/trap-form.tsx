@@ -11,12 +11,21 @@ import { FormActions } from '../../ui/form-actions.js';
 import { SeverityBand } from './severity-band.js';
 import { useFocusFirstInvalid } from '../../ui/focus-first-invalid.js';
 import { BandEvents } from './band-events.js';
-import { notifyTypeChoices, trapVersionChoices } from './snmp-choices.js';
-import { TrapV3Fields, trapV3Body, trapV3FieldNames } from './trap-v3-fields.js';
+import { notifyTypeChoices, trapVersionChoices } from '../../labels/snmp-choices.js';
+import { TrapV3Fields, trapV3Body, trapV3FieldLabels } from './trap-v3-fields.js';
 
 export type Trap = Outputs['traps']['list']['traps'][number];
 
-const formFields = ['manager', 'community', 'version', 'notify_type', 'activation', 'severity_low', 'severity_high', ...trapV3FieldNames];
+const formFields = {
+  manager: 'Manager',
+  community: 'Community',
+  version: 'Version',
+  notify_type: 'Notify as',
+  activation: 'Active',
+  severity_low: 'Lowest severity',
+  severity_high: 'Highest severity',
+  ...trapV3FieldLabels,
+};
 
 /**
  * Creates a trap target, or edits one; the core's field errors are shown under their fields. Beside

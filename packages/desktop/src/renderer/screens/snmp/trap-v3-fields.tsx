@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { AuthProtocol, PrivProtocol, SecurityLevel } from '@dms/core';
 import { Field, FieldFrame, type FieldErrors } from '../../ui/form-field.js';
 import { SecretField } from '../../ui/secret-field.js';
-import { authProtocolChoices, privProtocolChoices, securityLevelChoices } from './snmp-choices.js';
+import { authProtocolChoices, privProtocolChoices, securityLevelChoices } from '../../labels/snmp-choices.js';
 
 /** What a stored target holds of the v3 fields (the passphrases only where the caller may read them). */
 export interface TrapV3Values {
@@ -14,7 +14,15 @@ export interface TrapV3Values {
   priv_passphrase?: string | null;
 }
 
-export const trapV3FieldNames = ['security_name', 'security_level', 'auth_protocol', 'auth_passphrase', 'priv_protocol', 'priv_passphrase'];
+/** The v3 fields by their API names, with the labels the form shows them under (its messages name them so). */
+export const trapV3FieldLabels = {
+  security_name: 'Security name',
+  security_level: 'Security level',
+  auth_protocol: 'Authentication protocol',
+  auth_passphrase: 'Authentication passphrase',
+  priv_protocol: 'Privacy protocol',
+  priv_passphrase: 'Privacy passphrase',
+} as const;
 
 function Choice({
   form,

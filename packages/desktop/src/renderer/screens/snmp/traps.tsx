@@ -3,11 +3,15 @@ import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
-import { severityName } from './snmp-choices.js';
+import { severityName } from '../../labels/snmp-choices.js';
 import { TrapForm, type Trap } from './trap-form.js';
 import { TrapRowActions } from './trap-row-actions.js';
+import { createUserLine, EngineIdNote } from './trapd-user-line.js';
+import { trapV3FieldLabels } from './trap-v3-fields.js';
+import { labelled } from '../../ui/form-problem.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 function bandText(trap: Trap): string {
   if (trap.severity_low === trap.severity_high) return `only ${severityName(trap.severity_low)}`;
@@ -18,6 +22,9 @@ function bandText(trap: Trap): string {
 export function TrapsScreen() {
   const list = useListPage('manager');
   const traps = useLoad(() => api.traps.list.query(list.query), list.key);
+  // The engine id is the agent configuration's: a user who may not read it sees no createUser lines.
+  const agent = useLoad(() => api.snmpConfig.show.query());
+  const v3Targets = (traps.data?.traps ?? []).filter((trap) => trap.version === 'v3' && trap.security_name);
   const [editing, setEditing] = useState<Trap | null>(null);
   // A new key after each creation: the form starts empty again.
   const [newForm, setNewForm] = useState(0);
@@ -32,15 +39,7 @@ export function TrapsScreen() {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Trap targets</caption>
-          <thead>
-            <tr>
-              <th scope="col">Manager</th>
-              <th scope="col">Version</th>
-              <th scope="col">State</th>
-              <th scope="col">Severity band</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'Manager' }, { label: 'Version' }, { label: 'State' }, { label: 'Severity band' }, { label: 'Actions' }]} />
           <tbody>
             {rows.map((trap) => (
               <tr key={trap.snmp_trap_id}>
@@ -52,7 +51,7 @@ export function TrapsScreen() {
                   {trap.messages?.map((message) => (
                     <span key={message} className="hint">
                       {' '}
-                      {message}
+                      {labelled(message, trapV3FieldLabels)}
                     </span>
                   ))}
                 </td>
@@ -74,6 +73,22 @@ export function TrapsScreen() {
         </table>
       )}
       <ListPages label="Trap targets" page={list.page} count={traps.data?.count ?? 0} onPage={list.setPage} />
+      {v3Targets.length > 0 && (
+        <EngineIdNote
+          engineId={agent.data?.engine_id ?? null}
+          idPrefix="trap-engine-id"
+          lines={v3Targets.map((trap) => ({
+            key: String(trap.snmp_trap_id),
+            label: `the snmptrapd.conf line of ${trap.manager}`,
+            caption: `${trap.manager}${trap.notify_type === 'inform' ? ' (informs)' : ''}:`,
+            text: createUserLine(
+              agent.data?.engine_id ?? null,
+              { ...trap, security_name: trap.security_name ?? '', security_level: trap.security_level ?? 'noAuthNoPriv' },
+              trap.notify_type === 'inform',
+            ),
+          }))}
+        />
+      )}
       {editing ? (
         <TrapForm key={`edit-${editing.snmp_trap_id}`} trap={editing} onSaved={() => (setEditing(null), traps.reload())} onCancel={() => setEditing(null)} />
       ) : (

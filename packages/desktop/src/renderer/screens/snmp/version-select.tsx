@@ -1,4 +1,4 @@
-import { snmpVersionChoices } from './snmp-choices.js';
+import { snmpVersionChoices } from '../../labels/snmp-choices.js';
 
 /**
  * The SNMP version of a trap target or of the agent, as a labelled select named `version`;

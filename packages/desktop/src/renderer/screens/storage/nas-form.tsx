@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
-import { nasTypeLabels, optionsOf } from './labels.js';
+import { nasTypeLabels, optionsOf } from '../../labels/storage-labels.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { useFormSave } from '../../ui/use-form-save.js';
 

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
+import { NasShareCells } from './nas-share-cells.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SortableHeader, type SortOrder } from '../../ui/sortable-header.js';
@@ -8,7 +9,7 @@ import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { NasForm, type NasRow } from './nas-form.js';
-import { nasTypeLabels } from './labels.js';
+import { nasTypeLabels } from '../../labels/storage-labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { isConflict } from '../../ui/form-problem.js';
@@ -26,6 +27,11 @@ export function NasScreen() {
   const [notice, setNotice] = useState<{ name: string; created: boolean } | null>(null);
   const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns) };
   const list = useLoad(() => api.nas.list.query(query), JSON.stringify(query));
+  const ids = list.data?.nas.map((nas) => nas.id) ?? [];
+  const health = useLoad(() => (ids.length > 0 ? api.nas.shareHealth.query({ ids }) : Promise.resolve([])), ids.join(','));
+  const capacity = useLoad(() => api.statistics.capacity.query());
+  const healthOf = new Map(health.data?.map((row) => [row.nas_id, row]));
+  const capacityOf = new Map(capacity.data?.nas.map((row) => [row.nas_id, row]));
   const form = useRef<HTMLDivElement>(null);
   const count = list.data?.count ?? 0;
 
@@ -68,6 +74,11 @@ export function NasScreen() {
                 <SortableHeader field="type" label="Type" order={order} onSort={setOrder} />
                 <SortableHeader field="comment" label="Comment" order={order} onSort={setOrder} />
                 <SortableHeader field="price" label="Price" order={order} onSort={setOrder} className="number" />
+                <th scope="col" className="number">
+                  Shares
+                </th>
+                <th scope="col">Health</th>
+                <th scope="col">Capacity</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -79,6 +90,7 @@ export function NasScreen() {
                   <td>{nasTypeLabels[nas.type]}</td>
                   <td>{nas.comment ?? ''}</td>
                   <td className="number">{nas.price ?? ''}</td>
+                  <NasShareCells nasId={nas.id} health={healthOf.get(nas.id)} capacity={capacityOf.get(nas.id)} />
                   <td>
                     <span className="row-actions">
                       <button type="button" className="secondary" aria-label={`Edit NAS ${nas.name}`} onClick={() => edit(nas)}>

@@ -1,7 +1,7 @@
 import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
-import { optionsOf, poolContentLabels, poolTypeLabels } from './labels.js';
+import { optionsOf, poolContentLabels, poolTypeLabels } from '../../labels/storage-labels.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { useFormSave } from '../../ui/use-form-save.js';
 

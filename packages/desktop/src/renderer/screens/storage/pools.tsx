@@ -9,7 +9,7 @@ import { usePageInRange } from '../../ui/use-page-in-range.js';
 import { plural } from '../../ui/format.js';
 import { PoolForm, type PoolRow } from './pool-form.js';
 import { PoolMembers } from './pool-members.js';
-import { poolContentLabels, poolTypeLabels } from './labels.js';
+import { poolContentLabels, poolTypeLabels } from '../../labels/storage-labels.js';
 import './storage.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { namesInOrder, storageSortParam } from './storage-sort.js';

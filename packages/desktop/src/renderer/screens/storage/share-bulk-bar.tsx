@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
-import type { DomainErrorCode } from '@dms/core';
+import type { DomainErrorCode, JobKind } from '@dms/core';
 import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { plural } from '../../ui/format.js';
 import { selectedCount, selectionInput, type ShareSelection } from './share-selection.js';
 
-type BulkOutcome = Outputs['shares']['bulk']['start'];
+type BulkStart = Outputs['shares']['bulk']['start'];
+type BulkOutcome = Pick<BulkStart, 'accepted' | 'refused'>;
 
 /** A refusal's code as REST answers it and what it means here, so "429" and "queue full" read alike. */
 const refusalLabels: Partial<Record<DomainErrorCode, string>> = {
@@ -44,6 +45,8 @@ interface ShareBulkBarProps {
   onClear: () => void;
   /** After an action that changed shares (deleted, pooled, jobs queued): the list reloads. */
   onDone: () => void;
+  /** The jobs a bulk Test or Scan queued, by share: their rows follow them to the end. */
+  onJobsStarted: (kind: JobKind, jobs: BulkStart['jobs']) => void;
 }
 
 /**
@@ -52,7 +55,7 @@ interface ShareBulkBarProps {
  * names the count, Put into pool adds them to a pool's members. Each ends with a summary of
  * what was accepted and what was refused, by reason.
  */
-export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelectAllMatching, onClear, onDone }: ShareBulkBarProps) {
+export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelectAllMatching, onClear, onDone, onJobsStarted }: ShareBulkBarProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,10 +83,12 @@ export function ShareBulkBar({ selection, count, pageIds, filter, pools, onSelec
     const refused = result.refused.reduce((sum, group) => sum + group.shareIds.length, 0);
     return { title: `${verb}: ${result.accepted.toLocaleString('en')} accepted, ${refused.toLocaleString('en')} refused`, refused: result.refused };
   };
-  const start = (kind: 'share_test' | 'share_scan') =>
-    run(kind === 'share_test' ? 'Starting tests of' : 'Starting scans of', async () =>
-      outcome(kind === 'share_test' ? 'Test' : 'Scan', await api.shares.bulk.start.mutate({ selection: input, kind })),
-    );
+  const start = (kind: JobKind) =>
+    run(kind === 'share_test' ? 'Starting tests of' : 'Starting scans of', async () => {
+      const result = await api.shares.bulk.start.mutate({ selection: input, kind });
+      onJobsStarted(kind, result.jobs);
+      return outcome(kind === 'share_test' ? 'Test' : 'Scan', result);
+    });
   const pool = pools.find((item) => String(item.id) === poolId);
   const disabled = selected === 0 || busy !== null;
 

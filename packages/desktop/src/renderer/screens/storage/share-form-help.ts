@@ -22,7 +22,7 @@ const nfs: ShareTypeHelp = {
 /** Per NAS type, keyed by the core's union: a type added there fails the typecheck until it has its help. */
 export const shareTypeHelp: Record<NasType, ShareTypeHelp> = {
   local: {
-    path: 'A folder under this computer’s local share roots, such as projects (a relative path lies in the first root). The roots: the data dir’s shares/ folder unless DMS_LOCAL_ROOTS says otherwise.',
+    path: 'A folder under this computer’s local share roots, such as projects (a relative path lies in the first root).',
     options: 'A local share takes no options: leave this empty.',
   },
   smb_v1: smb,
@@ -36,8 +36,18 @@ export const shareTypeHelp: Record<NasType, ShareTypeHelp> = {
   },
 };
 
-/** The help for a NAS's type; a type this console does not know gets the general words. */
-export function helpFor(type: string | undefined): ShareTypeHelp {
+/**
+ * The help for a NAS's type; a type this console does not know gets the general words. A local
+ * share's names the absolute roots it may lie under, when the signed-in admin may see them.
+ */
+export function helpFor(type: string | undefined, localRoots?: readonly string[] | null): ShareTypeHelp {
+  if (type === 'local' && localRoots && localRoots.length > 0) {
+    const roots = localRoots.join(', ');
+    return {
+      ...shareTypeHelp.local,
+      path: `A folder under ${localRoots.length === 1 ? 'this local share root' : 'these local share roots'}: ${roots}; such as projects (a relative path lies in the first root).`,
+    };
+  }
   return (
     shareTypeHelp[type as NasType] ?? {
       path: 'The export or share path on the NAS',

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ActiveJobStatus } from '@dms/core';
 import { api, describeError, type DescribedError } from '../../trpc-client.js';
-import type { TrackedJob } from './job-progress.js';
+import type { TrackedJob } from '../../ui/job-progress.js';
 
 /** What the form's values are tested as: unsaved under a NAS, or the saved share as stored. */
 export type FormTestTarget = { nasId: number; body: Record<string, string> } | { shareId: number };

@@ -3,7 +3,8 @@ import { api, type Outputs } from '../../trpc-client.js';
 import { Field, FormError } from '../../ui/form-field.js';
 import { SelectField } from '../../ui/select-field.js';
 import { useFormSave } from '../../ui/use-form-save.js';
-import { JobProgress } from './job-progress.js';
+import { useLoad } from '../../ui/use-load.js';
+import { JobProgress } from '../../ui/job-progress.js';
 import { helpFor } from './share-form-help.js';
 import { useFormTest, type FormTestTarget } from './share-form-test.js';
 
@@ -74,7 +75,8 @@ export function ShareForm({ nas, editing, defaultNasId, onSaved, onCancel }: Sha
   const test = useFormTest();
   const [testRun, setTestRun] = useState<{ note: string | null; subject: string } | null>(null);
   const nasItem = nas.find((item) => String(item.id) === nasId);
-  const help = helpFor(nasItem?.type);
+  const roots = useLoad(() => api.nas.localRoots.query());
+  const help = helpFor(nasItem?.type, roots.data);
   const { error: saveError, onSubmit } = useFormSave(async (form, element) => {
     const values = formValues(form);
     let saved: ShareRow;

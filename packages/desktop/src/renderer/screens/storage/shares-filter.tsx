@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { ShareHealth } from '@dms/core';
-import { optionsOf } from './labels.js';
-import { shareHealthLabels } from '../watch/watch-labels.js';
+import { optionsOf } from '../../labels/storage-labels.js';
+import { FilterBar, FilterSearch, FilterSelect } from '../../ui/filter-bar.js';
+import { shareHealthLabels } from '../../labels/watch-labels.js';
 
 /** What the shares table is narrowed to: a part of the name, one NAS (its id) and one health, or every one (''). */
 export interface ShareFilter {
@@ -45,58 +46,31 @@ export function SharesFilter({
   value: ShareFilter;
   onChange: (filter: ShareFilter) => void;
 }) {
-  const [text, setText] = useState(value.name);
-  // Follows a change made elsewhere (Clear filter), keeping what is typed when it is the same filter.
-  useEffect(() => setText((current) => (current.trim() === value.name ? current : value.name)), [value.name]);
-  useEffect(() => {
-    const trimmed = text.trim();
-    if (trimmed === value.name) return;
-    const timer = setTimeout(() => onChange({ ...value, name: trimmed }), 250);
-    return () => clearTimeout(timer);
-  }, [text, value, onChange]);
+  const setName = useCallback((name: string) => onChange({ ...value, name }), [value, onChange]);
   return (
-    <div className="storage-filter" role="search" aria-label="Filter shares">
-      <label>
-        Name contains
-        <input
-          type="search"
-          name="filter-name"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          autoComplete="off"
-          aria-describedby="share-filter-hint"
-        />
-      </label>
-      <label>
-        NAS
-        <select name="filter-nas" value={value.nasId} onChange={(event) => onChange({ ...value, nasId: event.target.value })}>
-          <option value="">All NAS</option>
-          {nas.map((item) => (
-            <option key={item.id} value={String(item.id)}>
-              {item.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Health
-        <select name="filter-health" value={value.health} onChange={(event) => onChange({ ...value, health: event.target.value as ShareFilter['health'] })}>
-          <option value="">Any health</option>
-          {optionsOf(shareHealthLabels).map(([health, label]) => (
-            <option key={health} value={health}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {isShareFiltered(value) && (
-        <button type="button" className="secondary" onClick={() => onChange(noFilter)}>
-          Clear filter
-        </button>
-      )}
-      <span id="share-filter-hint" className="hint">
-        Upper and lower case alike (A–Z); % matches any text and _ one character.
-      </span>
-    </div>
+    <FilterBar
+      label="Filter shares"
+      filtered={isShareFiltered(value)}
+      onClear={() => onChange(noFilter)}
+      hint={{ id: 'share-filter-hint', text: 'Upper and lower case alike (A–Z); % matches any text and _ one character.' }}
+    >
+      <FilterSearch label="Name contains" name="filter-name" value={value.name} onChange={setName} describedBy="share-filter-hint" />
+      <FilterSelect
+        label="NAS"
+        name="filter-nas"
+        value={value.nasId}
+        anyLabel="All NAS"
+        options={nas.map((item) => [String(item.id), item.name] as const)}
+        onChange={(nasId) => onChange({ ...value, nasId })}
+      />
+      <FilterSelect
+        label="Health"
+        name="filter-health"
+        value={value.health}
+        anyLabel="Any health"
+        options={optionsOf(shareHealthLabels)}
+        onChange={(health) => onChange({ ...value, health })}
+      />
+    </FilterBar>
   );
 }

@@ -10,7 +10,8 @@ import { ShareForm, type ShareRow } from './share-form.js';
 import { ShareTable, shareTitle } from './share-table.js';
 import { filterParams, healthParam, isShareFiltered, noFilter, SharesFilter, type ShareFilter } from './shares-filter.js';
 import { hashParams } from '../../shell/hash-route.js';
-import { useShareJobs } from './job-progress.js';
+import { useShareJobs } from '../../ui/job-progress.js';
+import { useBulkJobs } from './use-bulk-jobs.js';
 import { ShareBulkBar } from './share-bulk-bar.js';
 import { isSelected, useShareSelection } from './share-selection.js';
 import '../../ui/admin.css';
@@ -53,15 +54,24 @@ export function SharesScreen() {
 
   const nas = useLoad(() => api.nas.list.query(namesQuery));
   const pools = useLoad(() => api.pools.list.query(namesQuery));
-  const query = { page, per_page: perPage, sort_by: storageSortParam(order, textColumns), ...filterParams(filter) };
+  // `#/shares?share=ID` (an alert's "About") shows that one share, read once: the console opens the screen anew when the address changes.
+  const [linkedShare] = useState(() => (/^\d+$/.test(hashParams().get('share') ?? '') ? hashParams().get('share') : null));
+  const query = {
+    page,
+    per_page: perPage,
+    sort_by: storageSortParam(order, textColumns),
+    ...filterParams(filter),
+    ...(linkedShare ? { id: linkedShare } : {}),
+  };
   const shares = useLoad(() => api.shares.list.query({ query }), JSON.stringify(query));
   const jobs = useShareJobs(() => shares.reload());
+  const bulkJobs = useBulkJobs(shares.data?.nas_shares, jobs.follow);
 
   const nasRows = nas.data?.nas ?? [];
   const nasNames = new Map(nasRows.map((item) => [item.id, item.name]));
   const poolNames = new Map(pools.data?.pools.map((pool) => [pool.id, pool.name]));
   const count = shares.data?.count ?? 0;
-  const filtered = isShareFiltered(filter);
+  const filtered = isShareFiltered(filter) || linkedShare !== null;
 
   usePageInRange(page, shares.data?.count, perPage, setPage);
 
@@ -84,6 +94,11 @@ export function SharesScreen() {
         <EmptyState title="No NAS yet">
           A share lives on a NAS: add one on the <a href="#/nas">NAS screen</a> first, then come back to create its shares.
         </EmptyState>
+      )}
+      {linkedShare && (
+        <p className="notice" role="status">
+          {shares.data?.count === 0 ? 'The share this link names is no longer there.' : 'Showing the share you opened.'} <a href="#/shares">Show every share</a>
+        </p>
       )}
       {nasRows.length > 0 && <SharesFilter nas={nasRows} value={filter} onChange={setFilter} />}
       {shares.data && count === 0 && nasRows.length > 0 && !filtered && (
@@ -109,6 +124,7 @@ export function SharesScreen() {
             onSelectAllMatching={selecting.selectAllMatching}
             onClear={selecting.clear}
             onDone={() => (shares.reload(), pools.reload())}
+            onJobsStarted={bulkJobs.queue}
           />
           <ShareTable
             isSelected={(share) => isSelected(selecting.selection, share.id)}

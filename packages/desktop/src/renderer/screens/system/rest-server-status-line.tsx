@@ -1,4 +1,4 @@
-import { CopyButton } from './copy-button.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import type { RestServerStatusView } from './rest-server-summary.js';
 
 const urlId = 'rest-server-url';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { EmptyState } from '../../ui/empty-state.js';
-import { ConfirmButton } from '../../ui/confirm-button.js';
+import { EditDeleteActions } from '../../ui/edit-delete-actions.js';
 import { shortTime } from '../../ui/format.js';
 import type { ScreenProps } from '../screen-props.js';
 import { ListPages, useListPage } from '../../ui/list-pages.js';
@@ -10,6 +10,7 @@ import { AdminOnly } from '../../ui/admin-only.js';
 import { UserForm, type User } from './user-form.js';
 import '../../ui/admin.css';
 import { ErrorAlert } from '../../ui/error-alert.js';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 /** The people who sign in here and to the REST API (Basic or JWT); admin-only. */
 export function UsersScreen({ user: me }: ScreenProps) {
@@ -29,14 +30,7 @@ export function UsersScreen({ user: me }: ScreenProps) {
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">User name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'User name' }, { label: 'Role' }, { label: 'Created' }, { label: 'Actions' }]} />
           <tbody>
             {rows.map((user) => (
               <tr key={user.id}>
@@ -47,21 +41,16 @@ export function UsersScreen({ user: me }: ScreenProps) {
                 <td>{user.admin ? 'admin' : 'user'}</td>
                 <td>{shortTime(user.created_at)}</td>
                 <td>
-                  <div className="admin-row-actions">
-                    <button type="button" className="secondary" aria-label={`Edit user ${user.username}`} onClick={() => setEditing(user)}>
-                      Edit
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      accessibleLabel={`Delete user ${user.username}`}
-                      question={`Delete user ${user.username}? They can no longer sign in, here or to the REST API.`}
-                      onConfirm={async () => {
-                        await api.users.delete.mutate({ user: user.id });
-                        if (editing?.id === user.id) setEditing(null);
-                        users.reload();
-                      }}
-                    />
-                  </div>
+                  <EditDeleteActions
+                    name={`user ${user.username}`}
+                    onEdit={() => setEditing(user)}
+                    question={`Delete user ${user.username}? They can no longer sign in, here or to the REST API.`}
+                    onDelete={async () => {
+                      await api.users.delete.mutate({ user: user.id });
+                      if (editing?.id === user.id) setEditing(null);
+                      users.reload();
+                    }}
+                  />
                 </td>
               </tr>
             ))}

@@ -3,10 +3,11 @@ import { api, describeError, type Outputs } from '../../trpc-client.js';
 import { useRefusableLoad } from '../../ui/use-refusable-load.js';
 import { AdminOnly } from '../../ui/admin-only.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
-import { severityNames } from '../snmp/snmp-choices.js';
-import { alertSourceLabel } from './watch-labels.js';
+import { severityNames } from '../../labels/snmp-choices.js';
+import { alertSourceLabel } from '../../labels/watch-labels.js';
 import '../../ui/admin.css';
 import './watch.css';
+import { ColumnHeads } from '../../ui/column-heads.js';
 
 type AlertSetting = Outputs['alertSettings']['list']['alert_settings'][number];
 
@@ -94,14 +95,7 @@ export function AlertSettingsScreen() {
       {rows.length > 0 && (
         <table className="alert-settings-table">
           <caption className="visually-hidden">Alert sources</caption>
-          <thead>
-            <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Raised when</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Level</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[{ label: 'Source' }, { label: 'Raised when' }, { label: 'Enabled' }, { label: 'Level' }]} />
           <tbody>
             {rows.map((setting) => (
               <SettingRow key={setting.source} setting={setting} onSaved={(next) => setSaved((current) => ({ ...current, [next.source]: next }))} />

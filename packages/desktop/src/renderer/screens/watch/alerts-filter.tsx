@@ -1,7 +1,8 @@
 import type { AlertSource } from '@dms/core';
-import { optionsOf } from '../storage/labels.js';
-import { severityNames } from '../snmp/snmp-choices.js';
-import { alertSourceLabels } from './watch-labels.js';
+import { optionsOf } from '../../labels/storage-labels.js';
+import { severityNames } from '../../labels/snmp-choices.js';
+import { FilterBar, FilterSelect } from '../../ui/filter-bar.js';
+import { alertSourceLabels } from '../../labels/watch-labels.js';
 
 /** What the alert list is narrowed to: open ones or all, one source, a lowest level; '' is "any". */
 export interface AlertFilter {
@@ -33,41 +34,33 @@ const lowestLevels = Object.entries(severityNames)
 /** Each choice narrows the list at once. */
 export function AlertsFilter({ value, onChange }: { value: AlertFilter; onChange: (filter: AlertFilter) => void }) {
   return (
-    <div className="storage-filter" role="search" aria-label="Filter alerts">
-      <label>
-        Show
-        <select name="filter-state" value={value.state} onChange={(event) => onChange({ ...value, state: event.target.value as AlertFilter['state'] })}>
-          <option value="open">Open alerts</option>
-          <option value="all">All alerts, cleared too</option>
-        </select>
-      </label>
-      <label>
-        Source
-        <select name="filter-source" value={value.source} onChange={(event) => onChange({ ...value, source: event.target.value as AlertFilter['source'] })}>
-          <option value="">Any source</option>
-          {optionsOf(alertSourceLabels).map(([source, label]) => (
-            <option key={source} value={source}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Level
-        <select name="filter-level" value={value.level} onChange={(event) => onChange({ ...value, level: event.target.value })}>
-          <option value="">Any level</option>
-          {lowestLevels.map(([level, label]) => (
-            <option key={level} value={level}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {isAlertFiltered(value) && (
-        <button type="button" className="secondary" onClick={() => onChange({ ...value, source: '', level: '' })}>
-          Clear filter
-        </button>
-      )}
-    </div>
+    <FilterBar label="Filter alerts" filtered={isAlertFiltered(value)} onClear={() => onChange({ ...value, source: '', level: '' })}>
+      <FilterSelect
+        label="Show"
+        name="filter-state"
+        value={value.state}
+        options={[
+          ['open', 'Open alerts'],
+          ['all', 'All alerts, cleared too'],
+        ]}
+        onChange={(state) => onChange({ ...value, state: state || 'open' })}
+      />
+      <FilterSelect
+        label="Source"
+        name="filter-source"
+        value={value.source}
+        anyLabel="Any source"
+        options={optionsOf(alertSourceLabels)}
+        onChange={(source) => onChange({ ...value, source })}
+      />
+      <FilterSelect
+        label="Level"
+        name="filter-level"
+        value={value.level}
+        anyLabel="Any level"
+        options={lowestLevels}
+        onChange={(level) => onChange({ ...value, level })}
+      />
+    </FilterBar>
   );
 }

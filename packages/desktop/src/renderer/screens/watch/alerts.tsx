@@ -1,4 +1,3 @@
-import { useCallback, useState } from 'react';
 import { api } from '../../trpc-client.js';
 import { useLoad } from '../../ui/use-load.js';
 import { useAlertsReload } from '../../ui/use-alerts-reload.js';
@@ -7,13 +6,10 @@ import { EmptyState } from '../../ui/empty-state.js';
 import { ErrorAlert } from '../../ui/error-alert.js';
 import { Pager } from '../../ui/pager.js';
 import { usePageInRange } from '../../ui/use-page-in-range.js';
-import { plural } from '../../ui/format.js';
+import { ListCount, useFilteredPages } from '../../ui/list-screen.js';
 import { AlertsFilter, alertFilterParams, isAlertFiltered, openAlerts, type AlertFilter } from './alerts-filter.js';
-import { AlertTable } from './alert-table.js';
+import { AlertTable } from '../../ui/alerts/alert-table.js';
 import '../../ui/admin.css';
-import '../storage/storage.css';
-import '../dashboard/dashboard.css';
-import '../history/history.css';
 import './watch.css';
 
 /**
@@ -22,13 +18,9 @@ import './watch.css';
  * read again on an interval, as the header's count is.
  */
 export function AlertsScreen() {
-  const [filter, setFilterState] = useState<AlertFilter>(openAlerts);
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPageState] = useState(25);
-  const setFilter = useCallback((next: AlertFilter) => (setFilterState(next), setPage(1)), []);
-  const setPerPage = useCallback((next: number) => (setPerPageState(next), setPage(1)), []);
+  const { filter, setFilter, page, setPage, perPage, setPerPage, pageQuery } = useFilteredPages<AlertFilter>(openAlerts);
 
-  const query = { page: String(page), per_page: String(perPage), ...alertFilterParams(filter) };
+  const query = { ...pageQuery, ...alertFilterParams(filter) };
   const alerts = useLoad(() => api.alerts.list.query(query), JSON.stringify(query));
   useAlertsReload(alerts.reload);
   usePageInRange(page, alerts.data?.count, perPage, setPage);
@@ -44,18 +36,8 @@ export function AlertsScreen() {
       </p>
       <ErrorAlert message={alerts.error} />
       <AlertsFilter value={filter} onChange={setFilter} />
-      {alerts.data && (
-        <div className="history-toolbar">
-          <p className="storage-count">
-            {plural(count, noun)}
-            {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
-          </p>
-          {/* Reads the header's count again too. */}
-          <button type="button" className="secondary small" onClick={notifyAlertsChanged}>
-            Refresh
-          </button>
-        </div>
-      )}
+      {/* Refresh reads the header's count again too. */}
+      {alerts.data && <ListCount count={count} noun={noun} filtered={filtered} onRefresh={notifyAlertsChanged} />}
       {alerts.data && count === 0 && (
         <EmptyState title={filtered ? 'No alert matches the filter' : filter.state === 'open' ? 'No open alerts' : 'No alerts yet'}>
           {filtered ? 'Change the filter, or clear it to see every alert.' : 'All is well: alerts appear here as dms notices a problem.'}
@@ -63,7 +45,7 @@ export function AlertsScreen() {
       )}
       {alerts.data && count > 0 && (
         <>
-          <AlertTable alerts={alerts.data.alerts} onChanged={alerts.reload} />
+          <AlertTable alerts={alerts.data.alerts} onChanged={alerts.reload} name={{ label: 'Alerts' }} withHistory />
           <Pager label="Alerts" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
         </>
       )}

@@ -1,8 +1,8 @@
 import { useId, useMemo } from 'react';
 import type { FieldErrors } from '../../ui/form-field.js';
 import { FieldMessages } from '../../ui/problem-alert.js';
-import { optionsOf } from '../storage/labels.js';
-import { buildRule, readRule, ruleUnitLabels, timeZones, weekdayNames, weekdays, type RuleUnit, type SimpleRule } from './rule-text.js';
+import { optionsOf } from '../../labels/storage-labels.js';
+import { buildRule, firstRun, readRule, ruleUnitLabels, runText, timeZones, weekdayNames, weekdays, type RuleUnit, type SimpleRule } from './rule-text.js';
 
 /** The rule as the form holds it: the simple fields, and the raw text while it is edited by hand. */
 export interface RuleState {
@@ -21,6 +21,12 @@ interface RuleFieldsProps {
   value: RuleState;
   onChange: (value: RuleState) => void;
   errors: FieldErrors;
+}
+
+/** "First run: Mon, Nov 25, 2030, 12:00 (Europe/Paris)", from the fields as they stand. */
+function firstRunText(rule: SimpleRule): string {
+  const at = firstRun(rule);
+  return at ? `First run: ${runText(at, rule.timeZone)}` : 'First run: fill in every field above to see it.';
 }
 
 /**
@@ -104,7 +110,7 @@ export function RuleFields({ form, value, onChange, errors }: RuleFieldsProps) {
           </label>
         </div>
         <span id={`${id}-time-hint`} className="hint">
-          Every N days runs at this time of day; minutes and hours count from it.
+          Every N days runs at this time of day; minutes and hours count from it. A new schedule starts now, in your time zone.
         </span>
         <fieldset className="rule-days">
           <legend>Only on (none ticked: every day)</legend>
@@ -143,6 +149,9 @@ export function RuleFields({ form, value, onChange, errors }: RuleFieldsProps) {
         </span>
         <FieldMessages id={errorId} messages={messages} />
       </div>
+      <p className="first-run" role="status">
+        {advanced ? 'The list shows the next run once the schedule is saved.' : firstRunText(simple)}
+      </p>
       <label className="inline">
         <input type="checkbox" name="advanced" checked={advanced} onChange={(event) => setAdvanced(event.target.checked)} />
         Edit the rule text by hand (advanced)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRule, defaultRule, describeRule, readRule, timeZones, type SimpleRule } from './rule-text.js';
+import { buildRule, defaultRule, describeRule, firstRun, readRule, runText, timeZones, type SimpleRule } from './rule-text.js';
 
 const paris: SimpleRule = { every: '2', unit: 'hours', weekdays: ['WE', 'MO'], date: '2026-11-25', time: '12:00', timeZone: 'Europe/Paris' };
 
@@ -49,11 +49,30 @@ describe('the schedule form’s rule text', () => {
     expect(describeRule('DTSTART:20261125T120000Z\nRRULE:FREQ=SECONDLY;INTERVAL=5')).toBe('Custom rule');
   });
 
-  it('starts a new rule daily at the next full hour, in a zone it offers', () => {
-    const rule = defaultRule(new Date('2026-11-25T10:20:00Z'));
+  it('starts a new rule daily from now (the next whole minute), in a zone it offers', () => {
+    const now = new Date('2026-11-25T10:20:30Z');
+    const rule = defaultRule(now);
     expect(rule).toMatchObject({ every: '1', unit: 'days', weekdays: [] });
-    expect(rule.time).toMatch(/^\d{2}:00$/);
     expect(timeZones()[0]).toBe('UTC');
     expect(timeZones()).toContain(rule.timeZone);
+    expect(firstRun(rule, now)?.toISOString()).toBe('2026-11-25T10:21:00.000Z');
+  });
+
+  it('finds the first run: the start, the next weekday chosen, or the next step after a start already past', () => {
+    // Monday 25 November 2030, 12:00 in Paris is 11:00 UTC.
+    const now = new Date('2030-11-20T00:00:00Z');
+    const monday = { ...paris, date: '2030-11-25' };
+    expect(firstRun(monday, now)?.toISOString()).toBe('2030-11-25T11:00:00.000Z');
+    expect(runText(firstRun(monday, now)!, 'Europe/Paris')).toBe('Mon, Nov 25, 2030, 12:00 (Europe/Paris)');
+    // A Tuesday start with only Wednesdays: the first 2-hour step on Wednesday, at midnight Paris time.
+    const tuesday = { ...paris, date: '2030-11-26', weekdays: ['WE' as const] };
+    expect(firstRun(tuesday, now)?.toISOString()).toBe('2030-11-26T23:00:00.000Z');
+    // Every 2 minutes from 10:00 UTC, now 10:05:10: the next step is 10:06.
+    const minutes: SimpleRule = { every: '2', unit: 'minutes', weekdays: [], date: '2030-11-20', time: '10:00', timeZone: 'UTC' };
+    expect(firstRun(minutes, new Date('2030-11-20T10:05:10Z'))?.toISOString()).toBe('2030-11-20T10:06:00.000Z');
+    // Daily at 09:30 in New York across the DST end (3 November 2030): the time of day stays.
+    const daily: SimpleRule = { every: '1', unit: 'days', weekdays: [], date: '2030-11-01', time: '09:30', timeZone: 'America/New_York' };
+    expect(firstRun(daily, new Date('2030-11-04T00:00:00Z'))?.toISOString()).toBe('2030-11-04T14:30:00.000Z');
+    expect(firstRun({ ...daily, every: '0' }, now)).toBeUndefined();
   });
 });

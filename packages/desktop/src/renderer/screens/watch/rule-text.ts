@@ -97,21 +97,109 @@ export function timeZones(): string[] {
   return [utc, ...known.filter((zone) => zone !== utc)];
 }
 
-/** A new schedule's rule: every day, starting at the next full hour in the console's zone. */
+/** A new schedule's rule: every day, starting now (the next whole minute) in the console's zone. */
 export function defaultRule(now: Date = new Date()): SimpleRule {
   const timeZone = localTimeZone();
-  const next = new Date(Math.ceil((now.getTime() + 1) / 3_600_000) * 3_600_000);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(next)
-      .map((part) => [part.type, part.value]),
-  );
+  const next = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
+  const parts = zoneParts(next.getTime(), timeZone);
   return {
     every: '1',
     unit: 'days',
     weekdays: [],
-    date: `${parts['year']}-${parts['month']}-${parts['day']}`,
-    time: `${parts['hour']}:${parts['minute']}`,
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    time: `${parts.hour}:${parts.minute}`,
     timeZone,
   };
+}
+
+/** An instant's wall-clock fields in a zone, two digits each (four for the year). */
+function zoneParts(instant: number, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  return { year: parts['year']!, month: parts['month']!, day: parts['day']!, hour: parts['hour']!, minute: parts['minute']!, second: parts['second']! };
+}
+
+/** The instant a zone's wall clock shows this date and time (the later reading of a time a DST change repeats). */
+function wallClockInstant(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute);
+  const offsetAt = (instant: number) => {
+    const p = zoneParts(instant, timeZone);
+    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - instant;
+  };
+  // Twice: the offset at the first guess may be the other side of a DST change.
+  const first = asUtc - offsetAt(asUtc);
+  return asUtc - offsetAt(first);
+}
+
+const weekdayByIndex: readonly Weekday[] = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/** The weekday an instant falls on in a zone. */
+function weekdayIn(instant: number, timeZone: string): Weekday {
+  const p = zoneParts(instant, timeZone);
+  return weekdayByIndex[new Date(Date.UTC(+p.year, +p.month - 1, +p.day)).getUTCDay()]!;
+}
+
+/** How far ahead the first run is looked for: a week holds every weekday. */
+const lookAheadMs = 8 * 86_400_000;
+
+/**
+ * When a rule the form builds first runs, at or after `now`: its start, or the first step after
+ * it that falls on a chosen weekday (a start already past counts on from it). Undefined while a
+ * field is not filled in as the core takes it (the core then says why, on save).
+ */
+export function firstRun(rule: SimpleRule, now: Date = new Date()): Date | undefined {
+  const every = Number(rule.every.trim());
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(rule.date);
+  const time = /^(\d{2}):(\d{2})$/.exec(rule.time);
+  if (!Number.isInteger(every) || every < 1 || !date || !time || !rule.timeZone) return undefined;
+  const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+  const [hour, minute] = [Number(time[1]), Number(time[2])];
+  const onDay = (instant: number) => rule.weekdays.length === 0 || rule.weekdays.includes(weekdayIn(instant, rule.timeZone));
+  const start = wallClockInstant(year, month, day, hour, minute, rule.timeZone);
+  if (rule.unit === 'days') {
+    // Days count on the zone's calendar: the time of day stays, whatever the DST offset.
+    const stepDays = every;
+    let k = start >= now.getTime() ? 0 : Math.floor((now.getTime() - start) / (stepDays * 86_400_000));
+    for (let tries = 0; tries < 800; tries++, k++) {
+      const shifted = new Date(Date.UTC(year, month - 1, day + k * stepDays));
+      const at = wallClockInstant(shifted.getUTCFullYear(), shifted.getUTCMonth() + 1, shifted.getUTCDate(), hour, minute, rule.timeZone);
+      if (at >= now.getTime() && onDay(at)) return new Date(at);
+    }
+    return undefined;
+  }
+  const step = every * (rule.unit === 'minutes' ? 60_000 : 3_600_000);
+  const from = start >= now.getTime() ? 0 : Math.ceil((now.getTime() - start) / step);
+  const tries = Math.min(Math.ceil(lookAheadMs / step) + 1, 20_000);
+  for (let k = from; k < from + tries; k++) {
+    const at = start + k * step;
+    if (onDay(at)) return new Date(at);
+  }
+  return undefined;
+}
+
+/** "Mon, Nov 25, 2030, 12:00 (Europe/Paris)": a run's time on the zone's clock. */
+export function runText(at: Date, timeZone: string): string {
+  const text = new Intl.DateTimeFormat('en', {
+    timeZone,
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${text} (${timeZone})`;
 }

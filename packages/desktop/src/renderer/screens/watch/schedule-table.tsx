@@ -1,9 +1,23 @@
 import { api } from '../../trpc-client.js';
-import { ConfirmButton } from '../../ui/confirm-button.js';
+import { ColumnHeads, type Column } from '../../ui/column-heads.js';
+import { EditDeleteActions } from '../../ui/edit-delete-actions.js';
 import { shortTime } from '../../ui/format.js';
-import { scheduleActionLabels } from './watch-labels.js';
+import { scheduleActionLabels } from '../../labels/watch-labels.js';
 import { describeRule } from './rule-text.js';
 import { targetText, type Schedule, type ScheduleNames } from './schedule-names.js';
+
+const scheduleColumns: Column[] = [
+  { label: 'Name' },
+  { label: 'Action' },
+  { label: 'Shares' },
+  { label: 'Rule' },
+  { label: 'Next run' },
+  { label: 'Last run' },
+  { label: 'Missed', number: true },
+  { label: 'Skipped', number: true },
+  { label: 'Enabled' },
+  { label: 'Actions' },
+];
 
 interface ScheduleTableProps {
   schedules: Schedule[];
@@ -17,24 +31,7 @@ interface ScheduleTableProps {
 export function ScheduleTable({ schedules, names, editingId, onEdit, onDeleted }: ScheduleTableProps) {
   return (
     <table aria-label="Schedules" className="schedule-table">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Action</th>
-          <th scope="col">Shares</th>
-          <th scope="col">Rule</th>
-          <th scope="col">Next run</th>
-          <th scope="col">Last run</th>
-          <th scope="col" className="number">
-            Missed
-          </th>
-          <th scope="col" className="number">
-            Skipped
-          </th>
-          <th scope="col">Enabled</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={scheduleColumns} />
       <tbody>
         {schedules.map((schedule) => (
           <tr key={schedule.id} data-editing={editingId === schedule.id ? 'true' : undefined}>
@@ -51,20 +48,15 @@ export function ScheduleTable({ schedules, names, editingId, onEdit, onDeleted }
             <td className="number">{schedule.skipped_count.toLocaleString('en')}</td>
             <td>{schedule.enabled ? 'yes' : 'no'}</td>
             <td>
-              <div className="admin-row-actions">
-                <button type="button" className="secondary" aria-label={`Edit schedule ${schedule.name}`} onClick={() => onEdit(schedule)}>
-                  Edit
-                </button>
-                <ConfirmButton
-                  label="Delete"
-                  accessibleLabel={`Delete schedule ${schedule.name}`}
-                  question={`Delete schedule ${schedule.name}? Its runs stop; the jobs it started stay in the history.`}
-                  onConfirm={async () => {
-                    await api.schedules.delete.mutate({ schedule: schedule.id });
-                    onDeleted(schedule);
-                  }}
-                />
-              </div>
+              <EditDeleteActions
+                name={`schedule ${schedule.name}`}
+                onEdit={() => onEdit(schedule)}
+                question={`Delete schedule ${schedule.name}? Its runs stop; the jobs it started stay in the history.`}
+                onDelete={async () => {
+                  await api.schedules.delete.mutate({ schedule: schedule.id });
+                  onDeleted(schedule);
+                }}
+              />
             </td>
           </tr>
         ))}

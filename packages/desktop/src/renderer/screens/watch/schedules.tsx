@@ -9,7 +9,6 @@ import { ScheduleForm } from './schedule-form.js';
 import { ScheduleTable } from './schedule-table.js';
 import { useScheduleNames, type Schedule } from './schedule-names.js';
 import '../../ui/admin.css';
-import '../storage/storage.css';
 import './watch.css';
 
 /**

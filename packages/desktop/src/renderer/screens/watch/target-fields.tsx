@@ -1,3 +1,4 @@
+import '../../ui/list.css';
 import { useId } from 'react';
 import type { FieldErrors } from '../../ui/form-field.js';
 import { FieldMessages } from '../../ui/problem-alert.js';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, describeError } from '../../trpc-client.js';
-import { notifyAlertsChanged } from '../../ui/alerts-changed.js';
-import { alertSourceLabel } from './watch-labels.js';
+import { notifyAlertsChanged } from '../alerts-changed.js';
+import { alertSourceLabel } from '../../labels/watch-labels.js';
 import { alertResource, type AlertRow } from './alert-text.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Outputs } from '../../trpc-client.js';
+import type { Outputs } from '../trpc-client.js';
 
 /** A job as the history and the overview show it: the core's job with its share's and NAS's names. */
 export type NamedJob = Outputs['jobs']['list']['jobs'][number];

@@ -8,8 +8,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   create: 'Created',
   update: 'Updated',
   delete: 'Deleted',
-  test: 'Tested',
-  scan: 'Scanned',
+  // The event records the request: the job it starts may still fail, and the log shows its outcome beside.
+  test: 'Started a test',
+  scan: 'Started a scan',
   login: 'Signed in',
   login_failed: 'Sign-in failed',
   key_created: 'Key created',
@@ -34,8 +35,17 @@ export const resourceTypeLabels: Record<string, string> = {
   api_keys: 'API key',
   cors_rules: 'Cross-origin rule',
   settings: 'Settings',
+  schedules: 'Schedule',
+  alerts: 'Alert',
+  alert_settings: 'Alert setting',
 };
 
 export function resourceTypeLabel(type: string): string {
   return resourceTypeLabels[type] ?? type;
+}
+
+/** What an event did, in words: a trap target's test sends a trap at once, a share's starts a job. */
+export function auditActionText(event: { action: AuditAction; resource: { type: string } | null }): string {
+  if (event.action === 'test' && event.resource?.type === 'traps') return 'Sent a test trap';
+  return auditActionLabels[event.action];
 }

@@ -1,4 +1,5 @@
-import { severityName } from '../snmp/snmp-choices.js';
+import './alerts.css';
+import { severityName } from '../../labels/snmp-choices.js';
 
 /** An alert's level in words, marked by its level for colour; the words carry it without colour too. */
 export function LevelBadge({ level }: { level: number }) {

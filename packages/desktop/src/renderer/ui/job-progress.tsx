@@ -1,9 +1,10 @@
+import './job-progress.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ActiveJobStatus, JobKind } from '@dms/core';
 import { isJobFinished } from '@dms/core';
-import { api, describeError } from '../../trpc-client.js';
-import { humanBytes, plural } from '../../ui/format.js';
-import { jobKindLabels, jobStatusLabels, stepLabel } from './labels.js';
+import { api, describeError } from '../trpc-client.js';
+import { humanBytes, plural } from './format.js';
+import { jobKindLabels, jobStatusLabels, stepLabel } from '../labels/storage-labels.js';
 
 /** A job the screen started and follows: its latest state, or why it could not start or be followed. */
 export interface TrackedJob {
@@ -15,8 +16,8 @@ export interface TrackedJob {
 const isFinished = (job: ActiveJobStatus | undefined) => job !== undefined && isJobFinished(job);
 
 /**
- * Tests and scans of saved shares, one per share at a time: starts the job, then follows it
- * through the jobs.progress subscription until it ends. `onFinished` runs once per job at its
+ * Tests and scans of saved shares, one per share at a time: starts the job (or takes one a bulk
+ * action started), then follows it through the jobs.progress subscription until it ends. `onFinished` runs once per job at its
  * end (a scan changes the share's counts, so the list reloads). Subscriptions end with the screen.
  */
 export function useShareJobs(onFinished: (shareId: number, job: ActiveJobStatus) => void) {
@@ -33,20 +34,12 @@ export function useShareJobs(onFinished: (shareId: number, job: ActiveJobStatus)
     };
   }, []);
 
-  const start = useCallback(async (shareId: number, kind: JobKind) => {
+  /** Follows a job already started for a share (its own Test, or a bulk one) until it ends. */
+  const follow = useCallback((shareId: number, kind: JobKind, started: { job_id: string; job?: ActiveJobStatus }) => {
     const put = (tracked: TrackedJob) => setJobs((all) => ({ ...all, [shareId]: tracked }));
     subscriptions.current.get(shareId)?.unsubscribe();
-    subscriptions.current.delete(shareId);
-    put({ kind });
-    let started: ActiveJobStatus;
-    try {
-      started = kind === 'share_test' ? await api.shares.test.mutate({ share: shareId }) : await api.shares.scan.mutate({ share: shareId });
-    } catch (caught) {
-      put({ kind, error: describeError(caught).message });
-      return;
-    }
-    put({ kind, job: started });
-    let latest = started;
+    put({ kind, ...(started.job ? { job: started.job } : {}) });
+    let latest = started.job;
     let ended = false;
     const subscription = api.jobs.progress.subscribe(
       { jobId: started.job_id, share: shareId, kind },
@@ -59,12 +52,30 @@ export function useShareJobs(onFinished: (shareId: number, job: ActiveJobStatus)
             finished.current(shareId, job);
           }
         },
-        onError: (error) => put({ kind, job: latest, error: `lost track of the job: ${describeError(error).message}` }),
+        onError: (error) => put({ kind, ...(latest ? { job: latest } : {}), error: `lost track of the job: ${describeError(error).message}` }),
         onComplete: () => subscriptions.current.delete(shareId),
       },
     );
     subscriptions.current.set(shareId, subscription);
   }, []);
+
+  const start = useCallback(
+    async (shareId: number, kind: JobKind) => {
+      const put = (tracked: TrackedJob) => setJobs((all) => ({ ...all, [shareId]: tracked }));
+      subscriptions.current.get(shareId)?.unsubscribe();
+      subscriptions.current.delete(shareId);
+      put({ kind });
+      let started: ActiveJobStatus;
+      try {
+        started = kind === 'share_test' ? await api.shares.test.mutate({ share: shareId }) : await api.shares.scan.mutate({ share: shareId });
+      } catch (caught) {
+        put({ kind, error: describeError(caught).message });
+        return;
+      }
+      follow(shareId, kind, { job_id: started.job_id, job: started });
+    },
+    [follow],
+  );
 
   const dismiss = useCallback((shareId: number) => {
     subscriptions.current.get(shareId)?.unsubscribe();
@@ -72,7 +83,7 @@ export function useShareJobs(onFinished: (shareId: number, job: ActiveJobStatus)
     setJobs((all) => Object.fromEntries(Object.entries(all).filter(([id]) => Number(id) !== shareId)));
   }, []);
 
-  return { jobs, start, dismiss };
+  return { jobs, start, follow, dismiss };
 }
 
 /** How far a job got, in words: steps for a test, files counted so far for a scan. */

@@ -1,6 +1,6 @@
 import type { Outputs } from '../../trpc-client.js';
-import { resourceTypeLabel } from '../history/history-labels.js';
-import { severityName } from '../snmp/snmp-choices.js';
+import { resourceTypeLabel } from '../../labels/history-labels.js';
+import { severityName } from '../../labels/snmp-choices.js';
 
 export type AlertRow = Outputs['alerts']['list']['alerts'][number];
 
@@ -10,6 +10,13 @@ export function alertResource(alert: Pick<AlertRow, 'resource'>): string {
   if (!resource) return '';
   const name = resource.name ?? (resource.id === null ? '' : `#${resource.id}`);
   return `${resourceTypeLabel(resource.type)} ${name}`.trim();
+}
+
+/** Where the console shows what an alert is about, when it has a screen for it: a share on the Shares screen. */
+export function alertResourceHref(alert: Pick<AlertRow, 'resource'>): string | undefined {
+  const resource = alert.resource;
+  if (resource?.type !== 'nas_shares' || resource.id === null) return undefined;
+  return `#/shares?share=${encodeURIComponent(resource.id)}`;
 }
 
 /** "error (4)": a level as traps name it, with its number. */
