@@ -16,7 +16,7 @@ import { ProgressSaver } from './progress-saver.js';
 import { sealJobPayload, type JobShare } from './job-payload.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
 import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
-import { withoutHostPath } from './host-path-note.js';
+import { withoutHostPath } from '../domain/host-path-note.js';
 
 export interface JobEngineOptions {
   storage: Storage;

@@ -29,15 +29,12 @@ const fileCount = topDirs * subDirs * filesPerDir;
 const fileBytes = 100;
 const sambaUser = { name: 'dmstest', password: 'scan-progress-pw' };
 const admin = { username: 'admin', password: 'admin-password-1' };
-/** The issue's bound: at most one answer per 250 ms per job. */
-const answerIntervalMs = 250;
 /**
- * Progress is saved at most every 250 ms (ProgressSaver) and a long-poll answers after a save's
- * write and its own read, so two answers can land closer than their saves by the difference of
- * those latencies: up to 53 ms seen on PostgreSQL on a loaded machine.
+ * The issue's bound: at most one answer per 250 ms per job. It is ProgressSaver's, proved on an
+ * injected clock in progress-saver.test.ts; here it is only printed (how far answers came closer
+ * than that), as a test asserts no duration.
  */
-const jitterMs = 100;
-
+const answerIntervalMs = 250;
 /** How far answers fall short of `answerIntervalMs` apart, at worst over any run of them: none drift, none burst. */
 function worstShortfall(times: readonly number[]): number {
   let worst = 0;
@@ -111,7 +108,7 @@ describe.skipIf(!check.ok)('a 200,000-file scan followed through wait=', () => {
         await t?.close();
       });
 
-      it('answers at least 10 times while it counts, each further on, at most one per 250 ms', { timeout: followForMs + 30_000 }, async () => {
+      it('answers at least 10 times while it counts, each further on', { timeout: followForMs + 30_000 }, async () => {
         const { core } = t.dms;
         const nas = await core.nas.create(principal, { name: 'filer', type: 'smb_v3', host: samba.host });
         const share = await core.shares.create(principal, String(nas.id), {
@@ -143,13 +140,18 @@ describe.skipIf(!check.ok)('a 200,000-file scan followed through wait=', () => {
         );
 
         expect(counting.length).toBeGreaterThanOrEqual(10);
+        // Further on: more entries reached. An answer may carry the files of the one before when
+        // the walk listed only directories in between (a top directory holds no files), never fewer.
+        const reached = counting.map((answer) => answer.job.file_count! + answer.job.directories!);
         for (const [i, answer] of counting.entries()) {
           const { file_count, file_size_sum, progress } = answer.job;
           expect(progress).toBe(file_count);
           expect(file_size_sum).toBe(file_count! * fileBytes);
-          if (i > 0) expect(file_count).toBeGreaterThan(counts[i - 1]!);
+          if (i > 0) {
+            expect(file_count).toBeGreaterThanOrEqual(counts[i - 1]!);
+            expect(reached[i]).toBeGreaterThan(reached[i - 1]!);
+          }
         }
-        expect(worstShortfall(times)).toBeLessThanOrEqual(jitterMs);
       });
     });
   }

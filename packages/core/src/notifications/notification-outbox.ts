@@ -3,7 +3,7 @@ import type { NotificationChannelRecord } from '../ports/notification-store.js';
 import type { AlertRecord } from '../ports/alert-store.js';
 import type { DmsEvent } from '../domain/events.js';
 import type { Severity } from '../domain/trap.js';
-import { levelNames, type NotificationMessage } from './notification-message.js';
+import { levelNames, type NotificationMessage } from '../domain/notification-message.js';
 
 /** How long a delivery is retried before it is given up (docs/decisions/168-notification-deliveries.md). */
 export const deliveryRetryWindowMs = 24 * 60 * 60 * 1000;

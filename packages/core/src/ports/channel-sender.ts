@@ -1,6 +1,6 @@
 import type { ChannelType } from '../domain/notification-channel.js';
 import type { NotificationChannelRecord } from './notification-store.js';
-import type { NotificationMessage } from '../notifications/notification-message.js';
+import type { NotificationMessage } from '../domain/notification-message.js';
 
 /** What one attempt to send a message on a channel ended in. */
 export interface SendResult {

@@ -1,7 +1,7 @@
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NotificationChannelRow } from '../tables/notification-channels.table.js';
 import type { NotificationDeliveryRow } from '../tables/notification-deliveries.table.js';
-import type { NotificationMessage } from '../notifications/notification-message.js';
+import type { NotificationMessage } from '../domain/notification-message.js';
 
 /** A channel as the core sees it: JSON parsed, enabled a boolean, secrets opened (inside the process only). */
 export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {

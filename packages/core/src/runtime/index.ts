@@ -17,7 +17,7 @@ export { createCore, wireCore, type Core, type WiredCore } from '../services/cre
 // Notifications: the dispatcher (a host or test drives its rounds) and the senders' signing, for receivers' tests
 export { NotificationDispatcher, backoffMs } from '../notifications/notification-dispatcher.js';
 export type { ChannelSenders, ChannelSend, SendResult } from '../ports/channel-sender.js';
-export type { NotificationMessage } from '../notifications/notification-message.js';
+export type { NotificationMessage } from '../domain/notification-message.js';
 export type { AccessService, AccessRequest, LoginRequest } from '../services/access-service.js';
 // ShareCollection: no host names it, but the desktop's tRPC router types are inferred through it
 // and a declaration file can name a type only through an export.

@@ -24,7 +24,7 @@ import { shareLocation } from '../jobs/share-location.js';
 import type { JobShare } from '../jobs/job-payload.js';
 import { nextJobChange, watchJob } from '../jobs/watch-job.js';
 import { clockDeadline } from './clock-deadline.js';
-import { messageFor } from '../jobs/host-path-note.js';
+import { messageFor } from '../domain/host-path-note.js';
 import { testFingerprint as fingerprintTest } from '../jobs/test-fingerprint.js';
 
 export const maxWaitSeconds = 30;

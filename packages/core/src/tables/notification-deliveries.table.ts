@@ -2,7 +2,7 @@ import type { Generated, Selectable } from 'kysely';
 import type { DeliveryOutcome, NotificationEventType } from '../domain/notification-channel.js';
 import { columnsOf } from './columns.js';
 import type { JsonText } from './json-text.js';
-import type { NotificationMessage } from '../notifications/notification-message.js';
+import type { NotificationMessage } from '../domain/notification-message.js';
 
 /**
  * One event for one channel, queued in the transaction that stored the event: at most one row

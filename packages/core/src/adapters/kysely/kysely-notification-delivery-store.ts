@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryAttempt, DeliveryRecord, NotificationDeliveryStore } from '../../ports/notification-store.js';
 import type { ListQuery } from '../../list-query/list-query.js';
-import type { NotificationMessage } from '../../notifications/notification-message.js';
+import type { NotificationMessage } from '../../domain/notification-message.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { notificationDeliveryColumns as columns, type NotificationDeliveryRow } from '../../tables/notification-deliveries.table.js';

@@ -2,7 +2,7 @@ import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { DriverError, type PathCheck } from '../../ports/share-driver.js';
-import { withHostPath } from '../../jobs/host-path-note.js';
+import { withHostPath } from '../../domain/host-path-note.js';
 
 /** Symlinks followed while resolving one share path, as Linux's own limit (MAXSYMLINKS). */
 const MAX_SYMLINK_HOPS = 40;

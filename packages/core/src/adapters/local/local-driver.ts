@@ -7,7 +7,7 @@ import { openConfinedDirectory } from './confined-directory.js';
 import type { ConfinedDirectory } from './confined-directory.js';
 import { scanConfinedDirectory } from './scan-directory.js';
 import { statfsCapacity } from './statfs-capacity.js';
-import { withHostPath } from '../../jobs/host-path-note.js';
+import { withHostPath } from '../../domain/host-path-note.js';
 import type { ScanEngineOptions } from './scan-directory.js';
 
 export interface LocalDriverOptions extends ScanEngineOptions {

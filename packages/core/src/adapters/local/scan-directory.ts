@@ -8,6 +8,8 @@ export interface ScanEngineOptions {
   /**
    * `auto` (default) walks with GNU find where present, else with worker threads. A scan that
    * asks for analytics walks with worker threads whatever this says: find hands back sizes only.
+   * Scan jobs always ask for analytics, so this only chooses the walk of a scan without a sink
+   * (the driver's own tests).
    */
   scanEngine?: 'auto' | 'find' | 'workers';
   /** Walker threads of the `workers` engine; see WalkOptions.workers. */

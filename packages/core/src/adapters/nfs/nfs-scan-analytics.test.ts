@@ -2,6 +2,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
+import { expectWalkedTree } from '../../testing/expect-walked-tree.js';
 import { ganeshaCheck, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
 import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
@@ -54,21 +55,7 @@ describe.skipIf(!check.ok)('NFS scans feed the analytics sink (NFS-Ganesha, v3 a
       expect(byPath(sink.files.map(({ order: _, ...file }) => file))).toEqual(byPath(expected.map(({ links: _, ...file }) => file)));
       expect(byPath(sink.directories.map(({ order: _, ...dir }) => dir))).toEqual(byPath(tree.directories));
       // Totals agree with what was reported: links counted once there too.
-      const bytes = expected.reduce((sum, file) => sum + file.bytes, 0);
-      expect(result).toMatchObject({ file_count: expected.length, file_size_sum: bytes, skipped: { count: 1, shown: ["'locked' (permission denied)"] } });
-      expect(run.progress.at(-1)).toMatchObject({ file_count: expected.length, directories: tree.directories.length });
-
-      const listedAt = new Map(sink.directories.map((dir) => [dir.path, dir.order]));
-      for (const file of sink.files) {
-        const parent = file.path.slice(0, file.path.lastIndexOf('/')) || '/';
-        expect(file.order, file.path).toBeLessThan(listedAt.get(parent) ?? -1);
-      }
-
-      // The builder fed by the walk answers what it answers when fed the tree the test made.
-      const made = new ScanAnalyticsBuilder(tree.now);
-      replayTree(made, expected, tree.directories);
-      const analytics = walked.result();
-      expect(analytics).toEqual(made.result());
+      const analytics = expectWalkedTree({ result, run, sink, walked }, tree, expected);
       expect(analytics.top_directories.slice(0, 2)).toEqual([
         { path: '/big', bytes: 5 * 1024 ** 3, files: 1 },
         { path: '/wide', bytes: expect.any(Number), files: 300 },

@@ -1,4 +1,6 @@
 import { DriverError, type ScanAnalyticsSink, type ScanProgress, type ScanResult, type SkippedDirectories } from '../../ports/share-driver.js';
+import { drainInParallel } from '../share-drivers/drain-in-parallel.js';
+import { throttledProgress } from '../share-drivers/progress-throttle.js';
 import type { DirPage, ListedFile, Looked, PageOutcome, SubDirectory } from './nfs-readdir.js';
 
 /**
@@ -111,7 +113,7 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
   };
   const sink = options.analytics;
   const stack: Directory[] = [directory(root, undefined, sink !== undefined)];
-  let lastProgress = performance.now();
+  const reportProgress = throttledProgress(options.progressIntervalMs, options.onProgress);
   // File ids of files with several links already counted. Only such files are kept, as the
   // local scan keeps their inodes: one entry per linked file, whatever its number of names.
   const linkedSeen = new Set<bigint>();
@@ -205,43 +207,12 @@ export async function walkNfs(reader: DirReader, root: SubDirectory, options: Wa
   };
   const rootCheck = new Set<string>();
 
-  await new Promise<void>((resolveWalk, rejectWalk) => {
-    let running = 0;
-    let settled = false;
-    const finish = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      options.signal.removeEventListener('abort', onAbort);
-      if (error === undefined) resolveWalk();
-      else rejectWalk(error);
-    };
-    const onAbort = () => finish(options.signal.reason);
-    const pump = () => {
-      while (!settled && running < options.concurrency && stack.length > 0) {
-        const dir = stack.pop() as Directory;
-        running += 1;
-        list(dir).then(
-          () => {
-            running -= 1;
-            const now = performance.now();
-            if (now - lastProgress >= options.progressIntervalMs) {
-              lastProgress = now;
-              try {
-                options.onProgress({ ...totals });
-              } catch (error) {
-                return finish(error);
-              }
-            }
-            pump();
-          },
-          (error: unknown) => finish(error),
-        );
-      }
-      if (!settled && running === 0 && stack.length === 0) finish();
-    };
-    if (options.signal.aborted) return finish(options.signal.reason);
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    pump();
+  await drainInParallel({
+    pending: stack,
+    limit: options.concurrency,
+    work: list,
+    afterEach: () => reportProgress(totals),
+    signal: options.signal,
   });
 
   if (rootCheck.size > 0) {

@@ -1,6 +1,6 @@
 import type { ChannelSend, SendResult } from '../../ports/channel-sender.js';
 import type { NotificationChannelRecord } from '../../ports/notification-store.js';
-import { levelNames, type NotificationMessage } from '../../notifications/notification-message.js';
+import { levelNames, type NotificationMessage } from '../../domain/notification-message.js';
 import type { Severity } from '../../domain/trap.js';
 import { postTo } from './post-json.js';
 

@@ -1,5 +1,5 @@
 import type { ChannelSend } from '../../ports/channel-sender.js';
-import type { NotificationMessage } from '../../notifications/notification-message.js';
+import type { NotificationMessage } from '../../domain/notification-message.js';
 import type { ChannelSettings } from '../../domain/notification-channel.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,5 +1,5 @@
 import type { ChannelSend } from '../../ports/channel-sender.js';
-import type { NotificationMessage } from '../../notifications/notification-message.js';
+import type { NotificationMessage } from '../../domain/notification-message.js';
 import { postTo } from './post-json.js';
 import { signWebhook } from './webhook-signature.js';
 

@@ -3,7 +3,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { connect as connectTls } from 'node:tls';
 import type { ChannelSend } from '../../ports/channel-sender.js';
-import type { NotificationMessage } from '../../notifications/notification-message.js';
+import type { NotificationMessage } from '../../domain/notification-message.js';
 import type { ChannelSettings } from '../../domain/notification-channel.js';
 import type { Severity } from '../../domain/trap.js';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
+import { expectWalkedTree } from '../../testing/expect-walked-tree.js';
 import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../testing/remote-scan-tree.js';
@@ -69,22 +70,7 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       const expected = shown();
       expect(byPath(sink.files.map(({ order: _, ...file }) => file))).toEqual(byPath(expected));
       expect(byPath(sink.directories.map(({ order: _, ...dir }) => dir))).toEqual(byPath(tree.directories));
-      expect(result).toMatchObject({
-        file_count: expected.length,
-        file_size_sum: expected.reduce((sum, file) => sum + file.bytes, 0),
-        skipped: { count: 1, shown: ["'locked' (permission denied)"] },
-      });
-      expect(run.progress.at(-1)).toMatchObject({ file_count: expected.length, directories: tree.directories.length });
-      const listedAt = new Map(sink.directories.map((dir) => [dir.path, dir.order]));
-      for (const file of sink.files) {
-        const parent = file.path.slice(0, file.path.lastIndexOf('/')) || '/';
-        expect(file.order, file.path).toBeLessThan(listedAt.get(parent) ?? -1);
-      }
-
-      const made = new ScanAnalyticsBuilder(tree.now);
-      replayTree(made, expected, tree.directories);
-      const analytics = walked.result();
-      expect(analytics).toEqual(made.result());
+      const analytics = expectWalkedTree({ result, run, sink, walked }, tree, expected);
       expect(analytics.top_directories[0]).toEqual({ path: '/big', bytes: 5 * 1024 ** 3, files: 1 });
       expect(analytics.access_histogram).toBeNull();
     });

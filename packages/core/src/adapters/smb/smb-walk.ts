@@ -1,4 +1,6 @@
 import { DriverError, type ScanAnalyticsSink, type ScanProgress, type ShareCapacity, type SkippedDirectories } from '../../ports/share-driver.js';
+import { drainInParallel } from '../share-drivers/drain-in-parallel.js';
+import { throttledProgress } from '../share-drivers/progress-throttle.js';
 import { parseSmbBlocksLine } from './smb-capacity.js';
 import { maxListingDepth, parseListingEntry } from './smb-listing.js';
 import type { SmbclientSession } from './smbclient-session.js';
@@ -49,7 +51,7 @@ interface Pending {
  * `open` starts a session; `classify` reads a line that is neither an entry nor a capacity
  * (smbclient's NT_STATUS failures), `other` gets what even that does not know.
  */
-export function walkSmb(
+export async function walkSmb(
   open: () => SmbclientSession,
   classify: (line: string) => SmbFailure | undefined,
   other: (line: string) => void,
@@ -62,9 +64,8 @@ export function walkSmb(
   const stack: Pending[] = [{ path: '/', smb: '', depth: 0 }];
   const idle: SmbclientSession[] = [];
   const sessions: SmbclientSession[] = [];
-  let running = 0;
   let capacity: ShareCapacity | undefined;
-  let lastProgress = performance.now();
+  const reportProgress = throttledProgress(options.progressIntervalMs, run.onProgress);
 
   const list = async (session: SmbclientSession, dir: Pending) => {
     const state: { subdirectories: number; unreadable: 'denied' | 'vanished' | undefined } = { subdirectories: 0, unreadable: undefined };
@@ -111,55 +112,25 @@ export function walkSmb(
     sink?.directory(dir.path, state.unreadable === undefined ? state.subdirectories : 0);
   };
 
-  return new Promise<SmbWalkResult>((resolve, reject) => {
-    let settled = false;
-    const finish = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      run.signal.removeEventListener('abort', onAbort);
-      // Settled once every smbclient has exited, so their private directory can go.
-      const exited = Promise.all(sessions.map((session) => session.closed));
-      if (error !== undefined) {
-        for (const session of sessions) session.kill();
-        return void exited.then(() => reject(error));
-      }
-      for (const session of sessions) session.close();
-      void exited.then(() => resolve({ totals, skipped, capacity }));
-    };
-    const onAbort = () => finish(run.signal.reason);
-    const pump = () => {
-      while (!settled && stack.length > 0) {
-        let session = idle.pop();
-        if (session === undefined) {
-          if (sessions.length >= options.sessions) break;
-          session = open();
-          sessions.push(session);
-        }
-        const dir = stack.pop() as Pending;
-        const taken = session;
-        running += 1;
-        list(taken, dir).then(
-          () => {
-            running -= 1;
-            idle.push(taken);
-            const now = performance.now();
-            if (now - lastProgress >= options.progressIntervalMs) {
-              lastProgress = now;
-              try {
-                run.onProgress({ ...totals });
-              } catch (error) {
-                return finish(error);
-              }
-            }
-            pump();
-          },
-          (error: unknown) => finish(error),
-        );
-      }
-      if (!settled && running === 0 && stack.length === 0) finish();
-    };
-    if (run.signal.aborted) return finish(run.signal.reason);
-    run.signal.addEventListener('abort', onAbort, { once: true });
-    pump();
-  });
+  const work = async (dir: Pending) => {
+    // An idle session, or a new one: in flight never exceeds the limit, so neither do sessions.
+    let session = idle.pop();
+    if (session === undefined) {
+      session = open();
+      sessions.push(session);
+    }
+    await list(session, dir);
+    idle.push(session);
+  };
+  try {
+    await drainInParallel({ pending: stack, limit: options.sessions, work, afterEach: () => reportProgress(totals), signal: run.signal });
+  } catch (error) {
+    for (const session of sessions) session.kill();
+    // Settled once every smbclient has exited, so their private directory can go.
+    await Promise.all(sessions.map((session) => session.closed));
+    throw error;
+  }
+  for (const session of sessions) session.close();
+  await Promise.all(sessions.map((session) => session.closed));
+  return { totals, skipped, capacity };
 }

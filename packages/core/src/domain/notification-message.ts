@@ -1,5 +1,5 @@
-import type { Severity } from '../domain/trap.js';
-import type { NotificationEventType } from '../domain/notification-channel.js';
+import type { Severity } from './trap.js';
+import type { NotificationEventType } from './notification-channel.js';
 
 /** What an alert message says of its alert (as GET /alerts/{id} shows it, less the operator's dismissal). */
 export interface AlertMessageData {
