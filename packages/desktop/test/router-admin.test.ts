@@ -118,6 +118,12 @@ const callsByScope: Record<string, Check> = {
   'audit_events/index': (core, p) => core.auditEvents.list(p, {}),
   'settings/show': (core, p) => core.settings.show(p),
   'settings/update': (core, p) => core.settings.update(p, { jwt_enabled: 'yes' }),
+  'notification_channels/index': (core, p) => core.notificationChannels.list(p, {}),
+  'notification_channels/show': (core, p) => core.notificationChannels.show(p, nowhere),
+  'notification_channels/create': (core, p) => core.notificationChannels.create(p, {}),
+  'notification_channels/update': (core, p) => core.notificationChannels.update(p, nowhere, {}),
+  'notification_channels/destroy': (core, p) => core.notificationChannels.destroy(p, nowhere),
+  'notification_channels/test': (core, p) => core.notificationChannels.test(p, nowhere),
 };
 // The REST host checks metrics / index itself (GET /metrics), outside the core's services.
 const checkedOutsideTheCore = ['metrics/index'];
