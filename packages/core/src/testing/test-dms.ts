@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDms, type Dms, type OpenDmsOptions } from '../runtime/open-dms.js';
 import { createTestDatabase } from './postgres-test-database.js';
+import { passwordCredential } from '../security/credential.js';
+import type { Principal } from '../scopes/principal.js';
 
 /** The storage adapters the service-level suites run on. */
 export type TestAdapter = 'sqlite' | 'postgres';
@@ -56,4 +58,12 @@ export async function openTestDms(options: TestDmsOptions): Promise<TestDms> {
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   };
+}
+
+/** An admin signed in to `t` with its job engine started: the set-up of a test that runs real jobs. */
+export async function adminWithEngine(t: TestDms): Promise<Principal> {
+  await t.dms.core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
+  const principal = await t.dms.core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
+  await t.dms.engine.start();
+  return principal;
 }

@@ -9,8 +9,7 @@ import { recordingRun, shareLocation } from '../../testing/recording-run.js';
 import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../testing/remote-scan-tree.js';
 import { createNfsDriver } from './nfs-driver.js';
 import { isJobFinished } from '../../domain/job.js';
-import { passwordCredential } from '../../security/credential.js';
-import { openTestDms } from '../../testing/test-dms.js';
+import { adminWithEngine, openTestDms } from '../../testing/test-dms.js';
 
 const check = ganeshaCheck({ v3: true });
 
@@ -68,9 +67,7 @@ describe.skipIf(!check.ok)('NFS scans feed the analytics sink (NFS-Ganesha, v3 a
     const t = await openTestDms({ adapter: 'sqlite' });
     try {
       const { core } = t.dms;
-      await core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
-      const principal = await core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
-      await t.dms.engine.start();
+      const principal = await adminWithEngine(t);
       const nas = await core.nas.create(principal, { name: 'ganesha', type: 'nfs_v4', host: ganesha.host });
       const share = await core.shares.create(principal, String(nas.id), { name: 'export', path: ganesha.pseudo, options: `port=${ganesha.port}` });
       const started = await core.jobs.scan(principal, { kind: 'all' }, String(share.id));

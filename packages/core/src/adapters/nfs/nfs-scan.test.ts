@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasType } from '../../domain/common.js';
 import { isJobFinished } from '../../domain/job.js';
-import { passwordCredential } from '../../security/credential.js';
 import { ganeshaCheck, exportTree, startGaneshaServer, type GaneshaServer } from '../../testing/ganesha-server.js';
 import { recordingRun, shareLocation } from '../../testing/recording-run.js';
-import { openTestDms } from '../../testing/test-dms.js';
+import { adminWithEngine, openTestDms } from '../../testing/test-dms.js';
 import { createNfsDriver } from './nfs-driver.js';
 
 /** Files in the wide directory: more than one READDIR(PLUS) page holds at the default page size. */
@@ -158,9 +157,7 @@ describe.skipIf(!check.ok)('NFS scans of a directory the AUTH_SYS user cannot re
     const t = await openTestDms({ adapter: 'sqlite' });
     try {
       const { core } = t.dms;
-      await core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
-      const principal = await core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
-      await t.dms.engine.start();
+      const principal = await adminWithEngine(t);
       const nas = await core.nas.create(principal, { name: 'ganesha', type: 'nfs_v4', host: ganesha.host });
       const share = await core.shares.create(principal, String(nas.id), { name: 'export', path: '/export', options: `port=${ganesha.port}` });
       const started = await core.jobs.scan(principal, { kind: 'all' }, String(share.id));

@@ -10,8 +10,7 @@ import { byPath, makeScanTree, replayTree, teeSink, type ScanTree } from '../../
 import { sambaCheck, startSambaServer, type SambaServer } from '../../testing/samba-server.js';
 import { createSmbDriver } from './smb-driver.js';
 import { isJobFinished } from '../../domain/job.js';
-import { passwordCredential } from '../../security/credential.js';
-import { openTestDms } from '../../testing/test-dms.js';
+import { adminWithEngine, openTestDms } from '../../testing/test-dms.js';
 
 const check = sambaCheck();
 const user = { name: 'dmstest', password: 'scan-analytics-pw' };
@@ -104,9 +103,7 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
     const t = await openTestDms({ adapter: 'sqlite' });
     try {
       const { core } = t.dms;
-      await core.users.add({ username: 'admin', password: 'admin-password-1', admin: true });
-      const principal = await core.auth.authenticate(passwordCredential('admin', 'admin-password-1'));
-      await t.dms.engine.start();
+      const principal = await adminWithEngine(t);
       const nas = await core.nas.create(principal, { name: 'samba', type: 'smb_v3', host: samba.host });
       const share = await core.shares.create(principal, String(nas.id), {
         name: 'data',
