@@ -188,6 +188,7 @@ export {
   type ChannelType,
   type Delivery,
   type ChannelTestResult,
+  type JobEventSource,
 } from './domain/notification-channel.js';
 
 // The shapes every resource shares: the error answer, a list's raw query

@@ -13,6 +13,7 @@ import { schedulesRouter } from './schedules.js';
 import { alertSettingsRouter, alertsRouter } from './alerts.js';
 import { statisticsRouter } from './statistics.js';
 import { shareAnalyticsRouter } from './share-analytics.js';
+import { notificationChannelsRouter } from './notification-channels.js';
 
 /** The main process's API to the renderer: a thin adapter over the core services. */
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   alerts: alertsRouter,
   alertSettings: alertSettingsRouter,
+  notificationChannels: notificationChannelsRouter,
   statistics: statisticsRouter,
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,

@@ -17,6 +17,7 @@ import { AuditScreen } from '../screens/history/audit.js';
 import { SchedulesScreen } from '../screens/watch/schedules.js';
 import { AlertsScreen } from '../screens/watch/alerts.js';
 import { AlertSettingsScreen } from '../screens/watch/alert-settings.js';
+import { NotificationChannelsScreen } from '../screens/notifications/notification-channels.js';
 
 export interface ScreenEntry {
   id: string;
@@ -38,6 +39,7 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
   { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
   { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
+  { id: 'notifications', title: 'Notifications', group: 'Watch', Component: NotificationChannelsScreen, adminOnly: true },
   { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },
   { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, adminOnly: true },
   { id: 'traps', title: 'Trap targets', group: 'SNMP', Component: TrapsScreen },

@@ -26,17 +26,19 @@ export function labelled(line: string, labels: Readonly<Record<string, string>>)
  * Sorts the core's messages onto the form's own fields; the rest (and a bare failure) go above
  * the button. With labels, a message names a field as the form does ("Authentication passphrase
  * is too short"), not by its API name; a field of a list's item (`users[0].auth_passphrase`) is
- * the form's field of that name.
+ * the form's field of that name. `within` names an object whose fields the form shows as its
+ * own (a notification channel's `settings`): `settings.url must be …` goes under the URL field.
  */
-export function formProblem(error: unknown, formFields: FormFields): FormProblem {
+export function formProblem(error: unknown, formFields: FormFields, within?: string): FormProblem {
   const names: readonly string[] = Array.isArray(formFields) ? formFields : Object.keys(formFields);
   const labels: Readonly<Record<string, string>> = Array.isArray(formFields) ? {} : (formFields as Readonly<Record<string, string>>);
   const described = describeError(error);
   const problem: FormProblem = { fields: {}, general: [] };
   const place = (line: string) => {
-    const unprefixed = line.replace(itemPrefix, '');
+    const inner = within !== undefined && line.startsWith(`${within}.`) ? line.slice(within.length + 1) : line;
+    const unprefixed = inner.replace(itemPrefix, '');
     const field = /^[A-Za-z_]+/.exec(unprefixed)?.[0] ?? '';
-    const worded = labelled(line, labels);
+    const worded = labelled(inner, labels);
     if (names.includes(field) && (unprefixed !== line || field in described.fields)) (problem.fields[field] ??= []).push(worded);
     else problem.general.push(worded);
   };
