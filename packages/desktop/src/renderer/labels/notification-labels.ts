@@ -36,7 +36,8 @@ export const notificationEventLabels: Record<Delivery['event_type'], string> = {
   test: 'Test',
 };
 
-const jobOutcomeLabels: Record<JobEventSource, string> = {
+/** The job outcomes a channel may take beside the alert sources. */
+export const jobOutcomeLabels: Record<JobEventSource, string> = {
   share_test_completed: 'Share test completed',
   share_test_failed: 'Share test failed',
   share_scan_completed: 'Share scan completed',
@@ -44,7 +45,7 @@ const jobOutcomeLabels: Record<JobEventSource, string> = {
 };
 
 /** What a channel's `sources` may name: the alert sources, then the job outcomes (docs/api.md#notification-channels). */
-export const notificationSourceLabels: Record<AlertSource | JobEventSource, string> = { ...alertSourceLabels, ...jobOutcomeLabels };
+const notificationSourceLabels: Record<AlertSource | JobEventSource, string> = { ...alertSourceLabels, ...jobOutcomeLabels };
 
 /** A source the console does not know yet (a newer service) shows as its own name. */
 export function notificationSourceLabel(source: string): string {

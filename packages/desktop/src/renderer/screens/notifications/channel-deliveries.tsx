@@ -21,9 +21,10 @@ export function deliveryAnswer(delivery: Pick<Delivery, 'status_code' | 'error'>
 
 /**
  * Under a channel's row: its settings as stored (the secrets are never answered) and its newest
- * deliveries, one per event (a test is sent at once and not listed).
+ * deliveries, one per event (a test is sent at once and not listed). Refresh reloads the list's
+ * row too (its last delivery).
  */
-export function ChannelDeliveries({ channel, id }: { channel: NotificationChannel; id: string }) {
+export function ChannelDeliveries({ channel, id, onRefresh }: { channel: NotificationChannel; id: string; onRefresh: () => void }) {
   const deliveries = useLoad(() => api.notificationChannels.deliveries.query({ channel: channel.id, query: { per_page: shownDeliveries } }), String(channel.id));
   const shown = settingsFieldsByType[channel.type].filter((field) => settingText(channel.settings[field]) !== '');
   const rows = deliveries.data?.deliveries ?? [];
@@ -42,7 +43,7 @@ export function ChannelDeliveries({ channel, id }: { channel: NotificationChanne
         <p className="storage-count">
           {count === 0 ? 'No deliveries yet: events it takes are listed here as they are queued.' : `The newest ${Math.min(count, shownDeliveries)} of ${count} deliveries`}
         </p>
-        <button type="button" className="secondary small" onClick={deliveries.reload} aria-label={`Refresh the deliveries of ${channel.name}`}>
+        <button type="button" className="secondary small" onClick={() => (deliveries.reload(), onRefresh())} aria-label={`Refresh the deliveries of ${channel.name}`}>
           Refresh
         </button>
       </div>

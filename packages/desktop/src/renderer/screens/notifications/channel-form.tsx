@@ -10,7 +10,8 @@ import { formProblem, type FormProblem } from '../../ui/form-problem.js';
 import { useFormSave } from '../../ui/use-form-save.js';
 import { optionsOf } from '../../labels/storage-labels.js';
 import { severityNames } from '../../labels/snmp-choices.js';
-import { channelDigestLabels, channelTypeLabels, notificationSourceLabels } from '../../labels/notification-labels.js';
+import { channelDigestLabels, channelTypeLabels, jobOutcomeLabels } from '../../labels/notification-labels.js';
+import { alertSourceLabels } from '../../labels/watch-labels.js';
 import { ChannelSettingsFields } from './channel-settings-fields.js';
 import { settingsBody, settingsFieldLabels } from './channel-settings.js';
 
@@ -30,7 +31,11 @@ const formFields = {
 const typeOptions = optionsOf(channelTypeLabels);
 const levelOptions = Object.entries(severityNames).map(([level, name]) => [level, `${name} (${level})`] as const);
 const digestOptions = optionsOf(channelDigestLabels);
-const sourceChoices = optionsOf(notificationSourceLabels);
+/** The sources a channel may take, in two groups: the alert sources, and the share tests' and scans' outcomes. */
+const sourceGroups = [
+  { legend: 'Alerts', choices: optionsOf(alertSourceLabels) },
+  { legend: 'Share tests and scans', choices: optionsOf(jobOutcomeLabels) },
+] as const;
 
 interface ChannelFormProps {
   /** The channel edited; none for a new one. */
@@ -105,14 +110,19 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
       <fieldset className="channel-sources" aria-describedby={problem?.fields['sources'] ? sourcesErrorId : undefined}>
         <legend>Sources</legend>
         <p className="hint">None ticked: every alert source and job outcome.</p>
-        <div className="source-grid">
-          {sourceChoices.map(([source, label]) => (
-            <label key={source} className="inline">
-              <input type="checkbox" name="sources" value={source} defaultChecked={channel?.sources?.includes(source) ?? false} />
-              {label}
-            </label>
-          ))}
-        </div>
+        {sourceGroups.map(({ legend, choices }) => (
+          <fieldset key={legend} className="source-group">
+            <legend>{legend}</legend>
+            <div className="source-grid">
+              {choices.map(([source, label]) => (
+                <label key={source} className="inline">
+                  <input type="checkbox" name="sources" value={source} defaultChecked={channel?.sources?.includes(source) ?? false} />
+                  {label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ))}
         <FieldMessages id={sourcesErrorId} messages={problem?.fields['sources']} />
       </fieldset>
       <SelectField form={form} name="digest" label="When" errors={problem?.fields} options={digestOptions} defaultValue={channel?.digest ?? 'immediately'} />

@@ -30,6 +30,7 @@ function hintOf(type: ChannelType, field: SettingsField): string | undefined {
   if (field === 'host') return type === 'email' ? 'The SMTP server’s host name or address.' : 'A host name, an IPv4 address or [IPv6].';
   if (field === 'port') return type === 'syslog' ? '514 for UDP and TCP by default; TLS is usually 6514.' : '587 for STARTTLS, 465 for TLS.';
   if (field === 'token') return type === 'ntfy' ? 'Optional: an access token, sent as Bearer.' : 'Optional: the Bearer token of a proxy in front of it.';
+  if (field === 'password') return 'Optional: the SMTP password, sealed at rest and never shown.';
   return hints[field];
 }
 
@@ -59,11 +60,7 @@ export function ChannelSettingsFields({ type, form, settings, errors }: ChannelS
           case 'token':
             return (
               <div key={`${type}-${field}`}>
-                <SecretField
-                  {...common(field)}
-                  label={`${settingsFieldLabels[field]}${editing ? ' (leave empty to keep the stored one)' : ' (optional)'}`}
-                  hint={editing ? 'Stored sealed and never shown.' : hintOf(type, field)}
-                />
+                <SecretField {...common(field)} hint={editing ? 'Stored sealed and never shown: leave it empty to keep the stored one.' : hintOf(type, field)} />
                 {editing && (
                   <label className="inline">
                     <input type="checkbox" name={removeSecretName(field)} />

@@ -75,11 +75,15 @@ export function NotificationChannelsScreen() {
                 open={openId === channel.id}
                 detailId={`channel-detail-${channel.id}`}
                 summary={`Channel ${channel.name}`}
-                onToggle={() => setOpenId(openId === channel.id ? null : channel.id)}
+                onToggle={() => {
+                  // Opened, the detail reads the deliveries as they are now: the row's last delivery with them.
+                  if (openId !== channel.id) reload();
+                  setOpenId(openId === channel.id ? null : channel.id);
+                }}
                 toggleText={channel.name}
                 toggleCellClass="name"
                 columns={columns.length}
-                detail={() => <ChannelDeliveries channel={channel} id={`channel-detail-${channel.id}`} />}
+                detail={() => <ChannelDeliveries channel={channel} id={`channel-detail-${channel.id}`} onRefresh={reload} />}
               >
                 <td>{channelTypeLabels[channel.type]}</td>
                 <td>
