@@ -185,7 +185,7 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     await page.getByLabel('Password').fill('another long password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const menu = page.getByRole('navigation', { name: 'Console' });
-    for (const title of ['Users', 'Cross-origin rules', 'JWT mode', 'Audit log', 'Alert settings']) {
+    for (const title of ['Users', 'Cross-origin rules', 'JWT mode', 'Audit log', 'Alert settings', 'Notifications']) {
       expect(await menu.getByRole('link', { name: title, exact: true }).count()).toBe(0);
     }
     // What a non-admin may use stays: API keys of their own, the REST server's state on Settings.
