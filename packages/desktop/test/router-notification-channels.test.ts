@@ -40,7 +40,9 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; message:
 /** A receiver's check of a Standard Webhooks signature, written from the spec, not from the sender's code. */
 function signedWith(secret: string, request: ReceivedRequest): boolean {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`).digest('base64');
+  const expected = createHmac('sha256', key)
+    .update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`)
+    .digest('base64');
   return request.headers['webhook-signature'] === `v1,${expected}`;
 }
 
@@ -82,7 +84,11 @@ describe('notificationChannels', () => {
   it('answers a refused connection as a failed test with its reason, and a setting refused with its field', async () => {
     const closed = await startHttpReceiver();
     await closed.close();
-    const channel = await admin.notificationChannels.create({ name: 'nobody-home', type: 'ntfy', settings: { url: `${closed.url}/topic`, token: 'tk_secret' } });
+    const channel = await admin.notificationChannels.create({
+      name: 'nobody-home',
+      type: 'ntfy',
+      settings: { url: `${closed.url}/topic`, token: 'tk_secret' },
+    });
     const result = await admin.notificationChannels.test({ channel: channel.id });
     expect(result).toMatchObject({ outcome: 'failed', status_code: null });
     expect(result.error).toMatch(/ECONNREFUSED/);

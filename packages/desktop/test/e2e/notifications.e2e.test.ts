@@ -9,7 +9,9 @@ const skipReason = chromiumMissing('the Notifications screen e2e test');
 /** A receiver's check of a Standard Webhooks signature, written from the spec, not from the sender's code. */
 function signedWith(secret: string, request: ReceivedRequest): boolean {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`).digest('base64');
+  const expected = createHmac('sha256', key)
+    .update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`)
+    .digest('base64');
   return request.headers['webhook-signature'] === `v1,${expected}`;
 }
 
@@ -30,7 +32,10 @@ describe.skipIf(skipReason !== undefined)('Notifications screen in headless Chro
   });
   const main = () => c.page.getByRole('main');
   const table = () => c.page.getByRole('table', { name: 'Notification channels' });
-  const channelRow = (name: string) => table().getByRole('row').filter({ has: c.page.getByRole('button', { name: `Channel ${name}: details` }) });
+  const channelRow = (name: string) =>
+    table()
+      .getByRole('row')
+      .filter({ has: c.page.getByRole('button', { name: `Channel ${name}: details` }) });
 
   it('creates a webhook after a field error, shows its secret once, tests it and lists an alert’s delivery', async () => {
     const { page } = c;
@@ -117,11 +122,9 @@ describe.skipIf(skipReason !== undefined)('Notifications screen in headless Chro
     await form.getByRole('checkbox', { name: 'Share scan failed', exact: true }).check();
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByRole('heading', { name: 'New notification channel' }).waitFor();
-    await expect.poll(async () => (await row.getByRole('cell').allTextContents()).slice(2, 5)).toEqual([
-      'Disabled',
-      'critical (5) and up, immediately',
-      'Scan failed, Share scan failed',
-    ]);
+    await expect
+      .poll(async () => (await row.getByRole('cell').allTextContents()).slice(2, 5))
+      .toEqual(['Disabled', 'critical (5) and up, immediately', 'Scan failed, Share scan failed']);
 
     // Another type's settings: an e-mail channel asks for its server, its secret typed hidden.
     await page.getByLabel('Type', { exact: true }).selectOption('email');

@@ -11,7 +11,14 @@ import type { NotificationChannel } from './channel-form.js';
 /** How many of a channel's newest deliveries its detail shows. */
 const shownDeliveries = 10;
 
-const deliveryColumns = [{ label: 'At' }, { label: 'Event' }, { label: 'Outcome' }, { label: 'Attempts', number: true }, { label: 'Answer' }, { label: 'Next retry' }];
+const deliveryColumns = [
+  { label: 'At' },
+  { label: 'Event' },
+  { label: 'Outcome' },
+  { label: 'Attempts', number: true },
+  { label: 'Answer' },
+  { label: 'Next retry' },
+];
 
 /** The receiver's answer to the latest attempt: its HTTP status, the error, or both. */
 export function deliveryAnswer(delivery: Pick<Delivery, 'status_code' | 'error'>): string {
@@ -25,7 +32,10 @@ export function deliveryAnswer(delivery: Pick<Delivery, 'status_code' | 'error'>
  * row too (its last delivery).
  */
 export function ChannelDeliveries({ channel, id, onRefresh }: { channel: NotificationChannel; id: string; onRefresh: () => void }) {
-  const deliveries = useLoad(() => api.notificationChannels.deliveries.query({ channel: channel.id, query: { per_page: shownDeliveries } }), String(channel.id));
+  const deliveries = useLoad(
+    () => api.notificationChannels.deliveries.query({ channel: channel.id, query: { per_page: shownDeliveries } }),
+    String(channel.id),
+  );
   const shown = settingsFieldsByType[channel.type].filter((field) => settingText(channel.settings[field]) !== '');
   const rows = deliveries.data?.deliveries ?? [];
   const count = deliveries.data?.count ?? 0;
@@ -41,9 +51,16 @@ export function ChannelDeliveries({ channel, id, onRefresh }: { channel: Notific
       </dl>
       <div className="history-toolbar">
         <p className="storage-count">
-          {count === 0 ? 'No deliveries yet: events it takes are listed here as they are queued.' : `The newest ${Math.min(count, shownDeliveries)} of ${count} deliveries`}
+          {count === 0
+            ? 'No deliveries yet: events it takes are listed here as they are queued.'
+            : `The newest ${Math.min(count, shownDeliveries)} of ${count} deliveries`}
         </p>
-        <button type="button" className="secondary small" onClick={() => (deliveries.reload(), onRefresh())} aria-label={`Refresh the deliveries of ${channel.name}`}>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => (deliveries.reload(), onRefresh())}
+          aria-label={`Refresh the deliveries of ${channel.name}`}
+        >
           Refresh
         </button>
       </div>

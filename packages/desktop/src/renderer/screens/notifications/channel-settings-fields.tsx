@@ -49,7 +49,8 @@ interface ChannelSettingsFieldsProps {
  */
 export function ChannelSettingsFields({ type, form, settings, errors }: ChannelSettingsFieldsProps) {
   const editing = settings !== undefined;
-  const initial = (field: SettingsField) => (editing ? settingText(settings[field]) : field === 'port' ? (defaultPorts[type] ?? '') : (createDefaults[field] ?? ''));
+  const initial = (field: SettingsField) =>
+    editing ? settingText(settings[field]) : field === 'port' ? (defaultPorts[type] ?? '') : (createDefaults[field] ?? '');
   const common = (field: SettingsField) => ({ form, name: field, label: settingsFieldLabels[field], errors, hint: hintOf(type, field) });
   return (
     <fieldset className="channel-settings">
@@ -60,7 +61,10 @@ export function ChannelSettingsFields({ type, form, settings, errors }: ChannelS
           case 'token':
             return (
               <div key={`${type}-${field}`}>
-                <SecretField {...common(field)} hint={editing ? 'Stored sealed and never shown: leave it empty to keep the stored one.' : hintOf(type, field)} />
+                <SecretField
+                  {...common(field)}
+                  hint={editing ? 'Stored sealed and never shown: leave it empty to keep the stored one.' : hintOf(type, field)}
+                />
                 {editing && (
                   <label className="inline">
                     <input type="checkbox" name={removeSecretName(field)} />

@@ -8,7 +8,16 @@ const formData = (entries: Record<string, string>) => {
 };
 
 describe('settingsBody', () => {
-  const email = { host: ' smtp.example.com ', port: '465', security: 'tls', username: '', password: '', from: 'dms@example.com', to: 'a@example.com,\n b@example.com ,', ca: '' };
+  const email = {
+    host: ' smtp.example.com ',
+    port: '465',
+    security: 'tls',
+    username: '',
+    password: '',
+    from: 'dms@example.com',
+    to: 'a@example.com,\n b@example.com ,',
+    ca: '',
+  };
 
   it('sends a new channel what was typed, leaves out the empty optional fields and secrets, and splits the addresses', () => {
     expect(settingsBody('email', formData(email), false)).toEqual({
@@ -23,7 +32,10 @@ describe('settingsBody', () => {
   it('on edit, clears an emptied optional field, keeps a secret left empty, and removes one asked to', () => {
     expect(settingsBody('email', formData(email), true)).toMatchObject({ username: null, ca: null });
     expect(settingsBody('email', formData(email), true)).not.toHaveProperty('password');
-    expect(settingsBody('ntfy', formData({ url: 'https://ntfy.sh/t', token: '', remove_token: 'on' }), true)).toEqual({ url: 'https://ntfy.sh/t', token: null });
+    expect(settingsBody('ntfy', formData({ url: 'https://ntfy.sh/t', token: '', remove_token: 'on' }), true)).toEqual({
+      url: 'https://ntfy.sh/t',
+      token: null,
+    });
     expect(settingsBody('ntfy', formData({ url: 'https://ntfy.sh/t', token: 'tk_1' }), true)).toEqual({ url: 'https://ntfy.sh/t', token: 'tk_1' });
   });
 

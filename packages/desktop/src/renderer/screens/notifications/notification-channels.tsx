@@ -20,7 +20,15 @@ import './notifications.css';
 
 type LatestDelivery = Outputs['notificationChannels']['latestDeliveries'][number]['delivery'];
 
-const columns = [{ label: 'Name' }, { label: 'Type' }, { label: 'State' }, { label: 'Sends' }, { label: 'Sources' }, { label: 'Last delivery' }, { label: 'Actions' }];
+const columns = [
+  { label: 'Name' },
+  { label: 'Type' },
+  { label: 'State' },
+  { label: 'Sends' },
+  { label: 'Sources' },
+  { label: 'Last delivery' },
+  { label: 'Actions' },
+];
 
 function stateText(channel: NotificationChannel): string {
   if (!channel.enabled) return 'Disabled';
@@ -44,7 +52,10 @@ export function NotificationChannelsScreen() {
   const channels = useRefusableLoad(() => api.notificationChannels.list.query(list.query), `${list.key}:${refreshes}`);
   const rows = channels.data?.notification_channels ?? [];
   const ids = rows.map((channel) => channel.id);
-  const latest = useLoad(() => (ids.length > 0 ? api.notificationChannels.latestDeliveries.query({ ids }) : Promise.resolve([])), `${ids.join(',')}:${refreshes}`);
+  const latest = useLoad(
+    () => (ids.length > 0 ? api.notificationChannels.latestDeliveries.query({ ids }) : Promise.resolve([])),
+    `${ids.join(',')}:${refreshes}`,
+  );
   const latestOf = new Map(latest.data?.map((row) => [row.channel_id, row.delivery]));
   const [editing, setEditing] = useState<NotificationChannel | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
