@@ -6,6 +6,9 @@ import { crudProcedures } from './crud-procedures.js';
 
 const oneChannel = z.object({ channel: ref });
 
+// By name, not instanceof, as trpc.ts reads the core's errors (docs/decisions/074-console-ipc-and-router.md).
+const isNotFound = (error: unknown) => error instanceof Error && error.name === 'DomainError' && (error as { code?: unknown }).code === 'not_found';
+
 /**
  * Where dms tells people what happened (docs/api.md#notification-channels). Admin-only through
  * every path: the core refuses a non-admin principal, and checks each call's scope as REST does
@@ -26,14 +29,18 @@ export const notificationChannelsRouter = router({
     .input(oneChannel.extend({ query: listQuery }))
     .query(({ ctx, input }) => ctx.core.notificationChannels.deliveries(ctx.principal, input.channel, input.query)),
   /**
-   * For the channels' table: each listed channel's newest delivery (null before its first), read
-   * through the same deliveries list; at most a page of channels (100) at once.
+   * For the channels' table: each listed channel's newest delivery (null before its first, or
+   * once the channel is gone: a deletion races the table's reload), read through the same
+   * deliveries list; at most a page of channels (100) at once.
    */
   latestDeliveries: userProcedure.input(z.object({ ids: z.array(z.number().int()).max(100) })).query(({ ctx, input }) =>
     Promise.all(
       input.ids.map(async (id): Promise<{ channel_id: number; delivery: Delivery | null }> => {
-        const { deliveries } = await ctx.core.notificationChannels.deliveries(ctx.principal, String(id), { per_page: ['1'] });
-        return { channel_id: id, delivery: deliveries[0] ?? null };
+        const page = await ctx.core.notificationChannels.deliveries(ctx.principal, String(id), { per_page: ['1'] }).catch((error: unknown) => {
+          if (isNotFound(error)) return null;
+          throw error;
+        });
+        return { channel_id: id, delivery: page?.deliveries[0] ?? null };
       }),
     ),
   ),

@@ -131,7 +131,8 @@ export function NotificationChannelsScreen() {
           <ChannelForm
             key={`new-${newForm}`}
             onSaved={(saved) => {
-              setCreated(saved.secret ? { name: saved.name, secret: saved.secret } : null);
+              // Another channel created meanwhile leaves a webhook's secret shown until Done.
+              if (saved.secret) setCreated({ name: saved.name, secret: saved.secret });
               setNewForm((n) => n + 1);
               reload();
             }}
