@@ -24,6 +24,7 @@ import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
 import { faultsBench } from './faults.mjs';
 import { shutdownBench } from './shutdown.mjs';
+import { tracingBench, tracingTargets } from './tracing-bench.mjs';
 
 function parseArgs(argv) {
   const options = { db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
@@ -83,6 +84,7 @@ const targets = {
   'shutdown.exit_s': { op: '<=', value: 10 },
   'shutdown.acknowledged_lost': { op: '<=', value: 0 },
   ...remoteScanTargets,
+  ...tracingTargets,
   ...(withPostgres
     ? {
         'pg.show.ratio_vs_hono_floor': { op: '>=', value: 0.6 },
@@ -350,6 +352,9 @@ async function main() {
 
   // --- Remote scans walking in parallel: SMB vs smbclient's recursive listing, NFS 8 calls in flight vs 1. ---
   await remoteScanBench({ record, notes, log, tree: config.tree });
+
+  // --- Tracing: show with traces exported at 10 % sampling against tracing off. ---
+  await tracingBench({ record, notes, log });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });

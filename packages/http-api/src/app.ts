@@ -29,6 +29,8 @@ export interface AppOptions {
   trustedProxies?: readonly string[];
   /** The SNMP agent's state, for /readyz (openDms's `snmpAgent`); no agent when absent. */
   snmpAgent?: () => SnmpAgentState;
+  /** A server span per request (tracing on; docs/decisions/181-traces.md). */
+  traced?: boolean;
 }
 
 export interface DmsApp {
@@ -59,6 +61,7 @@ export function createApp(options: AppOptions): DmsApp {
     // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
     guards: (path) => path === apiBase || path.startsWith(`${apiBase}/`) || path === '/metrics',
     logger,
+    traced: options.traced ?? false,
   });
   const routes = new RouteTable(app, apiBase, pipeline);
 

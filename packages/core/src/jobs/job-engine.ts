@@ -13,7 +13,8 @@ import { runJob, type RunResult } from './job-runner.js';
 import type { ScanAnalytics } from '../domain/scan-analytics.js';
 import type { JobFailure } from './job-messages.js';
 import { ProgressSaver } from './progress-saver.js';
-import { sealJobPayload, type JobShare } from './job-payload.js';
+import { openSealedJob, sealJobPayload, type JobShare } from './job-payload.js';
+import { contextOf, failSpan, inSpan, type Span, type TraceCarrier } from '../tracing/spans.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
 import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
 import { withoutHostPath } from '../domain/host-path-note.js';
@@ -366,8 +367,26 @@ export class JobEngine {
     if (capacity) await refreshForecast(storage, shareId, clock()).catch((error: unknown) => this.#options.onError?.(error));
   }
 
-  /** Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping. */
-  private async execute(job: JobRecord): Promise<JobRecord | undefined> {
+  /**
+   * Runs a claimed job to its end; answers the next one, claimed with its finish unless stopping.
+   * Traced, the job is a span continuing the trace of the request or schedule run that queued it
+   * (carried in its payload, so on any replica), with a child per step; its log lines carry it.
+   */
+  private execute(job: JobRecord): Promise<JobRecord | undefined> {
+    const attributes = { 'dms.job.id': job.id, 'dms.job.kind': job.kind, ...(job.share_id === null ? {} : { 'dms.share.id': job.share_id }) };
+    return inSpan(job.kind, { parent: contextOf(this.traceOf(job)), attributes }, (span) => this.executeIn(job, span));
+  }
+
+  /** The trace a job continues; none when its payload cannot be read (the run says why). */
+  private traceOf(job: JobRecord): TraceCarrier | undefined {
+    try {
+      return job.payload_enc === null ? undefined : openSealedJob(this.#options.secrets, job.payload_enc).trace;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async executeIn(job: JobRecord, span: Span): Promise<JobRecord | undefined> {
     const { storage, clock } = this.#options;
     let latest: JobProgress = { progress: 0, total: job.total, steps: [] };
     const progress = new ProgressSaver(latest, {
@@ -389,6 +408,7 @@ export class JobEngine {
         allowedHosts: this.#allowedHosts,
         signal: this.#stopping.signal,
         clock,
+        span,
         report: (snapshot) => {
           latest = snapshot;
           progress.report(snapshot);
@@ -406,6 +426,8 @@ export class JobEngine {
       }
       // What the job found is stored before the job is seen to end: whoever sees it finished
       // (a follower, a replica, a snapshot) sees the share's health, counts and capacity with it.
+      span.setAttribute('dms.job.outcome', outcome.status);
+      if (outcome.status === 'failed') failSpan(span, outcome.message ?? 'failed');
       await this.recordFindings(job, outcome, analytics);
       const { next, stored } = await this.storeFinish(job, outcome);
       // The next job is already this worker's: nothing in the telling may keep it from running.

@@ -7,6 +7,7 @@ import { DriverError } from '../ports/share-driver.js';
 import { openJobPayload, type JobShare } from './job-payload.js';
 import { scanSummary } from './job-messages.js';
 import { shareLocation } from './share-location.js';
+import { recordStepSpan, type Span } from '../tracing/spans.js';
 import { ScanAnalyticsBuilder } from '../scans/scan-analytics-builder.js';
 import type { ScanAnalytics } from '../domain/scan-analytics.js';
 
@@ -20,6 +21,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** The engine's clock: the scan's reference for file ages and its entries per second. */
   clock: () => Date;
+  /** The job's span (docs/decisions/181-traces.md): each step becomes a child of it. */
+  span?: Span;
   /** Persists progress (throttled by the caller). */
   report(progress: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> }): void;
 }
@@ -76,6 +79,8 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     allowedHosts: context.allowedHosts,
     timeoutMs: context.driverTimeoutMs,
     onStep: (step: StepOutcome) => {
+      // Span times are the tracer's wall clock, not the engine's (which a test may hold still).
+      if (context.span) recordStepSpan(context.span, step, Date.now(), { 'dms.job.kind': job.kind });
       steps.push(step);
       context.report({ progress: stepsRun(steps), total, steps: [...steps] });
     },

@@ -9,6 +9,7 @@ import { isDomainError } from '../errors/domain-error.js';
 import { schedulerPrincipal, type Principal } from '../scopes/principal.js';
 import { RecurrenceError, type Recurrences } from './recurrence.js';
 import { creatorOf, mayActOn } from './schedule-creator.js';
+import { ROOT_CONTEXT, inSpan } from '../tracing/spans.js';
 
 /** What the scheduler needs of the rest of the service. */
 export interface SchedulerOptions {
@@ -283,7 +284,9 @@ export class Scheduler {
   }
 
   private feedInBackground(schedule: ScheduleRecord, run: ScheduleRunRecord, principal: Principal): void {
-    const feeding = this.feed(schedule, run, principal)
+    // One trace per run (a root: nothing asked for it but the clock); the jobs it starts continue it.
+    const attributes = { 'dms.schedule.id': schedule.id, 'dms.schedule.name': schedule.name, 'dms.schedule.action': schedule.action };
+    const feeding = inSpan('schedule run', { parent: ROOT_CONTEXT, attributes }, () => this.feed(schedule, run, principal))
       .catch((error: unknown) => this.#options.onError?.(error))
       .finally(() => this.#feeding.delete(schedule.id));
     this.#feeding.set(schedule.id, feeding);

@@ -1,4 +1,6 @@
 import { pino } from 'pino';
+import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { describe, expect, it } from 'vitest';
 import { accessLog, createLogger, type AccessFields } from './logger.js';
 
@@ -52,5 +54,35 @@ describe('the access log line (issue 27 item 1)', () => {
     const out = capture();
     accessLog(pino({ level: 'info', mixin: () => ({ extra: 1 }) }, out))('info', fields[0]!);
     expect(JSON.parse(out.lines[0]!)).toMatchObject({ extra: 1, req_id: fields[0]!.req_id, msg: 'request' });
+  });
+});
+
+describe('log lines within a traced request or job (tracing on)', () => {
+  it('carry the trace and span id of a sampled span, nothing otherwise; off, no line carries them', () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const traced = capture();
+      const untraced = capture();
+      const logger = createLogger('info', traced, 'json', { traced: true });
+      const plain = createLogger('info', untraced, 'json');
+      const sampled = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED });
+      const unsampled = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319d', spanId: 'b7ad6b7169203332', traceFlags: TraceFlags.NONE });
+      context.with(trace.setSpan(ROOT_CONTEXT, sampled), () => {
+        logger.info({ job: 'x' }, 'job finished');
+        accessLog(logger)('info', fields[0]!);
+        plain.info('job finished');
+      });
+      context.with(trace.setSpan(ROOT_CONTEXT, unsampled), () => logger.info('not sampled'));
+      logger.info('outside any span');
+      const [inJob, inRequest, unsampledLine, outside] = traced.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(inJob).toMatchObject({ trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331', job: 'x' });
+      expect(inRequest).toMatchObject({ trace_id: '0af7651916cd43dd8448eb211c80319c', msg: 'request', req_id: fields[0]!.req_id });
+      expect(unsampledLine).not.toHaveProperty('trace_id');
+      expect(outside).not.toHaveProperty('trace_id');
+      expect(JSON.parse(untraced.lines[0]!)).not.toHaveProperty('trace_id');
+    } finally {
+      context.disable();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 import { serverDefaults } from '@dms/core';
 import { batchedDestination } from './batched-destination.js';
+import { TraceFlags, trace } from '@opentelemetry/api';
 
 /** Secrets never reach a log line, whatever a caller passes in. */
 export const redactedPaths = [
@@ -66,6 +67,16 @@ function stdoutDestination(onDrop?: (bytes: number) => void): DestinationStream 
 export interface LoggerOptions {
   /** Told of lines dropped because standard output's reader fell `maxUnwrittenLogBytes` behind. */
   onDrop?: (bytes: number) => void;
+  /** Tracing on: every line logged within a traced request or job carries `trace_id` and `span_id`. */
+  traced?: boolean;
+}
+
+/** The active span's ids, sampled ones only (an unsampled trace leads nowhere in a trace store). */
+function traceIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return {};
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return (traceFlags & TraceFlags.SAMPLED) === 0 ? {} : { trace_id: traceId, span_id: spanId };
 }
 
 /**
@@ -76,9 +87,10 @@ export function createLogger(
   level: string = serverDefaults.logLevel,
   destination?: DestinationStream,
   format: LogFormat = serverDefaults.logFormat,
-  { onDrop }: LoggerOptions = {},
+  { onDrop, traced = false }: LoggerOptions = {},
 ): Logger {
-  const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'dms' } };
+  // A mixin only when traced: it sends the access log down pino's own path (see accessLog).
+  const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'dms' }, ...(traced ? { mixin: traceIds } : {}) };
   if (destination) return pino(options, destination);
   return format === 'pretty'
     ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }))

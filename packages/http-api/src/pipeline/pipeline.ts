@@ -6,6 +6,7 @@ import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
 import type { Observer } from './observe.js';
 import type { RouteHandler, Step } from './step.js';
+import { traceRequest } from './trace-request.js';
 
 export interface PipelineSteps {
   observer: Observer;
@@ -17,6 +18,8 @@ export interface PipelineSteps {
   authenticate: Step;
   guards(path: string): boolean;
   logger: Logger;
+  /** Each request a server span around every step (tracing on: docs/decisions/181-traces.md); off, not composed in. */
+  traced?: boolean;
 }
 
 export interface Pipeline {
@@ -60,7 +63,7 @@ const uriTooLong = () =>
   });
 
 export function createPipeline(steps: PipelineSteps): Pipeline {
-  const { observer, cors, limitBody, authenticate, guards, logger } = steps;
+  const { observer, cors, limitBody, authenticate, guards, logger, traced = false } = steps;
 
   /** Anything thrown, by a step or the route, becomes a model_error answer here. */
   const answerError = (c: Context<AppEnv>, error: unknown): Response => {
@@ -80,7 +83,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
     // Synchronous while every step answers at once (a GET of a share by id on SQLite with a
     // known key): @hono/node-server then writes the answer in the same tick, where a promise
     // anywhere costs each request a fifth more CPU (docs/decisions/080-request-pipeline.md).
-    return (c: Context<AppEnv>): Response | Promise<Response> => {
+    const handleRequest = (c: Context<AppEnv>): Response | Promise<Response> => {
       const started = observer.begin(c);
       const answered = (response: Response) => {
         observer.end(c, metricsRoute, response, started);
@@ -98,6 +101,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
       }
       return response instanceof Promise ? response.then(answered, failed) : answered(response);
     };
+    return traced ? (c: Context<AppEnv>) => traceRequest(c, route, () => handleRequest(c)) : handleRequest;
   };
 
   return {

@@ -8,6 +8,7 @@ import { createLogger, flushLogger } from '../http/logger.js';
 import type { ServerConfig } from './config.js';
 import { dmsOptions } from './open.js';
 import { gracefulShutdown } from './shutdown.js';
+import { startTracing } from './tracing.js';
 
 export interface RunningServer {
   dms: Dms;
@@ -59,7 +60,9 @@ const starting: Fetch = () =>
 export async function startServer(config: ServerConfig, hooks: StartHooks = {}): Promise<RunningServer> {
   // The metrics are made with the app, after the logger: dropped lines are counted from then on.
   let logDropped = (_bytes: number) => {};
-  const logger = createLogger(config.logLevel, undefined, config.logFormat, { onDrop: (bytes) => logDropped(bytes) });
+  // Before anything that may start a span: with the OTEL_* variables unset, nothing is loaded.
+  const tracing = await startTracing();
+  const logger = createLogger(config.logLevel, undefined, config.logFormat, { onDrop: (bytes) => logDropped(bytes), traced: tracing !== undefined });
   let answer: Fetch = starting;
   const server = await listenHttp((request, env) => answer(request, env), config.host, config.port, undefined, {
     limits: config.http,
@@ -72,7 +75,13 @@ export async function startServer(config: ServerConfig, hooks: StartHooks = {}):
     let trapFailures = () => {};
     dms = await openDms({ ...dmsOptions(config, 'service'), createFirstAdmin: false, log: logger, onTrapSendError: () => trapFailures() });
     const opened = dms;
-    const { app, metrics } = createApp({ core: opened.core, logger, trustedProxies: config.trustedProxies, snmpAgent: () => opened.snmpAgent() });
+    const { app, metrics } = createApp({
+      core: opened.core,
+      logger,
+      trustedProxies: config.trustedProxies,
+      snmpAgent: () => opened.snmpAgent(),
+      traced: tracing !== undefined,
+    });
     trapFailures = () => metrics.trapSendFailures.inc();
     logDropped = (bytes) => metrics.logDroppedBytes.inc(bytes);
     await hooks.beforeFirstAdmin?.(url);
@@ -81,6 +90,7 @@ export async function startServer(config: ServerConfig, hooks: StartHooks = {}):
   } catch (error) {
     await new Promise((resolve) => server.close(resolve));
     await dms?.close();
+    await tracing?.shutdown().catch(() => {});
     throw error;
   }
   // After the first admin: whoever waits for this line (a test, a script) can sign in at once.
@@ -94,7 +104,11 @@ export async function startServer(config: ServerConfig, hooks: StartHooks = {}):
   const stop = (options?: { now?: boolean }) => {
     stopBy ??= performance.now() + config.shutdownTimeoutMs;
     const closed = options?.now ? shutdown.now() : shutdown.begin();
-    return (stopped ??= closed.then(() => flushLogger(logger, Math.max(0, stopBy! - performance.now()))));
+    return (stopped ??= closed
+      .then(() =>
+        Promise.race([tracing?.shutdown().catch(() => {}), new Promise((resolve) => setTimeout(resolve, Math.max(0, stopBy! - performance.now())).unref())]),
+      )
+      .then(() => flushLogger(logger, Math.max(0, stopBy! - performance.now()))));
   };
   return { dms, url, stop };
 }

@@ -4,6 +4,7 @@ import { XdrError, XdrReader, XdrWriter } from './xdr.js';
 import { RpcError } from './rpc-error.js';
 import { RecordAssembler } from './rpc-record.js';
 
+import { peerCall } from '../../tracing/spans.js';
 export { RpcError, type RpcFailure } from './rpc-error.js';
 
 /** ONC RPC (RFC 5531) over TCP with record marking: one call, one reply, on an open socket. */
@@ -92,6 +93,19 @@ export function parseReply(xid: number, record: Buffer): XdrReader {
  * throws on purpose (a DriverError), or the signal's reason on abort.
  */
 export function rpcCall<T>(socket: Socket, request: RpcRequest, timeoutMs: number, signal: AbortSignal, decode: (results: XdrReader) => T): Promise<T> {
+  // A scan's many directory reads go over RpcConnection, untraced: one span per call would outnumber the rest.
+  const attributes = {
+    'rpc.system': 'onc_rpc',
+    'rpc.service': String(request.program),
+    'rpc.method': String(request.procedure),
+    'dms.rpc.version': request.version,
+    ...(socket.remoteAddress === undefined ? {} : { 'server.address': socket.remoteAddress }),
+    ...(socket.remotePort === undefined ? {} : { 'server.port': socket.remotePort }),
+  };
+  return peerCall(`rpc ${request.program}/${request.version}/${request.procedure}`, attributes, () => sendCall(socket, request, timeoutMs, signal, decode));
+}
+
+function sendCall<T>(socket: Socket, request: RpcRequest, timeoutMs: number, signal: AbortSignal, decode: (results: XdrReader) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     signal.throwIfAborted();
     const xid = randomInt(1, 0x7fffffff);

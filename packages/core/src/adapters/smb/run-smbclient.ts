@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { SmbclientFiles } from './smbclient-files.js';
 import type { SmbTarget } from './smb-target.js';
+import { SpanKind, inSpan } from '../../tracing/spans.js';
 
 export interface SmbclientRequest {
   smbclientPath: string;
@@ -126,8 +127,18 @@ export function feedLines(stream: Readable | null, onLine: (line: string) => voi
   });
 }
 
-/** Runs smbclient without a shell, streaming its output line by line. */
+/** Runs smbclient without a shell, streaming its output line by line; a client span when traced. */
 export function runSmbclient(request: SmbclientRequest): Promise<SmbclientOutcome> {
+  const attributes = { 'server.address': request.target.host, 'server.port': request.target.port, 'dms.smb.share': request.target.share };
+  return inSpan('smbclient', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const outcome = await runSmbclientProcess(request);
+    if (outcome.exitCode !== null) span.setAttribute('process.exit.code', outcome.exitCode);
+    if (outcome.timedOut) span.setAttribute('dms.timed_out', true);
+    return outcome;
+  });
+}
+
+function runSmbclientProcess(request: SmbclientRequest): Promise<SmbclientOutcome> {
   const bound = request.totalTimeoutMs ?? request.idleTimeoutMs ?? 60_000;
   return new Promise<SmbclientOutcome>((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);

@@ -9,6 +9,7 @@ import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
 import { eventVarbinds } from './event-varbinds.js';
 import { netSnmp, type NetSnmpSession, type NetSnmpSessionOptions, type NetSnmpVarbind } from './net-snmp.js';
+import { peerCall } from '../../tracing/spans.js';
 
 export interface NetSnmpTrapSenderOptions {
   /** Enterprise arc of DMS-MIB (DMS_SNMP_ENTERPRISE_OID); snmpDefaults.enterpriseOid by default. */
@@ -66,6 +67,16 @@ export class NetSnmpTrapSender implements TrapSender {
   }
 
   send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void> {
+    const attributes = {
+      'server.address': target.manager,
+      'dms.snmp.version': target.version,
+      'dms.snmp.notify_type': target.notify_type,
+      'dms.event': event.name,
+    };
+    return peerCall('snmp send', attributes, () => this.#send(target, event, allowedHosts));
+  }
+
+  #send(target: TrapTarget, event: DmsEvent, allowedHosts?: TrapAllowedHosts): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (this.#closed) return reject(new Error('trap sender is closed'));
       const entry = eventCatalogue[event.name];

@@ -1,0 +1,59 @@
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { AppEnv } from '../http/env.js';
+
+const tracer = trace.getTracer('dms');
+
+/**
+ * Reads the request's headers through Hono, never `c.req.raw`: under @hono/node-server that
+ * would build a whole web Request for each request, which costs more than the span.
+ */
+const headerGetter = {
+  keys: (c: Context<AppEnv>) => Object.keys((c.env as Partial<HttpBindings> | undefined)?.incoming?.headers ?? {}),
+  get: (c: Context<AppEnv>, key: string) => c.req.header(key),
+};
+
+/**
+ * A request as a server span (HTTP semantic conventions), active while the route runs, so the
+ * jobs it queues and the lines it logs carry its trace. A `traceparent` the client sent is
+ * continued. Only composed in when tracing is on (docs/decisions/181-traces.md).
+ */
+export function traceRequest(c: Context<AppEnv>, route: string | undefined, handle: () => Response | Promise<Response>): Response | Promise<Response> {
+  const method = c.req.method;
+  const parent = propagation.extract(context.active(), c, headerGetter);
+  // What a sampler may look at goes in at the start; the rest only onto a span that records
+  // (most are not sampled, and attributes cost each span that carries them).
+  const span = tracer.startSpan(
+    route === undefined ? method : `${method} ${route}`,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, ...(route === undefined ? {} : { 'http.route': route }) } },
+    parent,
+  );
+  if (span.isRecording()) {
+    const agent = c.req.header('user-agent');
+    span.setAttributes({
+      'url.path': c.req.path,
+      'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
+      ...(agent === undefined ? {} : { 'user_agent.original': agent.slice(0, 256) }),
+    });
+  }
+  const answered = (response: Response) => {
+    end(span, response.status);
+    return response;
+  };
+  const response = context.with(trace.setSpan(parent, span), handle);
+  return response instanceof Promise
+    ? response.then(answered, (error: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.end();
+        throw error;
+      })
+    : answered(response);
+}
+
+function end(span: Span, status: number): void {
+  span.setAttribute('http.response.status_code', status);
+  // Server spans: a 4xx is the client's, not the span's, error.
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}

@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '@dms/core/testing';
+import { readConfig } from './config.js';
+import { startServer, type RunningServer } from './serve.js';
+import { tracingRequested } from './tracing.js';
+
+/** One span as OTLP/HTTP JSON carries it. */
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string; intValue?: string | number; boolValue?: boolean } }[];
+}
+
+/** An OTLP/HTTP traces receiver (JSON encoding), as a collector would be: it keeps what it is sent. */
+async function otlpReceiver(): Promise<{ server: Server; url: string; spans: ExportedSpan[]; serviceNames: Set<string> }> {
+  const spans: ExportedSpan[] = [];
+  const serviceNames = new Set<string>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces' && request.headers['content-type']?.startsWith('application/json')) {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          resourceSpans: { resource: { attributes: ExportedSpan['attributes'] }; scopeSpans: { spans: ExportedSpan[] }[] }[];
+        };
+        for (const resourceSpans of body.resourceSpans) {
+          const name = resourceSpans.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue;
+          if (name) serviceNames.add(name);
+          for (const scope of resourceSpans.scopeSpans) spans.push(...scope.spans);
+        }
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, serviceNames };
+}
+
+function attribute(span: ExportedSpan, key: string): string | number | boolean | undefined {
+  const value = span.attributes.find((candidate) => candidate.key === key)?.value;
+  if (value === undefined) return undefined;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  return value.stringValue ?? value.boolValue;
+}
+
+describe('tracing is asked for with the standard OTEL_* variables', () => {
+  it('is off without them, on with an OTLP endpoint or an exporter, off when disabled or `none`', () => {
+    expect(tracingRequested({})).toBe(false);
+    expect(tracingRequested({ OTEL_SERVICE_NAME: 'dms' })).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' })).toBe(true);
+    expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
+    expect(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
+  });
+});
+
+describe('a share test traced end to end: exported over OTLP/HTTP to a receiver', () => {
+  let dir: string;
+  let server: RunningServer;
+  let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  const variables = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_SERVICE_NAME', 'OTEL_TRACES_SAMPLER'];
+  const auth = `Basic ${Buffer.from('admin:trace-test-password').toString('base64')}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    receiver = await otlpReceiver();
+    // The SDK reads its settings from the process environment, as it does for an operator.
+    Object.assign(process.env, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '20',
+      OTEL_SERVICE_NAME: 'dms-under-test',
+      OTEL_TRACES_SAMPLER: 'always_on',
+    });
+    dir = mkdtempSync(join(tmpdir(), 'dms-trace-'));
+    mkdirSync(join(dir, 'shares', 'projects'), { recursive: true });
+    server = await startServer(readConfig({ DMS_DATA_DIR: dir, DMS_PORT: '0', DMS_ADMIN_PASSWORD: 'trace-test-password', DMS_LOG_LEVEL: 'silent' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    for (const name of variables) delete process.env[name];
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    await new Promise((resolve) => receiver?.server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has the request span, the job span under it, and one child per step of the job', async () => {
+    expect((await call('POST', '/nas', { name: 'local', host: 'localhost', type: 'local' })).status).toBe(201);
+    const started = await call('PUT', '/nas/local/nas_shares/-/test', { name: 'projects', path: 'projects' });
+    expect(started.status).toBe(202);
+    const jobId = String(started.body['job_id']);
+    const done = await call('GET', `/nas/local/nas_shares/-/test?job_id=${jobId}&wait=10`);
+    expect(done.body['status']).toBe('completed');
+    const steps = (done.body['steps'] as { name: string }[]).map((step) => step.name);
+    expect(steps.length).toBeGreaterThan(0);
+
+    const job = (await pollUntil(
+      () => receiver.spans.find((span) => span.name === 'share_test' && attribute(span, 'dms.job.id') === jobId),
+      (found) => found !== undefined,
+      'the job span exported',
+    ))!;
+    const request = receiver.spans.find((span) => span.spanId === job.parentSpanId);
+    expect(request, 'the job continues the trace of the request that queued it').toBeDefined();
+    expect(request!.traceId).toBe(job.traceId);
+    expect(request!.kind).toBe(2); // SERVER
+    expect(attribute(request!, 'http.request.method')).toBe('PUT');
+    expect(attribute(request!, 'http.route')).toBe('/api/v2/nas/:nas_id/nas_shares/-/test');
+    expect(attribute(request!, 'http.response.status_code')).toBe(202);
+    expect(attribute(job, 'dms.job.kind')).toBe('share_test');
+    expect(attribute(job, 'dms.job.outcome')).toBe('completed');
+
+    const children = await pollUntil(
+      () => receiver.spans.filter((span) => span.parentSpanId === job.spanId),
+      (found) => found.length >= steps.length,
+      'a span per step exported',
+    );
+    expect(children.map((span) => span.name).sort()).toEqual([...steps].sort());
+    for (const child of children) {
+      expect(child.traceId).toBe(job.traceId);
+      expect(attribute(child, 'dms.step.outcome')).toBe('ok');
+    }
+    expect([...receiver.serviceNames]).toEqual(['dms-under-test']);
+  });
+});
