@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '@dms/core/sqlite';
 import { parseResponses, rawConnect, type RawConnection } from '../testing/raw-http.js';
 import { exitWithin, startServeProcess, until, type ServeProcess } from '../testing/serve-process.js';
+import { jsonCaller, type JsonAnswer } from '../testing/json-call.js';
 
 /**
  * Issue 21 item 4: `dms serve` stops within DMS_SHUTDOWN_TIMEOUT_MS under load, a real process
@@ -22,13 +23,8 @@ type Dms = ServeProcess;
 const startDms = (dataDir: string, env: Record<string, string> = {}) =>
   startServeProcess(dataDir, password, { DMS_SHUTDOWN_TIMEOUT_MS: String(timeoutMs), ...env });
 
-async function call(dms: Dms, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${dms.url}/api/v2${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+function call(dms: Dms, method: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  return jsonCaller(() => `${dms.url}/api/v2`, auth)(method, path, body);
 }
 
 /**

@@ -9,6 +9,7 @@ import { pollUntil } from '@dms/core/testing';
 import { readConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';
 import { tracingRequested } from './tracing.js';
+import { jsonCaller } from '../testing/json-call.js';
 
 /** One span as OTLP/HTTP JSON carries it. */
 interface ExportedSpan {
@@ -70,14 +71,7 @@ describe('a share test traced end to end: exported over OTLP/HTTP to a receiver'
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
   const variables = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_SERVICE_NAME', 'OTEL_TRACES_SAMPLER'];
   const auth = `Basic ${Buffer.from('admin:trace-test-password').toString('base64')}`;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = jsonCaller(() => server.url, auth);
 
   beforeAll(async () => {
     receiver = await otlpReceiver();
@@ -118,8 +112,13 @@ describe('a share test traced end to end: exported over OTLP/HTTP to a receiver'
       (found) => found !== undefined,
       'the job span exported',
     ))!;
-    const request = receiver.spans.find((span) => span.spanId === job.parentSpanId);
-    expect(request, 'the job continues the trace of the request that queued it').toBeDefined();
+    // The request's span ends with its answer, which may come after the job's (both exported in batches).
+    const request = await pollUntil(
+      () => receiver.spans.find((span) => span.spanId === job.parentSpanId),
+      (found) => found !== undefined,
+      'the span of the request that queued the job (the job continues its trace)',
+      { timeoutMs: 10_000 },
+    );
     expect(request!.traceId).toBe(job.traceId);
     expect(request!.kind).toBe(2); // SERVER
     expect(attribute(request!, 'http.request.method')).toBe('PUT');
