@@ -13,3 +13,4 @@ export { holdSqliteWriteLock, type SqliteLockHolder } from './sqlite-lock-holder
 export { wireCore, type WiredCore } from '../services/create-core.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
 export { pollUntil } from './poll-until.js';
+export { startTestOidcProvider, type TestOidcProvider, type TestOidcAccount, type IdTokenTampering } from './oidc-provider.js';
