@@ -7,6 +7,7 @@ import { mappedRole } from './oidc-roles.js';
 import type { Settings } from '../domain/settings.js';
 import { oidcFallbackRole } from '../domain/oidc-settings.js';
 import { usernameSchema } from '../domain/user.js';
+import { parseOidcCallback } from '../domain/oidc-callback.js';
 import type { Stores, UserRecord } from '../ports/storage.js';
 import type { OidcIdentityRecord } from '../ports/oidc-store.js';
 import { OidcRefusal, type OidcClaims, type OidcClientSettings, type OidcRelyingParty } from '../ports/oidc-relying-party.js';
@@ -19,7 +20,6 @@ export const oidcLoginTtlMs = 10 * 60_000;
 
 /** 256 random bits, base64url: what state, nonce and the PKCE verifier are made of. */
 const randomToken = () => randomBytes(32).toString('base64url');
-const stateShape = /^[A-Za-z0-9_-]{43}$/;
 
 /** Who creates a user at its first sign-in, in the audit log. */
 const oidcActor: Principal = { kind: 'user', userId: 0, username: 'oidc', admin: true };
@@ -98,13 +98,9 @@ export class OidcService {
    * the code exchanged and the ID token verified, then the user found by issuer and subject (or
    * created), its role brought in line with the provider's claim, and the sign-in audited.
    */
-  async finish(params: URLSearchParams, origin: CallOrigin): Promise<OidcSignIn> {
-    const state = params.get('state');
-    if (state === null || !stateShape.test(state)) {
-      throw new DomainError('bad_request', 'the callback needs the state the provider was sent (a 43-character base64url value)', {
-        details: { state: [{ error: state === null ? 'blank' : 'invalid' }] },
-      });
-    }
+  async finish(callback: URLSearchParams, origin: CallOrigin): Promise<OidcSignIn> {
+    const params = parseOidcCallback(callback);
+    const state = params.get('state')!;
     const pending = await this.deps.storage.oidc.takePending(state, this.deps.clock().toISOString());
     if (!pending) throw refused('this sign-in is unknown, already finished, or older than 10 minutes; start it again');
     const settings = await this.enabledSettings();

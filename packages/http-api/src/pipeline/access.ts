@@ -97,8 +97,10 @@ export function authenticate(access: AccessService, publicPaths: ReadonlySet<str
         return next();
       });
     }
-    return whenReady(access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined)), () => {
+    const request = new RestAccessRequest(c, hooks, undefined);
+    return whenReady(access.guardPublicRequest(request), () => {
       c.set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
+      c.set('publicOrigin', () => new RestCallOrigin(request).toJSON());
       return next();
     });
   };
