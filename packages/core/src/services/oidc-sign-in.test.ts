@@ -68,6 +68,8 @@ describeOnEachAdapter('single sign-on through a real OpenID provider (issue 46)'
 
     const basic = await refusalOf(test.asUser('alice', 'any-password-at-all'));
     expect(basic.message).toMatch(/alice signs in through the OpenID provider and has no dms password/);
+    const password = await refusalOf(test.core.users.update(admin, 'alice', { password: 'a-password-of-her-own' }));
+    expect(password).toMatchObject({ code: 'validation', message: 'alice signs in through the OpenID provider and has no dms password' });
   });
 
   it('gives a user whose groups map to no role the viewer role, and refuses a new user when auto-create is off', async () => {

@@ -45,8 +45,8 @@ const callbackQuerySchema = z.object({
 export const oidcOperations = [
   defineOperation({
     operationId: 'startOidcLogin',
-    sdkSample: `// In a browser: send the user to the provider, which comes back to /auth/oidc/callback.
-location.href = 'http://127.0.0.1:8080/api/v2/auth/oidc/login';`,
+    sdkSample: `// Where to send the user's browser; the provider sends it back to /auth/oidc/callback.
+const signInAt = dms.auth.oidcLoginUrl();`,
     handle: async (c, core) => {
       await refuseWithoutJwtMode(core);
       const url = await core.oidc.start(callbackUrl(c));
@@ -67,8 +67,8 @@ location.href = 'http://127.0.0.1:8080/api/v2/auth/oidc/login';`,
   }),
   defineOperation({
     operationId: 'finishOidcLogin',
-    sdkSample: `// The provider sends the browser here; the answer is JWT mode's token:
-const { token } = await (await fetch(callbackUrlFromProvider)).json();`,
+    sdkSample: `// With the address the provider sent the browser back to:
+const { token } = await dms.auth.finishOidcLogin('http://127.0.0.1:8080/api/v2/auth/oidc/callback?code=…&state=…');`,
     handle: async (c, core) => {
       const params = parseOidcCallback(new URL(c.req.url).searchParams);
       const ttlSeconds = await refuseWithoutJwtMode(core);
