@@ -48,7 +48,14 @@ export function createApp(options: AppOptions): DmsApp {
     shareCapacities: () => core.shares.capacityGauges(),
   });
   const loginPath = `${apiBase}/auth/login`;
-  const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath, ...oidcPublicPaths.map((path) => `${apiBase}${path}`)]);
+  const publicPaths = new Set([
+    apiBase,
+    `${apiBase}/`,
+    `${apiBase}/openapi.json`,
+    `${apiBase}/docs`,
+    loginPath,
+    ...oidcPublicPaths.map((path) => `${apiBase}${path}`),
+  ]);
   const pipeline = createPipeline({
     observer: createObserver(logger, metrics),
     cors: corsFromRules(() => core.corsRules.all(), core.events),

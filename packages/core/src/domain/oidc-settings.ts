@@ -41,7 +41,12 @@ export const oidcSettingsFields = {
       message: 'must be the provider’s issuer URL: https://… without query or fragment (http:// only on 127.0.0.1 or localhost)',
     })
     .nullable(),
-  oidc_client_id: z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' }).nullable(),
+  oidc_client_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' })
+    .nullable(),
   /** Write-only; null removes it (a public client that proves itself with PKCE only). */
   oidc_client_secret: z.string().min(1).max(1024).nullable(),
   oidc_scopes: z

@@ -239,7 +239,9 @@ export class AuthService {
     const storedHash = !user || signsInElsewhere ? await this.#dummyHash : user.password_hash;
     const ok = await this.deps.hasher.verify(storedHash, credential.password, lane);
     if (signsInElsewhere) {
-      throw unauthenticated(`user ${user.username} signs in through the OpenID provider and has no dms password: use single sign-on (GET /api/v2/auth/oidc/login)`);
+      throw unauthenticated(
+        `user ${user.username} signs in through the OpenID provider and has no dms password: use single sign-on (GET /api/v2/auth/oidc/login)`,
+      );
     }
     if (!user || !ok) throw unauthenticated('invalid username or password');
     this.#verified.remember(cacheKey);

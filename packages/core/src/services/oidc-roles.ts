@@ -9,7 +9,9 @@ const rolePrecedence = ['admin', 'operator', 'auditor', 'viewer'];
 function claimValues(claims: OidcClaims, name: string): string[] {
   let value: unknown = claims[name];
   if (value === undefined && name.includes('.')) {
-    value = name.split('.').reduce<unknown>((inner, part) => (inner !== null && typeof inner === 'object' ? (inner as Record<string, unknown>)[part] : undefined), claims);
+    value = name
+      .split('.')
+      .reduce<unknown>((inner, part) => (inner !== null && typeof inner === 'object' ? (inner as Record<string, unknown>)[part] : undefined), claims);
   }
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];

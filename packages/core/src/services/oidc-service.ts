@@ -204,4 +204,3 @@ export class OidcService {
 function principalOf(user: UserRecord): Principal {
   return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
 }
-

@@ -107,7 +107,14 @@ async function start(): Promise<void> {
       createIPCHandler({
         router: appRouter,
         windows: [window],
-        createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer, localRoots, openExternal: (url) => shell.openExternal(url) }),
+        createContext: async () => ({
+          core: dms.core,
+          snmpAgent: () => dms.snmpAgent(),
+          session,
+          restServer,
+          localRoots,
+          openExternal: (url) => shell.openExternal(url),
+        }),
       }),
     refuse: (event) => untrustedSenderReason(event, window),
     onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: senderUrlForLog(event) }, 'IPC message from an untrusted sender dropped'),

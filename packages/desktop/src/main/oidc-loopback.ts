@@ -46,7 +46,9 @@ export async function signInThroughBrowser(core: Core, openExternal: OpenExterna
     const { params, res } = await callback;
     try {
       const signedIn = await core.oidc.finish(params, origin);
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page('Signed in to the dms console', 'You may close this tab and go back to the console.'));
+      res
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end(page('Signed in to the dms console', 'You may close this tab and go back to the console.'));
       return signedIn;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
