@@ -107,10 +107,18 @@ function singleton<Item, Update>(call: Call, path: string): Singleton<Item, Upda
 }
 
 /** The query string of the provider's redirect back, from the whole address or the query alone. */
-function callbackQuery(callback: string | URL | URLSearchParams): URLSearchParams {
-  if (callback instanceof URLSearchParams) return callback;
-  if (callback instanceof URL) return callback.searchParams;
-  return /^[a-z][a-z0-9+.-]*:/i.test(callback) ? new URL(callback).searchParams : new URLSearchParams(callback);
+function callbackQuery(callback: string | URL | URLSearchParams): Record<string, string> {
+  const params =
+    callback instanceof URLSearchParams
+      ? callback
+      : callback instanceof URL
+        ? callback.searchParams
+        : /^[a-z][a-z0-9+.-]*:/i.test(callback)
+          ? new URL(callback).searchParams
+          : new URLSearchParams(callback);
+  const query: Record<string, string> = {};
+  params.forEach((value, name) => (query[name] = value));
+  return query;
 }
 
 /** btoa takes Latin-1 only: UTF-8 bytes first, so any user name and password work. */
@@ -194,7 +202,7 @@ export function createClient(options: ClientOptions): DmsClient {
         call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
       oidcLoginUrl: () => `${apiBaseUrl(options.baseUrl)}/auth/oidc/login`,
       finishOidcLogin: (callback, callOptions = {}) =>
-        call('GET', '/auth/oidc/callback', { query: Object.fromEntries(callbackQuery(callback)), signal: callOptions.signal }) as Promise<T.JwtToken>,
+        call('GET', '/auth/oidc/callback', { query: callbackQuery(callback), signal: callOptions.signal }) as Promise<T.JwtToken>,
     },
     raw,
   };
