@@ -6,9 +6,9 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
  * provider's answer (any replica finishes them, once), and the provider identities of users
  * (docs/decisions/177-oidc-sign-in.md).
  */
-async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
-  const { timestamp } = dialect;
-  await db.schema
+async function up(db: Kysely<unknown>, { timestamp }: MigrationDialect): Promise<void> {
+  const { schema } = db;
+  await schema
     .createTable('oidc_logins')
     .addColumn('state', 'text', (column) => column.primaryKey())
     .addColumn('code_verifier', 'text', (column) => column.notNull())
@@ -17,8 +17,8 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('created_at', timestamp, (column) => column.notNull())
     .addColumn('expires_at', timestamp, (column) => column.notNull())
     .execute();
-  await db.schema.createIndex('oidc_logins_expires_at').on('oidc_logins').column('expires_at').execute();
-  await db.schema
+  await schema.createIndex('oidc_logins_expires_at').on('oidc_logins').column('expires_at').execute();
+  await schema
     .createTable('oidc_identities')
     .addColumn('user_id', 'integer', (column) => column.primaryKey().references('users.id').onDelete('cascade'))
     .addColumn('issuer', 'text', (column) => column.notNull())
