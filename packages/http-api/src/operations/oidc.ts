@@ -6,6 +6,7 @@ import { respondEmpty, respondJson } from '../http/respond.js';
 import { apiBasePath as apiBase } from '../contracts/api-base-path.js';
 import type { AppEnv } from '../http/env.js';
 import { defineOperation } from './operation.js';
+import { sessionCookie } from '../http/session-cookie.js';
 import { tokenExample } from '../contracts/examples.js';
 
 const loginPath = '/auth/oidc/login';
@@ -74,16 +75,23 @@ const { token } = await dms.auth.finishOidcLogin('http://127.0.0.1:8080/api/v2/a
       const ttlSeconds = await refuseWithoutJwtMode(core);
       const { user } = await core.oidc.finish(params, c.get('publicOrigin')());
       const { principal: _principal, ...token } = await core.auth.tokenFor(user, ttlSeconds);
-      return respondJson(c, token, 200, { 'Cache-Control': 'no-store' });
+      // The token for a client that reads it, and the same as a cookie for a browser that came here.
+      return respondJson(c, token, 200, { 'Cache-Control': 'no-store', 'Set-Cookie': sessionCookie(c, token.token, ttlSeconds) });
     },
     method: 'get',
     path: callbackPath,
     tag: 'admin',
     summary: 'Where the OpenID provider sends the browser back; answers a token',
     description:
-      'Needs no credential. Takes the sign-in by its `state` (once: a replayed state is 401), exchanges the code with its PKCE verifier, and verifies the ID token (issuer, audience, expiry, nonce, signature from the provider’s JWKS). The user is found by issuer and subject, or created when `oidc_auto_create` is on, with the role `oidc_role_claim` maps to through `oidc_role_map`. Answers JWT mode’s token, as `POST /auth/login` does. Every refusal is 401 with its reason.',
+      'Needs no credential. Takes the sign-in by its `state` (once: a replayed state is 401), exchanges the code with its PKCE verifier, and verifies the ID token (issuer, audience, expiry, nonce, signature from the provider’s JWKS). The user is found by issuer and subject, or created when `oidc_auto_create` is on, with the role `oidc_role_claim` maps to through `oidc_role_map`. Answers JWT mode’s token, as `POST /auth/login` does, and sets it as the `dms_session` cookie for a browser (`HttpOnly`, `SameSite=Lax`, `Path=/api/v2`, `Secure` over https), which the API accepts when no Authorization header is sent. Every refusal is 401 with its reason.',
     public: true,
     query: callbackQuerySchema,
-    success: { status: 200, description: 'a signed token', schema: tokenSchema, example: tokenExample },
+    success: {
+      status: 200,
+      description: 'a signed token',
+      schema: tokenSchema,
+      example: tokenExample,
+      headers: { 'Set-Cookie': 'the same token as the `dms_session` cookie' },
+    },
   }),
 ];

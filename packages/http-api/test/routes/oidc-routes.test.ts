@@ -59,7 +59,7 @@ describe('single sign-on over REST (issue 46)', () => {
     expect(stored).not.toContain(provider.clientSecret);
   });
 
-  it('redirects to the provider, answers a token at the callback once, and the token works; Basic is refused for that user', async () => {
+  it('redirects to the provider, answers a token (and its cookie) at the callback once, and both work; Basic is refused for that user', async () => {
     provider.signInAs({ sub: 'sub-dana', preferred_username: 'dana', role: 'dms-admin' });
     const login = await t.call('GET', api('/auth/oidc/login'));
     expect(login.status, await login.clone().text()).toBe(302);
@@ -78,6 +78,20 @@ describe('single sign-on over REST (issue 46)', () => {
     expect(await me.text()).toContain('"dana"');
     const users = await (await t.call('GET', '/api/v2/users?username=dana', { auth: t.basic })).json();
     expect(users).toMatchObject({ count: 1, users: [{ username: 'dana', admin: true }] });
+
+    // The browser's copy: the same token as an HttpOnly, SameSite=Lax cookie of the API (not Secure over http).
+    const cookie = answer.headers.get('set-cookie')!;
+    expect(cookie).toBe(`dms_session=${token}; Path=/api/v2; Max-Age=3600; HttpOnly; SameSite=Lax`);
+    const byCookie = await t.call('GET', '/api/v2/api_keys/current', { headers: { cookie: `theme=dark; dms_session=${token}` } });
+    expect(byCookie.status).toBe(200);
+    expect(await byCookie.text()).toContain('"dana"');
+    // A page of another site cannot make the browser change anything with it.
+    const forged = await t.call('PUT', '/api/v2/settings', {
+      body: { jwt_ttl_seconds: 120 },
+      headers: { cookie: `dms_session=${token}`, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toMatch(/may not use Basic credentials or the session cookie/);
 
     const replay = await t.call('GET', callback.href);
     expect(replay.status).toBe(401);
