@@ -78,6 +78,7 @@ export {
   type CorsRuleFinder,
 } from './domain/cors-rule.js';
 export { settingsSchema, settingsUpdateSchema } from './domain/settings.js';
+export { parseOidcCallback } from './domain/oidc-callback.js';
 export { loginRequestSchema, tokenSchema } from './domain/auth.js';
 
 // Jobs: statuses, kinds and when a job is finished

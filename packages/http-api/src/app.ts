@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { oidcPublicPaths } from './operations/oidc.js';
 import { DomainError, authorizeAdmin, serverDefaults } from '@dms/core';
 import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import type { Logger } from 'pino';
@@ -49,7 +50,14 @@ export function createApp(options: AppOptions): DmsApp {
     shareCapacities: () => core.shares.capacityGauges(),
   });
   const loginPath = `${apiBase}/auth/login`;
-  const publicPaths = new Set([apiBase, `${apiBase}/`, `${apiBase}/openapi.json`, `${apiBase}/docs`, loginPath]);
+  const publicPaths = new Set([
+    apiBase,
+    `${apiBase}/`,
+    `${apiBase}/openapi.json`,
+    `${apiBase}/docs`,
+    loginPath,
+    ...oidcPublicPaths.map((path) => `${apiBase}${path}`),
+  ]);
   const pipeline = createPipeline({
     observer: createObserver(logger, metrics),
     cors: corsFromRules(() => core.corsRules.all(), core.events),

@@ -82,6 +82,13 @@ export interface DmsClient {
   auth: {
     /** A JWT for a user's credentials (JWT mode only); `login()` makes a client of it. */
     login(username: string, password: string, options?: T.CallOptions): Promise<T.JwtToken>;
+    /** Where to send a browser for single sign-on: GET /auth/oidc/login answers 302 to the OpenID provider. */
+    oidcLoginUrl(): string;
+    /**
+     * Finishes single sign-on with the address (or its query string) the provider sent the
+     * browser back to, GET /auth/oidc/callback: JWT mode's token, as `login` answers.
+     */
+    finishOidcLogin(callback: string | URL | URLSearchParams, options?: T.CallOptions): Promise<T.JwtToken>;
   };
   /** The openapi-fetch client underneath, typed by the API description, for anything else. */
   raw: Client<paths>;
@@ -97,6 +104,21 @@ function singleton<Item, Update>(call: Call, path: string): Singleton<Item, Upda
     get: (options = {}) => call('GET', path, { signal: options.signal }) as Promise<Item>,
     update: (body, options = {}) => call('PUT', path, { body, signal: options.signal }) as Promise<Item>,
   };
+}
+
+/** The query string of the provider's redirect back, from the whole address or the query alone. */
+function callbackQuery(callback: string | URL | URLSearchParams): Record<string, string> {
+  const params =
+    callback instanceof URLSearchParams
+      ? callback
+      : callback instanceof URL
+        ? callback.searchParams
+        : /^[a-z][a-z0-9+.-]*:/i.test(callback)
+          ? new URL(callback).searchParams
+          : new URLSearchParams(callback);
+  const query: Record<string, string> = {};
+  params.forEach((value, name) => (query[name] = value));
+  return query;
 }
 
 /** btoa takes Latin-1 only: UTF-8 bytes first, so any user name and password work. */
@@ -178,6 +200,9 @@ export function createClient(options: ClientOptions): DmsClient {
     auth: {
       login: (username, password, callOptions = {}) =>
         call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
+      oidcLoginUrl: () => `${apiBaseUrl(options.baseUrl)}/auth/oidc/login`,
+      finishOidcLogin: (callback, callOptions = {}) =>
+        call('GET', '/auth/oidc/callback', { query: callbackQuery(callback), signal: callOptions.signal }) as Promise<T.JwtToken>,
     },
     raw,
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictInput } from '../validation/strict-input.js';
+import { oidcSettingsDefaults, oidcSettingsFields, oidcSettingsOutputFields } from './oidc-settings.js';
 import { auditDefaults, authDefaults, jobDefaults, watchDefaults } from '../defaults.js';
 
 /** Host names (exact, case-insensitive) or IPv4/IPv6 addresses and CIDR blocks. */
@@ -24,6 +25,7 @@ export const settingsSchema = z
     alert_retention_days: z.number().int(),
     schedule_min_interval_seconds: z.number().int(),
     capacity_retention_days: z.number().int(),
+    ...oidcSettingsOutputFields,
   })
   .meta({ id: 'settings' });
 export const settingsUpdateSchema = strictInput(
@@ -57,8 +59,10 @@ export const settingsUpdateSchema = strictInput(
       schedule_min_interval_seconds: z.number().int().min(1).max(86_400),
       /** Capacity readings (a share's capacity history) older than this many days are purged (a share's latest is kept). */
       capacity_retention_days: z.number().int().min(1).max(3650),
+      ...oidcSettingsFields,
     })
     .partial(),
+  { readOnly: ['oidc_client_secret_set'] },
 );
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -76,4 +80,5 @@ export const defaultSettings: Settings = {
   alert_retention_days: watchDefaults.alertRetentionDays,
   schedule_min_interval_seconds: watchDefaults.scheduleMinIntervalSeconds,
   capacity_retention_days: watchDefaults.capacityRetentionDays,
+  ...oidcSettingsDefaults,
 };

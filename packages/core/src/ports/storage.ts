@@ -1,4 +1,5 @@
 import type { ScanAnalytics } from '../domain/scan-analytics.js';
+import type { OidcStore } from './oidc-store.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { Scope } from '../scopes/scope.js';
@@ -287,6 +288,7 @@ export interface Stores {
   readonly alerts: AlertStore;
   readonly notificationChannels: NotificationChannelStore;
   readonly notificationDeliveries: NotificationDeliveryStore;
+  readonly oidc: OidcStore;
 }
 
 export interface Storage extends Stores {

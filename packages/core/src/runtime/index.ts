@@ -23,6 +23,8 @@ export type { AccessService, AccessRequest, LoginRequest } from '../services/acc
 // and a declaration file can name a type only through an export.
 export type { ShareScope, ShareCollection } from '../services/share-service.js';
 export { type JobTarget, maxWaitSeconds } from '../services/job-service.js';
+export type { OidcService, OidcSignIn } from '../services/oidc-service.js';
+export type { OidcRelyingParty } from '../ports/oidc-relying-party.js';
 
 // What a host hands the access service: a credential read at its edge
 export { passwordCredential, bearerCredential, type Credential, type SessionCredential } from '../security/credential.js';

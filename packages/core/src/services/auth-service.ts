@@ -11,6 +11,7 @@ import type { SettingsService } from './settings-service.js';
 import { makeInternalEvent } from '../domain/events.js';
 import type { Credential, PasswordCredential, SessionCredential } from '../security/credential.js';
 import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
+import { hasNoPassword } from '../security/no-password.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
@@ -89,16 +90,25 @@ export class AuthService {
       });
     }
     await hooks.beforePasswordCheck?.();
-    const user = await this.verifyPassword(credential, hooks.address);
+    return this.tokenFor(await this.verifyPassword(credential, hooks.address), settings.jwt_ttl_seconds);
+  }
+
+  /** JWT mode's token for a user who proved who they are (a password, an OpenID provider). */
+  async tokenFor(user: UserRecord, ttlSeconds: number): Promise<{ token: string; expires_at: string; principal: Principal }> {
     const claims = {
       userId: user.id,
       username: user.username,
       credentialVersion: credentialVersion(user.password_hash),
       epoch: await this.settings.jwtEpoch(),
     };
-    const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
-    const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
-    return { token, expires_at: expiresAt.toISOString(), principal };
+    const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), ttlSeconds);
+    return { token, expires_at: expiresAt.toISOString(), principal: userPrincipal(user) };
+  }
+
+  /** The console's session credential for a user who proved who they are. */
+  sessionFor(user: UserRecord): { principal: Principal; session: SessionCredential } {
+    const session: SessionCredential = { kind: 'session', userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
+    return { principal: userPrincipal(user), session };
   }
 
   private async jwt(token: string): Promise<Principal> {
@@ -154,9 +164,7 @@ export class AuthService {
    */
   async startSession(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ principal: Principal; session: SessionCredential }> {
     await hooks.beforePasswordCheck?.();
-    const user = await this.verifyPassword(credential, hooks.address);
-    const session: SessionCredential = { kind: 'session', userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
-    return { principal: userPrincipal(user), session };
+    return this.sessionFor(await this.verifyPassword(credential, hooks.address));
   }
 
   /**
@@ -226,7 +234,15 @@ export class AuthService {
     const user = await this.deps.storage.users.findByUsername(credential.username);
     this.#dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
     const lane = { address, known: this.#verified.has(cacheKey) };
-    const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.#dummyHash), credential.password, lane);
+    const signsInElsewhere = user !== undefined && hasNoPassword(user.password_hash);
+    // A user of the OpenID provider costs the same check as any other, then is told where to sign in.
+    const storedHash = !user || signsInElsewhere ? await this.#dummyHash : user.password_hash;
+    const ok = await this.deps.hasher.verify(storedHash, credential.password, lane);
+    if (signsInElsewhere) {
+      throw unauthenticated(
+        `user ${user.username} signs in through the OpenID provider and has no dms password: use single sign-on (GET /api/v2/auth/oidc/login)`,
+      );
+    }
     if (!user || !ok) throw unauthenticated('invalid username or password');
     this.#verified.remember(cacheKey);
     return user;

@@ -39,6 +39,9 @@ import type { ChannelSenders } from '../ports/channel-sender.js';
 import { auditResource as channelResource } from './audit-trail.js';
 import { channelFailingSource } from '../notifications/notification-outbox.js';
 import { notificationDefaults } from '../defaults.js';
+import { OidcService } from './oidc-service.js';
+import type { OidcRelyingParty } from '../ports/oidc-relying-party.js';
+import { OpenIdClientRelyingParty } from '../adapters/openid-client/openid-client-relying-party.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -66,6 +69,8 @@ export interface Core {
   readonly alerts: AlertService;
   readonly statistics: StatisticsService;
   readonly notificationChannels: NotificationChannelService;
+  /** Sign-in through an OpenID provider (issue 46). */
+  readonly oidc: OidcService;
 }
 
 /**
@@ -106,6 +111,8 @@ export type CoreOptions = Pick<CoreDeps, 'storage' | 'secrets'> &
     /** The channels' senders (adapters/notify), loaded when first needed by default. */
     channelSenders?: ChannelSenders;
     notifications?: Partial<Pick<NotificationDispatcherOptions, 'pollMs' | 'leaseMs' | 'sendTimeoutMs' | 'random' | 'onError' | 'refreshMs'>>;
+    /** The OpenID Connect client (`openid-client` by default). */
+    oidcRelyingParty?: OidcRelyingParty;
   };
 
 /** Wires the services over one storage; the HTTP server, the CLI and the desktop app share it. */
@@ -127,6 +134,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     onAudit,
     channelSenders,
     notifications: notificationOptions,
+    oidcRelyingParty,
     ...given
   } = options;
   const deps: CoreDeps = {
@@ -176,6 +184,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...engineOptions,
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
+  const oidc = new OidcService(deps, settings, audit, oidcRelyingParty ?? new OpenIdClientRelyingParty());
   // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
   const scheduleRecurrences = new Recurrences();
   const ruleChecks = new Recurrences();
@@ -216,6 +225,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
+    oidc,
   };
   return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };
 }

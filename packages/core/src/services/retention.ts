@@ -22,5 +22,7 @@ export function retentionPurge(deps: Pick<CoreDeps, 'storage' | 'clock'>, settin
     await purgeInBatches((limit) => deps.storage.alerts.purgeCleared(before(current.alert_retention_days), limit));
     // Finished notification deliveries are kept as long as cleared alerts, which they mostly tell of.
     await purgeInBatches((limit) => deps.storage.notificationDeliveries.purgeFinished(before(current.alert_retention_days), limit));
+    // Sign-ins left at the OpenID provider past their ten minutes.
+    await deps.storage.oidc.purgeExpired(new Date(now).toISOString());
   };
 }

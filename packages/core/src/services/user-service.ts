@@ -11,6 +11,7 @@ import type { ScopeAction } from '../scopes/scope-catalogue.js';
 import { userCreateSchema, userListSpec, userUpdateSchema } from '../domain/user.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
+import { hasNoPassword } from '../security/no-password.js';
 
 export function presentUser({ password_hash: _hidden, ...user }: UserRecord): User {
   return user;
@@ -99,6 +100,11 @@ export class UserService {
     authorizeUserAdmin(principal, 'update');
     const { password, admin } = parseInput(userUpdateSchema, body);
     const current = await this.resolve(ref);
+    if (password !== undefined && hasNoPassword(current.password_hash)) {
+      throw new DomainError('validation', `${current.username} signs in through the OpenID provider and has no dms password`, {
+        details: { password: [{ error: 'invalid' }] },
+      });
+    }
     const passwordHash = password === undefined ? undefined : await this.deps.hasher.hash(password);
     const updated = await this.audit.change(principal, async (stores) => {
       if (admin === false && current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'demote');

@@ -14,3 +14,4 @@ export { wireCore, type WiredCore } from '../services/create-core.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
 export { pollUntil } from './poll-until.js';
 export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver.js';
+export { startTestOidcProvider, type TestOidcProvider, type TestOidcAccount, type IdTokenTampering } from './oidc-provider.js';

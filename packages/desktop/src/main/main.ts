@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session as electronSession } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session as electronSession, shell } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +107,14 @@ async function start(): Promise<void> {
       createIPCHandler({
         router: appRouter,
         windows: [window],
-        createContext: async () => ({ core: dms.core, snmpAgent: () => dms.snmpAgent(), session, restServer, localRoots }),
+        createContext: async () => ({
+          core: dms.core,
+          snmpAgent: () => dms.snmpAgent(),
+          session,
+          restServer,
+          localRoots,
+          openExternal: (url) => shell.openExternal(url),
+        }),
       }),
     refuse: (event) => untrustedSenderReason(event, window),
     onDrop: (channel, reason, event) => log.warn({ channel, reason, frameUrl: senderUrlForLog(event) }, 'IPC message from an untrusted sender dropped'),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { api, describeError } from './trpc-client.js';
 import { focusFirstInvalid } from './ui/focus-first-invalid.js';
+import { SingleSignOn } from './single-sign-on.js';
 
 type Missing = Partial<Record<'username' | 'password', string>>;
 
@@ -93,6 +94,7 @@ export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { use
         )}
         <button type="submit">Sign in</button>
       </form>
+      <SingleSignOn onSignedIn={onSignedIn} />
     </main>
   );
 }

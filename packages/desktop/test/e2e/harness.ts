@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { DesktopSession } from '../../src/main/session.js';
 import { serveConsole } from '../../src/test-host/serve-console.js';
+import type { OpenExternal } from '../../src/main/oidc-loopback.js';
 import { buildRenderer } from '../build-renderer.js';
 import { adminPassword, openTestDesktop, type TestDesktop } from '../test-desktop.js';
 
@@ -47,7 +48,7 @@ export interface ConsoleHarness {
 }
 
 /** The renderer built, served over tRPC's HTTP link by the test host on a fresh desktop service, and a Chromium page. */
-export async function openConsole(): Promise<ConsoleHarness> {
+export async function openConsole(options: { openExternal?: OpenExternal } = {}): Promise<ConsoleHarness> {
   const outDir = mkdtempSync(join(tmpdir(), 'dms-renderer-'));
   await buildRenderer(outDir);
   // With the app's embedded REST server (off until enabled on the Settings screen).
@@ -58,6 +59,7 @@ export async function openConsole(): Promise<ConsoleHarness> {
     session: new DesktopSession(),
     restServer: desktop.restServer,
     localRoots: [desktop.root],
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
   });
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });

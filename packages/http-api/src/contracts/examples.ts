@@ -230,6 +230,15 @@ export const settingsExample = {
   alert_retention_days: 30,
   schedule_min_interval_seconds: 60,
   capacity_retention_days: 90,
+  oidc_enabled: true,
+  oidc_issuer: 'https://sso.example.com/realms/acme',
+  oidc_client_id: 'dms',
+  oidc_client_secret_set: true,
+  oidc_scopes: 'openid profile email',
+  oidc_role_claim: 'groups',
+  oidc_role_map: { 'dms-admins': 'admin', 'storage-team': 'operator' },
+  oidc_auto_create: true,
+  oidc_button_label: 'Acme SSO',
 };
 export const settingsUpdateExample = { jwt_enabled: true };
 

@@ -1,4 +1,4 @@
-import type { Principal } from '@dms/core';
+import type { CallOrigin, Principal } from '@dms/core';
 import type { LoginRequest, RateLimitDecision } from '@dms/core/runtime';
 
 /** The login route's request to the access service, built by the authenticate step. */
@@ -27,6 +27,8 @@ export interface AppEnv {
     principal: Principal;
     /** Set by the authenticate step on public paths: the login route's request to the access service. */
     loginRequest: LoginRequestFactory;
+    /** Set by the authenticate step on public paths: where the request came from, for the audit log of a sign-in. */
+    publicOrigin: () => CallOrigin;
     /** Started by the observe step (request id), filled by later steps, written with the body (http/respond.ts). */
     commonHeaders: CommonHeaders;
   };

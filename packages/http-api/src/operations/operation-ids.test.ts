@@ -96,6 +96,8 @@ const releasedOperationIds = {
   'put /cors_rules/:cors_rule_id': 'updateCorsRule',
   'delete /cors_rules/:cors_rule_id': 'deleteCorsRule',
   'get /audit_events': 'listAuditEvents',
+  'get /auth/oidc/callback': 'finishOidcLogin',
+  'get /auth/oidc/login': 'startOidcLogin',
 } as const;
 
 describe('operation ids', () => {

@@ -7,7 +7,8 @@ import type { ErrorStatus as TableStatus } from '../contracts/error-table.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 export type Tag = 'nas_shares' | 'jobs' | 'schedules' | 'alerts' | 'notifications' | 'statistics' | 'nas' | 'pools' | 'snmp' | 'admin';
-export type SuccessStatus = 200 | 201 | 202 | 204;
+/** 302: a redirect to another site (the OpenID provider's sign-in page). */
+export type SuccessStatus = 200 | 201 | 202 | 204 | 302;
 /**
  * A status of the one table from domain error codes (contracts/error-table.ts), so a code the table
  * gains can be documented; but 405, which only a path answers that has no operation for the method.

@@ -14,6 +14,7 @@ import { poolOperations } from './pools.js';
 import { trapOperations } from './traps.js';
 import { snmpConfigurationOperations } from './snmp-configuration.js';
 import { authOperations } from './auth.js';
+import { oidcOperations } from './oidc.js';
 import { settingsOperations } from './settings.js';
 import { apiKeyOperations } from './api-keys.js';
 import { userOperations } from './users.js';
@@ -42,6 +43,7 @@ export const restOperations = [
   ...trapOperations,
   ...snmpConfigurationOperations,
   ...authOperations,
+  ...oidcOperations,
   ...settingsOperations,
   ...apiKeyOperations,
   ...userOperations,

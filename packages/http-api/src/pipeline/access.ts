@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import { calledFrom, whenReady, type CallOrigin } from '@dms/core';
-import type { AccessRequest, AccessService, Credential, RateLimitDecision } from '@dms/core/runtime';
+import { bearerCredential, type AccessRequest, type AccessService, type Credential, type RateLimitDecision } from '@dms/core/runtime';
 import { requestHeader } from '../http/request-header.js';
 import { requestIdOf, setRateLimitHeaders } from '../http/common-headers.js';
 import { credentialFromAuthorization } from '../http/credential-header.js';
+import { sessionFromCookie } from '../http/session-cookie.js';
 import type { AppEnv } from '../http/env.js';
 import type { Step } from './step.js';
 
@@ -90,15 +91,20 @@ export function authenticate(access: AccessService, publicPaths: ReadonlySet<str
   // No promise of its own: a known credential on in-memory budgets passes straight on.
   return (c, next) => {
     if (!publicPaths.has(c.req.path)) {
-      const credential = credentialFromAuthorization(requestHeader(c, 'authorization'));
+      const authorization = requestHeader(c, 'authorization');
+      // A browser signed in through the provider sends its session cookie instead (read only then).
+      const cookieToken = authorization === undefined ? sessionFromCookie(c) : undefined;
+      const credential = cookieToken === undefined ? credentialFromAuthorization(authorization) : bearerCredential(cookieToken);
       const request = new RestAccessRequest(c, hooks, credential);
       return whenReady(access.authenticateRequest(request), (principal) => {
         c.set('principal', calledFrom(principal, new RestCallOrigin(request)));
         return next();
       });
     }
-    return whenReady(access.guardPublicRequest(new RestAccessRequest(c, hooks, undefined)), () => {
+    const request = new RestAccessRequest(c, hooks, undefined);
+    return whenReady(access.guardPublicRequest(request), () => {
       c.set('loginRequest', (credential) => new RestAccessRequest(c, hooks, credential));
+      c.set('publicOrigin', () => new RestCallOrigin(request).toJSON());
       return next();
     });
   };

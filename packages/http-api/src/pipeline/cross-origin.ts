@@ -1,18 +1,20 @@
 import type { Context } from 'hono';
 import { DomainError } from '@dms/core';
 import { requestHeader } from '../http/request-header.js';
+import { sessionFromCookie } from '../http/session-cookie.js';
 
 const unsafeMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * A credential the browser attaches by itself, so a page elsewhere can make it send one: Basic
- * (remembered once the user answered the API's challenge). dms sets no cookie, so a Cookie header
- * (another application's on the same host) authenticates nothing here; a Bearer key or token is
- * attached only by code that holds it.
+ * (remembered once the user answered the API's challenge), or the session cookie of single
+ * sign-on when no Authorization header is sent (http/session-cookie.ts; other cookies
+ * authenticate nothing here); a Bearer key or token is attached only by code that holds it.
  */
 function carriesAmbientCredential(c: Context): boolean {
   const authorization = requestHeader(c, 'authorization');
-  return authorization !== undefined && authorization.slice(0, 6).toLowerCase() === 'basic ';
+  if (authorization === undefined) return sessionFromCookie(c) !== undefined;
+  return authorization.slice(0, 6).toLowerCase() === 'basic ';
 }
 
 /**
@@ -46,7 +48,7 @@ export function refuseAmbientCrossOrigin(c: Context, origin: string | undefined,
   const from = origin ?? `a ${requestHeader(c, 'sec-fetch-site')} page`;
   throw new DomainError(
     'forbidden',
-    `a browser request from ${from} may not use Basic credentials to ${c.req.method} here: no CORS rule allows that origin; add one, or send an API key or token (Authorization: Bearer)`,
+    `a browser request from ${from} may not use Basic credentials or the session cookie to ${c.req.method} here: no CORS rule allows that origin; add one, or send an API key or token (Authorization: Bearer)`,
     { details: { origin: [{ error: 'forbidden', value: (origin ?? 'unknown').slice(0, 200) }] } },
   );
 }

@@ -144,6 +144,9 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
       return {};
     },
   },
+  // Single sign-on is off in the seeded world: both answer 403 (test/routes/oidc-routes.test.ts signs in for real).
+  startOidcLogin: {},
+  finishOidcLogin: { query: () => `state=${'s'.repeat(43)}&code=a-code` },
   showCurrentApiKey: {},
   showSettings: {},
   updateSettings: { body: () => ({ jwt_ttl_seconds: (ttl += 1) }) },

@@ -303,7 +303,7 @@ const endpoints: WriteEndpoint[] = [
     valid: () => ({}),
     success: 200,
     known:
-      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days, schedule_min_interval_seconds, capacity_retention_days',
+      'jwt_enabled, jwt_ttl_seconds, job_queue_max_per_principal, job_queue_max_total, share_test_allowed_hosts, api_keys_max_per_user, job_retention_days, audit_retention_days, failed_sign_in_retention_days, scan_retention_days, alert_retention_days, schedule_min_interval_seconds, capacity_retention_days, oidc_enabled, oidc_issuer, oidc_client_id, oidc_client_secret, oidc_scopes, oidc_role_claim, oidc_role_map, oidc_auto_create, oidc_button_label',
     typo: ['jwt_enable', 'jwt_enabled'],
     readOnly: {},
     rules: [

@@ -8,6 +8,8 @@ import type { NasShareTable } from '../../tables/nas-shares.table.js';
 import type { NasTable } from '../../tables/nas.table.js';
 import type { NotificationChannelTable } from '../../tables/notification-channels.table.js';
 import type { NotificationDeliveryTable } from '../../tables/notification-deliveries.table.js';
+import type { OidcIdentityTable } from '../../tables/oidc-identities.table.js';
+import type { OidcLoginTable } from '../../tables/oidc-logins.table.js';
 import type { PoolTable } from '../../tables/pools.table.js';
 import type { ScheduleRunTable } from '../../tables/schedule-runs.table.js';
 import type { ScheduleTable } from '../../tables/schedules.table.js';
@@ -30,6 +32,8 @@ export type {
   NasTable,
   NotificationChannelTable,
   NotificationDeliveryTable,
+  OidcIdentityTable,
+  OidcLoginTable,
   PoolTable,
   ScheduleRunTable,
   ScheduleTable,
@@ -67,4 +71,6 @@ export interface Database {
   jobs: JobTable;
   notification_channels: NotificationChannelTable;
   notification_deliveries: NotificationDeliveryTable;
+  oidc_logins: OidcLoginTable;
+  oidc_identities: OidcIdentityTable;
 }

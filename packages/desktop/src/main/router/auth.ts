@@ -1,6 +1,8 @@
 import { passwordCredential } from '@dms/core/runtime';
 import { z } from 'zod';
+import { DomainError } from '@dms/core';
 import { consoleOrigin, desktopAddress, publicProcedure, router } from '../trpc.js';
+import { signInThroughBrowser } from '../oidc-loopback.js';
 
 export { desktopAddress };
 
@@ -18,6 +20,24 @@ export const authRouter = router({
       via: consoleOrigin.via,
       credential: passwordCredential(input.username, input.password),
     });
+    ctx.session.signIn(session);
+    return { username: session.username, admin: principal.kind === 'user' && principal.admin };
+  }),
+  /** Whether the sign-in screen offers single sign-on, and its button's label. */
+  singleSignOn: publicProcedure.query(async ({ ctx }) => {
+    const button = await ctx.core.oidc.button();
+    return { enabled: button.enabled && ctx.openExternal !== undefined, label: button.label };
+  }),
+  /**
+   * Single sign-on: the provider in the system browser, back to a loopback listener of the main
+   * process, the code exchanged by the core (docs/decisions/177-oidc-sign-in.md). Resolves once
+   * the browser came back; the core audits the sign-in as made through the console.
+   */
+  signInWithProvider: publicProcedure.mutation(async ({ ctx }) => {
+    const { openExternal } = ctx;
+    if (!openExternal) throw new DomainError('forbidden', 'this console cannot open a browser for single sign-on');
+    const { user } = await signInThroughBrowser(ctx.core, openExternal, consoleOrigin);
+    const { principal, session } = ctx.core.auth.sessionFor(user);
     ctx.session.signIn(session);
     return { username: session.username, admin: principal.kind === 'user' && principal.admin };
   }),
