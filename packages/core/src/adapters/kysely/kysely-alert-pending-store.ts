@@ -17,12 +17,12 @@ export class KyselyAlertPendingStore implements AlertPendingStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async hold(sighting: PendingSighting) {
-    const key = openKey(sighting.source, sighting.resource_type, sighting.resource_id);
-    const at = sighting.last_seen_at;
+    const { kind, source, resource_type, resource_id, resource_name, message, level, last_seen_at, hold_seconds } = sighting;
+    const key = openKey(source, resource_type, resource_id);
     // One statement on both dialects: two replicas holding the same condition keep one row and its first sighting.
     const row = await this.db
       .insertInto('alert_pending')
-      .values({ ...sighting, condition_key: key, first_seen_at: at })
+      .values({ condition_key: key, kind, source, resource_type, resource_id, resource_name, message, level, first_seen_at: last_seen_at, last_seen_at, hold_seconds })
       .onConflict((conflict) =>
         conflict.column('condition_key').doUpdateSet({
           first_seen_at: sql`case when alert_pending.kind = excluded.kind then alert_pending.first_seen_at else excluded.first_seen_at end`,
