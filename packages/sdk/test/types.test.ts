@@ -143,7 +143,22 @@ describe('types generated from the API description', () => {
     // @ts-expect-error a scan's share is its path, not a filter
     const byShare = () => dms.nasShares.scans(7, { filter: { nas_share_id: 7 } });
     const capacity = () => dms.statistics.capacity({ days: 7 });
-    expectTypeOf([schedules, byRule, sortShares, badAction, readOnly, alerts, byMessage, noSource, badLevel, damped, badHold, scans, byShare, capacity]).items.toBeFunction();
+    expectTypeOf([
+      schedules,
+      byRule,
+      sortShares,
+      badAction,
+      readOnly,
+      alerts,
+      byMessage,
+      noSource,
+      badLevel,
+      damped,
+      badHold,
+      scans,
+      byShare,
+      capacity,
+    ]).items.toBeFunction();
     expectTypeOf(dms.schedules.get).returns.resolves.toEqualTypeOf<Schedule>();
     expectTypeOf(dms.alerts.dismiss).returns.resolves.toEqualTypeOf<Alert>();
     expectTypeOf<Schedule['action']>().toEqualTypeOf<'test' | 'scan'>();

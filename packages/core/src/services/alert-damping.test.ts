@@ -86,7 +86,12 @@ for (const adapter of ['sqlite', 'postgres'] as const) {
       await tested('failed');
       const listed = await alerts();
       expect(listed).toEqual([
-        expect.objectContaining({ source: 'share_unreachable', raised_at: '2026-11-25T12:00:00.000Z', last_seen_at: '2026-11-25T12:05:30.000Z', cleared_at: null }),
+        expect.objectContaining({
+          source: 'share_unreachable',
+          raised_at: '2026-11-25T12:00:00.000Z',
+          last_seen_at: '2026-11-25T12:05:30.000Z',
+          cleared_at: null,
+        }),
       ]);
       expect(await sent()).toEqual(['alert.raised']);
       expect(announced.map((event) => event.name)).toEqual(['alert_raised']);

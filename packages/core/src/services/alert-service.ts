@@ -105,7 +105,17 @@ export class AlertService {
         const open = await stores.alerts.findOpen(source, type, id);
         if (!open) return undefined;
         const { level, message, resource_name } = open;
-        const held = await stores.alertPending.hold({ kind: 'clear', source, resource_type: type, resource_id: id, resource_name, message, level, last_seen_at: at.toISOString(), hold_seconds: hold });
+        const held = await stores.alertPending.hold({
+          kind: 'clear',
+          source,
+          resource_type: type,
+          resource_id: id,
+          resource_name,
+          message,
+          level,
+          last_seen_at: at.toISOString(),
+          hold_seconds: hold,
+        });
         if (!isDue(held.first_seen_at, hold, at)) return undefined;
       }
       await stores.alertPending.release(source, type, id, 'clear');

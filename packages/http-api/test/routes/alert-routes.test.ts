@@ -239,7 +239,10 @@ describe('/alert_settings', () => {
     const res = await put({ raise_after_seconds: 600, clear_after_seconds: 120 });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ source: 'schedule_missed', raise_after_seconds: 600, clear_after_seconds: 120 });
-    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({ raise_after_seconds: 600, clear_after_seconds: 120 });
+    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({
+      raise_after_seconds: 600,
+      clear_after_seconds: 120,
+    });
     expect(await readJson<AlertSetting>(await put({ raise_after_seconds: null }))).toMatchObject({ raise_after_seconds: null, clear_after_seconds: 120 });
     const { audit_events: events } = await readJson<{ audit_events: AuditEvent[] }>(
       await t.call('GET', api('/audit_events?resource_type=alert_settings&resource_id=schedule_missed'), { auth: t.basic }),
@@ -252,7 +255,10 @@ describe('/alert_settings', () => {
     await expectModelError(await put({ raise_after_seconds: 1.5 }), 422, 'raise_after_seconds', 'invalid');
     await expectModelError(await put({ raise_after_seconds: '300' }), 422, 'raise_after_seconds', 'invalid');
     await expectModelError(await put({ clear_after_seconds: null }), 422, 'clear_after_seconds', 'blank');
-    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({ raise_after_seconds: null, clear_after_seconds: 120 });
+    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({
+      raise_after_seconds: null,
+      clear_after_seconds: 120,
+    });
   });
 
   it('changes a level (admin only): alerts raised from then on carry it; listed with the change; recorded in the audit log', async () => {

@@ -22,7 +22,19 @@ export class KyselyAlertPendingStore implements AlertPendingStore {
     // One statement on both dialects: two replicas holding the same condition keep one row and its first sighting.
     const row = await this.db
       .insertInto('alert_pending')
-      .values({ condition_key: key, kind, source, resource_type, resource_id, resource_name, message, level, first_seen_at: last_seen_at, last_seen_at, hold_seconds })
+      .values({
+        condition_key: key,
+        kind,
+        source,
+        resource_type,
+        resource_id,
+        resource_name,
+        message,
+        level,
+        first_seen_at: last_seen_at,
+        last_seen_at,
+        hold_seconds,
+      })
       .onConflict((conflict) =>
         conflict.column('condition_key').doUpdateSet({
           first_seen_at: sql`case when alert_pending.kind = excluded.kind then alert_pending.first_seen_at else excluded.first_seen_at end`,

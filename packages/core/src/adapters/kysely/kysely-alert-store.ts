@@ -60,7 +60,11 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async findOpen(source: AlertSource, resourceType: string | null, resourceId: string | null) {
-    const row = await this.db.selectFrom('alerts').select(columns).where('open_key', '=', openKey(source, resourceType, resourceId)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('alerts')
+      .select(columns)
+      .where('open_key', '=', openKey(source, resourceType, resourceId))
+      .executeTakeFirst();
     return row && toRecord(row);
   }
 

@@ -41,7 +41,16 @@ export function AlertHoldFields({
         <span>
           Raise after<span className="visually-hidden"> how many seconds, for {label} alerts</span>
         </span>
-        <input type="number" inputMode="numeric" min={0} max={86400} step={1} value={raise} placeholder="automatic" onChange={(event) => setRaise(event.target.value)} />
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={86400}
+          step={1}
+          value={raise}
+          placeholder="automatic"
+          onChange={(event) => setRaise(event.target.value)}
+        />
       </label>
       <label>
         <span>
