@@ -100,8 +100,9 @@ export class AlertService {
     const hold = immediately ? 0 : (await this.setting(source)).clear_after_seconds;
     const { resource_type: type, resource_id: id } = conditionOf(resource);
     await this.commit(at, async (stores) => {
-      await stores.alertPending.release(source, type, id, 'raise');
       if (hold > 0) {
+        // A held raise is dropped; a held clear stays, to count from its first sighting.
+        await stores.alertPending.release(source, type, id, 'raise');
         const open = await stores.alerts.findOpen(source, type, id);
         if (!open) return undefined;
         const { level, message, resource_name } = open;
@@ -118,7 +119,7 @@ export class AlertService {
         });
         if (!isDue(held.first_seen_at, hold, at)) return undefined;
       }
-      await stores.alertPending.release(source, type, id, 'clear');
+      await stores.alertPending.release(source, type, id);
       return this.clearNow(stores, source, type, id, at);
     });
   }
@@ -130,13 +131,16 @@ export class AlertService {
    */
   async raiseAndClearDue(): Promise<void> {
     const at = this.deps.clock();
-    for (const held of await this.deps.storage.alertPending.list()) {
-      const setting = await this.setting(held.source);
-      const hold = held.kind === 'raise' ? (setting.raise_after_seconds ?? held.hold_seconds) : setting.clear_after_seconds;
-      if (setting.enabled && !isDue(held.first_seen_at, hold, at)) continue;
-      const { source, resource_type: type, resource_id: id } = held;
+    const held = await this.deps.storage.alertPending.list();
+    if (held.length === 0) return;
+    const saved = new Map((await this.deps.storage.alerts.settings()).map((setting) => [setting.source, setting]));
+    for (const condition of held) {
+      const setting = this.withDefault(condition.source, saved.get(condition.source));
+      const hold = condition.kind === 'raise' ? (setting.raise_after_seconds ?? condition.hold_seconds) : setting.clear_after_seconds;
+      if (setting.enabled && !isDue(condition.first_seen_at, hold, at)) continue;
+      const { source, resource_type: type, resource_id: id } = condition;
       await this.commit(at, async (stores) => {
-        const claimed = await stores.alertPending.release(source, type, id, held.kind);
+        const claimed = await stores.alertPending.release(source, type, id, condition.kind);
         if (!claimed || !setting.enabled) return undefined;
         if (claimed.kind === 'clear') return this.clearNow(stores, source, type, id, at);
         const { resource_name, message, level, first_seen_at: since, last_seen_at: seen } = claimed;

@@ -18,17 +18,7 @@ const secondsOf = (text: string): number | null => (text.trim() === '' ? null : 
  * A source's flap damping: how long its condition must last before its alert is raised, and be
  * gone before it clears. Saved together with the row's button; the core says what it refuses.
  */
-export function AlertHoldFields({
-  label,
-  holds,
-  busy,
-  onSave,
-}: {
-  label: string;
-  holds: AlertHolds;
-  busy: boolean;
-  onSave: (holds: { raise_after_seconds: number | null; clear_after_seconds: number | null }) => void;
-}) {
+export function AlertHoldFields({ label, holds, busy, onSave }: { label: string; holds: AlertHolds; busy: boolean; onSave: (holds: AlertHolds) => void }) {
   const [raise, setRaise] = useState(holds.raise_after_seconds === null ? '' : String(holds.raise_after_seconds));
   const [clear, setClear] = useState(String(holds.clear_after_seconds));
   const submit = (event: FormEvent) => {

@@ -24,7 +24,7 @@ function SettingRow({ setting, onSaved }: { setting: AlertSetting; onSaved: (set
   // Shown as chosen at once; back to what is saved if the core refuses it.
   const [shown, setShown] = useState(setting);
   const label = alertSourceLabel(setting.source);
-  const save = async (body: { enabled?: boolean; level?: number; raise_after_seconds?: number | null; clear_after_seconds?: number | null }) => {
+  const save = async (body: { enabled?: boolean; level?: number; raise_after_seconds?: number | null; clear_after_seconds?: number }) => {
     const holdsOnly = body.enabled === undefined && body.level === undefined;
     if (!holdsOnly) setShown({ ...shown, ...body });
     setBusy(true);
