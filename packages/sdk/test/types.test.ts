@@ -136,11 +136,29 @@ describe('types generated from the API description', () => {
     const noSource = () => dms.alertSettings.update('disk_full', { level: 2 });
     // @ts-expect-error a level is a number
     const badLevel = () => dms.alertSettings.update('scan_failed', { level: 'high' });
+    const damped = () => dms.alertSettings.update('share_unreachable', { raise_after_seconds: null, clear_after_seconds: 60 });
+    // @ts-expect-error a hold is a number of seconds
+    const badHold = () => dms.alertSettings.update('share_unreachable', { raise_after_seconds: '5m' });
     const scans = () => dms.nasShares.scans(7, { filter: { file_count: gt(0) }, sortBy: 'at:asc' });
     // @ts-expect-error a scan's share is its path, not a filter
     const byShare = () => dms.nasShares.scans(7, { filter: { nas_share_id: 7 } });
     const capacity = () => dms.statistics.capacity({ days: 7 });
-    expectTypeOf([schedules, byRule, sortShares, badAction, readOnly, alerts, byMessage, noSource, badLevel, scans, byShare, capacity]).items.toBeFunction();
+    expectTypeOf([
+      schedules,
+      byRule,
+      sortShares,
+      badAction,
+      readOnly,
+      alerts,
+      byMessage,
+      noSource,
+      badLevel,
+      damped,
+      badHold,
+      scans,
+      byShare,
+      capacity,
+    ]).items.toBeFunction();
     expectTypeOf(dms.schedules.get).returns.resolves.toEqualTypeOf<Schedule>();
     expectTypeOf(dms.alerts.dismiss).returns.resolves.toEqualTypeOf<Alert>();
     expectTypeOf<Schedule['action']>().toEqualTypeOf<'test' | 'scan'>();

@@ -206,7 +206,14 @@ describe('alert settings', () => {
       enabled: true,
       level: 4,
       description: expect.any(String),
+      raise_after_seconds: null,
+      clear_after_seconds: 0,
     });
+    expect(await t.admin.alertSettings.update('scan_failed', { raise_after_seconds: 600, clear_after_seconds: 60 })).toMatchObject({
+      raise_after_seconds: 600,
+      clear_after_seconds: 60,
+    });
+    await t.admin.alertSettings.update('scan_failed', { raise_after_seconds: null, clear_after_seconds: 0 });
 
     expect(await t.admin.alertSettings.update('scan_failed', { level: 5 })).toMatchObject({ source: 'scan_failed', enabled: true, level: 5 });
     expect(await t.admin.alertSettings.update('scan_failed', { enabled: false })).toMatchObject({ enabled: false, level: 5 });

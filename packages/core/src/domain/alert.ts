@@ -81,6 +81,14 @@ export const alertThresholds = {
 export type AlertThresholdField = 'warning_percent' | 'critical_percent' | 'days';
 
 const percent = z.number().int().min(1).max(100);
+/** The longest a condition may be held before it is raised or cleared: a day (docs/decisions/172-alert-damping.md). */
+export const alertHoldMaxSeconds = 86_400;
+const holdSeconds = z.number().int().min(0).max(alertHoldMaxSeconds);
+/** `share_unreachable`'s automatic raise_after_seconds when the test that failed belongs to a schedule running more often than every 5 minutes. */
+export const frequentScheduleHoldSeconds = 300;
+const raiseAfterDescription =
+  'seconds the condition must last before the alert is raised and sent (0 to 86400); null: automatic (0, but 300 for share_unreachable when the failing test belongs to a schedule running more often than every 5 minutes)';
+const clearAfterDescription = 'seconds the condition must be gone before the alert clears (0 to 86400; default 0)';
 const thresholdDays = z.number().int().min(1).max(3650);
 
 export const alertSettingSchema = z
@@ -92,12 +100,24 @@ export const alertSettingSchema = z
     warning_percent: percent.optional().describe('share_nearly_full only: used percent that raises the alert at its level (80)'),
     critical_percent: percent.optional().describe('share_nearly_full only: used percent from which it is one level higher (90)'),
     days: thresholdDays.optional().describe('share_full_soon only: a forecast full date within this many days raises it (30)'),
+    raise_after_seconds: holdSeconds.nullable().describe(raiseAfterDescription),
+    clear_after_seconds: holdSeconds.describe(clearAfterDescription),
   })
   .meta({ id: 'alert_setting' });
 export type AlertSetting = z.output<typeof alertSettingSchema>;
 export const alertSettingCollectionSchema = collectionSchema('alert_settings', alertSettingSchema).meta({ id: 'alert_setting_collection' });
 export const alertSettingUpdateSchema = strictInput(
-  z.object({ enabled: z.boolean(), level, warning_percent: percent, critical_percent: percent, days: thresholdDays }).partial(),
+  z
+    .object({
+      enabled: z.boolean(),
+      level,
+      warning_percent: percent,
+      critical_percent: percent,
+      days: thresholdDays,
+      raise_after_seconds: holdSeconds.nullable(),
+      clear_after_seconds: holdSeconds,
+    })
+    .partial(),
   { readOnly: ['source', 'description'] },
 );
 

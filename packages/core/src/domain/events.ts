@@ -49,6 +49,8 @@ export interface DmsEvent {
   resource?: DmsEventResource;
   /** The alert an alert_raised or alert_cleared event is about (its trap names the source). */
   alert?: { id: number; source: string; level: Severity };
+  /** The job a job outcome event is about: whether a schedule started it decides who is told (docs/decisions/172-alert-damping.md). */
+  job?: { id: string; schedule_id: number | null };
   at: Date;
   origin?: EventOrigin;
 }

@@ -18,7 +18,8 @@ export interface AlertMessageData {
 
 /** What a job outcome message says: the share it ran on and how it ended. */
 export interface JobMessageData {
-  job: { kind: 'share_test' | 'share_scan'; status: 'completed' | 'failed'; message: string };
+  /** `schedule_id`: the schedule whose run started it, null for a test or scan someone asked for. */
+  job: { kind: 'share_test' | 'share_scan'; status: 'completed' | 'failed'; message: string; schedule_id: number | null };
   resource: { type: string; id: string | null; name: string | null } | null;
 }
 

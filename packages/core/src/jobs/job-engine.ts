@@ -494,19 +494,18 @@ export class JobEngine {
     }
     const name = eventNames[job.kind][finished.status];
     const what = jobKindWords[job.kind];
-    events.publish(
-      makeEvent(
-        name,
-        finished.status === 'completed'
-          ? `${what} of '${subject.name}' completed`
-          : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
-        clock(),
-        {
-          type: 'nas_share',
-          ...(subject.shareId === null ? {} : { id: subject.shareId }),
-          name: subject.name,
-        },
-      ),
+    const event = makeEvent(
+      name,
+      finished.status === 'completed'
+        ? `${what} of '${subject.name}' completed`
+        : `${what} of '${subject.name}' failed: ${withoutHostPath(finished.message ?? 'failed')}`,
+      clock(),
+      {
+        type: 'nas_share',
+        ...(subject.shareId === null ? {} : { id: subject.shareId }),
+        name: subject.name,
+      },
     );
+    events.publish({ ...event, job: { id: job.id, schedule_id: job.schedule_id } });
   }
 }

@@ -11,7 +11,11 @@ export const deliveryRetryWindowMs = 24 * 60 * 60 * 1000;
 /** The alert source a failing channel raises; its own messages are not sent on the channel it is about. */
 export const channelFailingSource = 'notification_channel_failing';
 
-/** Whether a channel takes a message: enabled, at or above its level, of a source it names (all when none). */
+/**
+ * Whether a channel takes a message: enabled, at or above its level, of a source it names (all
+ * when none). A scheduled run's outcome is routine: only a channel naming its source takes it;
+ * the others hear of it through the alerts it raises and clears (docs/decisions/172-alert-damping.md).
+ */
 export function channelReceives(
   channel: Pick<NotificationChannelRecord, 'id' | 'type' | 'enabled' | 'min_level' | 'sources'>,
   message: NotificationMessage,
@@ -20,6 +24,7 @@ export function channelReceives(
   // An Alertmanager takes alerts, not events: a job's outcome has no condition to fire and resolve.
   if (channel.type === 'alertmanager' && !('alert' in message.data)) return false;
   if (channel.sources !== null && !channel.sources.includes(message.source)) return false;
+  if (channel.sources === null && 'job' in message.data && message.data.job.schedule_id !== null) return false;
   // "this channel fails" is told on the other channels: sent on itself it would queue behind its own failures.
   if (message.source === channelFailingSource && 'alert' in message.data && message.data.alert.resource?.id === String(channel.id)) return false;
   return true;
@@ -100,7 +105,7 @@ export function jobMessage(event: DmsEvent, eventId: string): NotificationMessag
     source: event.name,
     title: `[dms] ${levelNames[event.severity]}: ${event.message}`,
     text: event.message,
-    data: { job: { kind, status, message: event.message }, resource },
+    data: { job: { kind, status, message: event.message, schedule_id: event.job?.schedule_id ?? null }, resource },
   };
 }
 

@@ -6,7 +6,11 @@ import type { ListPage, ListQuery } from '../list-query/list-query.js';
 export type AlertRecord = AlertRow;
 
 /** A condition as a source sees it now. */
-export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & { at: string };
+export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & {
+  at: string;
+  /** When the condition started, if before `at` (a raise held by raise_after_seconds): the alert's raised_at. */
+  since?: string;
+};
 
 export interface AlertSettingRecord {
   source: AlertSource;
@@ -16,6 +20,10 @@ export interface AlertSettingRecord {
   warning_percent?: number;
   critical_percent?: number;
   days?: number;
+  /** How long a condition must last before it is raised; null: automatic (docs/decisions/172-alert-damping.md). */
+  raise_after_seconds: number | null;
+  /** How long a condition must be gone before it clears. */
+  clear_after_seconds: number;
 }
 
 /**
@@ -35,6 +43,8 @@ export interface AlertStore {
   sight(sighting: AlertSighting): Promise<{ alert: AlertRecord; raised: boolean; previousLevel: Severity | null }>;
   /** Clears the open alert of this condition; resolves it, or undefined when none was open. */
   clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string): Promise<AlertRecord | undefined>;
+  /** The open alert of this condition, if any. */
+  findOpen(source: AlertSource, resourceType: string | null, resourceId: string | null): Promise<AlertRecord | undefined>;
   /** Open alerts of a source (the sweeps compare them with what they see now). */
   open(source: AlertSource): Promise<AlertRecord[]>;
   get(id: number): Promise<AlertRecord | undefined>;

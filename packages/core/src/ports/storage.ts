@@ -19,6 +19,7 @@ import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
+import type { AlertPendingStore } from './alert-pending-store.js';
 import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
 
 /**
@@ -286,6 +287,7 @@ export interface Stores {
   readonly auditEvents: AuditEventStore;
   readonly schedules: ScheduleStore;
   readonly alerts: AlertStore;
+  readonly alertPending: AlertPendingStore;
   readonly notificationChannels: NotificationChannelStore;
   readonly notificationDeliveries: NotificationDeliveryStore;
   readonly oidc: OidcStore;

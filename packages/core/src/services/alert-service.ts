@@ -1,6 +1,8 @@
 import type { CoreDeps } from './core-deps.js';
 import { hasAdminRights, ownerUserIdOf, type Principal } from '../scopes/principal.js';
-import type { AlertRecord, AlertSettingRecord } from '../ports/alert-store.js';
+import type { AlertRecord, AlertSettingRecord, AlertSighting } from '../ports/alert-store.js';
+import type { PendingCondition } from '../ports/alert-pending-store.js';
+import type { Stores } from '../ports/storage.js';
 import type { AuditResource } from '../domain/audit-event.js';
 import { authorize, authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
@@ -26,6 +28,22 @@ import { findByNumericId } from './resolve-ref.js';
 import { alertMessage, enqueueNotification } from '../notifications/notification-outbox.js';
 import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
 
+/** What a raise or clear did, told once its transaction committed. */
+interface Outcome {
+  alert: AlertRecord;
+  queued: boolean;
+  announce: { name: 'alert_raised' | 'alert_cleared'; text: string } | undefined;
+}
+
+const conditionOf = (resource: AuditResource | null) => ({
+  resource_type: resource?.type ?? null,
+  resource_id: resource?.id ?? null,
+  resource_name: resource?.name ?? null,
+});
+
+/** Held since `since` for `holdSeconds`: due now. */
+const isDue = (since: string, holdSeconds: number, now: Date) => now.getTime() - Date.parse(since) >= holdSeconds * 1000;
+
 export function presentAlert(record: AlertRecord): Alert {
   const { resource_type, resource_id, resource_name, ...rest } = record;
   return { ...rest, resource: resource_type === null ? null : { type: resource_type, id: resource_id, name: resource_name } };
@@ -47,42 +65,123 @@ export class AlertService {
   /**
    * A source sees its condition now: raised (and announced) when new, updated when open; nothing
    * when the source is off. `raise` lifts the level above the setting's (at most 5): a condition
-   * that has grown worse, as a share past `critical_percent`.
+   * that has grown worse, as a share past `critical_percent`. A new condition is first held for
+   * the setting's `raise_after_seconds` (null: `automaticHoldSeconds`, the source's own default;
+   * docs/decisions/172-alert-damping.md): raised once it has lasted that long, by a later
+   * sighting or by the sweep (`raiseAndClearDue`).
    */
-  async sight(source: AlertSource, resource: AuditResource | null, message: string, raise = 0): Promise<void> {
+  async sight(source: AlertSource, resource: AuditResource | null, message: string, raise = 0, automaticHoldSeconds = 0): Promise<void> {
     const setting = await this.setting(source);
     if (!setting.enabled) return;
     const at = this.deps.clock();
-    // The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md).
-    const { alert, raised, queued } = await this.deps.storage.transaction(async (stores) => {
-      const sighted = await stores.alerts.sight({
-        source,
-        level: Math.min(5, setting.level + raise) as Severity,
-        resource_type: resource?.type ?? null,
-        resource_id: resource?.id ?? null,
-        resource_name: resource?.name ?? null,
-        message,
-        at: at.toISOString(),
-      });
-      const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
-      if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
-      return { ...sighted, queued: type !== undefined };
+    const hold = setting.raise_after_seconds ?? automaticHoldSeconds;
+    const sighting: AlertSighting = { source, level: Math.min(5, setting.level + raise) as Severity, ...conditionOf(resource), message, at: at.toISOString() };
+    await this.commit(at, async (stores) => {
+      const { resource_type: type, resource_id: id } = sighting;
+      if (hold > 0 && !(await stores.alerts.findOpen(source, type, id))) {
+        const held = await stores.alertPending.hold({ ...sighting, kind: 'raise', last_seen_at: sighting.at, hold_seconds: hold });
+        if (!isDue(held.first_seen_at, hold, at)) return undefined;
+        sighting.since = held.first_seen_at;
+      }
+      // Seen now: nothing is held any longer (a pending clear is called off).
+      await stores.alertPending.release(source, type, id);
+      return this.raiseNow(stores, sighting, at);
     });
-    if (queued) this.notificationsQueued();
-    if (raised) this.announce('alert_raised', alert, `${source}: ${message}`, at);
   }
 
-  /** A source sees its condition over: the open alert, if any, is cleared (and announced). */
-  async clear(source: AlertSource, resource: AuditResource | null): Promise<void> {
+  /**
+   * A source sees its condition over: a held raise is dropped (nothing was raised or sent); the
+   * open alert, if any, is cleared (and announced) once the condition has been gone for the
+   * setting's `clear_after_seconds`, by a later clear or by the sweep. `immediately`: whatever
+   * the setting (the source turned off, the resource deleted).
+   */
+  async clear(source: AlertSource, resource: AuditResource | null, immediately = false): Promise<void> {
     const at = this.deps.clock();
-    const cleared = await this.deps.storage.transaction(async (stores) => {
-      const record = await stores.alerts.clear(source, resource?.type ?? null, resource?.id ?? null, at.toISOString());
-      if (record) await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
-      return record;
+    const hold = immediately ? 0 : (await this.setting(source)).clear_after_seconds;
+    const { resource_type: type, resource_id: id } = conditionOf(resource);
+    await this.commit(at, async (stores) => {
+      if (hold > 0) {
+        // A held raise is dropped; a held clear stays, to count from its first sighting.
+        await stores.alertPending.release(source, type, id, 'raise');
+        const open = await stores.alerts.findOpen(source, type, id);
+        if (!open) return undefined;
+        const { level, message, resource_name } = open;
+        const held = await stores.alertPending.hold({
+          kind: 'clear',
+          source,
+          resource_type: type,
+          resource_id: id,
+          resource_name,
+          message,
+          level,
+          last_seen_at: at.toISOString(),
+          hold_seconds: hold,
+        });
+        if (!isDue(held.first_seen_at, hold, at)) return undefined;
+      }
+      await stores.alertPending.release(source, type, id);
+      return this.clearNow(stores, source, type, id, at);
     });
-    if (!cleared) return;
-    this.notificationsQueued();
-    this.announce('alert_cleared', cleared, `${source} cleared: ${cleared.message}`, at);
+  }
+
+  /**
+   * The sweep: raises held conditions that have lasted their `raise_after_seconds` and clears
+   * alerts whose condition has been gone for `clear_after_seconds`, though no source saw them
+   * since. Each is claimed by deleting its row, so one replica acts on it.
+   */
+  async raiseAndClearDue(): Promise<void> {
+    const at = this.deps.clock();
+    const held = await this.deps.storage.alertPending.list();
+    if (held.length === 0) return;
+    const saved = new Map((await this.deps.storage.alerts.settings()).map((setting) => [setting.source, setting]));
+    for (const condition of held) {
+      const setting = this.withDefault(condition.source, saved.get(condition.source));
+      const hold = condition.kind === 'raise' ? (setting.raise_after_seconds ?? condition.hold_seconds) : setting.clear_after_seconds;
+      if (setting.enabled && !isDue(condition.first_seen_at, hold, at)) continue;
+      const { source, resource_type: type, resource_id: id } = condition;
+      await this.commit(at, async (stores) => {
+        const claimed = await stores.alertPending.release(source, type, id, condition.kind);
+        if (!claimed || !setting.enabled) return undefined;
+        if (claimed.kind === 'clear') return this.clearNow(stores, source, type, id, at);
+        const { resource_name, message, level, first_seen_at: since, last_seen_at: seen } = claimed;
+        return this.raiseNow(stores, { source, resource_type: type, resource_id: id, resource_name, message, level, at: seen, since }, at);
+      });
+    }
+  }
+
+  /** What is held now (a sweep drops those about deleted resources). */
+  held(source: AlertSource): Promise<PendingCondition[]> {
+    return this.deps.storage.alertPending.list(source);
+  }
+
+  /** Drops what is held about a resource (deleted): it is neither raised nor cleared later. */
+  async release(source: AlertSource, resource: AuditResource | null): Promise<void> {
+    const { resource_type: type, resource_id: id } = conditionOf(resource);
+    await this.deps.storage.alertPending.release(source, type, id);
+  }
+
+  /** Opens or updates the alert, and queues what a channel is told: a raise, or a change of level. */
+  private async raiseNow(stores: Stores, sighting: AlertSighting, at: Date): Promise<Outcome> {
+    const sighted = await stores.alerts.sight(sighting);
+    const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
+    if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
+    const text = `${sighting.source}: ${sighting.message}`;
+    return { alert: sighted.alert, queued: type !== undefined, announce: sighted.raised ? { name: 'alert_raised', text } : undefined };
+  }
+
+  private async clearNow(stores: Stores, source: AlertSource, type: string | null, id: string | null, at: Date): Promise<Outcome | undefined> {
+    const record = await stores.alerts.clear(source, type, id, at.toISOString());
+    if (!record) return undefined;
+    await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
+    return { alert: record, queued: true, announce: { name: 'alert_cleared', text: `${source} cleared: ${record.message}` } };
+  }
+
+  /** The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md); told once committed. */
+  private async commit(at: Date, work: (stores: Stores) => Promise<Outcome | undefined>): Promise<void> {
+    const outcome = await this.deps.storage.transaction(work);
+    if (!outcome) return;
+    if (outcome.queued) this.notificationsQueued();
+    if (outcome.announce) this.announce(outcome.announce.name, outcome.alert, outcome.announce.text, at);
   }
 
   /** A new event's id: a webhook's `webhook-id`, the same on every channel. */
@@ -172,9 +271,11 @@ export class AlertService {
         audit: { action: 'settings_changed', resource: auditResource('alert_settings', source, source), changes: describeChanges(current, next, input) },
       };
     });
-    if (!next.enabled)
+    if (!next.enabled) {
+      await this.deps.storage.alertPending.releaseAll(source);
       for (const alert of await this.open(source))
-        await this.clear(source, alert.resource_type === null ? null : auditResource(alert.resource_type, alert.resource_id, alert.resource_name));
+        await this.clear(source, alert.resource_type === null ? null : auditResource(alert.resource_type, alert.resource_id, alert.resource_name), true);
+    }
     return { ...next, description: alertSourceCatalogue[source].description };
   }
 
@@ -190,7 +291,7 @@ export class AlertService {
   }
 
   private withDefault(source: AlertSource, saved: AlertSettingRecord | undefined): AlertSettingRecord {
-    const base = saved ?? { source, enabled: true, level: alertSourceCatalogue[source].level };
+    const base = saved ?? { source, enabled: true, level: alertSourceCatalogue[source].level, raise_after_seconds: null, clear_after_seconds: 0 };
     if (source === 'share_nearly_full')
       return { warning_percent: capacityDefaults.warningPercent, critical_percent: capacityDefaults.criticalPercent, ...base };
     if (source === 'share_full_soon') return { days: capacityDefaults.fullSoonDays, ...base };

@@ -5,7 +5,7 @@ import type { AlertService } from './alert-service.js';
 import type { SettingsService } from './settings-service.js';
 import { auditResource } from './audit-trail.js';
 import type { AuditResource } from '../domain/audit-event.js';
-import type { AlertSource } from '../domain/alert.js';
+import { frequentScheduleHoldSeconds, type AlertSource } from '../domain/alert.js';
 import { capacityDefaults } from '../defaults.js';
 import { formatBytes } from '../format-bytes.js';
 import { capacityFigures } from './share-service.js';
@@ -118,6 +118,7 @@ export class AlertWatch {
     await this.checkKeys();
     await this.checkQueue();
     await this.checkDeletedShares();
+    await this.alerts.raiseAndClearDue();
   }
 
   /**
@@ -146,13 +147,29 @@ export class AlertWatch {
     } else await this.alerts.clear('share_full_soon', resource);
   }
 
-  /** Alerts about a share that was deleted since: cleared (whichever replica deleted it). */
+  /**
+   * `share_unreachable`'s automatic raise_after_seconds (docs/decisions/172-alert-damping.md): 300
+   * when the test that failed was started by a schedule running more often than every 5 minutes
+   * (its next run due less than 5 minutes after the one that started it), else 0.
+   */
+  private async automaticUnreachableHold(event: DmsEvent): Promise<number> {
+    const scheduleId = event.job?.schedule_id;
+    if (scheduleId === null || scheduleId === undefined) return 0;
+    const schedule = await this.deps.storage.schedules.get(scheduleId);
+    if (!schedule?.last_run_at || !schedule.next_run_at) return 0;
+    const intervalMs = Date.parse(schedule.next_run_at) - Date.parse(schedule.last_run_at);
+    return intervalMs < frequentScheduleHoldSeconds * 1000 ? frequentScheduleHoldSeconds : 0;
+  }
+
+  /** Alerts about a share that was deleted since: cleared at once, and what was held about it dropped (whichever replica deleted it). */
   private async checkDeletedShares(): Promise<void> {
     for (const source of shareSources) {
-      for (const alert of await this.alerts.open(source)) {
+      for (const alert of [...(await this.alerts.open(source)), ...(await this.alerts.held(source))]) {
         if (alert.resource_type !== 'nas_shares' || alert.resource_id === null) continue;
-        if (!/^\d{1,15}$/.test(alert.resource_id) || !(await this.deps.storage.shares.get(Number(alert.resource_id))))
-          await this.alerts.clear(source, auditResource('nas_shares', alert.resource_id, alert.resource_name));
+        if (/^\d{1,15}$/.test(alert.resource_id) && (await this.deps.storage.shares.get(Number(alert.resource_id)))) continue;
+        const resource = auditResource('nas_shares', alert.resource_id, alert.resource_name);
+        await this.alerts.release(source, resource);
+        await this.alerts.clear(source, resource, true);
       }
     }
   }
@@ -163,7 +180,7 @@ export class AlertWatch {
     const share = auditResource('nas_shares', id, event.resource.name ?? null);
     switch (event.name) {
       case 'share_test_failed':
-        return this.alerts.sight('share_unreachable', share, event.message);
+        return this.alerts.sight('share_unreachable', share, event.message, 0, await this.automaticUnreachableHold(event));
       case 'share_test_completed':
         await this.alerts.clear('share_unreachable', share);
         return this.checkCapacity(Number(id), share);
@@ -223,7 +240,7 @@ export class AlertWatch {
   }
 
   private async checkQueue(): Promise<void> {
-    if ((await this.alerts.open('job_queue_saturated')).length === 0) return;
+    if ((await this.alerts.open('job_queue_saturated')).length === 0 && (await this.alerts.held('job_queue_saturated')).length === 0) return;
     const { job_queue_max_total: total } = await this.settings.current();
     if ((await this.deps.storage.jobs.countUnfinished()) < total) await this.alerts.clear('job_queue_saturated', null);
   }

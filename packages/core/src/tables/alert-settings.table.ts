@@ -10,4 +10,8 @@ export interface AlertSettingTable {
   warning_percent: number | null;
   critical_percent: number | null;
   days: number | null;
+  /** Null: automatic (docs/decisions/172-alert-damping.md). */
+  raise_after_seconds: number | null;
+  /** Null on rows saved before migration 0029: 0. */
+  clear_after_seconds: number | null;
 }

@@ -386,6 +386,38 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
     expect(await c.capture('alert-settings')).toEqual([]);
   });
 
+  it('lets an admin damp a flapping source: raise after, clear after, empty for automatic, and says what it refuses', async () => {
+    await c.open('Alert settings');
+    const table = c.page.getByRole('table', { name: 'Alert sources' });
+    const unreachable = headedRow(table, 'Share unreachable');
+    const raiseAfter = unreachable.getByLabel('Raise after how many seconds, for Share unreachable alerts');
+    const clearAfter = unreachable.getByLabel('Clear after how many seconds, for Share unreachable alerts');
+    const save = unreachable.getByRole('button', { name: 'Save damping of Share unreachable alerts' });
+    expect(await raiseAfter.getAttribute('placeholder')).toBe('automatic');
+    expect(await raiseAfter.inputValue()).toBe('');
+    expect(await clearAfter.inputValue()).toBe('0');
+    await raiseAfter.fill('600');
+    await clearAfter.fill('60');
+    await save.click();
+    await unreachable.getByRole('status').filter({ hasText: 'Saved: Share unreachable raised after 600 s, cleared after 60 s.' }).waitFor();
+    expect((await admin.alertSettings.list()).alert_settings.find((setting) => setting.source === 'share_unreachable')).toMatchObject({
+      raise_after_seconds: 600,
+      clear_after_seconds: 60,
+    });
+    await clearAfter.fill('90000');
+    await save.click();
+    await unreachable.getByRole('alert').filter({ hasText: 'Clear after (seconds) must be between 0 and 86400' }).waitFor();
+    await clearAfter.fill('0');
+    await raiseAfter.fill('');
+    await save.click();
+    await unreachable.getByRole('status').filter({ hasText: 'Saved: Share unreachable raised after the automatic hold, cleared after 0 s.' }).waitFor();
+    expect((await admin.alertSettings.list()).alert_settings.find((setting) => setting.source === 'share_unreachable')).toMatchObject({
+      raise_after_seconds: null,
+      clear_after_seconds: 0,
+    });
+    expect(await c.capture('alert-settings-damping')).toEqual([]);
+  });
+
   it('leaves Alert settings out of a user’s menu, and shows them the rest', async () => {
     await c.page.getByRole('button', { name: 'Sign out' }).click();
     await c.page.getByLabel('User name').fill('operator');

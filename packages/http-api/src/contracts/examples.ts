@@ -135,8 +135,10 @@ export const alertSettingExample = {
   enabled: true,
   level: 4,
   description: 'a test of a share failed where it had passed (or never run): cleared by the next successful test',
+  raise_after_seconds: null,
+  clear_after_seconds: 0,
 };
-export const alertSettingUpdateExample = { level: 5 };
+export const alertSettingUpdateExample = { level: 5, raise_after_seconds: 600 };
 
 /** One completed scan in a share's history. */
 export const shareScanExample = {

@@ -111,6 +111,13 @@ export const fieldDescriptions: Readonly<Record<string, Record<string, FieldDoc>
     enabled: { description: 'Whether the source raises alerts; turned off, its open alerts are cleared.' },
     level: { description: 'The level of its alerts: 1 info … 5 critical (traps are filtered by it).' },
     description: { description: 'What the source watches, and what clears its alerts.', readOnly: true },
+    raise_after_seconds: {
+      description:
+        'How long the condition must last before the alert is raised and sent (0–86400); a condition gone sooner leaves nothing. Null (the default): automatic, 0 except 300 for `share_unreachable` when the failing test belongs to a schedule running more often than every 5 minutes.',
+    },
+    clear_after_seconds: {
+      description: 'How long the condition must be gone before the alert clears (0–86400; default 0); seen again sooner, the alert stays open.',
+    },
   },
   share_scan: {
     id: { description: 'Identifier of the scan record.', readOnly: true },

@@ -442,7 +442,7 @@ const endpoints: WriteEndpoint[] = [
     path: () => api('/alert_settings/scan_failed'),
     valid: () => ({}),
     success: 200,
-    known: 'enabled, level, warning_percent, critical_percent, days',
+    known: 'enabled, level, warning_percent, critical_percent, days, raise_after_seconds, clear_after_seconds',
     typo: ['levl', 'level'],
     readOnly: { source: 'share_unreachable', description: 'mine' },
     rules: [

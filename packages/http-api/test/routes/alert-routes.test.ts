@@ -201,6 +201,8 @@ describe('/alert_settings', () => {
         description: alertSourceCatalogue[source].description,
         ...(source === 'share_nearly_full' ? { warning_percent: 80, critical_percent: 90 } : {}),
         ...(source === 'share_full_soon' ? { days: 30 } : {}),
+        raise_after_seconds: null,
+        clear_after_seconds: 0,
       })),
     );
     expect(listed.alert_settings.map((setting) => setting.source)).toEqual([
@@ -232,10 +234,44 @@ describe('/alert_settings', () => {
     await expectModelError(await put('share_nearly_full', { critical_percent: 101 }), 422, 'critical_percent', 'less_than_or_equal_to');
   });
 
+  it('issue 44 flap damping: raise_after_seconds (null: automatic) and clear_after_seconds are set, listed, audited, and bounded 0–86400', async () => {
+    const put = (body: Record<string, unknown>) => t.call('PUT', api('/alert_settings/schedule_missed'), { auth: t.basic, body });
+    const res = await put({ raise_after_seconds: 600, clear_after_seconds: 120 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ source: 'schedule_missed', raise_after_seconds: 600, clear_after_seconds: 120 });
+    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({
+      raise_after_seconds: 600,
+      clear_after_seconds: 120,
+    });
+    expect(await readJson<AlertSetting>(await put({ raise_after_seconds: null }))).toMatchObject({ raise_after_seconds: null, clear_after_seconds: 120 });
+    const { audit_events: events } = await readJson<{ audit_events: AuditEvent[] }>(
+      await t.call('GET', api('/audit_events?resource_type=alert_settings&resource_id=schedule_missed'), { auth: t.basic }),
+    );
+    expect(events[0]!.changes).toEqual({ raise_after_seconds: { from: 600, to: null } });
+    const below = await expectModelError(await put({ raise_after_seconds: -1 }), 422, 'raise_after_seconds', 'greater_than_or_equal_to');
+    expect(below.messages).toEqual(['raise_after_seconds must be between 0 and 86400']);
+    const above = await expectModelError(await put({ clear_after_seconds: 86_401 }), 422, 'clear_after_seconds', 'less_than_or_equal_to');
+    expect(above.messages).toEqual(['clear_after_seconds must be between 0 and 86400']);
+    await expectModelError(await put({ raise_after_seconds: 1.5 }), 422, 'raise_after_seconds', 'invalid');
+    await expectModelError(await put({ raise_after_seconds: '300' }), 422, 'raise_after_seconds', 'invalid');
+    await expectModelError(await put({ clear_after_seconds: null }), 422, 'clear_after_seconds', 'blank');
+    expect((await settings()).alert_settings.find((row) => row.source === 'schedule_missed')).toMatchObject({
+      raise_after_seconds: null,
+      clear_after_seconds: 120,
+    });
+  });
+
   it('changes a level (admin only): alerts raised from then on carry it; listed with the change; recorded in the audit log', async () => {
     const res = await t.call('PUT', api('/alert_settings/scan_failed'), { auth: t.basic, body: { level: 5 } });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toEqual({ source: 'scan_failed', enabled: true, level: 5, description: alertSourceCatalogue.scan_failed.description });
+    expect(await res.json()).toEqual({
+      source: 'scan_failed',
+      enabled: true,
+      level: 5,
+      description: alertSourceCatalogue.scan_failed.description,
+      raise_after_seconds: null,
+      clear_after_seconds: 0,
+    });
     expect((await settings()).alert_settings.find((setting) => setting.source === 'scan_failed')).toMatchObject({ level: 5 });
     const raised = await raiseAlert(t, await addShare(t, await addNas(t)), 'scan_failed');
     expect(raised.level).toBe(5);

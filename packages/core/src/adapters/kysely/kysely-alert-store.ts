@@ -13,7 +13,7 @@ type Row = AlertRow;
 const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), source: row.source as AlertSource, level: Number(row.level) as Severity });
 
 /** One open alert per condition: the key is set while open, null once cleared. */
-const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
+export const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
 
 /** Every alert but those about API keys of others (decision 114): the key's id is the alert's resource id, as text. */
 function visibleTo(reader: AlertReader): RawBuilder<SqlBool> {
@@ -32,13 +32,13 @@ export class KyselyAlertStore implements AlertStore {
   ) {}
 
   async sight(sighting: AlertSighting) {
-    const { at, ...condition } = sighting;
+    const { at, since, ...condition } = sighting;
     const key = openKey(sighting.source, sighting.resource_type, sighting.resource_id);
     // The open alert's level before this sighting (an indexed read of the one open row): a change is announced.
     const before = await this.db.selectFrom('alerts').select('level').where('open_key', '=', key).executeTakeFirst();
     const row = await this.db
       .insertInto('alerts')
-      .values({ ...condition, raised_at: at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key })
+      .values({ ...condition, raised_at: since ?? at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key })
       .onConflict((conflict) =>
         conflict.column('open_key').doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level, sightings: sql`alerts.sightings + 1` }),
       )
@@ -55,6 +55,15 @@ export class KyselyAlertStore implements AlertStore {
       .set({ cleared_at: at, open_key: null })
       .where('open_key', '=', openKey(source, resourceType, resourceId))
       .returning(columns)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async findOpen(source: AlertSource, resourceType: string | null, resourceId: string | null) {
+    const row = await this.db
+      .selectFrom('alerts')
+      .select(columns)
+      .where('open_key', '=', openKey(source, resourceType, resourceId))
       .executeTakeFirst();
     return row && toRecord(row);
   }
@@ -86,7 +95,10 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async settings() {
-    const rows = await this.db.selectFrom('alert_settings').select(['source', 'enabled', 'level', 'warning_percent', 'critical_percent', 'days']).execute();
+    const rows = await this.db
+      .selectFrom('alert_settings')
+      .select(['source', 'enabled', 'level', 'warning_percent', 'critical_percent', 'days', 'raise_after_seconds', 'clear_after_seconds'])
+      .execute();
     return rows.map((row) => ({
       source: row.source as AlertSource,
       enabled: Boolean(row.enabled),
@@ -94,6 +106,8 @@ export class KyselyAlertStore implements AlertStore {
       ...(row.warning_percent === null ? {} : { warning_percent: Number(row.warning_percent) }),
       ...(row.critical_percent === null ? {} : { critical_percent: Number(row.critical_percent) }),
       ...(row.days === null ? {} : { days: Number(row.days) }),
+      raise_after_seconds: row.raise_after_seconds === null ? null : Number(row.raise_after_seconds),
+      clear_after_seconds: Number(row.clear_after_seconds ?? 0),
     }));
   }
 
@@ -103,11 +117,12 @@ export class KyselyAlertStore implements AlertStore {
       critical_percent: setting.critical_percent ?? null,
       days: setting.days ?? null,
     };
-    const values = { source: setting.source, enabled: setting.enabled ? 1 : 0, level: setting.level, ...thresholds };
+    const holds = { raise_after_seconds: setting.raise_after_seconds, clear_after_seconds: setting.clear_after_seconds };
+    const values = { source: setting.source, enabled: setting.enabled ? 1 : 0, level: setting.level, ...thresholds, ...holds };
     await this.db
       .insertInto('alert_settings')
       .values(values)
-      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: values.enabled, level: values.level, ...thresholds }))
+      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: values.enabled, level: values.level, ...thresholds, ...holds }))
       .execute();
   }
 }

@@ -1,5 +1,6 @@
 import type { AlertSettingTable } from '../../tables/alert-settings.table.js';
 import type { AlertTable } from '../../tables/alerts.table.js';
+import type { AlertPendingTable } from '../../tables/alert-pending.table.js';
 import type { ApiKeyTable } from '../../tables/api-keys.table.js';
 import type { AuditEventTable } from '../../tables/audit-events.table.js';
 import type { CorsRuleTable } from '../../tables/cors-rules.table.js';
@@ -22,6 +23,7 @@ import type { SnmpTrapTable } from '../../tables/snmp-traps.table.js';
 import type { UserTable } from '../../tables/users.table.js';
 
 export type {
+  AlertPendingTable,
   AlertSettingTable,
   AlertTable,
   ApiKeyTable,
@@ -58,6 +60,7 @@ export interface Database {
   share_capacity_samples: ShareCapacitySampleTable;
   alerts: AlertTable;
   alert_settings: AlertSettingTable;
+  alert_pending: AlertPendingTable;
   audit_events: AuditEventTable;
   cors_rules: CorsRuleTable;
   nas: NasTable;

@@ -19,6 +19,7 @@ import { KyselyCorsRuleStore } from './kysely-cors-rule-store.js';
 import { KyselyAuditEventStore } from './kysely-audit-event-store.js';
 import { KyselyScheduleStore } from './kysely-schedule-store.js';
 import { KyselyAlertStore } from './kysely-alert-store.js';
+import { KyselyAlertPendingStore } from './kysely-alert-pending-store.js';
 import { KyselyNotificationChannelStore } from './kysely-notification-channel-store.js';
 import { KyselyNotificationDeliveryStore } from './kysely-notification-delivery-store.js';
 import { KyselyOidcStore } from './kysely-oidc-store.js';
@@ -84,6 +85,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       auditEvents: () => new KyselyAuditEventStore(over, quirks),
       schedules: () => new KyselyScheduleStore(over, quirks, now),
       alerts: () => new KyselyAlertStore(over, quirks),
+      alertPending: () => new KyselyAlertPendingStore(over),
       notificationChannels: () => new KyselyNotificationChannelStore(over, quirks, now, communities),
       notificationDeliveries: () => new KyselyNotificationDeliveryStore(over, quirks),
       oidc: () => new KyselyOidcStore(over),

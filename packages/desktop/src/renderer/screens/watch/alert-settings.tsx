@@ -8,29 +8,40 @@ import { alertSourceLabel } from '../../labels/watch-labels.js';
 import '../../ui/admin.css';
 import './watch.css';
 import { ColumnHeads } from '../../ui/column-heads.js';
+import { AlertHoldFields, withHoldLabels } from './alert-holds.js';
 
 type AlertSetting = Outputs['alertSettings']['list']['alert_settings'][number];
 
 const levelChoices = Object.entries(severityNames).map(([level, name]) => [Number(level), `${name} (${level})`] as const);
 
-/** One source's row: its switch and its level, each saved as it changes; what was saved, or why not, under them. */
+/** Seconds as words, for what was saved. */
+const secondsText = (seconds: number) => `${seconds} s`;
+
+/** One source's row: its switch and its level, each saved as it changes, and its damping, saved by its button; what was saved, or why not, under them. */
 function SettingRow({ setting, onSaved }: { setting: AlertSetting; onSaved: (setting: AlertSetting) => void }) {
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   // Shown as chosen at once; back to what is saved if the core refuses it.
   const [shown, setShown] = useState(setting);
   const label = alertSourceLabel(setting.source);
-  const save = async (body: { enabled?: boolean; level?: number }) => {
-    setShown({ ...shown, ...body });
+  const save = async (body: { enabled?: boolean; level?: number; raise_after_seconds?: number | null; clear_after_seconds?: number }) => {
+    const holdsOnly = body.enabled === undefined && body.level === undefined;
+    if (!holdsOnly) setShown({ ...shown, ...body });
     setBusy(true);
     try {
       const saved = await api.alertSettings.update.mutate({ source: setting.source, body });
       onSaved(saved);
       setShown(saved);
-      setOutcome({ ok: true, text: `Saved: ${label} ${saved.enabled ? `on, at ${severityNames[saved.level as keyof typeof severityNames]}` : 'off'}.` });
+      const raise = saved.raise_after_seconds === null ? 'the automatic hold' : secondsText(saved.raise_after_seconds);
+      setOutcome({
+        ok: true,
+        text: holdsOnly
+          ? `Saved: ${label} raised after ${raise}, cleared after ${secondsText(saved.clear_after_seconds)}.`
+          : `Saved: ${label} ${saved.enabled ? `on, at ${severityNames[saved.level as keyof typeof severityNames]}` : 'off'}.`,
+      });
     } catch (caught) {
       setShown(setting);
-      setOutcome({ ok: false, text: describeError(caught).message });
+      setOutcome({ ok: false, text: withHoldLabels(describeError(caught).message) });
     } finally {
       setBusy(false);
     }
@@ -65,6 +76,9 @@ function SettingRow({ setting, onSaved }: { setting: AlertSetting; onSaved: (set
             ))}
           </select>
         </label>
+      </td>
+      <td>
+        <AlertHoldFields label={label} holds={setting} busy={busy} onSave={(holds) => void save(holds)} />
         {outcome && (
           <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'row-outcome ok' : 'row-outcome error'}>
             {outcome.text}
@@ -89,13 +103,14 @@ export function AlertSettingsScreen() {
     <>
       <p className="hint">
         Each source raises an alert when its condition starts and clears it when it ends; its level decides which trap targets hear of it (their severity band).
-        Turning a source off clears its open alerts.
+        Turning a source off clears its open alerts. A flapping condition is damped: raised only once it has lasted “Raise after” seconds (empty: automatic, 0
+        except 300 for a share tested by a schedule running more often than every 5 minutes), cleared only once it has been gone “Clear after” seconds.
       </p>
       <ErrorAlert message={settings.error} />
       {rows.length > 0 && (
         <table className="alert-settings-table">
           <caption className="visually-hidden">Alert sources</caption>
-          <ColumnHeads columns={[{ label: 'Source' }, { label: 'Raised when' }, { label: 'Enabled' }, { label: 'Level' }]} />
+          <ColumnHeads columns={[{ label: 'Source' }, { label: 'Raised when' }, { label: 'Enabled' }, { label: 'Level' }, { label: 'Damping (seconds)' }]} />
           <tbody>
             {rows.map((setting) => (
               <SettingRow key={setting.source} setting={setting} onSaved={(next) => setSaved((current) => ({ ...current, [next.source]: next }))} />
