@@ -3,10 +3,16 @@ import type { Severity } from '../domain/trap.js';
 import type { AlertRow } from '../tables/alerts.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-export type AlertRecord = AlertRow;
+export interface AlertRecord extends Omit<AlertRow, 'silenced'> {
+  /** A silence held its notifications back when last looked at (docs/decisions/171-silences.md). */
+  silenced: boolean;
+}
 
-/** A condition as a source sees it now. */
-export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & { at: string };
+/** A condition as a source sees it now; `silenced` when an active silence matches it (left out: not). */
+export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & {
+  at: string;
+  silenced?: boolean;
+};
 
 export interface AlertSettingRecord {
   source: AlertSource;
@@ -37,6 +43,15 @@ export interface AlertStore {
   clear(source: AlertSource, resourceType: string | null, resourceId: string | null, at: string): Promise<AlertRecord | undefined>;
   /** Open alerts of a source (the sweeps compare them with what they see now). */
   open(source: AlertSource): Promise<AlertRecord[]>;
+  /** Every open alert (silences are looked at against them). */
+  openAll(): Promise<AlertRecord[]>;
+  /** Marks these alerts silenced. */
+  markSilenced(ids: readonly number[]): Promise<void>;
+  /**
+   * Claims the end of an open alert's silence: unmarks it only if it is marked, and resolves it
+   * then (undefined otherwise), so one caller of all replicas tells it once.
+   */
+  unsilence(source: AlertSource, resourceType: string | null, resourceId: string | null): Promise<AlertRecord | undefined>;
   get(id: number): Promise<AlertRecord | undefined>;
   /** One page; for a reader who is not an admin, without the alerts about other users' API keys. */
   list(query: ListQuery, reader?: AlertReader): Promise<ListPage<AlertRecord>>;

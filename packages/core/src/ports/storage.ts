@@ -19,6 +19,7 @@ import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
 import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
+import type { SilenceStore } from './silence-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -287,6 +288,7 @@ export interface Stores {
   readonly alerts: AlertStore;
   readonly notificationChannels: NotificationChannelStore;
   readonly notificationDeliveries: NotificationDeliveryStore;
+  readonly silences: SilenceStore;
 }
 
 export interface Storage extends Stores {

@@ -24,6 +24,7 @@ import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js
 import { newestFirst } from '../list-query/newest-first.js';
 import { findByNumericId } from './resolve-ref.js';
 import { alertMessage, enqueueNotification } from '../notifications/notification-outbox.js';
+import { silencesMatching } from './silence-match.js';
 import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
 
 export function presentAlert(record: AlertRecord): Alert {
@@ -53,36 +54,74 @@ export class AlertService {
     const setting = await this.setting(source);
     if (!setting.enabled) return;
     const at = this.deps.clock();
+    const condition = { source, level: Math.min(5, setting.level + raise) as Severity, resource_type: resource?.type ?? null, resource_id: resource?.id ?? null };
     // The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md).
-    const { alert, raised, queued } = await this.deps.storage.transaction(async (stores) => {
-      const sighted = await stores.alerts.sight({
-        source,
-        level: Math.min(5, setting.level + raise) as Severity,
-        resource_type: resource?.type ?? null,
-        resource_id: resource?.id ?? null,
-        resource_name: resource?.name ?? null,
-        message,
-        at: at.toISOString(),
-      });
-      const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
-      if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
-      return { ...sighted, queued: type !== undefined };
+    const { alert, queued, told } = await this.deps.storage.transaction(async (stores) => {
+      const silenced = (await silencesMatching(stores, await stores.silences.activeAt(at.toISOString()), condition)).length > 0;
+      // A silence over with the alert still open: told once, as raised, by whoever claims it first (docs/decisions/171-silences.md).
+      const silenceOver = !silenced && (await stores.alerts.unsilence(source, condition.resource_type, condition.resource_id)) !== undefined;
+      const sighted = await stores.alerts.sight({ ...condition, resource_name: resource?.name ?? null, message, at: at.toISOString(), silenced });
+      const type = sighted.raised || silenceOver ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
+      if (type && !silenced) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
+      return { alert: sighted.alert, queued: type !== undefined && !silenced, told: (sighted.raised || silenceOver) && !silenced };
     });
     if (queued) this.notificationsQueued();
-    if (raised) this.announce('alert_raised', alert, `${source}: ${message}`, at);
+    if (told) this.announce('alert_raised', alert, `${source}: ${message}`, at);
   }
 
-  /** A source sees its condition over: the open alert, if any, is cleared (and announced). */
+  /**
+   * A source sees its condition over: the open alert, if any, is cleared (and announced unless
+   * a silence holds it; an `until_cleared` silence that held it ends with it).
+   */
   async clear(source: AlertSource, resource: AuditResource | null): Promise<void> {
     const at = this.deps.clock();
     const cleared = await this.deps.storage.transaction(async (stores) => {
       const record = await stores.alerts.clear(source, resource?.type ?? null, resource?.id ?? null, at.toISOString());
-      if (record) await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
-      return record;
+      if (!record) return undefined;
+      const holding = await silencesMatching(stores, await stores.silences.activeAt(at.toISOString()), record);
+      if (holding.length === 0) {
+        await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
+        return { record, silenced: false };
+      }
+      const untilCleared = holding.filter((silence) => silence.until_cleared).map((silence) => silence.id);
+      await stores.silences.endUntilCleared(untilCleared, at.toISOString());
+      if (!record.silenced) await stores.alerts.markSilenced([record.id]);
+      return { record: { ...record, silenced: true }, silenced: true };
     });
-    if (!cleared) return;
+    if (!cleared || cleared.silenced) return;
     this.notificationsQueued();
-    this.announce('alert_cleared', cleared, `${source} cleared: ${cleared.message}`, at);
+    this.announce('alert_cleared', cleared.record, `${source} cleared: ${cleared.record.message}`, at);
+  }
+
+  /**
+   * Looks at the open alerts against the silences active now: marks those a silence holds, and
+   * tells once (as raised) each whose silence is over, claimed in storage so one replica of all
+   * tells it. Run by the alert sweep and after a silence changes.
+   */
+  async reviewSilences(): Promise<void> {
+    const at = this.deps.clock();
+    const { storage } = this.deps;
+    const active = await storage.silences.activeAt(at.toISOString());
+    const held: number[] = [];
+    const over: AlertRecord[] = [];
+    for (const alert of await storage.alerts.openAll()) {
+      const silenced = (await silencesMatching(storage, active, alert)).length > 0;
+      if (silenced && !alert.silenced) held.push(alert.id);
+      if (!silenced && alert.silenced) over.push(alert);
+    }
+    await storage.alerts.markSilenced(held);
+    let told = 0;
+    for (const alert of over) {
+      const claimed = await storage.transaction(async (stores) => {
+        const record = await stores.alerts.unsilence(alert.source, alert.resource_type, alert.resource_id);
+        if (record) await enqueueNotification(stores, alertMessage('alert.raised', record, this.eventId(), at), at);
+        return record;
+      });
+      if (!claimed) continue;
+      told += 1;
+      this.announce('alert_raised', claimed, `${claimed.source}: ${claimed.message}`, at);
+    }
+    if (told > 0) this.notificationsQueued();
   }
 
   /** A new event's id: a webhook's `webhook-id`, the same on every channel. */

@@ -32,6 +32,7 @@ import { AlertService } from './alert-service.js';
 import { AlertWatch } from './alert-watch.js';
 import { StatisticsService } from './statistics-service.js';
 import { Recurrences } from '../schedules/recurrence.js';
+import { SilenceService } from './silence-service.js';
 import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
 import { NotificationChannelService } from './notification-channel-service.js';
 import { NotificationDispatcher, type NotificationDispatcherOptions } from '../notifications/notification-dispatcher.js';
@@ -66,6 +67,7 @@ export interface Core {
   readonly alerts: AlertService;
   readonly statistics: StatisticsService;
   readonly notificationChannels: NotificationChannelService;
+  readonly silences: SilenceService;
 }
 
 /**
@@ -166,7 +168,12 @@ export function wireCore(options: CoreOptions): WiredCore {
       }
     },
   });
-  const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError);
+  // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
+  const scheduleRecurrences = new Recurrences();
+  const ruleChecks = new Recurrences();
+  const recurrences = { close: () => Promise.all([scheduleRecurrences.close(), ruleChecks.close()]).then(() => undefined) };
+  const silences = new SilenceService(deps, audit, alerts, ruleChecks, scheduleRecurrences);
+  const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError, () => silences.review());
   const engine = new JobEngine({
     ...deps,
     drivers,
@@ -176,10 +183,6 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...engineOptions,
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
-  // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
-  const scheduleRecurrences = new Recurrences();
-  const ruleChecks = new Recurrences();
-  const recurrences = { close: () => Promise.all([scheduleRecurrences.close(), ruleChecks.close()]).then(() => undefined) };
   const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
   const scheduler = new Scheduler({
     storage: deps.storage,
@@ -214,6 +217,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     alerts,
     statistics: new StatisticsService(deps),
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
+    silences,
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
