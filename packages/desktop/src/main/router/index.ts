@@ -11,6 +11,7 @@ import { overviewRouter } from './overview.js';
 import { restServerRouter } from './rest-server.js';
 import { schedulesRouter } from './schedules.js';
 import { alertSettingsRouter, alertsRouter } from './alerts.js';
+import { silencesRouter } from './silences.js';
 import { statisticsRouter } from './statistics.js';
 import { shareAnalyticsRouter } from './share-analytics.js';
 
@@ -27,6 +28,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   alerts: alertsRouter,
   alertSettings: alertSettingsRouter,
+  silences: silencesRouter,
   statistics: statisticsRouter,
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,

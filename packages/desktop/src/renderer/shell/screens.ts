@@ -17,6 +17,7 @@ import { AuditScreen } from '../screens/history/audit.js';
 import { SchedulesScreen } from '../screens/watch/schedules.js';
 import { AlertsScreen } from '../screens/watch/alerts.js';
 import { AlertSettingsScreen } from '../screens/watch/alert-settings.js';
+import { SilencesScreen } from '../screens/watch/silences.js';
 
 export interface ScreenEntry {
   id: string;
@@ -37,6 +38,7 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'space', title: 'Where the space goes', group: 'Storage', Component: ShareAnalyticsScreen },
   { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
   { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
+  { id: 'silences', title: 'Silences', group: 'Watch', Component: SilencesScreen },
   { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
   { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },
   { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, adminOnly: true },
