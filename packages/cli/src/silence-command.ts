@@ -96,7 +96,9 @@ export async function silenceAdd(values: SilenceAddFlags, out: Output): Promise<
     };
     return dms.core.silences.create(cliPrincipal, { matchers, ...endOf(values, dms.core.clock()), reason: values.reason });
   });
-  out(`added silence ${created.id} (${matchersText(created.matchers)}; ${created.active ? 'holding now' : `from ${created.window_starts_at ?? created.starts_at}`}, ends ${untilText(created)})`);
+  out(
+    `added silence ${created.id} (${matchersText(created.matchers)}; ${created.active ? 'holding now' : `from ${created.window_starts_at ?? created.starts_at}`}, ends ${untilText(created)})`,
+  );
   return 0;
 }
 

@@ -19,8 +19,22 @@ describe('dms silence', () => {
     expect(forAnHour.errors).toBe('');
     expect(forAnHour.lines).toEqual([expect.stringMatching(/^added silence \d+ \(nas_id=\d+ max_level=3; holding now, ends 20\d\d-.*Z\)$/)]);
     expect((await cli('silence', 'add', '--source', 'scan_failed', '--until', '2099-01-01T06:00', '--reason', 'r')).code).toBe(0);
-    expect((await cli('silence', 'add', '--source', 'share_unreachable', '--resource-type', 'nas_shares', '--resource-id', '7', '--until-cleared', '--reason', 'r')).code).toBe(0);
-    const weekly = await cli('silence', 'add', '--source', 'scan_failed', '--rrule', 'DTSTART:20261129T020000Z\\nRRULE:FREQ=WEEKLY;BYDAY=SU', '--duration', '2h', '--reason', 'backup window');
+    expect(
+      (await cli('silence', 'add', '--source', 'share_unreachable', '--resource-type', 'nas_shares', '--resource-id', '7', '--until-cleared', '--reason', 'r'))
+        .code,
+    ).toBe(0);
+    const weekly = await cli(
+      'silence',
+      'add',
+      '--source',
+      'scan_failed',
+      '--rrule',
+      'DTSTART:20261129T020000Z\\nRRULE:FREQ=WEEKLY;BYDAY=SU',
+      '--duration',
+      '2h',
+      '--reason',
+      'backup window',
+    );
     expect(weekly.errors).toBe('');
 
     const listed = await cli('silence', 'list');

@@ -54,7 +54,12 @@ export class AlertService {
     const setting = await this.setting(source);
     if (!setting.enabled) return;
     const at = this.deps.clock();
-    const condition = { source, level: Math.min(5, setting.level + raise) as Severity, resource_type: resource?.type ?? null, resource_id: resource?.id ?? null };
+    const condition = {
+      source,
+      level: Math.min(5, setting.level + raise) as Severity,
+      resource_type: resource?.type ?? null,
+      resource_id: resource?.id ?? null,
+    };
     // The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md).
     const { alert, queued, told } = await this.deps.storage.transaction(async (stores) => {
       const silenced = (await silencesMatching(stores, await stores.silences.activeAt(at.toISOString()), condition)).length > 0;

@@ -21,7 +21,14 @@ let second: Dms;
 beforeAll(async () => {
   if (unreachable) return;
   first = await openTestDms({ adapter: 'postgres', core: { clock } });
-  second = await openDms({ role: 'command', dataDir: first.dataDir, databaseUrl: first.databaseUrl!, localRoots: [tmpdir()], trapSender: null, core: { clock } });
+  second = await openDms({
+    role: 'command',
+    dataDir: first.dataDir,
+    databaseUrl: first.databaseUrl!,
+    localRoots: [tmpdir()],
+    trapSender: null,
+    core: { clock },
+  });
 });
 afterAll(async () => {
   if (unreachable) return;

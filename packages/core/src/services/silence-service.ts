@@ -5,15 +5,7 @@ import { authorize, authorizeAdmin } from '../scopes/scope-check.js';
 import type { ScopeAction } from '../scopes/scope-catalogue.js';
 import { parseInput } from '../validation/zod-details.js';
 import { DomainError } from '../errors/domain-error.js';
-import {
-  maxSilences,
-  silenceCreateSchema,
-  silenceListSpec,
-  silenceUpdateSchema,
-  windowHolds,
-  type Silence,
-  type SilenceMatchers,
-} from '../domain/silence.js';
+import { maxSilences, silenceCreateSchema, silenceListSpec, silenceUpdateSchema, windowHolds, type Silence, type SilenceMatchers } from '../domain/silence.js';
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { newestFirst } from '../list-query/newest-first.js';
 import { findByNumericId } from './resolve-ref.js';
@@ -123,6 +115,12 @@ export class SilenceService {
     const input = parseInput(silenceUpdateSchema, body);
     const current = await this.get(ref);
     const now = this.deps.clock();
+    // A silence over for good (its end past, or its alert cleared) is not revived by an edit: a new one says what is meant.
+    if (current.rrule === null && current.window_ends_at !== null && current.window_ends_at <= now.toISOString()) {
+      throw new DomainError('conflict', `silence ${current.id} ended at ${current.window_ends_at}: create another one instead`, {
+        details: { silence_id: [{ error: 'frozen', value: current.id }] },
+      });
+    }
     const timing = this.#timing(
       {
         starts_at: input.starts_at === undefined ? current.starts_at : iso(input.starts_at),
@@ -187,7 +185,8 @@ export class SilenceService {
       if (timing.ends_at <= now.toISOString()) throw invalid('ends_at', `ends_at (${timing.ends_at}) is already past`);
       if (timing.ends_at <= timing.starts_at) throw invalid('ends_at', `ends_at (${timing.ends_at}) must be after starts_at (${timing.starts_at})`);
     }
-    if (timing.rrule !== null && timing.duration_seconds === null) throw invalid('duration_seconds', 'an rrule silence needs duration_seconds: how long each window lasts');
+    if (timing.rrule !== null && timing.duration_seconds === null)
+      throw invalid('duration_seconds', 'an rrule silence needs duration_seconds: how long each window lasts');
     if (timing.rrule === null && timing.duration_seconds !== null) throw invalid('duration_seconds', 'duration_seconds is for an rrule silence only');
     return timing;
   }

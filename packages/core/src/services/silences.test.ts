@@ -101,6 +101,7 @@ describeOnEachAdapter('silences', (open) => {
     at('2026-12-01T05:00:00Z');
     await t.core.alerts.clear(source, target);
     expect(await t.core.silences.show(systemPrincipal, String(silence.id))).toMatchObject({ active: false, ends_at: '2026-12-01T05:00:00.000Z' });
+    await expect(t.core.silences.update(systemPrincipal, String(silence.id), { reason: 'again' })).rejects.toThrow(/ended at .*: create another one/);
     await t.core.alerts.sight(source, target, 'gone again');
     expect(await told()).toEqual(['alert.raised']);
   });

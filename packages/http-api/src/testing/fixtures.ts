@@ -152,7 +152,12 @@ export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Pr
 
 /** A silence of the scan failures of a share that does not exist, until one clears: it holds no alert of a test's. */
 export function addSilence(t: TestApp, fields: Record<string, unknown> = {}): Promise<Silence> {
-  return t.core.silences.create(systemPrincipal, { matchers: { source: 'scan_failed', resource_id: '999999' }, until_cleared: true, reason: unique('silence'), ...fields });
+  return t.core.silences.create(systemPrincipal, {
+    matchers: { source: 'scan_failed', resource_id: '999999' },
+    until_cleared: true,
+    reason: unique('silence'),
+    ...fields,
+  });
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {

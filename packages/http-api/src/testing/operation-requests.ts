@@ -98,7 +98,9 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   testNotificationChannel: { params: channelRef, prepare: withChannel },
   listNotificationDeliveries: { params: channelRef, prepare: withChannel, query: () => 'outcome=delivered' },
   listSilences: { query: () => 'until_cleared=true&limit=5' },
-  createSilence: { body: () => ({ matchers: { source: 'scan_failed', resource_id: '999998' }, ends_at: '2099-01-01T00:00:00Z', reason: unique('new-silence') }) },
+  createSilence: {
+    body: () => ({ matchers: { source: 'scan_failed', resource_id: '999998' }, ends_at: '2099-01-01T00:00:00Z', reason: unique('new-silence') }),
+  },
   showSilence: { params: silenceRef, prepare: withSilence },
   updateSilence: { params: silenceRef, prepare: withSilence, body: () => ({ reason: unique('renamed-silence') }) },
   deleteSilence: { params: silenceRef, prepare: withSilence },

@@ -47,7 +47,9 @@ export class KyselyAlertStore implements AlertStore {
       .insertInto('alerts')
       .values({ ...condition, raised_at: at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key, silenced })
       .onConflict((conflict) =>
-        conflict.column('open_key').doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level, sightings: sql`alerts.sightings + 1`, silenced }),
+        conflict
+          .column('open_key')
+          .doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level, sightings: sql`alerts.sightings + 1`, silenced }),
       )
       .returning([...columns, 'sightings'])
       .executeTakeFirstOrThrow();

@@ -45,7 +45,10 @@ export class KyselySilenceStore implements SilenceStore {
   }
 
   async count() {
-    const row = await this.db.selectFrom('silences').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('silences')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -86,13 +89,7 @@ export class KyselySilenceStore implements SilenceStore {
   }
 
   async windowsOver(at: string) {
-    const rows = await this.db
-      .selectFrom('silences')
-      .select(columns)
-      .where('rrule', 'is not', null)
-      .where('window_ends_at', '<=', at)
-      .orderBy('id')
-      .execute();
+    const rows = await this.db.selectFrom('silences').select(columns).where('rrule', 'is not', null).where('window_ends_at', '<=', at).orderBy('id').execute();
     return rows.map(toRecord);
   }
 

@@ -25,7 +25,10 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('updated_at', timestamp, (column) => column.notNull())
     .execute();
   await db.schema.createIndex('silences_window').on('silences').columns(['window_starts_at', 'window_ends_at']).execute();
-  await db.schema.alterTable('alerts').addColumn('silenced', 'integer', (column) => column.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('alerts')
+    .addColumn('silenced', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
 }
 
 export const silences: SharedMigration = { name: '0028_silences', up };

@@ -20,7 +20,9 @@ type SilenceRow = Outputs['silences']['list']['silences'][number];
 export function silenceMatchText({ matchers }: Pick<SilenceRow, 'matchers'>): string {
   const parts = [
     matchers.source === undefined ? undefined : alertSourceLabel(matchers.source),
-    matchers.resource_type === undefined ? undefined : `${resourceTypeLabel(matchers.resource_type)}${matchers.resource_id === undefined ? '' : ` #${matchers.resource_id}`}`,
+    matchers.resource_type === undefined
+      ? undefined
+      : `${resourceTypeLabel(matchers.resource_type)}${matchers.resource_id === undefined ? '' : ` #${matchers.resource_id}`}`,
     matchers.resource_type === undefined && matchers.resource_id !== undefined ? `resource #${matchers.resource_id}` : undefined,
     matchers.nas_id === undefined ? undefined : `NAS #${matchers.nas_id} and its shares`,
     matchers.pool_id === undefined ? undefined : `pool #${matchers.pool_id} and its shares`,
@@ -51,15 +53,24 @@ export function SilencesScreen() {
   return (
     <>
       <p className="hint">
-        A silenced alert is still raised and listed, but no notification channel hears of it while the silence holds; one still open when it ends is told
-        once. Silence an alert from its row on the <a href="#/alerts">Alerts</a> screen.
+        A silenced alert is still raised and listed, but no notification channel hears of it while the silence holds; one still open when it ends is told once.
+        Silence an alert from its row on the <a href="#/alerts">Alerts</a> screen.
       </p>
       <ErrorAlert message={silences.error} />
       {silences.data?.count === 0 && <EmptyState title="No silences">Every alert is told to the notification channels.</EmptyState>}
       {rows.length > 0 && (
         <table className="silence-table">
           <caption className="visually-hidden">Silences</caption>
-          <ColumnHeads columns={[{ label: 'Matches' }, { label: 'When' }, { label: 'State' }, { label: 'Reason' }, { label: 'Created' }, { label: 'Actions', hidden: true }]} />
+          <ColumnHeads
+            columns={[
+              { label: 'Matches' },
+              { label: 'When' },
+              { label: 'State' },
+              { label: 'Reason' },
+              { label: 'Created' },
+              { label: 'Actions', hidden: true },
+            ]}
+          />
           <tbody>
             {rows.map((silence) => {
               const name = `silence of ${silenceMatchText(silence)}`;
