@@ -7,6 +7,10 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
  * silences are read by their window on every raise: indexed by it.
  */
 async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
+  await db.schema
+    .alterTable('alerts')
+    .addColumn('silenced', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
   const { timestamp } = dialect;
   await db.schema
     .createTable('silences')
@@ -25,10 +29,6 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('updated_at', timestamp, (column) => column.notNull())
     .execute();
   await db.schema.createIndex('silences_window').on('silences').columns(['window_starts_at', 'window_ends_at']).execute();
-  await db.schema
-    .alterTable('alerts')
-    .addColumn('silenced', 'integer', (column) => column.notNull().defaultTo(0))
-    .execute();
 }
 
 export const silences: SharedMigration = { name: '0028_silences', up };
