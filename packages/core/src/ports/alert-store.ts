@@ -45,8 +45,11 @@ export interface AlertStore {
   open(source: AlertSource): Promise<AlertRecord[]>;
   /** Every open alert (silences are looked at against them). */
   openAll(): Promise<AlertRecord[]>;
-  /** Marks these alerts silenced. */
-  markSilenced(ids: readonly number[]): Promise<void>;
+  /**
+   * Marks an alert silenced, only while one of `heldBy` (the silences that match it) still holds
+   * at `at`: a silence deleted meanwhile, on any replica, leaves no mark for nobody to take back.
+   */
+  markSilenced(id: number, heldBy: readonly number[], at: string): Promise<void>;
   /**
    * Claims the end of an open alert's silence: unmarks it only if it is marked, and resolves it
    * then (undefined otherwise), so one caller of all replicas tells it once.

@@ -90,7 +90,12 @@ export class AlertService {
       }
       const untilCleared = holding.filter((silence) => silence.until_cleared).map((silence) => silence.id);
       await stores.silences.endUntilCleared(untilCleared, at.toISOString());
-      if (!record.silenced) await stores.alerts.markSilenced([record.id]);
+      if (!record.silenced)
+        await stores.alerts.markSilenced(
+          record.id,
+          holding.map((silence) => silence.id),
+          at.toISOString(),
+        );
       return { record: { ...record, silenced: true }, silenced: true };
     });
     if (!cleared || cleared.silenced) return;
@@ -107,14 +112,17 @@ export class AlertService {
     const at = this.deps.clock();
     const { storage } = this.deps;
     const active = await storage.silences.activeAt(at.toISOString());
-    const held: number[] = [];
     const over: AlertRecord[] = [];
     for (const alert of await storage.alerts.openAll()) {
-      const silenced = (await silencesMatching(storage, active, alert)).length > 0;
-      if (silenced && !alert.silenced) held.push(alert.id);
-      if (!silenced && alert.silenced) over.push(alert);
+      const holding = await silencesMatching(storage, active, alert);
+      if (holding.length > 0 && !alert.silenced)
+        await storage.alerts.markSilenced(
+          alert.id,
+          holding.map((silence) => silence.id),
+          at.toISOString(),
+        );
+      if (holding.length === 0 && alert.silenced) over.push(alert);
     }
-    await storage.alerts.markSilenced(held);
     let told = 0;
     for (const alert of over) {
       const claimed = await storage.transaction(async (stores) => {

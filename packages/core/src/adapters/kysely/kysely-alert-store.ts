@@ -78,9 +78,23 @@ export class KyselyAlertStore implements AlertStore {
     return rows.map(toRecord);
   }
 
-  async markSilenced(ids: readonly number[]) {
-    if (ids.length === 0) return;
-    await this.db.updateTable('alerts').set({ silenced: 1 }).where('id', 'in', ids).execute();
+  async markSilenced(id: number, heldBy: readonly number[], at: string) {
+    if (heldBy.length === 0) return;
+    await this.db
+      .updateTable('alerts')
+      .set({ silenced: 1 })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('silences')
+            .select('silences.id')
+            .where('silences.id', 'in', heldBy)
+            .where('silences.window_starts_at', '<=', at)
+            .where((inner) => inner.or([inner('silences.window_ends_at', 'is', null), inner('silences.window_ends_at', '>', at)])),
+        ),
+      )
+      .execute();
   }
 
   async unsilence(source: AlertSource, resourceType: string | null, resourceId: string | null) {
