@@ -5,6 +5,7 @@ import { dmsVersion, StartupError } from '@dms/http-api';
 import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd } from './access-commands.js';
 import { alertsDismiss, alertsList } from './alerts-command.js';
 import { channelsList, channelsTest } from './channels-command.js';
+import { silenceAdd, silenceDelete, silenceList, type SilenceAddFlags } from './silence-command.js';
 import { auditList } from './audit-command.js';
 import { backup } from './backup-command.js';
 import { CliError } from './cli-error.js';
@@ -221,6 +222,28 @@ export function dmsProgram(out: Output, done: Run): Command {
   leaf(channels, 'test', 'send a test message on a channel now; exit 1 when it failed')
     .argument('<REF>', 'the channel, by id or name')
     .action(async (ref: string) => done(await channelsTest(ref, out)));
+
+  const silence = group('silence', 'silences: alerts still raised and listed, but sent to no channel for a while');
+  const silenceListCommand = leaf(silence, 'list', 'list the silences, newest first');
+  const silencePage = withFlags(silenceListCommand, pageFlags);
+  silenceListCommand.action(async (opts: Record<string, unknown>) => done(await silenceList(silencePage(opts) as { limit?: string; offset?: string }, out)));
+  leaf(silence, 'add', 'silence the alerts matching every matcher given, until one end: --for, --until, --until-cleared or --rrule with --duration')
+    .option('--source <SOURCE>', 'an alert source, e.g. share_unreachable')
+    .option('--resource-type <TYPE>', "the alerts' resource type: nas, pools, nas_shares, schedules, traps, api_keys")
+    .option('--resource-id <ID>', "the alerts' resource id")
+    .option('--nas <REF>', 'alerts about this NAS or a share on it, id or name')
+    .option('--pool <REF>', 'alerts about this pool or a share in it, id or name')
+    .option('--max-level <N>', 'alerts at or below this level (1 info … 5 critical)')
+    .option('--for <DURATION>', 'from now, for 30m, 1h, 1d, 2w')
+    .option('--until <ISO-8601>', 'until this date and time (UTC without an offset)')
+    .option('--until-cleared', 'until an alert it matches clears')
+    .option('--rrule <TEXT>', 'a maintenance window at each occurrence: "DTSTART:20261129T020000Z\\nRRULE:FREQ=WEEKLY;BYDAY=SU"')
+    .option('--duration <DURATION>', 'with --rrule: how long each window lasts, e.g. 2h')
+    .option('--reason <TEXT>', 'why (required)')
+    .action(async (opts: SilenceAddFlags) => done(await silenceAdd(opts, out)));
+  leaf(silence, 'delete', 'delete a silence: it ends now, and an alert it held that is still open is told once')
+    .argument('<ID>')
+    .action(async (id: string) => done(await silenceDelete(id, out)));
 
   const schedules = group('schedules', 'RRULE schedules of share tests and scans, run by a running dms serve');
   const schedulesListCommand = leaf(schedules, 'list', 'list schedules, by id');

@@ -191,6 +191,20 @@ export {
   type ChannelTestResult,
   type JobEventSource,
 } from './domain/notification-channel.js';
+export {
+  silenceSchema,
+  silenceCollectionSchema,
+  silenceCreateSchema,
+  silenceUpdateSchema,
+  silenceListSpec,
+  silenceMatcherFields,
+  minWindowSeconds,
+  maxWindowSeconds,
+  type Silence,
+  type SilenceMatchers,
+  type SilenceCreate,
+  type SilenceUpdate,
+} from './domain/silence.js';
 
 // The shapes every resource shares: the error answer, a list's raw query
 export { modelErrorSchema, type ModelError } from './errors/model-error-schema.js';

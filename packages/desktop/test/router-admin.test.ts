@@ -124,6 +124,11 @@ const callsByScope: Record<string, Check> = {
   'notification_channels/update': (core, p) => core.notificationChannels.update(p, nowhere, {}),
   'notification_channels/destroy': (core, p) => core.notificationChannels.destroy(p, nowhere),
   'notification_channels/test': (core, p) => core.notificationChannels.test(p, nowhere),
+  'silences/index': (core, p) => core.silences.list(p, {}),
+  'silences/show': (core, p) => core.silences.show(p, nowhere),
+  'silences/create': (core, p) => core.silences.create(p, {}),
+  'silences/update': (core, p) => core.silences.update(p, nowhere, {}),
+  'silences/destroy': (core, p) => core.silences.destroy(p, nowhere),
 };
 // The REST host checks metrics / index itself (GET /metrics), outside the core's services.
 const checkedOutsideTheCore = ['metrics/index'];

@@ -7,6 +7,7 @@ import { adminPassword, adminUsername, createTestApp, type TestApp } from './tes
 import {
   addApiKey,
   addChannel,
+  addSilence,
   addCorsRule,
   addScans,
   addSchedule,
@@ -100,6 +101,7 @@ interface Endpoint {
 const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
 const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
 const withChannel = async (): Promise<Partial<Fixture>> => ({ channel: await addChannel(t) });
+const withSilence = async (): Promise<Partial<Fixture>> => ({ silence: await addSilence(t) });
 const withSchedule = async (f: Fixture): Promise<Partial<Fixture>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withScans = async (f: Fixture): Promise<Partial<Fixture>> => ({ scans: await addScans(t, f.share) });
 const withAlert = async (f: Fixture): Promise<Partial<Fixture>> => ({ alert: await raiseAlert(t, f.share) });
@@ -413,6 +415,25 @@ const endpoints: Endpoint[] = [
     ...(action === 'update' ? { body: () => ({ min_level: 4 }) } : {}),
     status: action === 'destroy' ? 204 : 200,
   })),
+  // Silences (docs/api.md#silences): read with the scope, changed by admins.
+  { method: 'GET', documented: '/silences', path: () => '/silences?until_cleared=true', scope: 'silences/index', status: 200 },
+  {
+    method: 'POST',
+    documented: '/silences',
+    path: () => '/silences',
+    scope: 'silences/create',
+    body: () => ({ matchers: { source: 'scan_failed', resource_id: '999997' }, until_cleared: true, reason: unique('silence') }),
+    status: 201,
+  },
+  ...(['show', 'update', 'destroy'] as const).map((action): Endpoint => ({
+    method: action === 'show' ? 'GET' : action === 'update' ? 'PUT' : 'DELETE',
+    documented: '/silences/{silence_id}',
+    prepare: withSilence,
+    path: (f) => `/silences/${need(f.silence, 'silence').id}`,
+    scope: `silences/${action}`,
+    ...(action === 'update' ? { body: () => ({ reason: unique('silence') }) } : {}),
+    status: action === 'destroy' ? 204 : 200,
+  })),
   // Keeping watch (docs/api.md#schedules, docs/api.md#alerts, docs/decisions/090-health-scans-capacity.md): schedules, alerts and their settings, a share's scans, capacity.
   { method: 'GET', documented: '/schedules', path: () => '/schedules?enabled=true', scope: 'schedules/index', status: 200 },
   {
@@ -584,14 +605,14 @@ async function keyOfNonAdmin(): Promise<string> {
 
 /**
  * What a `* / *` key made by a non-admin user gets (security review 1, docs/decisions/040-key-lineage.md): users,
- * settings, CORS rules, metrics (security round 2, 10), the audit log, changes of the alert settings and dismissing a share's alert are admin-only (403); the keys of the table's other rows belong to
+ * settings, CORS rules, metrics (security round 2, 10), the audit log, changes of the alert settings and of the silences, and dismissing a share's alert are admin-only (403); the keys of the table's other rows belong to
  * the system, another owner's, so they are not found (404); everything else as for a user.
  */
 function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
   const controller = e.scope === null ? '' : controllerOf(e.scope);
   if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events', 'notification_channels'].includes(controller)) return 403;
-  // Anyone with the scope reads the alert settings; only an admin changes them.
-  if (controller === 'alert_settings' && e.method !== 'GET') return 403;
+  // Anyone with the scope reads the alert settings and the silences; only an admin changes them.
+  if ((controller === 'alert_settings' || controller === 'silences') && e.method !== 'GET') return 403;
   // Dismissing an alert is for admins and its resource's owner; the table's alert is a share's, which has none (issue 40 item 12).
   if (controller === 'alerts' && e.method === 'PUT') return 403;
   if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;

@@ -61,6 +61,8 @@ export interface DmsClient {
   alertSettings: AlertSettingsResource;
   /** Where alerts and job outcomes are sent, with a test message and the deliveries (administrators only). */
   notificationChannels: NotificationChannelsResource;
+  /** Alerts raised and listed but told to no channel for a while: until a time, in a repeating window, or until cleared (changes: administrators only). */
+  silences: Crud<'listSilences', 'createSilence', 'showSilence', 'updateSilence'>;
   /** Capacity from the latest scans, per NAS and pool, and its growth. */
   statistics: StatisticsResource;
   snmp: {
@@ -183,6 +185,7 @@ export function createClient(options: ClientOptions): DmsClient {
     alerts: alertsResource(call),
     alertSettings: alertSettingsResource(call),
     notificationChannels: notificationChannelsResource(call),
+    silences: crud(call, '/silences', 'silence_id', 'silences'),
     statistics: statisticsResource(call),
     snmp: {
       traps: {

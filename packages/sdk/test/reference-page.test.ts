@@ -72,11 +72,11 @@ describe('the API reference page, offline in headless Chromium', () => {
     await page.screenshot({ path: `${results}reference-history.png` });
   });
 
-  it('lists the schedules, alerts, alert settings, scans, capacity and report operations', async () => {
+  it('lists the schedules, alerts, alert settings, silences, scans, capacity and report operations', async () => {
     const sidebar = page.locator('aside, nav').first();
     const watchTags = ['schedules', 'alerts', 'statistics'];
     const watch = summariesWhere((path, operation) => path.endsWith('/scans') || operation.tags?.some((tag) => watchTags.includes(tag)) === true);
-    expect(watch).toHaveLength(13);
+    expect(watch).toHaveLength(18);
     for (const tag of watchTags) await sidebar.getByText(tagDisplayName(tag), { exact: true }).click();
     for (const summary of watch) await expect.poll(() => sidebar.getByText(summary, { exact: true }).count(), { message: summary }).toBeGreaterThan(0);
     await page.screenshot({ path: `${results}reference-watch.png` });

@@ -206,6 +206,16 @@ describe('administration', () => {
     await t.dms.corsRules.delete(rule.id);
   });
 
+  it('manages silences', async () => {
+    const silence = await t.dms.silences.create({ matchers: { source: 'scan_failed', nas_id: 4 }, ends_at: '2099-01-01T00:00:00Z', reason: 'controller swap' });
+    expect(silence).toMatchObject({ active: true, until_cleared: false, matchers: { source: 'scan_failed', nas_id: 4 } });
+    expect(await t.dms.silences.get(silence.id)).toEqual(silence);
+    expect((await t.dms.silences.list({ filter: { until_cleared: false } })).silences.map((s) => s.id)).toContain(silence.id);
+    expect(await t.dms.silences.update(silence.id, { reason: 'controller swap, ticket 12' })).toMatchObject({ reason: 'controller swap, ticket 12' });
+    await t.dms.silences.delete(silence.id);
+    await expect(t.dms.silences.get(silence.id)).rejects.toBeInstanceOf(DmsApiError);
+  });
+
   it('switches JWT mode on in the settings and logs in with login() and auth.login', async () => {
     expect(await t.dms.settings.get()).toMatchObject({ jwt_enabled: false });
     expect(await t.dms.settings.update({ jwt_enabled: true, jwt_ttl_seconds: 600 })).toMatchObject({ jwt_enabled: true, jwt_ttl_seconds: 600 });

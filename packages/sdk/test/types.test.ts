@@ -185,6 +185,9 @@ describe('types generated from the API description', () => {
     // @ts-expect-error only immediately for now
     const hourly = () => dms.notificationChannels.create({ name: 'n', type: 'slack', digest: 'hourly', settings: { url: 'https://example.com' } });
     expectTypeOf([byOutcome, hourly]).items.toBeFunction();
+    // Silences: matchers typed, the alert's flag read-only in answers.
+    expectTypeOf(dms.silences.create).parameter(0).toHaveProperty('matchers');
+    expectTypeOf<Alert['silenced']>().toEqualTypeOf<boolean>();
     expectTypeOf<NasShare['health']>().toEqualTypeOf<'ok' | 'unreachable' | 'unknown'>();
     expectTypeOf<NasShare['last_scanned_at']>().toEqualTypeOf<string | null>();
   });

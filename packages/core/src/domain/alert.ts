@@ -64,13 +64,14 @@ export const alertSchema = z
     last_seen_at: z.string().describe('the last time the condition was seen: an alert is updated, not repeated, while it lasts'),
     cleared_at: z.string().nullable().describe('null while the condition lasts (an open alert)'),
     dismissed_at: z.string().nullable().describe('set by PUT {"dismissed": true}: seen by an operator; it still clears by itself'),
+    silenced: z.boolean().describe('a silence holds its notifications back (docs/api.md#silences): still raised and listed, nothing sent'),
   })
   .meta({ id: 'alert' });
 export type Alert = z.output<typeof alertSchema>;
 export const alertCollectionSchema = collectionSchema('alerts', alertSchema).meta({ id: 'alert_collection' });
 
 export const alertUpdateSchema = strictInput(z.object({ dismissed: z.boolean() }), {
-  readOnly: ['id', 'source', 'level', 'resource', 'message', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at'],
+  readOnly: ['id', 'source', 'level', 'resource', 'message', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at', 'silenced'],
 });
 
 /** The capacity sources' thresholds: only their rows carry them (and only theirs take them). */
@@ -121,7 +122,7 @@ export const alertSettingUpdateSchema = strictInput(
   { readOnly: ['source', 'description'] },
 );
 
-const { integer, nullableString, timestamp, nullableTimestamp, oneOf } = listFields;
+const { integer, nullableString, timestamp, nullableTimestamp, oneOf, boolean } = listFields;
 
 /** Newest first unless `sort_by` says otherwise; `cleared_at=null` lists the open ones. */
 export const alertListSpec: ListSpec = {
@@ -135,7 +136,8 @@ export const alertListSpec: ListSpec = {
     last_seen_at: timestamp,
     cleared_at: nullableTimestamp,
     dismissed_at: nullableTimestamp,
+    silenced: boolean,
   },
-  filterable: ['id', 'source', 'level', 'resource_type', 'resource_id', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at'],
+  filterable: ['id', 'source', 'level', 'resource_type', 'resource_id', 'raised_at', 'last_seen_at', 'cleared_at', 'dismissed_at', 'silenced'],
 };
 export const alertListQuerySchema = listQuerySchema(alertListSpec);

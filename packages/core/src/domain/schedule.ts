@@ -21,7 +21,7 @@ export const maxScheduleShareIds = 1_000;
  * newline, then `RRULE:…` (docs/api.md#schedules). Only its shape is checked here; the rule itself is
  * evaluated by the service (off the event loop), which answers 422 with the parser's reason.
  */
-const rruleText = z
+export const rruleText = z
   .string()
   .min(1)
   .max(2_000)

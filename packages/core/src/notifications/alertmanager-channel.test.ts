@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!tools.ok)('alertmanager channel', () => {
-  it('an alert fires with its labels, is sent again while open, and resolves when cleared', async () => {
+  it('an alert fires with its labels, is sent again while open, and resolves when cleared; a silenced one is not sent', async () => {
     await dms.core.notificationChannels.create(systemPrincipal, { name: 'am', type: 'alertmanager', min_level: 1, settings: { url } });
     const share = { type: 'nas_shares', id: '21', name: 'archive' };
     await dms.core.alerts.sight('share_unreachable', share, 'connection refused');
@@ -87,6 +87,17 @@ describe.skipIf(!tools.ok)('alertmanager channel', () => {
     expect(await dms.core.notificationChannels.test(systemPrincipal, 'am')).toEqual({ outcome: 'delivered', status_code: 200, error: null });
     const test = await pollUntil(amAlerts, (alerts) => alerts.length === 1, 'the test alert');
     expect(test[0]!.labels).toMatchObject({ alertname: 'dms_test', source: 'test' });
+
+    // Silenced (docs/decisions/171-silences.md): neither sent nor sent again each minute; told once the silence is deleted.
+    const silence = await dms.core.silences.create(systemPrincipal, { matchers: { source: 'scan_failed' }, until_cleared: true, reason: 'known' });
+    await dms.core.alerts.sight('scan_failed', { type: 'nas_shares', id: '22', name: 'media' }, 'scan failed');
+    await dms.notifications.runOnce();
+    now = new Date(Math.max(Date.now(), now.getTime() + 60_000));
+    await dms.notifications.runOnce();
+    expect((await amAlerts()).map((alert) => alert.labels['alertname'])).toEqual(['dms_test']);
+    await dms.core.silences.destroy(systemPrincipal, String(silence.id));
+    await dms.notifications.runOnce();
+    await pollUntil(amAlerts, (alerts) => alerts.some((alert) => alert.labels['alertname'] === 'scan_failed'), 'the alert told once its silence is over');
   });
 });
 

@@ -132,7 +132,8 @@ export class NotificationDispatcher {
     if (!refreshAlertmanager) return;
     const channels = (await storage.notificationChannels.listEnabled()).filter((channel) => channel.type === 'alertmanager');
     if (channels.length === 0) return;
-    const open = (await Promise.all(alertSources.map((source) => storage.alerts.open(source)))).flat();
+    // A silenced alert is not sent, not even again (docs/decisions/171-silences.md): the Alertmanager resolves it meanwhile.
+    const open = (await Promise.all(alertSources.map((source) => storage.alerts.open(source)))).flat().filter((alert) => !alert.silenced);
     const messages = open.map((alert) => alertMessage('alert.raised', alert, `evt_refresh_${alert.id}`, now));
     for (const channel of channels) {
       const mine = messages.filter((message) => channelReceives(channel, message)).slice(0, notificationDefaults.alertmanagerRefreshMax);

@@ -3,13 +3,17 @@ import type { Severity } from '../domain/trap.js';
 import type { AlertRow } from '../tables/alerts.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
-export type AlertRecord = AlertRow;
+export interface AlertRecord extends Omit<AlertRow, 'silenced'> {
+  /** A silence held its notifications back when last looked at (docs/decisions/171-silences.md). */
+  silenced: boolean;
+}
 
-/** A condition as a source sees it now. */
+/** A condition as a source sees it now; `silenced` when an active silence matches it (left out: not). */
 export type AlertSighting = Pick<AlertRecord, 'source' | 'level' | 'resource_type' | 'resource_id' | 'resource_name' | 'message'> & {
   at: string;
   /** When the condition started, if before `at` (a raise held by raise_after_seconds): the alert's raised_at. */
   since?: string;
+  silenced?: boolean;
 };
 
 export interface AlertSettingRecord {
@@ -47,6 +51,18 @@ export interface AlertStore {
   findOpen(source: AlertSource, resourceType: string | null, resourceId: string | null): Promise<AlertRecord | undefined>;
   /** Open alerts of a source (the sweeps compare them with what they see now). */
   open(source: AlertSource): Promise<AlertRecord[]>;
+  /** Every open alert (silences are looked at against them). */
+  openAll(): Promise<AlertRecord[]>;
+  /**
+   * Marks an alert silenced, only while one of `heldBy` (the silences that match it) still holds
+   * at `at`: a silence deleted meanwhile, on any replica, leaves no mark for nobody to take back.
+   */
+  markSilenced(id: number, heldBy: readonly number[], at: string): Promise<void>;
+  /**
+   * Claims the end of an open alert's silence: unmarks it only if it is marked, and resolves it
+   * then (undefined otherwise), so one caller of all replicas tells it once.
+   */
+  unsilence(source: AlertSource, resourceType: string | null, resourceId: string | null): Promise<AlertRecord | undefined>;
   get(id: number): Promise<AlertRecord | undefined>;
   /** One page; for a reader who is not an admin, without the alerts about other users' API keys. */
   list(query: ListQuery, reader?: AlertReader): Promise<ListPage<AlertRecord>>;

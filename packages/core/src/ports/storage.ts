@@ -21,6 +21,7 @@ import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
 import type { AlertPendingStore } from './alert-pending-store.js';
 import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
+import type { SilenceStore } from './silence-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -291,6 +292,7 @@ export interface Stores {
   readonly notificationChannels: NotificationChannelStore;
   readonly notificationDeliveries: NotificationDeliveryStore;
   readonly oidc: OidcStore;
+  readonly silences: SilenceStore;
 }
 
 export interface Storage extends Stores {

@@ -27,6 +27,8 @@ export const scopeCatalogue = [
   { controller: 'alert_settings', actions: ['index', 'update'] },
   // A channel holds credentials and decides where dms tells what it knows (docs/decisions/166-notification-channels.md).
   { controller: 'notification_channels', actions: ['index', 'show', 'create', 'update', 'destroy', 'test'] },
+  // A silence mutes what every channel is told: read with the scope, changed by admins (docs/decisions/171-silences.md).
+  { controller: 'silences', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'metrics', actions: ['index'] },
 ] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
 

@@ -26,6 +26,7 @@ import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js
 import { newestFirst } from '../list-query/newest-first.js';
 import { findByNumericId } from './resolve-ref.js';
 import { alertMessage, enqueueNotification } from '../notifications/notification-outbox.js';
+import { silencesMatching } from './silence-match.js';
 import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
 
 /** What a raise or clear did, told once its transaction committed. */
@@ -160,20 +161,41 @@ export class AlertService {
     await this.deps.storage.alertPending.release(source, type, id);
   }
 
-  /** Opens or updates the alert, and queues what a channel is told: a raise, or a change of level. */
+  /**
+   * Opens or updates the alert, and queues what a channel is told: a raise, or a change of level;
+   * nothing while a silence holds it. A silence over with the alert still open: told once, as
+   * raised, by whoever claims it first (docs/decisions/171-silences.md).
+   */
   private async raiseNow(stores: Stores, sighting: AlertSighting, at: Date): Promise<Outcome> {
-    const sighted = await stores.alerts.sight(sighting);
-    const type = sighted.raised ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
-    if (type) await enqueueNotification(stores, alertMessage(type, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
-    const text = `${sighting.source}: ${sighting.message}`;
-    return { alert: sighted.alert, queued: type !== undefined, announce: sighted.raised ? { name: 'alert_raised', text } : undefined };
+    const { source, resource_type: type, resource_id: id } = sighting;
+    const silenced = (await silencesMatching(stores, await stores.silences.activeAt(at.toISOString()), sighting)).length > 0;
+    const silenceOver = !silenced && (await stores.alerts.unsilence(source, type, id)) !== undefined;
+    const sighted = await stores.alerts.sight({ ...sighting, silenced });
+    const kind = sighted.raised || silenceOver ? 'alert.raised' : sighted.previousLevel !== sighted.alert.level ? 'alert.updated' : undefined;
+    const queued = kind !== undefined && !silenced;
+    if (queued) await enqueueNotification(stores, alertMessage(kind, sighted.alert, this.eventId(), at, sighted.previousLevel), at);
+    const told = (sighted.raised || silenceOver) && !silenced;
+    return { alert: sighted.alert, queued, announce: told ? { name: 'alert_raised', text: `${source}: ${sighting.message}` } : undefined };
   }
 
+  /** Clears the open alert and tells it, unless a silence holds it (an `until_cleared` silence that held it ends with it). */
   private async clearNow(stores: Stores, source: AlertSource, type: string | null, id: string | null, at: Date): Promise<Outcome | undefined> {
     const record = await stores.alerts.clear(source, type, id, at.toISOString());
     if (!record) return undefined;
-    await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
-    return { alert: record, queued: true, announce: { name: 'alert_cleared', text: `${source} cleared: ${record.message}` } };
+    const holding = await silencesMatching(stores, await stores.silences.activeAt(at.toISOString()), record);
+    if (holding.length === 0) {
+      await enqueueNotification(stores, alertMessage('alert.cleared', record, this.eventId(), at), at);
+      return { alert: record, queued: true, announce: { name: 'alert_cleared', text: `${source} cleared: ${record.message}` } };
+    }
+    const untilCleared = holding.filter((silence) => silence.until_cleared).map((silence) => silence.id);
+    await stores.silences.endUntilCleared(untilCleared, at.toISOString());
+    if (!record.silenced)
+      await stores.alerts.markSilenced(
+        record.id,
+        holding.map((silence) => silence.id),
+        at.toISOString(),
+      );
+    return { alert: { ...record, silenced: true }, queued: false, announce: undefined };
   }
 
   /** The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md); told once committed. */
@@ -182,6 +204,40 @@ export class AlertService {
     if (!outcome) return;
     if (outcome.queued) this.notificationsQueued();
     if (outcome.announce) this.announce(outcome.announce.name, outcome.alert, outcome.announce.text, at);
+  }
+
+  /**
+   * Looks at the open alerts against the silences active now: marks those a silence holds, and
+   * tells once (as raised) each whose silence is over, claimed in storage so one replica of all
+   * tells it. Run by the alert sweep and after a silence changes.
+   */
+  async reviewSilences(): Promise<void> {
+    const at = this.deps.clock();
+    const { storage } = this.deps;
+    const active = await storage.silences.activeAt(at.toISOString());
+    const over: AlertRecord[] = [];
+    for (const alert of await storage.alerts.openAll()) {
+      const holding = await silencesMatching(storage, active, alert);
+      if (holding.length > 0 && !alert.silenced)
+        await storage.alerts.markSilenced(
+          alert.id,
+          holding.map((silence) => silence.id),
+          at.toISOString(),
+        );
+      if (holding.length === 0 && alert.silenced) over.push(alert);
+    }
+    let told = 0;
+    for (const alert of over) {
+      const claimed = await storage.transaction(async (stores) => {
+        const record = await stores.alerts.unsilence(alert.source, alert.resource_type, alert.resource_id);
+        if (record) await enqueueNotification(stores, alertMessage('alert.raised', record, this.eventId(), at), at);
+        return record;
+      });
+      if (!claimed) continue;
+      told += 1;
+      this.announce('alert_raised', claimed, `${claimed.source}: ${claimed.message}`, at);
+    }
+    if (told > 0) this.notificationsQueued();
   }
 
   /** A new event's id: a webhook's `webhook-id`, the same on every channel. */

@@ -39,6 +39,8 @@ export class AlertWatch {
     private readonly alerts: AlertService,
     private readonly settings: SettingsService,
     private readonly onError: (error: unknown) => void = () => {},
+    /** The silences' tick: windows moved on, alerts whose silence is over told (docs/decisions/171-silences.md). */
+    private readonly reviewSilences: () => Promise<void> = async () => {},
   ) {}
 
   start(sweepMs = alertSweepMs): void {
@@ -119,6 +121,7 @@ export class AlertWatch {
     await this.checkQueue();
     await this.checkDeletedShares();
     await this.alerts.raiseAndClearDue();
+    await this.reviewSilences();
   }
 
   /**

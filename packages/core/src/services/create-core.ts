@@ -32,6 +32,7 @@ import { AlertService } from './alert-service.js';
 import { AlertWatch } from './alert-watch.js';
 import { StatisticsService } from './statistics-service.js';
 import { Recurrences } from '../schedules/recurrence.js';
+import { SilenceService } from './silence-service.js';
 import { Scheduler, type SchedulerOptions } from '../schedules/scheduler.js';
 import { NotificationChannelService } from './notification-channel-service.js';
 import { NotificationDispatcher, type NotificationDispatcherOptions } from '../notifications/notification-dispatcher.js';
@@ -71,6 +72,7 @@ export interface Core {
   readonly notificationChannels: NotificationChannelService;
   /** Sign-in through an OpenID provider (issue 46). */
   readonly oidc: OidcService;
+  readonly silences: SilenceService;
 }
 
 /**
@@ -174,7 +176,12 @@ export function wireCore(options: CoreOptions): WiredCore {
       }
     },
   });
-  const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError);
+  // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
+  const scheduleRecurrences = new Recurrences();
+  const ruleChecks = new Recurrences();
+  const recurrences = { close: () => Promise.all([scheduleRecurrences.close(), ruleChecks.close()]).then(() => undefined) };
+  const silences = new SilenceService(deps, audit, alerts, ruleChecks, scheduleRecurrences);
+  const alertWatch = new AlertWatch(deps, alerts, settings, engineOptions?.onError, () => silences.review());
   const engine = new JobEngine({
     ...deps,
     drivers,
@@ -185,10 +192,6 @@ export function wireCore(options: CoreOptions): WiredCore {
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
   const oidc = new OidcService(deps, settings, audit, oidcRelyingParty ?? new OpenIdClientRelyingParty());
-  // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
-  const scheduleRecurrences = new Recurrences();
-  const ruleChecks = new Recurrences();
-  const recurrences = { close: () => Promise.all([scheduleRecurrences.close(), ruleChecks.close()]).then(() => undefined) };
   const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
   const scheduler = new Scheduler({
     storage: deps.storage,
@@ -223,6 +226,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     alerts,
     statistics: new StatisticsService(deps),
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
+    silences,
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
     oidc,

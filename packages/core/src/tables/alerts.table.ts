@@ -19,6 +19,8 @@ export interface AlertTable {
   sightings: Generated<number>;
   /** Source and resource while the alert is open, null once cleared: one open alert per condition. */
   open_key: string | null;
+  /** 0 or 1: a silence held its notifications back the last time it was looked at (docs/decisions/171-silences.md). */
+  silenced: Generated<number>;
 }
 
 /** An alert as its store reads it: without the store's own bookkeeping. */
@@ -35,4 +37,5 @@ export const alertColumns = columnsOf<AlertRow>({
   last_seen_at: true,
   cleared_at: true,
   dismissed_at: true,
+  silenced: true,
 });

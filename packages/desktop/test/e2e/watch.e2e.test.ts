@@ -157,7 +157,7 @@ describe.skipIf(skipReason !== undefined)('dashboard, Schedules, Alerts and Aler
       'Share missing',
       "share test of 'missing' failed: path 'no/such/dir' not found on share",
       expect.stringMatching(/\d{4}/),
-      'Dismiss',
+      'DismissSilence',
     ]);
     // The chart keeps the focus and its tooltip for the photograph.
     await chart.focus();

@@ -127,6 +127,7 @@ export const alertExample = {
   last_seen_at: '2025-01-15T09:45:00.168Z',
   cleared_at: null,
   dismissed_at: null,
+  silenced: false,
 };
 export const alertUpdateExample = { dismissed: true };
 
@@ -313,6 +314,31 @@ export const notificationDeliveryExample = {
   created_at: '2026-11-25T12:00:00.000Z',
 };
 export const notificationTestExample = { outcome: 'delivered', status_code: 200, error: null };
+
+/** A weekly maintenance window: Sundays 02:00-04:00 UTC, for the alerts about NAS 3 and its shares. */
+export const silenceExample = {
+  id: 12,
+  matchers: { nas_id: 3, max_level: 4 },
+  starts_at: '2026-11-25T12:00:00.000Z',
+  ends_at: null,
+  rrule: 'DTSTART:20261129T020000Z\nRRULE:FREQ=WEEKLY;BYDAY=SU',
+  duration_seconds: 7200,
+  until_cleared: false,
+  reason: 'weekly firmware maintenance',
+  created_by: 1,
+  active: false,
+  window_starts_at: '2026-11-29T02:00:00.000Z',
+  window_ends_at: '2026-11-29T04:00:00.000Z',
+  created_at: '2026-11-25T12:00:00.000Z',
+  updated_at: '2026-11-25T12:00:00.000Z',
+};
+export const silenceCreateExample = {
+  matchers: { nas_id: 3, max_level: 4 },
+  rrule: 'DTSTART:20261129T020000Z\nRRULE:FREQ=WEEKLY;BYDAY=SU',
+  duration_seconds: 7200,
+  reason: 'weekly firmware maintenance',
+};
+export const silenceUpdateExample = { reason: 'weekly firmware maintenance (vendor ticket 4711)' };
 
 export function collectionExample(key: string, item: unknown): Record<string, unknown> {
   return { count: 1, [key]: [item] };

@@ -41,6 +41,12 @@ const releasedOperationIds = {
   'delete /notification_channels/:notification_channel_id': 'deleteNotificationChannel',
   'post /notification_channels/:notification_channel_id/test': 'testNotificationChannel',
   'get /notification_channels/:notification_channel_id/deliveries': 'listNotificationDeliveries',
+  // Silences.
+  'get /silences': 'listSilences',
+  'post /silences': 'createSilence',
+  'get /silences/:silence_id': 'showSilence',
+  'put /silences/:silence_id': 'updateSilence',
+  'delete /silences/:silence_id': 'deleteSilence',
   // NAS shares under a NAS, everywhere, and in a pool.
   'get /nas/:nas_id/nas_shares': 'listNasSharesByNas',
   'post /nas/:nas_id/nas_shares': 'createNasShare',

@@ -4,6 +4,7 @@ import { scheduleOperations } from './schedules.js';
 import { alertOperations } from './alerts.js';
 import { alertSettingOperations } from './alert-settings.js';
 import { notificationChannelOperations } from './notification-channels.js';
+import { silenceOperations } from './silences.js';
 import { nasShareScanOperations } from './nas-share-scans.js';
 import { nasShareScanAnalyticsOperations } from './nas-share-scans-analytics.js';
 import { statisticsOperations } from './statistics.js';
@@ -33,6 +34,7 @@ export const restOperations = [
   ...alertOperations,
   ...alertSettingOperations,
   ...notificationChannelOperations,
+  ...silenceOperations,
   ...nasShareScanOperations,
   ...nasShareScanAnalyticsOperations,
   ...statisticsOperations,

@@ -17,7 +17,7 @@ import {
   type User,
 } from '@dms/core';
 import type { TestApp } from './test-app.js';
-import type { Channel } from '@dms/core';
+import type { Channel, Silence } from '@dms/core';
 
 /** model_error (docs/api.md#errors), as a client reads it. */
 export interface ModelErrorBody {
@@ -28,7 +28,7 @@ export interface ShareCollectionBody {
   count: number;
   nas_shares: NasShare[];
 }
-export type { Alert, Channel, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
+export type { Alert, Channel, Silence, ApiKeyView, CorsRule, Nas, NasShare, Pool, Schedule, SnmpConfig, Trap, User };
 
 export async function readJson<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -110,6 +110,7 @@ export interface ResourceWorld {
   /** Two completed scans of `share`, with analytics, older first. */
   scans?: { from: number; to: number };
   channel?: Channel;
+  silence?: Silence;
 }
 
 export async function seedResourceWorld(
@@ -145,6 +146,16 @@ export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Pr
     name: unique('channel'),
     type: 'slack',
     settings: { url: 'http://127.0.0.1:4/hook' },
+    ...fields,
+  });
+}
+
+/** A silence of the scan failures of a share that does not exist, until one clears: it holds no alert of a test's. */
+export function addSilence(t: TestApp, fields: Record<string, unknown> = {}): Promise<Silence> {
+  return t.core.silences.create(systemPrincipal, {
+    matchers: { source: 'scan_failed', resource_id: '999999' },
+    until_cleared: true,
+    reason: unique('silence'),
     ...fields,
   });
 }

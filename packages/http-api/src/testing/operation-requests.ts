@@ -7,6 +7,7 @@ import {
   addApiKey,
   addScans,
   addChannel,
+  addSilence,
   addCorsRule,
   addSchedule,
   addUser,
@@ -49,6 +50,8 @@ const withSchedule = async (t: TestApp, f: ResourceWorld): Promise<Partial<Resou
 const withAlert = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ alert: await raiseAlert(t, f.share) });
 const withScans = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ scans: await addScans(t, f.share) });
 const withChannel = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ channel: await addChannel(t) });
+const withSilence = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ silence: await addSilence(t) });
+const silenceRef = (f: ResourceWorld) => ({ silence_id: need(f.silence, 'silence').id });
 const channelRef = (f: ResourceWorld) => ({ notification_channel_id: need(f.channel, 'channel').id });
 const scheduleRef = (f: ResourceWorld) => ({ schedule_id: need(f.schedule, 'schedule').id });
 const alertRef = (f: ResourceWorld) => ({ alert_id: need(f.alert, 'alert').id });
@@ -94,6 +97,13 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   deleteNotificationChannel: { params: channelRef, prepare: withChannel },
   testNotificationChannel: { params: channelRef, prepare: withChannel },
   listNotificationDeliveries: { params: channelRef, prepare: withChannel, query: () => 'outcome=delivered' },
+  listSilences: { query: () => 'until_cleared=true&limit=5' },
+  createSilence: {
+    body: () => ({ matchers: { source: 'scan_failed', resource_id: '999998' }, ends_at: '2099-01-01T00:00:00Z', reason: unique('new-silence') }),
+  },
+  showSilence: { params: silenceRef, prepare: withSilence },
+  updateSilence: { params: silenceRef, prepare: withSilence, body: () => ({ reason: unique('renamed-silence') }) },
+  deleteSilence: { params: silenceRef, prepare: withSilence },
   listAlerts: { query: () => 'cleared_at=null&sort_by=raised_at:desc&limit=5' },
   showAlert: { params: alertRef, prepare: withAlert },
   updateAlert: { params: alertRef, prepare: withAlert, body: () => ({ dismissed: true }) },

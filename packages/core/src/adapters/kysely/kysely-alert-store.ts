@@ -10,7 +10,13 @@ import { listRows } from './kysely-list-rows.js';
 
 type Row = AlertRow;
 
-const toRecord = (row: Row): AlertRecord => ({ ...row, id: Number(row.id), source: row.source as AlertSource, level: Number(row.level) as Severity });
+const toRecord = (row: Row): AlertRecord => ({
+  ...row,
+  id: Number(row.id),
+  source: row.source as AlertSource,
+  level: Number(row.level) as Severity,
+  silenced: Boolean(row.silenced),
+});
 
 /** One open alert per condition: the key is set while open, null once cleared. */
 export const openKey = (source: string, type: string | null, id: string | null) => JSON.stringify([source, type, id]);
@@ -32,15 +38,18 @@ export class KyselyAlertStore implements AlertStore {
   ) {}
 
   async sight(sighting: AlertSighting) {
-    const { at, since, ...condition } = sighting;
+    const { at, since, silenced: isSilenced = false, ...condition } = sighting;
+    const silenced = isSilenced ? 1 : 0;
     const key = openKey(sighting.source, sighting.resource_type, sighting.resource_id);
     // The open alert's level before this sighting (an indexed read of the one open row): a change is announced.
     const before = await this.db.selectFrom('alerts').select('level').where('open_key', '=', key).executeTakeFirst();
     const row = await this.db
       .insertInto('alerts')
-      .values({ ...condition, raised_at: since ?? at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key })
+      .values({ ...condition, raised_at: since ?? at, last_seen_at: at, cleared_at: null, dismissed_at: null, open_key: key, silenced })
       .onConflict((conflict) =>
-        conflict.column('open_key').doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level, sightings: sql`alerts.sightings + 1` }),
+        conflict
+          .column('open_key')
+          .doUpdateSet({ last_seen_at: at, message: sighting.message, level: sighting.level, sightings: sql`alerts.sightings + 1`, silenced }),
       )
       .returning([...columns, 'sightings'])
       .executeTakeFirstOrThrow();
@@ -71,6 +80,42 @@ export class KyselyAlertStore implements AlertStore {
   async open(source: AlertSource) {
     const rows = await this.db.selectFrom('alerts').select(columns).where('source', '=', source).where('cleared_at', 'is', null).orderBy('id').execute();
     return rows.map(toRecord);
+  }
+
+  async openAll() {
+    const rows = await this.db.selectFrom('alerts').select(columns).where('cleared_at', 'is', null).orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  async markSilenced(id: number, heldBy: readonly number[], at: string) {
+    if (heldBy.length === 0) return;
+    await this.db
+      .updateTable('alerts')
+      .set({ silenced: 1 })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('silences')
+            .select('silences.id')
+            .where('silences.id', 'in', heldBy)
+            .where('silences.window_starts_at', '<=', at)
+            .where((inner) => inner.or([inner('silences.window_ends_at', 'is', null), inner('silences.window_ends_at', '>', at)])),
+        ),
+      )
+      .execute();
+  }
+
+  async unsilence(source: AlertSource, resourceType: string | null, resourceId: string | null) {
+    // Conditional: of concurrent callers (replicas), the one whose update finds it marked tells it.
+    const row = await this.db
+      .updateTable('alerts')
+      .set({ silenced: 0 })
+      .where('open_key', '=', openKey(source, resourceType, resourceId))
+      .where('silenced', '=', 1)
+      .returning(columns)
+      .executeTakeFirst();
+    return row && toRecord(row);
   }
 
   async get(id: number) {

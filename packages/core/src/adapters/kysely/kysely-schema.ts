@@ -11,6 +11,7 @@ import type { NotificationChannelTable } from '../../tables/notification-channel
 import type { NotificationDeliveryTable } from '../../tables/notification-deliveries.table.js';
 import type { OidcIdentityTable } from '../../tables/oidc-identities.table.js';
 import type { OidcLoginTable } from '../../tables/oidc-logins.table.js';
+import type { SilenceTable } from '../../tables/silences.table.js';
 import type { PoolTable } from '../../tables/pools.table.js';
 import type { ScheduleRunTable } from '../../tables/schedule-runs.table.js';
 import type { ScheduleTable } from '../../tables/schedules.table.js';
@@ -36,6 +37,7 @@ export type {
   NotificationDeliveryTable,
   OidcIdentityTable,
   OidcLoginTable,
+  SilenceTable,
   PoolTable,
   ScheduleRunTable,
   ScheduleTable,
@@ -76,4 +78,5 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   oidc_logins: OidcLoginTable;
   oidc_identities: OidcIdentityTable;
+  silences: SilenceTable;
 }

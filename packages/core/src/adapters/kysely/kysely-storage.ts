@@ -23,6 +23,7 @@ import { KyselyAlertPendingStore } from './kysely-alert-pending-store.js';
 import { KyselyNotificationChannelStore } from './kysely-notification-channel-store.js';
 import { KyselyNotificationDeliveryStore } from './kysely-notification-delivery-store.js';
 import { KyselyOidcStore } from './kysely-oidc-store.js';
+import { KyselySilenceStore } from './kysely-silence-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -89,6 +90,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       notificationChannels: () => new KyselyNotificationChannelStore(over, quirks, now, communities),
       notificationDeliveries: () => new KyselyNotificationDeliveryStore(over, quirks),
       oidc: () => new KyselyOidcStore(over),
+      silences: () => new KyselySilenceStore(over, quirks, now),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

@@ -6,6 +6,7 @@ import { scanAnalytics } from './0023_scan_analytics.js';
 import { notificationChannels } from './0024_notification_channels.js';
 import { notificationDeliveries } from './0025_notification_deliveries.js';
 import { testFingerprintColumn } from './0027_test_fingerprint.js';
+import { silences } from './0028_silences.js';
 import { alertDamping } from './0029_alert_damping.js';
 import { oidcTables } from './0032_oidc.js';
 
@@ -21,7 +22,7 @@ export const sharedMigrations: readonly SharedMigration[] = [
   notificationChannels,
   notificationDeliveries,
   testFingerprintColumn,
-  // 0028 (silences) comes here.
+  silences,
   alertDamping,
   oidcTables,
 ];

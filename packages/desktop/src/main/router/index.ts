@@ -11,6 +11,7 @@ import { overviewRouter } from './overview.js';
 import { restServerRouter } from './rest-server.js';
 import { schedulesRouter } from './schedules.js';
 import { alertSettingsRouter, alertsRouter } from './alerts.js';
+import { silencesRouter } from './silences.js';
 import { statisticsRouter } from './statistics.js';
 import { shareAnalyticsRouter } from './share-analytics.js';
 import { notificationChannelsRouter } from './notification-channels.js';
@@ -29,6 +30,7 @@ export const appRouter = router({
   alerts: alertsRouter,
   alertSettings: alertSettingsRouter,
   notificationChannels: notificationChannelsRouter,
+  silences: silencesRouter,
   statistics: statisticsRouter,
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,

@@ -38,6 +38,7 @@ export const resourceTypeLabels: Record<string, string> = {
   schedules: 'Schedule',
   alerts: 'Alert',
   alert_settings: 'Alert setting',
+  silences: 'Silence',
 };
 
 export function resourceTypeLabel(type: string): string {

@@ -18,6 +18,7 @@ import { SchedulesScreen } from '../screens/watch/schedules.js';
 import { AlertsScreen } from '../screens/watch/alerts.js';
 import { AlertSettingsScreen } from '../screens/watch/alert-settings.js';
 import { NotificationChannelsScreen } from '../screens/notifications/notification-channels.js';
+import { SilencesScreen } from '../screens/watch/silences.js';
 
 export interface ScreenEntry {
   id: string;
@@ -38,6 +39,7 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'space', title: 'Where the space goes', group: 'Storage', Component: ShareAnalyticsScreen },
   { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
   { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
+  { id: 'silences', title: 'Silences', group: 'Watch', Component: SilencesScreen },
   { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
   { id: 'notifications', title: 'Notifications', group: 'Watch', Component: NotificationChannelsScreen, adminOnly: true },
   { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },

@@ -4,6 +4,7 @@ import { shortTime } from '../format.js';
 import { alertSourceLabel } from '../../labels/watch-labels.js';
 import { alertResource, alertResourceHref, type AlertRow } from './alert-text.js';
 import { DismissButton } from './dismiss-button.js';
+import { SilenceActions } from './silence-actions.js';
 import { LevelBadge } from './level-badge.js';
 
 const openColumns: Column[] = [{ label: 'Level' }, { label: 'Source' }, { label: 'About' }, { label: 'Message' }, { label: 'Raised' }];
@@ -45,7 +46,10 @@ export function AlertTable({ alerts, onChanged, name, withHistory }: AlertTableP
             <td>
               <AboutCell alert={alert} />
             </td>
-            <td className="alert-message">{alert.message}</td>
+            <td className="alert-message">
+              {alert.message}
+              {!withHistory && alert.silenced && <span className="hint"> (silenced)</span>}
+            </td>
             <td className="time nowrap">{shortTime(alert.raised_at)}</td>
             {withHistory && (
               <>
@@ -60,6 +64,7 @@ export function AlertTable({ alerts, onChanged, name, withHistory }: AlertTableP
                       'Open'
                     )}
                   </span>
+                  {alert.silenced && <span className="alert-state">Silenced</span>}
                   {alert.dismissed_at && (
                     <span className="alert-state">
                       Dismissed <span className="hint">{shortTime(alert.dismissed_at)}</span>
@@ -69,7 +74,10 @@ export function AlertTable({ alerts, onChanged, name, withHistory }: AlertTableP
               </>
             )}
             <td>
-              <DismissButton alert={alert} onChanged={onChanged} />
+              <div className="alert-actions">
+                <DismissButton alert={alert} onChanged={onChanged} />
+                <SilenceActions alert={alert} onChanged={onChanged} />
+              </div>
             </td>
           </tr>
         ))}
