@@ -115,6 +115,8 @@ export const notificationDefaults = {
   alertmanagerRefreshMs: 60_000,
   /** Most open alerts sent again per Alertmanager channel and refresh. */
   alertmanagerRefreshMax: 1_000,
+  /** Most events a digest lists; the rest are counted (docs/decisions/173-notification-digests.md). */
+  digestMaxEvents: 500,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -22,6 +22,35 @@ export interface JobMessageData {
   resource: { type: string; id: string | null; name: string | null } | null;
 }
 
+/** One event a digest lists: the message it would have been alone, less its title's prefix. */
+export interface DigestEntry {
+  id: string;
+  type: Exclude<NotificationEventType, 'digest' | 'test'>;
+  timestamp: string;
+  level: Severity;
+  source: string;
+  title: string;
+  text: string;
+  data: AlertMessageData | JobMessageData;
+}
+
+/** What a digest says: its period, how many of each kind, and the events themselves, oldest first. */
+export interface DigestMessageData {
+  digest: {
+    period: 'hourly' | 'daily' | 'immediately';
+    /** ISO 8601 UTC: the period's start (earlier when an event queued late is listed too). */
+    from: string;
+    /** ISO 8601 UTC: the period's end. */
+    to: string;
+    raised: number;
+    cleared: number;
+    /** Every event listed, and those left out past the digest's bound (docs/decisions/173-notification-digests.md). */
+    count: number;
+    omitted: number;
+    events: DigestEntry[];
+  };
+}
+
 /**
  * One event as every channel renders it, stored with each of its deliveries: a webhook sends
  * it as its body (Standard Webhooks' `type`, `timestamp`, `data`, with the event's `id`); the
@@ -41,7 +70,7 @@ export interface NotificationMessage {
   title: string;
   /** A sentence or two for the body. */
   text: string;
-  data: AlertMessageData | JobMessageData | { test: true };
+  data: AlertMessageData | JobMessageData | DigestMessageData | { test: true };
 }
 
 export const levelNames: Record<Severity, string> = { 1: 'info', 2: 'notice', 3: 'warning', 4: 'error', 5: 'critical' };

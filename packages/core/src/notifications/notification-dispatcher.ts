@@ -1,7 +1,8 @@
 import type { Storage } from '../ports/storage.js';
 import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channel-sender.js';
 import { alertSources } from '../domain/alert.js';
-import { alertMessage, channelReceives } from './notification-outbox.js';
+import { alertMessage, channelReceives, retryUntil } from './notification-outbox.js';
+import { digestMessage, digestPeriodEnd } from './notification-digest.js';
 import type { DeliveryRecord, NotificationChannelRecord } from '../ports/notification-store.js';
 import { notificationDefaults } from '../defaults.js';
 
@@ -113,6 +114,7 @@ export class NotificationDispatcher {
   async #claimAndSend(): Promise<number> {
     const { storage, clock, leaseMs } = this.#options;
     const now = clock();
+    await this.#makeDigests(now).catch((error: unknown) => this.#options.onError(error));
     const claimed = await storage.notificationDeliveries.claimDue(
       now.toISOString(),
       new Date(now.getTime() + leaseMs).toISOString(),
@@ -124,6 +126,32 @@ export class NotificationDispatcher {
       await this.#refreshAlertmanagers(now).catch((error: unknown) => this.#options.onError(error));
     }
     return claimed.length;
+  }
+
+  /**
+   * Each channel whose period has ended with events waiting gets one digest, queued as one
+   * delivery (docs/decisions/173-notification-digests.md): the period is claimed, its items
+   * taken and the digest queued in one transaction, so a replica that loses the claim, or one
+   * that stops half-way, makes none.
+   */
+  async #makeDigests(now: Date): Promise<void> {
+    const { storage } = this.#options;
+    for (const { channel_id, oldest } of await storage.notificationDigests.waiting()) {
+      const channel = await storage.notificationChannels.get(channel_id);
+      if (!channel) continue;
+      if (!channel.enabled) {
+        await storage.notificationDigests.drop(channel.id);
+        continue;
+      }
+      const until = digestPeriodEnd(channel, now);
+      if (Date.parse(oldest) >= until.getTime()) continue;
+      await storage.transaction(async (stores) => {
+        if (!(await stores.notificationDigests.claimPeriod(channel.id, until.toISOString()))) return;
+        const items = await stores.notificationDigests.take(channel.id, until.toISOString());
+        if (items.length === 0) return;
+        await stores.notificationDeliveries.enqueue([channel.id], digestMessage(channel, items, until), now.toISOString(), retryUntil(now));
+      });
+    }
   }
 
   /** Every replica does it: an Alertmanager takes the same alert again as one. */

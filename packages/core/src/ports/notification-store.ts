@@ -13,7 +13,10 @@ export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 
   created_at: string;
   updated_at: string;
 }
-export type NotificationChannelInsert = Omit<NotificationChannelRecord, 'id' | 'consecutive_failures' | 'failing_since' | 'created_at' | 'updated_at'>;
+export type NotificationChannelInsert = Omit<
+  NotificationChannelRecord,
+  'id' | 'consecutive_failures' | 'failing_since' | 'digest_hour' | 'digested_until' | 'created_at' | 'updated_at'
+> & { digest_hour?: number };
 export type NotificationChannelPatch = Partial<NotificationChannelInsert>;
 
 export interface NotificationChannelStore {
@@ -60,4 +63,31 @@ export interface NotificationDeliveryStore {
   list(channelId: number, query: ListQuery): Promise<ListPage<DeliveryRecord>>;
   /** Deletes at most `limit` finished deliveries queued before `before`; resolves how many. */
   purgeFinished(before: string, limit: number): Promise<number>;
+}
+
+/** An event waiting for its channel's digest: the message it would have been alone. */
+export interface DigestItem {
+  message: NotificationMessage;
+  created_at: string;
+}
+
+/**
+ * The events waiting for the digests of `hourly` and `daily` channels
+ * (docs/decisions/173-notification-digests.md).
+ */
+export interface NotificationDigestStore {
+  /** Keeps one message for each channel's next digest. */
+  collect(channelIds: readonly number[], message: NotificationMessage, at: string): Promise<void>;
+  /** The channels with events waiting, each with its oldest one's time. */
+  waiting(): Promise<Array<{ channel_id: number; oldest: string }>>;
+  /**
+   * Claims the period ending at `until` for the channel: true for the one caller, on any replica,
+   * that moves its `digested_until` up to `until` (PostgreSQL: the second waits for the first's
+   * row lock, then sees it moved). Call it inside the transaction that takes the items.
+   */
+  claimPeriod(channelId: number, until: string): Promise<boolean>;
+  /** Removes and answers the channel's items queued before `until`, oldest first. */
+  take(channelId: number, until: string): Promise<DigestItem[]>;
+  /** Forgets everything waiting for the channel (disabled): resolves how many. */
+  drop(channelId: number): Promise<number>;
 }

@@ -18,7 +18,7 @@ import type { JobStore } from './job-store.js';
 import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
-import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
+import type { NotificationChannelStore, NotificationDeliveryStore, NotificationDigestStore } from './notification-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -287,6 +287,7 @@ export interface Stores {
   readonly alerts: AlertStore;
   readonly notificationChannels: NotificationChannelStore;
   readonly notificationDeliveries: NotificationDeliveryStore;
+  readonly notificationDigests: NotificationDigestStore;
 }
 
 export interface Storage extends Stores {

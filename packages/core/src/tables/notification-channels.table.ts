@@ -14,6 +14,13 @@ export interface NotificationChannelTable {
   /** JSON list of alert sources and job outcomes; null: every one. */
   sources: JsonText<string[]> | null;
   digest: ChannelDigest;
+  /** A daily digest's hour, 0-23 UTC (migration 0030). */
+  digest_hour: Generated<number>;
+  /**
+   * The end of the latest period whose digest was made: the claim that makes a period's digest
+   * once across replicas (docs/decisions/173-notification-digests.md); null before the first.
+   */
+  digested_until: string | null;
   /** The type's settings that are not secret (JSON). */
   settings: JsonText<Record<string, unknown>>;
   /** The type's secrets (a webhook's signing secret, a password, a token) as one JSON object, sealed. */
@@ -35,6 +42,8 @@ export const notificationChannelColumns = columnsOf<NotificationChannelRow>({
   min_level: true,
   sources: true,
   digest: true,
+  digest_hour: true,
+  digested_until: true,
   settings: true,
   secrets: true,
   consecutive_failures: true,

@@ -107,6 +107,7 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
       id: Number(row.id),
       enabled: Number(row.enabled) === 1,
       min_level: Number(row.min_level),
+      digest_hour: Number(row.digest_hour),
       consecutive_failures: Number(row.consecutive_failures),
       sources: row.sources === null ? null : parseJsonText(row.sources),
       settings: parseJsonText(row.settings),

@@ -8,6 +8,7 @@ import type { NasShareTable } from '../../tables/nas-shares.table.js';
 import type { NasTable } from '../../tables/nas.table.js';
 import type { NotificationChannelTable } from '../../tables/notification-channels.table.js';
 import type { NotificationDeliveryTable } from '../../tables/notification-deliveries.table.js';
+import type { NotificationDigestItemTable } from '../../tables/notification-digest-items.table.js';
 import type { PoolTable } from '../../tables/pools.table.js';
 import type { ScheduleRunTable } from '../../tables/schedule-runs.table.js';
 import type { ScheduleTable } from '../../tables/schedules.table.js';
@@ -30,6 +31,7 @@ export type {
   NasTable,
   NotificationChannelTable,
   NotificationDeliveryTable,
+  NotificationDigestItemTable,
   PoolTable,
   ScheduleRunTable,
   ScheduleTable,
@@ -67,4 +69,5 @@ export interface Database {
   jobs: JobTable;
   notification_channels: NotificationChannelTable;
   notification_deliveries: NotificationDeliveryTable;
+  notification_digest_items: NotificationDigestItemTable;
 }

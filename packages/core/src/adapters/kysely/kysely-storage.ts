@@ -21,6 +21,7 @@ import { KyselyScheduleStore } from './kysely-schedule-store.js';
 import { KyselyAlertStore } from './kysely-alert-store.js';
 import { KyselyNotificationChannelStore } from './kysely-notification-channel-store.js';
 import { KyselyNotificationDeliveryStore } from './kysely-notification-delivery-store.js';
+import { KyselyNotificationDigestStore } from './kysely-notification-digest-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -85,6 +86,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       alerts: () => new KyselyAlertStore(over, quirks),
       notificationChannels: () => new KyselyNotificationChannelStore(over, quirks, now, communities),
       notificationDeliveries: () => new KyselyNotificationDeliveryStore(over, quirks),
+      notificationDigests: () => new KyselyNotificationDigestStore(over),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

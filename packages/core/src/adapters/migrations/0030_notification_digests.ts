@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
+
+/**
+ * Migration 0030 (issue 44), written once for both dialects: hourly and daily digests
+ * (docs/decisions/173-notification-digests.md). A channel's daily hour and the end of its latest
+ * digested period; the events waiting for a digest, per channel.
+ */
+async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
+  const { timestamp } = dialect;
+  await db.schema
+    .alterTable('notification_channels')
+    .addColumn('digest_hour', 'integer', (column) => column.notNull().defaultTo(8))
+    .execute();
+  await db.schema.alterTable('notification_channels').addColumn('digested_until', timestamp).execute();
+  await db.schema
+    .createTable('notification_digest_items')
+    .addColumn('id', 'integer', dialect.identity)
+    .addColumn('channel_id', 'integer', (column) => column.notNull().references('notification_channels.id').onDelete('cascade'))
+    .addColumn('message', 'text', (column) => column.notNull())
+    .addColumn('created_at', timestamp, (column) => column.notNull())
+    .execute();
+  await db.schema.createIndex('notification_digest_items_channel').on('notification_digest_items').columns(['channel_id', 'created_at']).execute();
+}
+
+export const notificationDigests: SharedMigration = { name: '0030_notification_digests', up };
