@@ -11,6 +11,15 @@ export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'te
 export type ChannelType = (typeof channelTypes)[number];
 
 /**
+ * What the dispatcher sends on: the API's types, and an SNMP trap target's queue (made by the
+ * core for `/snmp/traps`, never listed or managed as a channel: docs/decisions/174-snmp-traps-as-a-channel.md).
+ */
+export type DispatchChannelType = ChannelType | 'snmp_trap';
+
+/** The names of the trap targets' channel rows (`snmp_trap/<id>`): refused to a channel of the API's. */
+export const trapChannelPrefix = 'snmp_trap/';
+
+/**
  * When a channel sends: each event as it happens, or one digest an hour (on the hour) or a day
  * (at `digest_hour`, UTC) listing the period's events (docs/decisions/173-notification-digests.md).
  */
@@ -125,6 +134,10 @@ const digestHour = z
 /** A daily digest's hour when none is given: 08:00 UTC. */
 export const defaultDigestHour = 8;
 
+const channelName = resourceName(255).refine((name) => !name.startsWith(trapChannelPrefix), {
+  message: `must not start with ${trapChannelPrefix} (kept for the SNMP trap targets' queues)`,
+});
+
 const readOnly = ['id', 'secret', 'failing_since', 'created_at', 'updated_at'];
 
 /** The settings as a body sends them: checked against the channel's type by the service. */
@@ -132,7 +145,7 @@ const settingsInput = z.record(z.string(), z.unknown()).describe("the type's set
 
 export const channelCreateSchema = strictInput(
   z.object({
-    name: resourceName(255),
+    name: channelName,
     type: z.enum(channelTypes),
     enabled: z.boolean().default(true),
     min_level: level.default(3),
@@ -146,7 +159,7 @@ export const channelCreateSchema = strictInput(
 
 export const channelUpdateSchema = strictInput(
   z.object({
-    name: resourceName(255).optional(),
+    name: channelName.optional(),
     type: z.enum(channelTypes).optional(),
     enabled: z.boolean().optional(),
     min_level: level.optional(),

@@ -1,5 +1,6 @@
 import type { Severity } from './trap.js';
 import type { NotificationEventType } from './notification-channel.js';
+import type { DmsEventName, DmsEventResource } from './events.js';
 
 /** What an alert message says of its alert (as GET /alerts/{id} shows it, less the operator's dismissal). */
 export interface AlertMessageData {
@@ -51,6 +52,21 @@ export interface DigestMessageData {
   };
 }
 
+/** An event as a trap target's queue keeps it (a DmsEvent, its time as ISO 8601): the trap is made from it when sent. */
+export interface TrapMessageData {
+  event: {
+    name: DmsEventName;
+    severity: Severity;
+    message: string;
+    resource?: DmsEventResource;
+    alert?: { id: number; source: string; level: Severity };
+    at: string;
+  };
+}
+
+/** A message's type: the API's event types, and `trap` on a trap target's queue only (docs/decisions/174-snmp-traps-as-a-channel.md). */
+export type MessageType = NotificationEventType | 'trap';
+
 /**
  * One event as every channel renders it, stored with each of its deliveries: a webhook sends
  * it as its body (Standard Webhooks' `type`, `timestamp`, `data`, with the event's `id`); the
@@ -59,7 +75,7 @@ export interface DigestMessageData {
 export interface NotificationMessage {
   /** The event's id: the same on every channel (a webhook's `webhook-id`). */
   id: string;
-  type: NotificationEventType;
+  type: MessageType;
   /** ISO 8601 UTC: when the event happened. */
   timestamp: string;
   /** 1 info … 5 critical: a channel's `min_level` filters by it. */
@@ -70,7 +86,7 @@ export interface NotificationMessage {
   title: string;
   /** A sentence or two for the body. */
   text: string;
-  data: AlertMessageData | JobMessageData | DigestMessageData | { test: true };
+  data: AlertMessageData | JobMessageData | DigestMessageData | TrapMessageData | { test: true };
 }
 
 export const levelNames: Record<Severity, string> = { 1: 'info', 2: 'notice', 3: 'warning', 4: 'error', 5: 'critical' };

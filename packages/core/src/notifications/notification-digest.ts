@@ -69,7 +69,7 @@ export function digestMessage(
 }
 
 function toEntry(message: NotificationMessage): DigestEntry | undefined {
-  if (message.type === 'digest' || message.type === 'test' || 'digest' in message.data || 'test' in message.data) return undefined;
   const { id, type, timestamp, level, source, title, text, data } = message;
+  if (type === 'digest' || type === 'test' || type === 'trap' || !('alert' in data || 'job' in data)) return undefined;
   return { id, type, timestamp, level, source, title, text, data };
 }

@@ -3,7 +3,14 @@ import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channe
 import { alertSources } from '../domain/alert.js';
 import { alertMessage, channelReceives, retryUntil } from './notification-outbox.js';
 import { digestMessage, digestPeriodEnd } from './notification-digest.js';
-import type { DeliveryRecord, NotificationChannelRecord } from '../ports/notification-store.js';
+import type { DeliveryRecord, DispatchChannelRecord } from '../ports/notification-store.js';
+import type { NotificationMessage } from '../domain/notification-message.js';
+
+/**
+ * Sends one queued event to one SNMP trap target (docs/decisions/174-snmp-traps-as-a-channel.md):
+ * the target as it is now, bounded by its own inform retries. Resolves every outcome.
+ */
+export type TrapChannelSend = (trapId: number, message: NotificationMessage) => Promise<SendResult>;
 import { notificationDefaults } from '../defaults.js';
 
 export interface NotificationDispatcherOptions {
@@ -18,7 +25,7 @@ export interface NotificationDispatcherOptions {
   leaseMs?: number;
   sendTimeoutMs?: number;
   /** Each attempt's outcome on its channel, `failuresBefore` the failures in a row before it (the failing alert). */
-  onOutcome?: (channel: NotificationChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
+  onOutcome?: (channel: DispatchChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
   onError?: (error: unknown) => void;
   /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
   refreshAlertmanager?: ChannelRefresh;
@@ -50,6 +57,7 @@ export class NotificationDispatcher {
   #round: Promise<number> | undefined;
   #again = false;
   #stopped = true;
+  #sendTrap: TrapChannelSend | undefined;
 
   constructor(options: NotificationDispatcherOptions) {
     this.#options = {
@@ -74,6 +82,11 @@ export class NotificationDispatcher {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#round?.catch(() => 0);
+  }
+
+  /** How trap targets' queues are sent (the SNMP services, while they run); without it they wait. */
+  sendTraps(send: TrapChannelSend | undefined): void {
+    this.#sendTrap = send;
   }
 
   /** Something was queued here: a round now rather than at the next poll. */
@@ -168,15 +181,21 @@ export class NotificationDispatcher {
     }
   }
 
+  #send(channel: DispatchChannelRecord, message: NotificationMessage, timeoutMs: number): Promise<SendResult> {
+    if (channel.type !== 'snmp_trap') return this.#options.senders[channel.type]({ ...channel, type: channel.type }, message, timeoutMs);
+    if (!this.#sendTrap || channel.trap_id === null) return Promise.resolve({ ok: false, status_code: null, error: 'the SNMP notifier is not running' });
+    return this.#sendTrap(channel.trap_id, message);
+  }
+
   async #deliver(delivery: DeliveryRecord): Promise<void> {
-    const { storage, senders, clock, random, sendTimeoutMs, onOutcome } = this.#options;
-    const channel = await storage.notificationChannels.get(delivery.channel_id);
+    const { storage, clock, random, sendTimeoutMs, onOutcome } = this.#options;
+    const channel = await storage.notificationChannels.getForDispatch(delivery.channel_id);
     if (!channel || !channel.enabled) {
       // disabled since it was queued: what it had queued is not sent (nor later, when enabled again)
       if (channel) await storage.notificationDeliveries.dropPending(channel.id, clock().toISOString(), 'the channel was disabled');
       return;
     }
-    const result = await senders[channel.type](channel, delivery.message, sendTimeoutMs);
+    const result = await this.#send(channel, delivery.message, sendTimeoutMs);
     const at = clock();
     const attempts = delivery.attempts + 1;
     const giveUp = new Date(delivery.give_up_at);

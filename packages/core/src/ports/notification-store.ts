@@ -2,9 +2,12 @@ import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NotificationChannelRow } from '../tables/notification-channels.table.js';
 import type { NotificationDeliveryRow } from '../tables/notification-deliveries.table.js';
 import type { NotificationMessage } from '../domain/notification-message.js';
+import type { ChannelType, DispatchChannelType } from '../domain/notification-channel.js';
 
 /** A channel as the core sees it: JSON parsed, enabled a boolean, secrets opened (inside the process only). */
-export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {
+export interface NotificationChannelRecord
+  extends Omit<NotificationChannelRow, 'type' | 'trap_id' | 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {
+  type: ChannelType;
   enabled: boolean;
   sources: string[] | null;
   settings: Record<string, unknown>;
@@ -13,15 +16,26 @@ export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 
   created_at: string;
   updated_at: string;
 }
+/**
+ * A channel as the dispatcher sends on it: one of the API's, or a trap target's queue (type
+ * `snmp_trap`, `trap_id` its target: docs/decisions/174-snmp-traps-as-a-channel.md).
+ */
+export type DispatchChannelRecord = Omit<NotificationChannelRecord, 'type'> & { type: DispatchChannelType; trap_id: number | null };
+
 export type NotificationChannelInsert = Omit<
   NotificationChannelRecord,
   'id' | 'consecutive_failures' | 'failing_since' | 'digest_hour' | 'digested_until' | 'created_at' | 'updated_at'
 > & { digest_hour?: number };
 export type NotificationChannelPatch = Partial<NotificationChannelInsert>;
 
+/** The API's channels; a trap target's queue is none of them (found by `getForDispatch` only). */
 export interface NotificationChannelStore {
   list(query: ListQuery): Promise<ListPage<NotificationChannelRecord>>;
   get(id: number): Promise<NotificationChannelRecord | undefined>;
+  /** Any channel the dispatcher may send on, a trap target's queue too. */
+  getForDispatch(id: number): Promise<DispatchChannelRecord | undefined>;
+  /** The id of the trap target's queue, made at its first trap (and enabled again if a deactivation disabled it). */
+  trapChannel(trapId: number): Promise<number>;
   findByName(name: string): Promise<NotificationChannelRecord | undefined>;
   /** Enabled channels, for the events' fan-out. */
   listEnabled(): Promise<NotificationChannelRecord[]>;

@@ -198,10 +198,11 @@ export class NotificationChannelService {
     const page = await this.deps.storage.notificationDeliveries.list(channel.id, newestFirst(parseListQuery(raw, deliveryListSpec), 'id'));
     return {
       count: page.count,
+      // a channel of the API's: never a trap target's queue, whose type is `trap`
       deliveries: page.items.map(({ id, event_id, event_type, at, attempts, outcome, status_code, error, next_attempt_at, created_at }) => ({
         id,
         event_id,
-        event_type,
+        event_type: event_type as Delivery['event_type'],
         at,
         attempts,
         outcome,

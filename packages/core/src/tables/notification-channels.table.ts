@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { ChannelDigest, ChannelType } from '../domain/notification-channel.js';
+import type { ChannelDigest, DispatchChannelType } from '../domain/notification-channel.js';
 import { columnsOf } from './columns.js';
 import type { JsonText } from './json-text.js';
 
@@ -7,7 +7,8 @@ import type { JsonText } from './json-text.js';
 export interface NotificationChannelTable {
   id: Generated<number>;
   name: string;
-  type: ChannelType;
+  /** A type of the API's, or `snmp_trap`: a trap target's queue, never shown as a channel. */
+  type: DispatchChannelType;
   /** 0 or 1. */
   enabled: number;
   min_level: number;
@@ -21,6 +22,8 @@ export interface NotificationChannelTable {
    * once across replicas (docs/decisions/173-notification-digests.md); null before the first.
    */
   digested_until: string | null;
+  /** The trap target (snmp_traps) whose queue this `snmp_trap` row is; null for every other type. */
+  trap_id: number | null;
   /** The type's settings that are not secret (JSON). */
   settings: JsonText<Record<string, unknown>>;
   /** The type's secrets (a webhook's signing secret, a password, a token) as one JSON object, sealed. */
@@ -44,6 +47,7 @@ export const notificationChannelColumns = columnsOf<NotificationChannelRow>({
   digest: true,
   digest_hour: true,
   digested_until: true,
+  trap_id: true,
   settings: true,
   secrets: true,
   consecutive_failures: true,

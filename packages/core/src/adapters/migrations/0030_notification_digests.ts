@@ -3,8 +3,10 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
 
 /**
  * Migration 0030 (issue 44), written once for both dialects: hourly and daily digests
- * (docs/decisions/173-notification-digests.md). A channel's daily hour and the end of its latest
- * digested period; the events waiting for a digest, per channel.
+ * (docs/decisions/173-notification-digests.md): a channel's daily hour and the end of its latest
+ * digested period; the events waiting for a digest, per channel. And SNMP trap targets as a kind
+ * of channel (docs/decisions/174-snmp-traps-as-a-channel.md): a channel row of type `snmp_trap`
+ * per target (made at its first trap) holds its queue; deleting the target deletes it.
  */
 async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const { timestamp } = dialect;
@@ -13,6 +15,11 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('digest_hour', 'integer', (column) => column.notNull().defaultTo(8))
     .execute();
   await db.schema.alterTable('notification_channels').addColumn('digested_until', timestamp).execute();
+  await db.schema
+    .alterTable('notification_channels')
+    .addColumn('trap_id', 'integer', (column) => column.references('snmp_traps.id').onDelete('cascade'))
+    .execute();
+  await db.schema.createIndex('notification_channels_trap').on('notification_channels').column('trap_id').unique().execute();
   await db.schema
     .createTable('notification_digest_items')
     .addColumn('id', 'integer', dialect.identity)
@@ -23,4 +30,4 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
   await db.schema.createIndex('notification_digest_items_channel').on('notification_digest_items').columns(['channel_id', 'created_at']).execute();
 }
 
-export const notificationDigests: SharedMigration = { name: '0030_notification_digests', up };
+export const notificationDigests: SharedMigration = { name: '0030_notification_digests_and_trap_channels', up };
