@@ -109,6 +109,8 @@ export const notificationDefaults = {
   maxBackoffMs: 60 * 60 * 1000,
   /** Deliveries (each the head of its channel) claimed per round. */
   claimBatch: 50,
+  /** Most deliveries of one channel sent one after the other in a round, its head's included. */
+  runLength: 50,
   /** Failed attempts in a row before a channel raises notification_channel_failing. */
   failingAfter: 3,
   /** How often an Alertmanager channel's open alerts are sent again (its resolve_timeout is 5 min by default). */

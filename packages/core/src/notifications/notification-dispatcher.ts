@@ -133,12 +133,48 @@ export class NotificationDispatcher {
       new Date(now.getTime() + leaseMs).toISOString(),
       notificationDefaults.claimBatch,
     );
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery).catch((error: unknown) => this.#options.onError(error))));
+    const attempted = await Promise.all(
+      claimed.map((head) =>
+        this.#deliverRun(head, now).catch((error: unknown) => {
+          this.#options.onError(error);
+          return 1;
+        }),
+      ),
+    );
     if (now.getTime() - this.#refreshedAt >= this.#options.refreshMs) {
       this.#refreshedAt = now.getTime();
       await this.#refreshAlertmanagers(now).catch((error: unknown) => this.#options.onError(error));
     }
-    return claimed.length;
+    return attempted.reduce((sum, count) => sum + count, 0);
+  }
+
+  /**
+   * A channel's head, then, while each goes through, the deliveries queued behind it (up to
+   * `runLength`), one after the other: a long queue is not sent one round per message. The
+   * first that fails lets go of the rest, which wait behind it. Resolves how many were attempted.
+   */
+  async #deliverRun(head: DeliveryRecord, now: Date): Promise<number> {
+    const { storage, leaseMs } = this.#options;
+    if (!(await this.#deliver(head))) return 1;
+    const following = await storage.notificationDeliveries.claimFollowing(
+      head.channel_id,
+      head.id,
+      now.toISOString(),
+      new Date(now.getTime() + leaseMs).toISOString(),
+      notificationDefaults.runLength - 1,
+    );
+    for (let index = 0; index < following.length; index += 1) {
+      // stopping: what is left is let go at once, for the next start (or another replica)
+      if (this.#stopped) {
+        await storage.notificationDeliveries.release(following.slice(index).map((rest) => rest.id));
+        return 1 + index;
+      }
+      if (!(await this.#deliver(following[index]!))) {
+        await storage.notificationDeliveries.release(following.slice(index + 1).map((rest) => rest.id));
+        return 2 + index;
+      }
+    }
+    return 1 + following.length;
   }
 
   /**
@@ -187,13 +223,14 @@ export class NotificationDispatcher {
     return this.#sendTrap(channel.trap_id, message);
   }
 
-  async #deliver(delivery: DeliveryRecord): Promise<void> {
+  /** Sends one claimed delivery and records its outcome; resolves whether it went through. */
+  async #deliver(delivery: DeliveryRecord): Promise<boolean> {
     const { storage, clock, random, sendTimeoutMs, onOutcome } = this.#options;
     const channel = await storage.notificationChannels.getForDispatch(delivery.channel_id);
     if (!channel || !channel.enabled) {
       // disabled since it was queued: what it had queued is not sent (nor later, when enabled again)
       if (channel) await storage.notificationDeliveries.dropPending(channel.id, clock().toISOString(), 'the channel was disabled');
-      return;
+      return false;
     }
     const result = await this.#send(channel, delivery.message, sendTimeoutMs);
     const at = clock();
@@ -215,5 +252,6 @@ export class NotificationDispatcher {
     }
     const counted = await storage.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString());
     if (counted && onOutcome) await onOutcome(channel, result, counted.failuresBefore);
+    return result.ok;
   }
 }

@@ -70,6 +70,13 @@ export interface NotificationDeliveryStore {
    * dispatcher, on any replica, until its lease ends.
    */
   claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Once its head is claimed, a channel's next `count` unfinished deliveries after `afterId`
+   * (due and unleased), leased too, in order: sent one after the other in the same round.
+   */
+  claimFollowing(channelId: number, afterId: number, now: string, leaseUntil: string, count: number): Promise<DeliveryRecord[]>;
+  /** Lets go of leases not used (a delivery before them failed: they wait behind it). */
+  release(ids: readonly number[]): Promise<void>;
   /** Writes an attempt's outcome and lets go of the lease. */
   recordAttempt(id: number, attempt: DeliveryAttempt): Promise<void>;
   /** Drops the unfinished deliveries of a channel (disabled): they will not be sent. */

@@ -118,6 +118,8 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
   async recordOutcome(id: number, success: boolean, at: string) {
     const before = await this.db.selectFrom('notification_channels').select(['consecutive_failures']).where('id', '=', id).executeTakeFirst();
     if (!before) return undefined;
+    // a success on a channel with no failure changes nothing: no write (one commit less a delivery)
+    if (success && Number(before.consecutive_failures) === 0) return { failuresBefore: 0 };
     await this.db
       .updateTable('notification_channels')
       .set(

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
 
 /**
@@ -26,6 +26,13 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('channel_id', 'integer', (column) => column.notNull().references('notification_channels.id').onDelete('cascade'))
     .addColumn('message', 'text', (column) => column.notNull())
     .addColumn('created_at', timestamp, (column) => column.notNull())
+    .execute();
+  // The dispatcher's heads (each channel's oldest unfinished delivery) from the unfinished rows only.
+  await db.schema
+    .createIndex('notification_deliveries_unfinished')
+    .on('notification_deliveries')
+    .columns(['channel_id', 'id'])
+    .where(sql.ref('next_attempt_at'), 'is not', null)
     .execute();
   await db.schema.createIndex('notification_digest_items_channel').on('notification_digest_items').columns(['channel_id', 'created_at']).execute();
 }
