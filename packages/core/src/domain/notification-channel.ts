@@ -124,12 +124,7 @@ const sources = z
   .nullable()
   .describe('the alert sources and job outcomes the channel receives; null: all of them');
 const digest = z.enum(channelDigests, { error: `must be one of: ${channelDigests.join(', ')}` });
-const digestHour = z
-  .number()
-  .int()
-  .min(0)
-  .max(23)
-  .describe('the hour (0-23, UTC) a `daily` digest is sent at, covering the 24 hours before it');
+const digestHour = z.number().int().min(0).max(23).describe('the hour (0-23, UTC) a `daily` digest is sent at, covering the 24 hours before it');
 
 /** A daily digest's hour when none is given: 08:00 UTC. */
 export const defaultDigestHour = 8;

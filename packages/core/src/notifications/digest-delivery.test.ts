@@ -70,8 +70,19 @@ describe.each(adapters)('digests on %s', (adapter) => {
     now = new Date('2026-11-28T08:10:00.000Z');
     const path = `/${adapter}/hourly`;
     const { core, notifications } = first.dms;
-    await core.notificationChannels.create(systemPrincipal, { name: `hourly-${adapter}`, type: 'webhook', min_level: 1, digest: 'hourly', settings: { url: `${receiver.url}${path}` } });
-    await core.notificationChannels.create(systemPrincipal, { name: `now-${adapter}`, type: 'webhook', min_level: 1, settings: { url: `${receiver.url}${path}-now` } });
+    await core.notificationChannels.create(systemPrincipal, {
+      name: `hourly-${adapter}`,
+      type: 'webhook',
+      min_level: 1,
+      digest: 'hourly',
+      settings: { url: `${receiver.url}${path}` },
+    });
+    await core.notificationChannels.create(systemPrincipal, {
+      name: `now-${adapter}`,
+      type: 'webhook',
+      min_level: 1,
+      settings: { url: `${receiver.url}${path}-now` },
+    });
     await core.alerts.sight('share_unreachable', share(1), 'gone');
     await core.alerts.sight('share_unreachable', share(2), 'gone');
     now = new Date('2026-11-28T08:20:00.000Z');
@@ -95,7 +106,13 @@ describe.each(adapters)('digests on %s', (adapter) => {
       expect(more).toEqual([]);
       expect(digest?.type).toBe('digest');
       const { from, to, raised, cleared, count, events } = digest!.data.digest;
-      expect({ from, to, raised, cleared, count }).toEqual({ from: '2026-11-28T08:00:00.000Z', to: '2026-11-28T09:00:00.000Z', raised: 2, cleared: 1, count: 3 });
+      expect({ from, to, raised, cleared, count }).toEqual({
+        from: '2026-11-28T08:00:00.000Z',
+        to: '2026-11-28T09:00:00.000Z',
+        raised: 2,
+        cleared: 1,
+        count: 3,
+      });
       expect(events.map((event) => `${event.type} ${'alert' in event.data ? event.data.alert.resource?.id : ''}`)).toEqual([
         'alert.raised 1',
         'alert.raised 2',
@@ -116,10 +133,21 @@ describe.each(adapters)('digests on %s', (adapter) => {
 
   it('refuses a digest on an alertmanager channel, and takes a daily hour 0-23', async () => {
     await expect(
-      first.dms.core.notificationChannels.create(systemPrincipal, { name: 'am', type: 'alertmanager', digest: 'daily', settings: { url: 'http://127.0.0.1:9093' } }),
+      first.dms.core.notificationChannels.create(systemPrincipal, {
+        name: 'am',
+        type: 'alertmanager',
+        digest: 'daily',
+        settings: { url: 'http://127.0.0.1:9093' },
+      }),
     ).rejects.toMatchObject({ code: 'validation', details: { digest: [{ error: 'invalid', value: 'daily' }] } });
     await expect(
-      first.dms.core.notificationChannels.create(systemPrincipal, { name: 'late', type: 'webhook', digest: 'daily', digest_hour: 24, settings: { url: 'http://127.0.0.1:9/x' } }),
+      first.dms.core.notificationChannels.create(systemPrincipal, {
+        name: 'late',
+        type: 'webhook',
+        digest: 'daily',
+        digest_hour: 24,
+        settings: { url: 'http://127.0.0.1:9/x' },
+      }),
     ).rejects.toMatchObject({ code: 'validation' });
     const daily = await first.dms.core.notificationChannels.create(systemPrincipal, {
       name: `daily-${adapter}`,
@@ -148,7 +176,13 @@ describe.skipIf(unreachable !== undefined)('two replicas on PostgreSQL', () => {
 
   it('make the hour’s digest once, each event in it once', async () => {
     const path = '/replicas/hourly';
-    await first.dms.core.notificationChannels.create(systemPrincipal, { name: 'hourly', type: 'webhook', min_level: 1, digest: 'hourly', settings: { url: `${receiver.url}${path}` } });
+    await first.dms.core.notificationChannels.create(systemPrincipal, {
+      name: 'hourly',
+      type: 'webhook',
+      min_level: 1,
+      digest: 'hourly',
+      settings: { url: `${receiver.url}${path}` },
+    });
     const shares = Array.from({ length: 6 }, (_, i) => share(i + 1));
     for (const one of shares) await first.dms.core.alerts.sight('share_unreachable', one, 'gone');
     for (const one of shares) await second.core.alerts.clear('share_unreachable', one);

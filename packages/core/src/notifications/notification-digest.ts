@@ -37,11 +37,7 @@ function entryLine(entry: DigestEntry): string {
  * one line per event, `data.digest` carries the events themselves (a webhook's body). At most
  * `digestMaxEvents` are listed; the rest are counted in `omitted`.
  */
-export function digestMessage(
-  channel: Pick<NotificationChannelRecord, 'id' | 'digest'>,
-  items: readonly DigestItem[],
-  until: Date,
-): NotificationMessage {
+export function digestMessage(channel: Pick<NotificationChannelRecord, 'id' | 'digest'>, items: readonly DigestItem[], until: Date): NotificationMessage {
   const entries = items.map(({ message }) => toEntry(message)).filter((entry): entry is DigestEntry => entry !== undefined);
   const listed = entries.slice(0, notificationDefaults.digestMaxEvents);
   const omitted = entries.length - listed.length;

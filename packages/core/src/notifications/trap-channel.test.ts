@@ -60,7 +60,10 @@ describe.skipIf(!tools.ok)('trap targets through the notification dispatcher', (
     });
     dms.events.publish(makeEvent('share_test_failed', 'first', now));
     // The first attempt: one datagram to the silent port, no acknowledgement, the alert raised.
-    await until(async () => (await dms.core.alerts.list(systemPrincipal, { source: ['trap_target_unreachable'], cleared_at: ['null'] })).count === 1, 'the alert');
+    await until(
+      async () => (await dms.core.alerts.list(systemPrincipal, { source: ['trap_target_unreachable'], cleared_at: ['null'] })).count === 1,
+      'the alert',
+    );
     expect(datagrams).toHaveLength(1);
 
     const listen = `127.0.0.1:${await freeUdpPort()}`;
@@ -77,7 +80,10 @@ describe.skipIf(!tools.ok)('trap targets through the notification dispatcher', (
     const messages = trapd.traps.map((trap) => trapVarbind(trap, 'dmsEventMessage'));
     expect(messages).toEqual(['STRING: first', 'STRING: second']);
     expect(trapd.traps.every((trap) => trap.inform && trap.community === 'channel-community')).toBe(true);
-    await until(async () => (await dms.core.alerts.list(systemPrincipal, { source: ['trap_target_unreachable'], cleared_at: ['null'] })).count === 0, 'the alert cleared');
+    await until(
+      async () => (await dms.core.alerts.list(systemPrincipal, { source: ['trap_target_unreachable'], cleared_at: ['null'] })).count === 0,
+      'the alert cleared',
+    );
     expect(datagrams).toHaveLength(1);
   });
 });

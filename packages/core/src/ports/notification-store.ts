@@ -5,8 +5,10 @@ import type { NotificationMessage } from '../domain/notification-message.js';
 import type { ChannelType, DispatchChannelType } from '../domain/notification-channel.js';
 
 /** A channel as the core sees it: JSON parsed, enabled a boolean, secrets opened (inside the process only). */
-export interface NotificationChannelRecord
-  extends Omit<NotificationChannelRow, 'type' | 'trap_id' | 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {
+export interface NotificationChannelRecord extends Omit<
+  NotificationChannelRow,
+  'type' | 'trap_id' | 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'
+> {
   type: ChannelType;
   enabled: boolean;
   sources: string[] | null;

@@ -77,7 +77,11 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
       if (isInformAbandoned(error)) abandonedInforms++;
       options.onSendError(error);
       log.warn({ err: error, trap: target.id, manager: target.manager }, 'SNMP trap not sent');
-      return { ok: false, status_code: null, error: error instanceof Error ? error.message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300) : 'send failed' };
+      return {
+        ok: false,
+        status_code: null,
+        error: error instanceof Error ? error.message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300) : 'send failed',
+      };
     }
   };
   options.notifications.sendTraps(sendTrap);

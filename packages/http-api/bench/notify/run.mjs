@@ -87,7 +87,14 @@ async function main() {
       }),
     );
   const dataDir = makeTempDir('dms-bench-notify-');
-  const dms = await openDms({ role: 'command', createDatabase: true, dataDir, localRoots: [tmpdir()], trapSender: null, log: { info() {}, warn() {}, error() {} } });
+  const dms = await openDms({
+    role: 'command',
+    createDatabase: true,
+    dataDir,
+    localRoots: [tmpdir()],
+    trapSender: null,
+    log: { info() {}, warn() {}, error() {} },
+  });
   try {
     for (const [i, receiver] of receivers.entries())
       await dms.core.notificationChannels.create(systemPrincipal, { name: `bench-${i}`, type: 'webhook', min_level: 1, settings: { url: receiver.url } });

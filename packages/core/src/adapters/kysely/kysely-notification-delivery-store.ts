@@ -117,7 +117,12 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
 
   async release(ids: readonly number[]) {
     if (ids.length === 0) return;
-    await this.db.updateTable('notification_deliveries').set({ lease_until: null }).where('id', 'in', [...ids]).where('next_attempt_at', 'is not', null).execute();
+    await this.db
+      .updateTable('notification_deliveries')
+      .set({ lease_until: null })
+      .where('id', 'in', [...ids])
+      .where('next_attempt_at', 'is not', null)
+      .execute();
   }
 
   async recordAttempt(id: number, attempt: DeliveryAttempt) {

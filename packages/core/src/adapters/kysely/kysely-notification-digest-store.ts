@@ -47,9 +47,7 @@ export class KyselyNotificationDigestStore implements NotificationDigestStore {
       .where('created_at', '<', until)
       .returning(['id', 'message', 'created_at'])
       .execute();
-    return rows
-      .sort((a, b) => Number(a.id) - Number(b.id))
-      .map((row) => ({ message: parseJsonText(row.message), created_at: row.created_at }));
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ message: parseJsonText(row.message), created_at: row.created_at }));
   }
 
   async drop(channelId: number) {
