@@ -9,14 +9,12 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
  * per target (made at its first trap) holds its queue; deleting the target deletes it.
  */
 async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
-  const { timestamp } = dialect;
-  await db.schema
-    .alterTable('notification_channels')
+  const channels = () => db.schema.alterTable('notification_channels');
+  await channels()
     .addColumn('digest_hour', 'integer', (column) => column.notNull().defaultTo(8))
     .execute();
-  await db.schema.alterTable('notification_channels').addColumn('digested_until', timestamp).execute();
-  await db.schema
-    .alterTable('notification_channels')
+  await channels().addColumn('digested_until', dialect.timestamp).execute();
+  await channels()
     .addColumn('trap_id', 'integer', (column) => column.references('snmp_traps.id').onDelete('cascade'))
     .execute();
   await db.schema.createIndex('notification_channels_trap').on('notification_channels').column('trap_id').unique().execute();
@@ -25,7 +23,7 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
     .addColumn('id', 'integer', dialect.identity)
     .addColumn('channel_id', 'integer', (column) => column.notNull().references('notification_channels.id').onDelete('cascade'))
     .addColumn('message', 'text', (column) => column.notNull())
-    .addColumn('created_at', timestamp, (column) => column.notNull())
+    .addColumn('created_at', dialect.timestamp, (column) => column.notNull())
     .execute();
   // The dispatcher's heads (each channel's oldest unfinished delivery) from the unfinished rows only.
   await db.schema
@@ -37,4 +35,4 @@ async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void>
   await db.schema.createIndex('notification_digest_items_channel').on('notification_digest_items').columns(['channel_id', 'created_at']).execute();
 }
 
-export const notificationDigests: SharedMigration = { name: '0030_notification_digests_and_trap_channels', up };
+export const notificationDigests: SharedMigration = { name: '0030_notification_digests', up };
