@@ -4,7 +4,8 @@
 // the one `turbo run bench` of before. Then the http-api history section (jobs list, audit cost,
 // purge; packages/http-api/bench/history/run.mjs), with the same ARGS, merges its rows into the
 // http-api results; then the keep-watch section (the scheduler over 10,000 shares;
-// packages/http-api/bench/watch/run.mjs) likewise.
+// packages/http-api/bench/watch/run.mjs) likewise; then the notifications section
+// (packages/http-api/bench/notify/run.mjs).
 import { spawnSync } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,3 +30,5 @@ if (args.length === 0) {
 }
 run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'history', 'run.mjs'), ...args]);
 run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'watch', 'run.mjs'), ...args]);
+// The notifications section (1,000 events to 5 webhook channels) takes no ARGS: SQLite only.
+run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'notify', 'run.mjs')]);

@@ -109,12 +109,16 @@ export const notificationDefaults = {
   maxBackoffMs: 60 * 60 * 1000,
   /** Deliveries (each the head of its channel) claimed per round. */
   claimBatch: 50,
+  /** Most deliveries of one channel sent one after the other in a round, its head's included. */
+  runLength: 50,
   /** Failed attempts in a row before a channel raises notification_channel_failing. */
   failingAfter: 3,
   /** How often an Alertmanager channel's open alerts are sent again (its resolve_timeout is 5 min by default). */
   alertmanagerRefreshMs: 60_000,
   /** Most open alerts sent again per Alertmanager channel and refresh. */
   alertmanagerRefreshMax: 1_000,
+  /** Most events a digest lists; the rest are counted (docs/decisions/173-notification-digests.md). */
+  digestMaxEvents: 500,
 } as const;
 
 /** JWT mode and API keys (settings). */

@@ -10,8 +10,20 @@ import { collectionSchema } from '../list-query/collection-schema.js';
 export const channelTypes = ['webhook', 'email', 'ntfy', 'slack', 'discord', 'teams', 'syslog', 'alertmanager'] as const;
 export type ChannelType = (typeof channelTypes)[number];
 
-/** When a channel sends: `immediately` only for now (docs/decisions/168-notification-deliveries.md). */
-export const channelDigests = ['immediately'] as const;
+/**
+ * What the dispatcher sends on: the API's types, and an SNMP trap target's queue (made by the
+ * core for `/snmp/traps`, never listed or managed as a channel: docs/decisions/174-snmp-traps-as-a-channel.md).
+ */
+export type DispatchChannelType = ChannelType | 'snmp_trap';
+
+/** The names of the trap targets' channel rows (`snmp_trap/<id>`): refused to a channel of the API's. */
+export const trapChannelPrefix = 'snmp_trap/';
+
+/**
+ * When a channel sends: each event as it happens, or one digest an hour (on the hour) or a day
+ * (at `digest_hour`, UTC) listing the period's events (docs/decisions/173-notification-digests.md).
+ */
+export const channelDigests = ['immediately', 'hourly', 'daily'] as const;
 export type ChannelDigest = (typeof channelDigests)[number];
 
 /** The job outcomes a channel may receive beside the alert sources (the events traps carry today). */
@@ -22,7 +34,7 @@ export type JobEventSource = (typeof jobEventSources)[number];
 export const notificationSources = [...alertSources, ...jobEventSources] as readonly string[];
 
 /** The `type` of a webhook body (and of every message a channel sends). */
-export const notificationEventTypes = ['alert.raised', 'alert.updated', 'alert.cleared', 'job.completed', 'job.failed', 'test'] as const;
+export const notificationEventTypes = ['alert.raised', 'alert.updated', 'alert.cleared', 'job.completed', 'job.failed', 'test', 'digest'] as const;
 export type NotificationEventType = (typeof notificationEventTypes)[number];
 
 /** Most bytes of a URL dms will POST to. */
@@ -111,8 +123,14 @@ const sources = z
   .max(notificationSources.length)
   .nullable()
   .describe('the alert sources and job outcomes the channel receives; null: all of them');
-const digest = z.enum(channelDigests, {
-  error: `must be one of: ${channelDigests.join(', ')} (hourly and daily digests are not available yet)`,
+const digest = z.enum(channelDigests, { error: `must be one of: ${channelDigests.join(', ')}` });
+const digestHour = z.number().int().min(0).max(23).describe('the hour (0-23, UTC) a `daily` digest is sent at, covering the 24 hours before it');
+
+/** A daily digest's hour when none is given: 08:00 UTC. */
+export const defaultDigestHour = 8;
+
+const channelName = resourceName(255).refine((name) => !name.startsWith(trapChannelPrefix), {
+  message: `must not start with ${trapChannelPrefix} (kept for the SNMP trap targets' queues)`,
 });
 
 const readOnly = ['id', 'secret', 'failing_since', 'created_at', 'updated_at'];
@@ -122,12 +140,13 @@ const settingsInput = z.record(z.string(), z.unknown()).describe("the type's set
 
 export const channelCreateSchema = strictInput(
   z.object({
-    name: resourceName(255),
+    name: channelName,
     type: z.enum(channelTypes),
     enabled: z.boolean().default(true),
     min_level: level.default(3),
     sources: sources.default(null),
     digest: digest.default('immediately'),
+    digest_hour: digestHour.default(defaultDigestHour),
     settings: settingsInput,
   }),
   { readOnly },
@@ -135,12 +154,13 @@ export const channelCreateSchema = strictInput(
 
 export const channelUpdateSchema = strictInput(
   z.object({
-    name: resourceName(255).optional(),
+    name: channelName.optional(),
     type: z.enum(channelTypes).optional(),
     enabled: z.boolean().optional(),
     min_level: level.optional(),
     sources: sources.optional(),
     digest: digest.optional(),
+    digest_hour: digestHour.optional(),
     settings: settingsInput.optional(),
   }),
   { readOnly },
@@ -157,6 +177,7 @@ export const channelSchema = z
     min_level: level,
     sources: z.array(z.string()).nullable(),
     digest: z.enum(channelDigests),
+    digest_hour: digestHour,
     settings: z.record(z.string(), z.unknown()).describe('the type’s settings, without the write-only secrets (password, token)'),
     failing_since: z.string().nullable().describe('set while its deliveries fail (a notification_channel_failing alert is open past 3 failures)'),
     created_at: z.string(),

@@ -26,8 +26,10 @@ export function receivesEvent(target: TrapDispatchTarget, event: DmsEvent): bool
 }
 
 /**
- * Sends every local event on the bus to each active trap whose severity band contains it;
- * one received from another replica was sent there. The publisher only starts the work:
+ * Hands every local event on the bus to `sender` for each active trap whose severity band
+ * contains it; one received from another replica was handed there. In the service the sender
+ * queues it on the target's channel, sent by the notification dispatcher
+ * (docs/decisions/174-snmp-traps-as-a-channel.md). The publisher only starts the work:
  * listing and sending run detached, and every failure goes to onError, so a slow or broken
  * manager never delays or breaks the code that raised the event.
  */

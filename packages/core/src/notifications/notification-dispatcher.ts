@@ -1,8 +1,16 @@
 import type { Storage } from '../ports/storage.js';
 import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channel-sender.js';
 import { alertSources } from '../domain/alert.js';
-import { alertMessage, channelReceives } from './notification-outbox.js';
-import type { DeliveryRecord, NotificationChannelRecord } from '../ports/notification-store.js';
+import { alertMessage, channelReceives, retryUntil } from './notification-outbox.js';
+import { digestMessage, digestPeriodEnd } from './notification-digest.js';
+import type { DeliveryRecord, DispatchChannelRecord } from '../ports/notification-store.js';
+import type { NotificationMessage } from '../domain/notification-message.js';
+
+/**
+ * Sends one queued event to one SNMP trap target (docs/decisions/174-snmp-traps-as-a-channel.md):
+ * the target as it is now, bounded by its own inform retries. Resolves every outcome.
+ */
+export type TrapChannelSend = (trapId: number, message: NotificationMessage) => Promise<SendResult>;
 import { notificationDefaults } from '../defaults.js';
 
 export interface NotificationDispatcherOptions {
@@ -17,7 +25,7 @@ export interface NotificationDispatcherOptions {
   leaseMs?: number;
   sendTimeoutMs?: number;
   /** Each attempt's outcome on its channel, `failuresBefore` the failures in a row before it (the failing alert). */
-  onOutcome?: (channel: NotificationChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
+  onOutcome?: (channel: DispatchChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
   onError?: (error: unknown) => void;
   /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
   refreshAlertmanager?: ChannelRefresh;
@@ -49,6 +57,7 @@ export class NotificationDispatcher {
   #round: Promise<number> | undefined;
   #again = false;
   #stopped = true;
+  #sendTrap: TrapChannelSend | undefined;
 
   constructor(options: NotificationDispatcherOptions) {
     this.#options = {
@@ -73,6 +82,11 @@ export class NotificationDispatcher {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#round?.catch(() => 0);
+  }
+
+  /** How trap targets' queues are sent (the SNMP services, while they run); without it they wait. */
+  sendTraps(send: TrapChannelSend | undefined): void {
+    this.#sendTrap = send;
   }
 
   /** Something was queued here: a round now rather than at the next poll. */
@@ -113,17 +127,80 @@ export class NotificationDispatcher {
   async #claimAndSend(): Promise<number> {
     const { storage, clock, leaseMs } = this.#options;
     const now = clock();
+    await this.#makeDigests(now).catch((error: unknown) => this.#options.onError(error));
     const claimed = await storage.notificationDeliveries.claimDue(
       now.toISOString(),
       new Date(now.getTime() + leaseMs).toISOString(),
       notificationDefaults.claimBatch,
     );
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery).catch((error: unknown) => this.#options.onError(error))));
+    const attempted = await Promise.all(
+      claimed.map((head) =>
+        this.#deliverRun(head, now).catch((error: unknown) => {
+          this.#options.onError(error);
+          return 1;
+        }),
+      ),
+    );
     if (now.getTime() - this.#refreshedAt >= this.#options.refreshMs) {
       this.#refreshedAt = now.getTime();
       await this.#refreshAlertmanagers(now).catch((error: unknown) => this.#options.onError(error));
     }
-    return claimed.length;
+    return attempted.reduce((sum, count) => sum + count, 0);
+  }
+
+  /**
+   * A channel's head, then, while each goes through, the deliveries queued behind it (up to
+   * `runLength`), one after the other: a long queue is not sent one round per message. The
+   * first that fails lets go of the rest, which wait behind it. Resolves how many were attempted.
+   */
+  async #deliverRun(head: DeliveryRecord, now: Date): Promise<number> {
+    const { storage, leaseMs } = this.#options;
+    if (!(await this.#deliver(head))) return 1;
+    const following = await storage.notificationDeliveries.claimFollowing(
+      head.channel_id,
+      head.id,
+      now.toISOString(),
+      new Date(now.getTime() + leaseMs).toISOString(),
+      notificationDefaults.runLength - 1,
+    );
+    for (let index = 0; index < following.length; index += 1) {
+      // stopping: what is left is let go at once, for the next start (or another replica)
+      if (this.#stopped) {
+        await storage.notificationDeliveries.release(following.slice(index).map((rest) => rest.id));
+        return 1 + index;
+      }
+      if (!(await this.#deliver(following[index]!))) {
+        await storage.notificationDeliveries.release(following.slice(index + 1).map((rest) => rest.id));
+        return 2 + index;
+      }
+    }
+    return 1 + following.length;
+  }
+
+  /**
+   * Each channel whose period has ended with events waiting gets one digest, queued as one
+   * delivery (docs/decisions/173-notification-digests.md): the period is claimed, its items
+   * taken and the digest queued in one transaction, so a replica that loses the claim, or one
+   * that stops half-way, makes none.
+   */
+  async #makeDigests(now: Date): Promise<void> {
+    const { storage } = this.#options;
+    for (const { channel_id, oldest } of await storage.notificationDigests.waiting()) {
+      const channel = await storage.notificationChannels.get(channel_id);
+      if (!channel) continue;
+      if (!channel.enabled) {
+        await storage.notificationDigests.drop(channel.id);
+        continue;
+      }
+      const until = digestPeriodEnd(channel, now);
+      if (Date.parse(oldest) >= until.getTime()) continue;
+      await storage.transaction(async (stores) => {
+        if (!(await stores.notificationDigests.claimPeriod(channel.id, until.toISOString()))) return;
+        const items = await stores.notificationDigests.take(channel.id, until.toISOString());
+        if (items.length === 0) return;
+        await stores.notificationDeliveries.enqueue([channel.id], digestMessage(channel, items, until), now.toISOString(), retryUntil(now));
+      });
+    }
   }
 
   /** Every replica does it: an Alertmanager takes the same alert again as one. */
@@ -141,15 +218,22 @@ export class NotificationDispatcher {
     }
   }
 
-  async #deliver(delivery: DeliveryRecord): Promise<void> {
-    const { storage, senders, clock, random, sendTimeoutMs, onOutcome } = this.#options;
-    const channel = await storage.notificationChannels.get(delivery.channel_id);
+  #send(channel: DispatchChannelRecord, message: NotificationMessage, timeoutMs: number): Promise<SendResult> {
+    if (channel.type !== 'snmp_trap') return this.#options.senders[channel.type]({ ...channel, type: channel.type }, message, timeoutMs);
+    if (!this.#sendTrap || channel.trap_id === null) return Promise.resolve({ ok: false, status_code: null, error: 'the SNMP notifier is not running' });
+    return this.#sendTrap(channel.trap_id, message);
+  }
+
+  /** Sends one claimed delivery and records its outcome; resolves whether it went through. */
+  async #deliver(delivery: DeliveryRecord): Promise<boolean> {
+    const { storage, clock, random, sendTimeoutMs, onOutcome } = this.#options;
+    const channel = await storage.notificationChannels.getForDispatch(delivery.channel_id);
     if (!channel || !channel.enabled) {
       // disabled since it was queued: what it had queued is not sent (nor later, when enabled again)
       if (channel) await storage.notificationDeliveries.dropPending(channel.id, clock().toISOString(), 'the channel was disabled');
-      return;
+      return false;
     }
-    const result = await senders[channel.type](channel, delivery.message, sendTimeoutMs);
+    const result = await this.#send(channel, delivery.message, sendTimeoutMs);
     const at = clock();
     const attempts = delivery.attempts + 1;
     const giveUp = new Date(delivery.give_up_at);
@@ -169,5 +253,6 @@ export class NotificationDispatcher {
     }
     const counted = await storage.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString());
     if (counted && onOutcome) await onOutcome(channel, result, counted.failuresBefore);
+    return result.ok;
   }
 }

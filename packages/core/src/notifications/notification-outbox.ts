@@ -35,19 +35,20 @@ export function channelReceives(
  * stored its event: the event and its deliveries commit together or not at all.
  */
 export async function enqueueNotification(
-  stores: Pick<Stores, 'notificationChannels' | 'notificationDeliveries'>,
+  stores: Pick<Stores, 'notificationChannels' | 'notificationDeliveries' | 'notificationDigests'>,
   message: NotificationMessage,
   now: Date,
 ): Promise<void> {
   const channels = (await stores.notificationChannels.listEnabled()).filter((channel) => channelReceives(channel, message));
-  if (channels.length === 0) return;
-  await stores.notificationDeliveries.enqueue(
-    channels.map((channel) => channel.id),
-    message,
-    now.toISOString(),
-    new Date(now.getTime() + deliveryRetryWindowMs).toISOString(),
-  );
+  // An hourly or daily channel keeps it for its next digest (docs/decisions/173-notification-digests.md).
+  const digests = channels.filter((channel) => channel.digest !== 'immediately').map((channel) => channel.id);
+  const immediate = channels.filter((channel) => channel.digest === 'immediately').map((channel) => channel.id);
+  if (digests.length > 0) await stores.notificationDigests.collect(digests, message, now.toISOString());
+  if (immediate.length > 0) await stores.notificationDeliveries.enqueue(immediate, message, now.toISOString(), retryUntil(now));
 }
+
+/** When a delivery queued at `now` is given up. */
+export const retryUntil = (now: Date): string => new Date(now.getTime() + deliveryRetryWindowMs).toISOString();
 
 /** An alert's raise, change of level, or clear, as a message. */
 export function alertMessage(

@@ -2,9 +2,14 @@ import type { ListPage, ListQuery } from '../list-query/list-query.js';
 import type { NotificationChannelRow } from '../tables/notification-channels.table.js';
 import type { NotificationDeliveryRow } from '../tables/notification-deliveries.table.js';
 import type { NotificationMessage } from '../domain/notification-message.js';
+import type { ChannelType, DispatchChannelType } from '../domain/notification-channel.js';
 
 /** A channel as the core sees it: JSON parsed, enabled a boolean, secrets opened (inside the process only). */
-export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'> {
+export interface NotificationChannelRecord extends Omit<
+  NotificationChannelRow,
+  'type' | 'trap_id' | 'enabled' | 'sources' | 'settings' | 'secrets' | 'created_at' | 'updated_at'
+> {
+  type: ChannelType;
   enabled: boolean;
   sources: string[] | null;
   settings: Record<string, unknown>;
@@ -13,12 +18,26 @@ export interface NotificationChannelRecord extends Omit<NotificationChannelRow, 
   created_at: string;
   updated_at: string;
 }
-export type NotificationChannelInsert = Omit<NotificationChannelRecord, 'id' | 'consecutive_failures' | 'failing_since' | 'created_at' | 'updated_at'>;
+/**
+ * A channel as the dispatcher sends on it: one of the API's, or a trap target's queue (type
+ * `snmp_trap`, `trap_id` its target: docs/decisions/174-snmp-traps-as-a-channel.md).
+ */
+export type DispatchChannelRecord = Omit<NotificationChannelRecord, 'type'> & { type: DispatchChannelType; trap_id: number | null };
+
+export type NotificationChannelInsert = Omit<
+  NotificationChannelRecord,
+  'id' | 'consecutive_failures' | 'failing_since' | 'digest_hour' | 'digested_until' | 'created_at' | 'updated_at'
+> & { digest_hour?: number };
 export type NotificationChannelPatch = Partial<NotificationChannelInsert>;
 
+/** The API's channels; a trap target's queue is none of them (found by `getForDispatch` only). */
 export interface NotificationChannelStore {
   list(query: ListQuery): Promise<ListPage<NotificationChannelRecord>>;
   get(id: number): Promise<NotificationChannelRecord | undefined>;
+  /** Any channel the dispatcher may send on, a trap target's queue too. */
+  getForDispatch(id: number): Promise<DispatchChannelRecord | undefined>;
+  /** The id of the trap target's queue, made at its first trap (and enabled again if a deactivation disabled it). */
+  trapChannel(trapId: number): Promise<number>;
   findByName(name: string): Promise<NotificationChannelRecord | undefined>;
   /** Enabled channels, for the events' fan-out. */
   listEnabled(): Promise<NotificationChannelRecord[]>;
@@ -53,6 +72,13 @@ export interface NotificationDeliveryStore {
    * dispatcher, on any replica, until its lease ends.
    */
   claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Once its head is claimed, a channel's next `count` unfinished deliveries after `afterId`
+   * (due and unleased), leased too, in order: sent one after the other in the same round.
+   */
+  claimFollowing(channelId: number, afterId: number, now: string, leaseUntil: string, count: number): Promise<DeliveryRecord[]>;
+  /** Lets go of leases not used (a delivery before them failed: they wait behind it). */
+  release(ids: readonly number[]): Promise<void>;
   /** Writes an attempt's outcome and lets go of the lease. */
   recordAttempt(id: number, attempt: DeliveryAttempt): Promise<void>;
   /** Drops the unfinished deliveries of a channel (disabled): they will not be sent. */
@@ -60,4 +86,31 @@ export interface NotificationDeliveryStore {
   list(channelId: number, query: ListQuery): Promise<ListPage<DeliveryRecord>>;
   /** Deletes at most `limit` finished deliveries queued before `before`; resolves how many. */
   purgeFinished(before: string, limit: number): Promise<number>;
+}
+
+/** An event waiting for its channel's digest: the message it would have been alone. */
+export interface DigestItem {
+  message: NotificationMessage;
+  created_at: string;
+}
+
+/**
+ * The events waiting for the digests of `hourly` and `daily` channels
+ * (docs/decisions/173-notification-digests.md).
+ */
+export interface NotificationDigestStore {
+  /** Keeps one message for each channel's next digest. */
+  collect(channelIds: readonly number[], message: NotificationMessage, at: string): Promise<void>;
+  /** The channels with events waiting, each with its oldest one's time. */
+  waiting(): Promise<Array<{ channel_id: number; oldest: string }>>;
+  /**
+   * Claims the period ending at `until` for the channel: true for the one caller, on any replica,
+   * that moves its `digested_until` up to `until` (PostgreSQL: the second waits for the first's
+   * row lock, then sees it moved). Call it inside the transaction that takes the items.
+   */
+  claimPeriod(channelId: number, until: string): Promise<boolean>;
+  /** Removes and answers the channel's items queued before `until`, oldest first. */
+  take(channelId: number, until: string): Promise<DigestItem[]>;
+  /** Forgets everything waiting for the channel (disabled): resolves how many. */
+  drop(channelId: number): Promise<number>;
 }

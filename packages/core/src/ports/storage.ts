@@ -20,8 +20,8 @@ import type { AuditEventStore } from './audit-event-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { AlertStore } from './alert-store.js';
 import type { AlertPendingStore } from './alert-pending-store.js';
-import type { NotificationChannelStore, NotificationDeliveryStore } from './notification-store.js';
 import type { SilenceStore } from './silence-store.js';
+import type { NotificationChannelStore, NotificationDeliveryStore, NotificationDigestStore } from './notification-store.js';
 
 /**
  * Storage port. Every adapter (SQLite, PostgreSQL) passes the contract suite of
@@ -293,6 +293,7 @@ export interface Stores {
   readonly notificationDeliveries: NotificationDeliveryStore;
   readonly oidc: OidcStore;
   readonly silences: SilenceStore;
+  readonly notificationDigests: NotificationDigestStore;
 }
 
 export interface Storage extends Stores {

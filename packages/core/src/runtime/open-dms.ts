@@ -319,6 +319,9 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         storage,
         events,
         sender: trapSender,
+        notifications,
+        clock: core.clock,
+        newId: options.core?.newId ?? randomUUID,
         allowedHosts: () => core.traps.allowedHosts(),
         enterpriseOid: options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid,
         agentSeed: agentSeedOf(options.snmp?.agent),
@@ -367,8 +370,15 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
       snmpAgent: () => snmp?.agent() ?? { state: 'off' },
       close: () =>
         (closing ??= (async () => {
-          // Announced first, so the trap still goes out before the dispatcher stops.
-          if (service) events.publish(makeEvent('service_stopping', 'dms stopping', core.clock(), { type: 'service' }));
+          // Announced first, so its trap still goes out before the dispatcher stops: queued, then a
+          // last round sends it (an inform left waiting is given up; it stays queued for the next start).
+          if (service) {
+            events.publish(makeEvent('service_stopping', 'dms stopping', core.clock(), { type: 'service' }));
+            await snmp?.settle();
+            snmp?.abandonInforms();
+            await notifications.runOnce().catch((error: unknown) => log.error({ err: error }, 'notifications not sent at stop'));
+            await notifications.runOnce().catch((error: unknown) => log.error({ err: error }, 'notifications not sent at stop'));
+          }
           await unwind();
         })()),
     };

@@ -164,6 +164,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...notificationOptions,
     // A channel failing 3 times in a row raises notification_channel_failing; its next success clears it.
     onOutcome: async (channel, result, failuresBefore) => {
+      // A trap target's own alert is trap_target_unreachable, raised by its informs (docs/decisions/174-snmp-traps-as-a-channel.md).
+      if (channel.type === 'snmp_trap') return;
       const resource = channelResource('notification_channels', channel.id, channel.name);
       if (result.ok) {
         if (failuresBefore > 0) await alerts.clear(channelFailingSource, resource);

@@ -30,8 +30,8 @@ const channelAudit = (channel: Pick<NotificationChannelRecord, 'id' | 'name'>) =
 
 /** A channel as the API shows it: its settings without a secret among them. */
 export function presentChannel(record: NotificationChannelRecord): Channel {
-  const { secrets: _secrets, consecutive_failures: _failures, ...rest } = record;
-  return { ...rest, digest: rest.digest };
+  const { secrets: _secrets, consecutive_failures: _failures, digested_until: _digested, ...rest } = record;
+  return rest;
 }
 
 /** The body's settings checked against the type's schema; a 422 names `settings.<field>`. */
@@ -49,6 +49,14 @@ function splitSecrets(type: ChannelType, settings: Record<string, unknown>): { c
     else if (value !== undefined) clear[field] = value;
   }
   return { clear, secrets };
+}
+
+/** 422 for an Alertmanager told in digests: it takes each alert as it fires and resolves (docs/decisions/173-notification-digests.md). */
+function assertDigestFits(type: ChannelType, digest: Channel['digest']): void {
+  if (type !== 'alertmanager' || digest === 'immediately') return;
+  throw DomainError.invalid({ digest: [{ error: 'invalid', value: digest }] }, [
+    'an alertmanager channel cannot be a digest: digest must be immediately (Alertmanager groups alerts itself)',
+  ]);
 }
 
 /**
@@ -93,6 +101,7 @@ export class NotificationChannelService {
   async create(principal: Principal, body: unknown): Promise<Channel & { secret?: string }> {
     this.#authorize(principal, 'create');
     const input = parseInput(channelCreateSchema, body);
+    assertDigestFits(input.type, input.digest);
     const { clear, secrets } = splitSecrets(input.type, parseSettings(input.type, input.settings));
     const secret = input.type === 'webhook' ? this.newWebhookSecret() : undefined;
     const sealed = dropNulls({ ...secrets, ...(secret ? { secret } : {}) });
@@ -104,6 +113,7 @@ export class NotificationChannelService {
         min_level: input.min_level,
         sources: input.sources,
         digest: input.digest,
+        digest_hour: input.digest_hour,
         settings: clear,
         secrets: sealed,
       });
@@ -126,6 +136,7 @@ export class NotificationChannelService {
         `type cannot change (it is ${current.type}): create another channel and delete this one`,
       ]);
     }
+    assertDigestFits(current.type, input.digest ?? current.digest);
     let settings: Record<string, unknown> | undefined;
     let secrets: Record<string, string> | undefined;
     const changedSecrets: string[] = [];
@@ -142,8 +153,10 @@ export class NotificationChannelService {
       const { settings: _sent, type: _type, ...fields } = input;
       const record = await stores.notificationChannels.update(current.id, { ...fields, ...(settings ? { settings, secrets } : {}) });
       if (!record) throw DomainError.notFound('notification_channel_id', ref);
-      if (current.enabled && !record.enabled)
+      if (current.enabled && !record.enabled) {
         await stores.notificationDeliveries.dropPending(record.id, this.deps.clock().toISOString(), 'the channel was disabled');
+        await stores.notificationDigests.drop(record.id);
+      }
       const before = { ...presentChannel(current) };
       const after = { ...presentChannel(record) };
       const sent: Record<string, unknown> = { ...fields, ...(settings ? { settings } : {}) };
@@ -185,10 +198,11 @@ export class NotificationChannelService {
     const page = await this.deps.storage.notificationDeliveries.list(channel.id, newestFirst(parseListQuery(raw, deliveryListSpec), 'id'));
     return {
       count: page.count,
+      // a channel of the API's: never a trap target's queue, whose type is `trap`
       deliveries: page.items.map(({ id, event_id, event_type, at, attempts, outcome, status_code, error, next_attempt_at, created_at }) => ({
         id,
         event_id,
-        event_type,
+        event_type: event_type as Delivery['event_type'],
         at,
         attempts,
         outcome,

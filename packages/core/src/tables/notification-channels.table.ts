@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { ChannelDigest, ChannelType } from '../domain/notification-channel.js';
+import type { ChannelDigest, DispatchChannelType } from '../domain/notification-channel.js';
 import { columnsOf } from './columns.js';
 import type { JsonText } from './json-text.js';
 
@@ -7,13 +7,23 @@ import type { JsonText } from './json-text.js';
 export interface NotificationChannelTable {
   id: Generated<number>;
   name: string;
-  type: ChannelType;
+  /** A type of the API's, or `snmp_trap`: a trap target's queue, never shown as a channel. */
+  type: DispatchChannelType;
   /** 0 or 1. */
   enabled: number;
   min_level: number;
   /** JSON list of alert sources and job outcomes; null: every one. */
   sources: JsonText<string[]> | null;
   digest: ChannelDigest;
+  /** A daily digest's hour, 0-23 UTC (migration 0030). */
+  digest_hour: Generated<number>;
+  /**
+   * The end of the latest period whose digest was made: the claim that makes a period's digest
+   * once across replicas (docs/decisions/173-notification-digests.md); null before the first.
+   */
+  digested_until: string | null;
+  /** The trap target (snmp_traps) whose queue this `snmp_trap` row is; null for every other type. */
+  trap_id: number | null;
   /** The type's settings that are not secret (JSON). */
   settings: JsonText<Record<string, unknown>>;
   /** The type's secrets (a webhook's signing secret, a password, a token) as one JSON object, sealed. */
@@ -35,6 +45,9 @@ export const notificationChannelColumns = columnsOf<NotificationChannelRow>({
   min_level: true,
   sources: true,
   digest: true,
+  digest_hour: true,
+  digested_until: true,
+  trap_id: true,
   settings: true,
   secrets: true,
   consecutive_failures: true,

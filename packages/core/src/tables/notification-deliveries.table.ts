@@ -1,8 +1,8 @@
 import type { Generated, Selectable } from 'kysely';
-import type { DeliveryOutcome, NotificationEventType } from '../domain/notification-channel.js';
+import type { DeliveryOutcome } from '../domain/notification-channel.js';
 import { columnsOf } from './columns.js';
 import type { JsonText } from './json-text.js';
-import type { NotificationMessage } from '../domain/notification-message.js';
+import type { MessageType, NotificationMessage } from '../domain/notification-message.js';
 
 /**
  * One event for one channel, queued in the transaction that stored the event: at most one row
@@ -12,7 +12,7 @@ export interface NotificationDeliveryTable {
   id: Generated<number>;
   channel_id: number;
   event_id: string;
-  event_type: NotificationEventType;
+  event_type: MessageType;
   /** The message as every channel renders it (JSON). */
   message: JsonText<NotificationMessage>;
   outcome: DeliveryOutcome;

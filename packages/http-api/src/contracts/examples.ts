@@ -288,6 +288,7 @@ export const notificationChannelExample = {
   min_level: 3,
   sources: null,
   digest: 'immediately',
+  digest_hour: 8,
   settings: { url: 'https://hooks.example.com/dms' },
   failing_since: null,
   created_at: '2026-11-25T12:00:00.000Z',

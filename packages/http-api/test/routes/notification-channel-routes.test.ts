@@ -6,7 +6,7 @@ import { addChannel, expectModelError, readJson, unique } from '../../src/testin
 /**
  * /notification_channels (issue 44, docs/api.md#notification-channels) over REST: the CRUD of the
  * list contract, settings checked per type, secrets written and never answered (a webhook's
- * answered once), audited as "changed", digests refused by name, and the deliveries an alert
+ * answered once), audited as "changed", a digest refused to an Alertmanager, and the deliveries an alert
  * queues in its own transaction.
  */
 const api = (path: string) => `/api/v2${path}`;
@@ -70,7 +70,7 @@ describe('notification channels', () => {
     expect(audit_events.some((event) => event.action === 'update' && (event.changes as Record<string, unknown>)['settings.password'] === 'changed')).toBe(true);
   });
 
-  it('refuses settings of another type, a URL that is not http(s), digests other than immediately, and a change of type', async () => {
+  it("refuses settings of another type, a URL that is not http(s), an unknown digest or one on an Alertmanager, a trap queue's name, and a change of type", async () => {
     const wrongField = await expectModelError(
       await post({ name: unique('n'), type: 'ntfy', settings: { url: 'https://ntfy.sh/x', host: 'a' } }),
       422,
@@ -91,12 +91,25 @@ describe('notification channels', () => {
       'settings.url',
       'invalid',
     );
-    const digest = await expectModelError(
-      await post({ name: unique('n'), type: 'slack', digest: 'hourly', settings: { url: 'https://example.com/x' } }),
+    const weekly = await expectModelError(
+      await post({ name: unique('n'), type: 'slack', digest: 'weekly', settings: { url: 'https://example.com/x' } }),
       422,
       'digest',
     );
-    expect(digest.messages.join(' ')).toMatch(/immediately/);
+    expect(weekly.messages.join(' ')).toMatch(/immediately, hourly, daily/);
+    // An Alertmanager groups alerts itself: it is told each as it fires (docs/decisions/173-notification-digests.md).
+    const grouped = await expectModelError(
+      await post({ name: unique('n'), type: 'alertmanager', digest: 'hourly', settings: { url: 'http://127.0.0.1:9093' } }),
+      422,
+      'digest',
+    );
+    expect(grouped.messages.join(' ')).toMatch(/alertmanager channel cannot be a digest/);
+    await expectModelError(
+      await post({ name: unique('n'), type: 'slack', digest: 'daily', digest_hour: 24, settings: { url: 'https://example.com/x' } }),
+      422,
+      'digest_hour',
+    );
+    await expectModelError(await post({ name: 'snmp_trap/1', type: 'slack', settings: { url: 'https://example.com/x' } }), 422, 'name');
     await expectModelError(await post({ name: unique('n'), type: 'slack', min_level: 6, settings: { url: 'https://example.com/x' } }), 422, 'min_level');
     await expectModelError(
       await post({ name: unique('n'), type: 'slack', sources: ['no_such_source'], settings: { url: 'https://example.com/x' } }),

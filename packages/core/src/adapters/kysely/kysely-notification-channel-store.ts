@@ -1,10 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   NotificationChannelInsert,
   NotificationChannelPatch,
   NotificationChannelRecord,
   NotificationChannelStore,
+  DispatchChannelRecord,
 } from '../../ports/notification-store.js';
+import { trapChannelPrefix } from '../../domain/notification-channel.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
@@ -24,23 +26,64 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
   ) {}
 
   async list(query: ListQuery) {
-    const page = await listRows<NotificationChannelRow>(this.db, this.quirks, 'notification_channels', columns, query);
-    return { count: page.count, items: page.items.map((row) => this.#open(row)) };
+    const apiChannels = sql<boolean>`${sql.ref('notification_channels.trap_id')} is null`;
+    const page = await listRows<NotificationChannelRow>(this.db, this.quirks, 'notification_channels', columns, query, undefined, apiChannels);
+    return { count: page.count, items: page.items.map((row) => this.#api(row)) };
   }
 
   async get(id: number) {
+    const row = await this.#apiChannels().where('id', '=', id).executeTakeFirst();
+    return row && this.#api(row);
+  }
+
+  async getForDispatch(id: number) {
     const row = await this.db.selectFrom('notification_channels').select(columns).where('id', '=', id).executeTakeFirst();
     return row && this.#open(row);
   }
 
+  async trapChannel(trapId: number) {
+    const at = this.now();
+    const row = await this.db
+      .insertInto('notification_channels')
+      .values({
+        name: `${trapChannelPrefix}${trapId}`,
+        type: 'snmp_trap',
+        enabled: 1,
+        min_level: 1,
+        sources: null,
+        digest: 'immediately',
+        settings: toJsonText({}),
+        secrets: this.secrets.seal('{}'),
+        trap_id: trapId,
+        digested_until: null,
+        failing_since: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((conflict) => conflict.column('trap_id').doUpdateSet({ enabled: 1 }))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
   async findByName(name: string) {
-    const row = await this.db.selectFrom('notification_channels').select(columns).where('name', '=', name).executeTakeFirst();
-    return row && this.#open(row);
+    const row = await this.#apiChannels().where('name', '=', name).executeTakeFirst();
+    return row && this.#api(row);
   }
 
   async listEnabled() {
-    const rows = await this.db.selectFrom('notification_channels').select(columns).where('enabled', '=', 1).orderBy('id').execute();
-    return rows.map((row) => this.#open(row));
+    const rows = await this.#apiChannels().where('enabled', '=', 1).orderBy('id').execute();
+    return rows.map((row) => this.#api(row));
+  }
+
+  #apiChannels() {
+    return this.db.selectFrom('notification_channels').select(columns).where('trap_id', 'is', null);
+  }
+
+  /** A row of the API's channels (trap_id null: its type is one of the API's). */
+  #api(row: NotificationChannelRow): NotificationChannelRecord {
+    const { trap_id: _trap, ...record } = this.#open(row);
+    return record as NotificationChannelRecord;
   }
 
   async create(values: NotificationChannelInsert) {
@@ -52,7 +95,7 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
         .returning(columns)
         .executeTakeFirstOrThrow(),
     );
-    return this.#open(row);
+    return this.#api(row);
   }
 
   async update(id: number, patch: NotificationChannelPatch) {
@@ -64,7 +107,7 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
         .returning(columns)
         .executeTakeFirst(),
     );
-    return row && this.#open(row);
+    return row && this.#api(row);
   }
 
   async delete(id: number) {
@@ -75,6 +118,8 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
   async recordOutcome(id: number, success: boolean, at: string) {
     const before = await this.db.selectFrom('notification_channels').select(['consecutive_failures']).where('id', '=', id).executeTakeFirst();
     if (!before) return undefined;
+    // a success on a channel with no failure changes nothing: no write (one commit less a delivery)
+    if (success && Number(before.consecutive_failures) === 0) return { failuresBefore: 0 };
     await this.db
       .updateTable('notification_channels')
       .set(
@@ -101,12 +146,14 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
     };
   }
 
-  #open(row: NotificationChannelRow): NotificationChannelRecord {
+  #open(row: NotificationChannelRow): DispatchChannelRecord {
     return {
       ...row,
       id: Number(row.id),
+      trap_id: row.trap_id === null ? null : Number(row.trap_id),
       enabled: Number(row.enabled) === 1,
       min_level: Number(row.min_level),
+      digest_hour: Number(row.digest_hour),
       consecutive_failures: Number(row.consecutive_failures),
       sources: row.sources === null ? null : parseJsonText(row.sources),
       settings: parseJsonText(row.settings),

@@ -55,25 +55,24 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
 
   async claimDue(now: string, leaseUntil: string, limit: number) {
     // Each channel's head: its oldest unfinished delivery, if due and not leased. A later one
-    // waits behind it, so a channel's messages arrive in the order their events happened.
+    // waits behind it, so a channel's messages arrive in the order their events happened. The
+    // heads are found once per round (one pass over the unfinished rows' partial index), not
+    // by asking, row by row, whether an older one is unfinished (quadratic in a long queue).
     const heads = await this.db
-      .selectFrom('notification_deliveries as d')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('notification_deliveries')
+          .select((inner) => ['channel_id', inner.fn.min('id').as('head')])
+          .where('next_attempt_at', 'is not', null)
+          .groupBy('channel_id')
+          .as('h'),
+      )
+      .innerJoin('notification_deliveries as d', 'd.id', 'h.head')
       .innerJoin('notification_channels as c', 'c.id', 'd.channel_id')
       .select('d.id')
       .where('c.enabled', '=', 1)
       .where('d.next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('notification_deliveries as e')
-              .select(sql.lit(1).as('one'))
-              .whereRef('e.channel_id', '=', 'd.channel_id')
-              .whereRef('e.id', '<', 'd.id')
-              .where('e.next_attempt_at', 'is not', null),
-          ),
-        ),
-      )
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
       .limit(limit)
@@ -92,6 +91,38 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
       if (row) claimed.push(toRecord(row));
     }
     return claimed;
+  }
+
+  async claimFollowing(channelId: number, afterId: number, now: string, leaseUntil: string, count: number) {
+    // Only the dispatcher holding the channel's head asks: no other one takes a row behind a
+    // head it does not hold, so the rows taken here follow the head with none left between.
+    const next = this.db
+      .selectFrom('notification_deliveries')
+      .select('id')
+      .where('channel_id', '=', channelId)
+      .where('id', '>', afterId)
+      .where('next_attempt_at', 'is not', null)
+      .orderBy('id')
+      .limit(count);
+    const rows = await this.db
+      .updateTable('notification_deliveries')
+      .set({ lease_until: leaseUntil })
+      .where('id', 'in', next)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returning(columns)
+      .execute();
+    return rows.map(toRecord).sort((a, b) => a.id - b.id);
+  }
+
+  async release(ids: readonly number[]) {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('notification_deliveries')
+      .set({ lease_until: null })
+      .where('id', 'in', [...ids])
+      .where('next_attempt_at', 'is not', null)
+      .execute();
   }
 
   async recordAttempt(id: number, attempt: DeliveryAttempt) {

@@ -12,6 +12,7 @@ import type { NotificationDeliveryTable } from '../../tables/notification-delive
 import type { OidcIdentityTable } from '../../tables/oidc-identities.table.js';
 import type { OidcLoginTable } from '../../tables/oidc-logins.table.js';
 import type { SilenceTable } from '../../tables/silences.table.js';
+import type { NotificationDigestItemTable } from '../../tables/notification-digest-items.table.js';
 import type { PoolTable } from '../../tables/pools.table.js';
 import type { ScheduleRunTable } from '../../tables/schedule-runs.table.js';
 import type { ScheduleTable } from '../../tables/schedules.table.js';
@@ -38,6 +39,7 @@ export type {
   OidcIdentityTable,
   OidcLoginTable,
   SilenceTable,
+  NotificationDigestItemTable,
   PoolTable,
   ScheduleRunTable,
   ScheduleTable,
@@ -79,4 +81,5 @@ export interface Database {
   oidc_logins: OidcLoginTable;
   oidc_identities: OidcIdentityTable;
   silences: SilenceTable;
+  notification_digest_items: NotificationDigestItemTable;
 }

@@ -24,6 +24,7 @@ import { KyselyNotificationChannelStore } from './kysely-notification-channel-st
 import { KyselyNotificationDeliveryStore } from './kysely-notification-delivery-store.js';
 import { KyselyOidcStore } from './kysely-oidc-store.js';
 import { KyselySilenceStore } from './kysely-silence-store.js';
+import { KyselyNotificationDigestStore } from './kysely-notification-digest-store.js';
 import type { ListCache } from './kysely-list-cache.js';
 import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
 
@@ -91,6 +92,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       notificationDeliveries: () => new KyselyNotificationDeliveryStore(over, quirks),
       oidc: () => new KyselyOidcStore(over),
       silences: () => new KyselySilenceStore(over, quirks, now),
+      notificationDigests: () => new KyselyNotificationDigestStore(over),
     });
   const stores = { ...storesOver(db, options) };
   const traps = stores.traps as KyselyTrapStore;

@@ -8,6 +8,7 @@ import { notificationDeliveries } from './0025_notification_deliveries.js';
 import { testFingerprintColumn } from './0027_test_fingerprint.js';
 import { silences } from './0028_silences.js';
 import { alertDamping } from './0029_alert_damping.js';
+import { notificationDigests } from './0030_notification_digests.js';
 import { oidcTables } from './0032_oidc.js';
 
 /**
@@ -24,6 +25,7 @@ export const sharedMigrations: readonly SharedMigration[] = [
   testFingerprintColumn,
   silences,
   alertDamping,
+  notificationDigests,
   oidcTables,
 ];
 

@@ -4,9 +4,16 @@ import type { ChannelSettings } from '../../domain/notification-channel.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** A digest's events as a list (docs/decisions/173-notification-digests.md); any other message's text as a paragraph. */
+function htmlText(message: NotificationMessage): string {
+  if (!('digest' in message.data)) return `<p>${escapeHtml(message.text)}</p>`;
+  const items = message.text.split('\n').map((line) => `<li>${escapeHtml(line)}</li>`);
+  return items.length > 0 && message.text !== '' ? `<ul>${items.join('')}</ul>` : '';
+}
+
 /** The HTML body: the title and the text, escaped (a share's name cannot inject markup). */
 export function emailHtml(message: NotificationMessage): string {
-  return `<!doctype html><html><body><h2>${escapeHtml(message.title)}</h2><p>${escapeHtml(message.text)}</p><p style="color:#666">${escapeHtml(message.type)} · ${escapeHtml(message.timestamp)} · event ${escapeHtml(message.id)}</p></body></html>`;
+  return `<!doctype html><html><body><h2>${escapeHtml(message.title)}</h2>${htmlText(message)}<p style="color:#666">${escapeHtml(message.type)} · ${escapeHtml(message.timestamp)} · event ${escapeHtml(message.id)}</p></body></html>`;
 }
 
 export function emailText(message: NotificationMessage): string {

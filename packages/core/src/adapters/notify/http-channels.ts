@@ -30,7 +30,7 @@ export const sendNtfy: ChannelSend = (channel, message, timeoutMs) => {
     'content-type': 'text/plain; charset=utf-8',
     title: headerText(message.title),
     priority: String(message.level),
-    tags: message.type === 'alert.cleared' ? 'white_check_mark' : message.level >= 4 ? 'rotating_light' : 'bell',
+    tags: message.type === 'alert.cleared' ? 'white_check_mark' : message.type === 'digest' ? 'clipboard' : message.level >= 4 ? 'rotating_light' : 'bell',
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
   return postTo(String(channel.settings['url']), message.text, headers, timeoutMs);

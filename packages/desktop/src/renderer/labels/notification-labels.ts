@@ -17,7 +17,7 @@ export const channelTypeLabels: Record<ChannelType, string> = {
   alertmanager: 'Alertmanager',
 };
 
-export const channelDigestLabels: Record<Channel['digest'], string> = { immediately: 'Immediately' };
+export const channelDigestLabels: Record<Channel['digest'], string> = { immediately: 'Immediately', hourly: 'Hourly digest', daily: 'Daily digest' };
 
 export const deliveryOutcomeLabels: Record<Delivery['outcome'], string> = {
   pending: 'Pending',
@@ -33,6 +33,7 @@ export const notificationEventLabels: Record<Delivery['event_type'], string> = {
   'alert.cleared': 'Alert cleared',
   'job.completed': 'Job completed',
   'job.failed': 'Job failed',
+  digest: 'Digest',
   test: 'Test',
 };
 

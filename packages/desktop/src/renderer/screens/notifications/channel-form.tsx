@@ -25,6 +25,7 @@ const formFields = {
   min_level: 'Lowest level',
   sources: 'Sources',
   digest: 'When',
+  digest_hour: 'Daily digest hour (UTC)',
   ...settingsFieldLabels,
 };
 
@@ -61,6 +62,7 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
       min_level: Number(data.get('min_level')),
       sources: data.getAll('sources').length > 0 ? data.getAll('sources').map(String) : null,
       digest: String(data.get('digest')) as NotificationChannel['digest'],
+      digest_hour: Number(data.get('digest_hour') ?? 8),
       settings: settingsBody(type, data, channel !== undefined),
     };
     try {
@@ -126,6 +128,19 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
         <FieldMessages id={sourcesErrorId} messages={problem?.fields['sources']} />
       </fieldset>
       <SelectField form={form} name="digest" label="When" errors={problem?.fields} options={digestOptions} defaultValue={channel?.digest ?? 'immediately'} />
+      <Field
+        form={form}
+        name="digest_hour"
+        label="Daily digest hour (UTC)"
+        hint="0-23: when a daily digest is sent"
+        errors={problem?.fields}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={23}
+        step={1}
+        defaultValue={channel?.digest_hour ?? 8}
+      />
       <label className="inline">
         <input type="checkbox" name="enabled" defaultChecked={channel?.enabled ?? true} />
         Enabled: send it what it takes
