@@ -4,6 +4,7 @@ import { alertSources } from '../domain/alert.js';
 import { alertMessage, channelReceives } from './notification-outbox.js';
 import type { DeliveryRecord, NotificationChannelRecord } from '../ports/notification-store.js';
 import { notificationDefaults } from '../defaults.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 
 export interface NotificationDispatcherOptions {
   storage: Storage;
@@ -19,6 +20,8 @@ export interface NotificationDispatcherOptions {
   /** Each attempt's outcome on its channel, `failuresBefore` the failures in a row before it (the failing alert). */
   onOutcome?: (channel: NotificationChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
   onError?: (error: unknown) => void;
+  /** Told of each attempt's outcome, by channel type (`/metrics`). */
+  activity?: ActivityFeed;
   /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
   refreshAlertmanager?: ChannelRefresh;
   refreshMs?: number;
@@ -42,8 +45,8 @@ export function backoffMs(attempts: number, random: () => number): number {
  * delivery is sent by one of them, and one left by a replica that died is taken up after it.
  */
 export class NotificationDispatcher {
-  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>> &
-    Pick<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>;
+  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager' | 'activity'>> &
+    Pick<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager' | 'activity'>;
   #refreshedAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<number> | undefined;
@@ -154,13 +157,15 @@ export class NotificationDispatcher {
     const giveUp = new Date(delivery.give_up_at);
     let next: Date | null = null;
     if (!result.ok && !result.gone && at < giveUp) next = new Date(Math.min(at.getTime() + backoffMs(attempts, random), giveUp.getTime()));
+    const outcome = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
     await storage.notificationDeliveries.recordAttempt(delivery.id, {
       at: at.toISOString(),
       status_code: result.status_code,
       error: result.error,
       next_attempt_at: next?.toISOString() ?? null,
-      outcome: result.ok ? 'delivered' : next ? 'retrying' : 'failed',
+      outcome,
     });
+    this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome });
     if (result.gone) {
       // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
       await storage.notificationChannels.update(channel.id, { enabled: false });

@@ -21,7 +21,7 @@ export type { NotificationMessage } from '../domain/notification-message.js';
 export type { AccessService, AccessRequest, LoginRequest } from '../services/access-service.js';
 // ShareCollection: no host names it, but the desktop's tRPC router types are inferred through it
 // and a declaration file can name a type only through an export.
-export type { ShareScope, ShareCollection } from '../services/share-service.js';
+export type { ShareScope, ShareCollection, ShareGaugeRow } from '../services/share-service.js';
 export { type JobTarget, maxWaitSeconds } from '../services/job-service.js';
 
 // What a host hands the access service: a credential read at its edge
@@ -31,6 +31,15 @@ export { addressKey, unmappedAddress } from '../security/client-address-key.js';
 
 // Ports a host implements or passes in, and the secret box it seals with
 export type { EventBus } from '../ports/event-bus.js';
+// What the core tells of its activity (core.activity), and the bounded label values of its outcomes
+export {
+  notificationAttemptOutcomes,
+  scheduleRunOutcomes,
+  type Activity,
+  type ActivityFeed,
+  type NotificationAttemptOutcome,
+  type ScheduleRunOutcome,
+} from '../ports/activity-feed.js';
 export type { RateLimitDecision, AccessLimits } from '../ports/rate-limiter.js';
 export type { PasswordHasher } from '../ports/password-hasher.js';
 export type { Storage } from '../ports/storage.js';

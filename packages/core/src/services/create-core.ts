@@ -39,6 +39,8 @@ import type { ChannelSenders } from '../ports/channel-sender.js';
 import { auditResource as channelResource } from './audit-trail.js';
 import { channelFailingSource } from '../notifications/notification-outbox.js';
 import { notificationDefaults } from '../defaults.js';
+import { MemoryActivityFeed } from '../adapters/memory/memory-activity-feed.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -66,6 +68,8 @@ export interface Core {
   readonly alerts: AlertService;
   readonly statistics: StatisticsService;
   readonly notificationChannels: NotificationChannelService;
+  /** What this process's job engine, notification dispatcher and scheduler do, as it happens (what `/metrics` counts). */
+  readonly activity: Pick<ActivityFeed, 'subscribe'>;
 }
 
 /**
@@ -137,6 +141,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...given,
   };
   const audit = new AuditTrail(deps, onAudit);
+  // A subscriber that throws is the host's bug: told where the engine's errors go, never to the teller.
+  const activity = new MemoryActivityFeed((error) => engineOptions?.onError?.(error));
   const settings = new SettingsService(deps, audit);
   // Read where it is used (a NAS saved, a job's driver connecting): every replica obeys a change at once.
   const hostPolicy = async () => createHostPolicy((await settings.current()).share_test_allowed_hosts, resolveHost);
@@ -151,6 +157,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     clock: deps.clock,
     senders,
     refreshAlertmanager,
+    activity,
     ...notificationOptions,
     // A channel failing 3 times in a row raises notification_channel_failing; its next success clears it.
     onOutcome: async (channel, result, failuresBefore) => {
@@ -173,6 +180,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     hostPolicy,
     purgeExpired: retentionPurge(deps, settings, audit),
     onQueueFull: (total) => alertWatch.queueRefused(total),
+    activity,
     ...engineOptions,
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
@@ -190,11 +198,13 @@ export function wireCore(options: CoreOptions): WiredCore {
     onRun: (schedule, missed, why) => alertWatch.scheduleRan(schedule, missed, why),
     onStopped: (schedule, reason) => alertWatch.scheduleStopped(schedule, reason),
     onRunEnded: (schedule, run) => alertWatch.scheduleRunEnded(schedule, run),
+    activity,
     ...schedulerOptions,
   });
   const core: Core = {
     events: deps.events,
     clock: deps.clock,
+    activity,
     ping: () => deps.storage.ping(),
     nas,
     pools,

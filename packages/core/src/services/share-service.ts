@@ -1,7 +1,7 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample, Stores } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareGauges, ShareCapacitySample, Stores } from '../ports/storage.js';
 import { capacityOfOutcome, forecastReadingsRead } from '../jobs/capacity-findings.js';
 import { testAdoptionWindowMs, testFingerprint } from '../jobs/test-fingerprint.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
@@ -97,6 +97,9 @@ function refuseCrossedThresholds(warning: number | null | undefined, critical: n
   const problem = shareThresholdProblem(warning, critical);
   if (problem) throw DomainError.invalid({ capacity_critical_percent: [{ error: 'invalid', value: critical ?? undefined }] }, [problem]);
 }
+
+/** A share as `/metrics` shows it (ShareService.gauges). */
+export type ShareGaugeRow = Omit<ShareGauges, 'full_at'> & { days_until_full: number | null };
 
 export class ShareService {
   constructor(
@@ -278,9 +281,16 @@ export class ShareService {
     return thinEvenly(readings, maxCapacityHistoryPoints, (reading) => Date.parse(reading.at));
   }
 
-  /** Every share's latest capacity reading, for `/metrics` (whose route admits admins only). */
-  capacityGauges(): Promise<ShareCapacityGauge[]> {
-    return this.deps.storage.shares.capacityGauges();
+  /**
+   * Every share's names and latest findings, for `/metrics` (whose route admits admins only),
+   * with `days_until_full` as the share's own answer gives it.
+   */
+  async gauges(): Promise<ShareGaugeRow[]> {
+    const now = this.deps.clock().getTime();
+    return (await this.deps.storage.shares.gauges()).map(({ full_at: fullAt, ...row }) => ({
+      ...row,
+      days_until_full: fullAt === null ? null : daysUntil(Date.parse(fullAt), now),
+    }));
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */
