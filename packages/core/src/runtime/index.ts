@@ -21,7 +21,7 @@ export type { NotificationMessage } from '../domain/notification-message.js';
 export type { AccessService, AccessRequest, LoginRequest } from '../services/access-service.js';
 // ShareCollection: no host names it, but the desktop's tRPC router types are inferred through it
 // and a declaration file can name a type only through an export.
-export type { ShareScope, ShareCollection, ShareGaugeRow } from '../services/share-service.js';
+export type { ShareScope, ShareCollection } from '../services/share-service.js';
 export { type JobTarget, maxWaitSeconds } from '../services/job-service.js';
 
 // What a host hands the access service: a credential read at its edge

@@ -98,9 +98,6 @@ function refuseCrossedThresholds(warning: number | null | undefined, critical: n
   if (problem) throw DomainError.invalid({ capacity_critical_percent: [{ error: 'invalid', value: critical ?? undefined }] }, [problem]);
 }
 
-/** A share as `/metrics` shows it (ShareService.gauges). */
-export type ShareGaugeRow = Omit<ShareGauges, 'full_at'> & { days_until_full: number | null };
-
 export class ShareService {
   constructor(
     private readonly deps: CoreDeps,
@@ -281,16 +278,9 @@ export class ShareService {
     return thinEvenly(readings, maxCapacityHistoryPoints, (reading) => Date.parse(reading.at));
   }
 
-  /**
-   * Every share's names and latest findings, for `/metrics` (whose route admits admins only),
-   * with `days_until_full` as the share's own answer gives it.
-   */
-  async gauges(): Promise<ShareGaugeRow[]> {
-    const now = this.deps.clock().getTime();
-    return (await this.deps.storage.shares.gauges()).map(({ full_at: fullAt, ...row }) => ({
-      ...row,
-      days_until_full: fullAt === null ? null : daysUntil(Date.parse(fullAt), now),
-    }));
+  /** Every share's names and latest findings, for `/metrics` (whose route admits admins only). */
+  gauges(): Promise<ShareGauges[]> {
+    return this.deps.storage.shares.gauges();
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */

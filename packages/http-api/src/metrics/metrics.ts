@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
-import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity } from '@dms/core';
-import type { ActivityFeed, ShareGaugeRow } from '@dms/core/runtime';
+import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity, type ShareGauges } from '@dms/core';
+import type { ActivityFeed } from '@dms/core/runtime';
 import { dmsVersion } from '../version.js';
 import { registerShareMetrics } from './share-metrics.js';
 import { registerActivityMetrics } from './activity-metrics.js';
@@ -23,7 +23,7 @@ export interface MetricSources {
   /** Open alerts by source and level (the alerts_open index: never the cleared ones). */
   openAlerts(): Promise<Array<{ source: string; level: Severity; count: number }>>;
   /** Every share's names and latest findings (one query per scrape over the shares). */
-  shares(): Promise<ShareGaugeRow[]>;
+  shares(): Promise<ShareGauges[]>;
   /** What this process's engine, dispatcher and scheduler do, counted as it happens. */
   activity: Pick<ActivityFeed, 'subscribe'>;
 }

@@ -106,22 +106,23 @@ describe('share capacity metrics', () => {
     expect(series('dms_share_used_bytes', alone)).toBeUndefined();
     expect(series('dms_share_last_scan_timestamp_seconds', alone)).toBeUndefined();
     // No forecast yet: no days until full.
-    expect(text).not.toMatch(/^dms_share_days_until_full\{/m);
+    expect(text).not.toMatch(/^dms_share_full_timestamp_seconds\{/m);
     // Never tested: no series at all.
     expect(text).not.toContain(`share_id="${never.id}"`);
   });
 
-  it("issue 47: a share's forecast gives its days until full, as the share's own answer does", async () => {
+  it("issue 47: a share's forecast gives when it will be full: the share's days_until_full from the scrape's time", async () => {
     const fullAt = new Date(Date.now() + 12.5 * 86_400_000).toISOString();
     await t.storage.shares.saveForecast(alone.id, { samples: 3, days: 2, growth_bytes_per_day: 1000, full_at: fullAt });
     const shown = await readJson<NasShare>(await t.call('GET', api(`/nas_shares/${alone.id}`), { auth: t.basic }));
     const text = await scrape();
     expect(shown.days_until_full).toBeGreaterThan(12);
-    const value = new RegExp(`^dms_share_days_until_full\\{share_id="${alone.id}",[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1];
-    // Read a moment apart: the same figure, or a tenth of a day less at a boundary.
-    expect(Math.abs(Number(value) - shown.days_until_full!)).toBeLessThanOrEqual(0.1);
+    const value = new RegExp(`^dms_share_full_timestamp_seconds\\{share_id="${alone.id}",[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1];
+    expect(Number(value)).toBe(Date.parse(fullAt) / 1000);
+    // What a dashboard computes, (full - time()) / 86400, is the share's own figure (one decimal).
+    expect(Math.abs((Number(value) * 1000 - Date.now()) / 86_400_000 - shown.days_until_full!)).toBeLessThanOrEqual(0.1);
     await t.storage.shares.saveForecast(alone.id, null);
-    expect(await scrape()).not.toMatch(/^dms_share_days_until_full\{/m);
+    expect(await scrape()).not.toMatch(/^dms_share_full_timestamp_seconds\{/m);
   });
 
   it('issue 47: a failed test makes a share unhealthy; open alerts and unfinished jobs are counted by bounded labels', async () => {

@@ -1,5 +1,5 @@
 import type { Metric, Registry } from 'prom-client';
-import type { ShareGaugeRow } from '@dms/core/runtime';
+import type { ShareGauges } from '@dms/core';
 
 /** A share's labels, one object per share and scrape: prom-client escapes a shared label set once for all its series. */
 type ShareLabels = Readonly<Record<'share_id' | 'share' | 'nas' | 'pool', string>>;
@@ -8,7 +8,7 @@ interface ShareGauge {
   name: string;
   help: string;
   /** Undefined: not known yet (no series for the share). */
-  value(share: ShareGaugeRow): number | undefined;
+  value(share: ShareGauges): number | undefined;
 }
 
 const noLabels: Record<string, never> = {};
@@ -40,9 +40,10 @@ export const shareGauges: readonly ShareGauge[] = [
   { name: 'dms_share_last_test_timestamp_seconds', help: "when each share's latest test ended (Unix time)", value: (share) => seconds(share.last_tested_at) },
   { name: 'dms_share_last_scan_timestamp_seconds', help: "when each share's latest completed scan ended (Unix time)", value: (share) => seconds(share.last_scanned_at) },
   {
-    name: 'dms_share_days_until_full',
-    help: "days until each share's capacity forecast reaches its size (the share's days_until_full); no series when unknown or not growing",
-    value: (share) => share.days_until_full ?? undefined,
+    // A time, not a count of days (Prometheus' base unit): days until full = (this - time()) / 86400, as the share's days_until_full.
+    name: 'dms_share_full_timestamp_seconds',
+    help: "when each share's capacity forecast reaches its size (Unix time; the share's days_until_full from now); no series when unknown or not growing",
+    value: (share) => seconds(share.full_at),
   },
 ];
 
@@ -53,9 +54,9 @@ export const shareGauges: readonly ShareGauge[] = [
  * labels are one shared object per share: escaped once per share and scrape (backslash,
  * double quote, line feed), where prom-client's Gauge would hash each label set on set().
  */
-export function registerShareMetrics(registry: Registry, read: () => Promise<ShareGaugeRow[]>): void {
+export function registerShareMetrics(registry: Registry, read: () => Promise<ShareGauges[]>): void {
   // Every gauge is collected in one scrape: they share one read, made by whichever collects first.
-  let pending: Promise<Array<{ share: ShareGaugeRow; labels: ShareLabels }>> | undefined;
+  let pending: Promise<Array<{ share: ShareGauges; labels: ShareLabels }>> | undefined;
   const shares = () =>
     (pending ??= read()
       .then((rows) => rows.map((share) => ({ share, labels: { share_id: String(share.id), share: share.name, nas: share.nas_name, pool: share.pool_name ?? '' } })))
