@@ -22,6 +22,7 @@ import { localScanBench, localScanTargets } from './local-scan-bench.mjs';
 import { remoteScanBench, remoteScanTargets } from './remote-scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
+import { metricsBench, metricsTargets } from './metrics-bench.mjs';
 import { faultsBench } from './faults.mjs';
 import { shutdownBench } from './shutdown.mjs';
 
@@ -78,6 +79,7 @@ const targets = {
   // Through the API (the job and its polling included); scan.ratio_vs_du is the local driver's own.
   'scan.api.ratio_vs_du': { op: '<=', value: 2 },
   ...localScanTargets,
+  ...metricsTargets,
   'faults.sqlite_lock.healthz_p99_ms': { op: '<', value: 50 },
   'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
   'shutdown.exit_s': { op: '<=', value: 10 },
@@ -350,6 +352,9 @@ async function main() {
 
   // --- Remote scans walking in parallel: SMB vs smbclient's recursive listing, NFS 8 calls in flight vs 1. ---
   await remoteScanBench({ record, notes, log, tree: config.tree });
+
+  // --- /metrics with 10,000 shares: one scrape's time and size. ---
+  await metricsBench({ record, notes, log });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });

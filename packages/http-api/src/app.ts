@@ -69,7 +69,7 @@ export function createApp(options: AppOptions): DmsApp {
   routes.addUnlisted('GET', '/metrics', async (c) => {
     // Admin-only like users, settings and CORS rules (scope catalogue): the scope, and admin rights through every path.
     authorizeAdmin(c.get('principal'), 'metrics', 'index', 'read metrics');
-    return respondMetrics(c, await metrics.registry.metrics(), metrics.registry.contentType);
+    return respondMetrics(c, await metrics.exposition(), metrics.registry.contentType);
   });
   routes.register();
 

@@ -3,11 +3,13 @@ import { registerRequestMetrics } from './request-metrics.js';
 import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity, type ShareGauges } from '@dms/core';
 import type { ActivityFeed } from '@dms/core/runtime';
 import { dmsVersion } from '../version.js';
-import { registerShareMetrics } from './share-metrics.js';
+import { shareExposition } from './share-metrics.js';
 import { registerActivityMetrics } from './activity-metrics.js';
 
 export interface Metrics {
   registry: Registry;
+  /** The whole `/metrics` answer: what the registry holds and the per-share gauges. */
+  exposition(): Promise<string>;
   authFailures: Counter;
   trapSendFailures: Counter;
   /** Bytes of log lines dropped because standard output's reader fell too far behind. */
@@ -85,8 +87,19 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
   });
 
-  registerShareMetrics(registry, sources.shares);
+  const shares = shareExposition(sources.shares);
   registerActivityMetrics(registry, sources.activity);
 
-  return { registry, authFailures, trapSendFailures, logDroppedBytes, record };
+  return {
+    registry,
+    // The registry's text, then the shares' (written apart: docs/decisions/180-metrics-per-share-and-activity.md).
+    exposition: async () => {
+      const [registered, perShare] = await Promise.all([registry.metrics(), shares()]);
+      return registered + perShare;
+    },
+    authFailures,
+    trapSendFailures,
+    logDroppedBytes,
+    record,
+  };
 }

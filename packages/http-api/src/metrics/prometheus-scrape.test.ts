@@ -18,6 +18,7 @@ import { addNas, addPool, addShare, joinPool, raiseAlert, readJson, type NasShar
 
 const tools = requireTools(['prometheus', 'promtool'], 'apt-get install -y prometheus');
 const dashboardFile = new URL('../../../../contrib/grafana/dms.json', import.meta.url);
+const apiDoc = new URL('../../../../docs/api.md', import.meta.url);
 /** Grafana's own interval variable, as Grafana would set it for a 1 s scrape. */
 const grafanaVariables: Record<string, string> = { $__rate_interval: '1m', $__interval: '1s' };
 
@@ -93,24 +94,16 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
     server = serve({ fetch: t.app.fetch, hostname: '127.0.0.1', port });
     const promPort = await freePort();
     prometheusUrl = `http://127.0.0.1:${promPort}`;
-    // The configuration docs/api.md#metrics shows, with this test's key and port.
+    // The configuration docs/api.md#metrics shows, with this test's key, port and a 1 s interval.
+    const documented = /## Metrics[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readFileSync(apiDoc, 'utf8'))?.[1];
+    expect(documented).toContain('type: Bearer');
     const config = join(root, 'prometheus.yml');
     writeFileSync(
       config,
-      [
-        'global:',
-        '  scrape_interval: 1s',
-        '  evaluation_interval: 1s',
-        'scrape_configs:',
-        '  - job_name: dms',
-        '    metrics_path: /metrics',
-        '    authorization:',
-        '      type: Bearer',
-        `      credentials: ${metricsKey.replace(/^Bearer /, '')}`,
-        '    static_configs:',
-        `      - targets: ['127.0.0.1:${port}']`,
-        '',
-      ].join('\n'),
+      `global:\n  evaluation_interval: 1s\n${documented!
+        .replace('<key>', metricsKey.replace(/^Bearer /, ''))
+        .replace('dms.example.net:8080', `127.0.0.1:${port}`)
+        .replace('scrape_interval: 30s', 'scrape_interval: 1s')}`,
     );
     const checked = spawnSync(tools.paths['promtool']!, ['check', 'config', config], { encoding: 'utf8' });
     expect(checked.status, checked.stdout + checked.stderr).toBe(0);

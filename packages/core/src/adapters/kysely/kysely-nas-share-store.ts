@@ -289,13 +289,20 @@ export class KyselyNasShareStore implements NasShareStore {
       ])
       .orderBy('s.id')
       .execute();
-    return rows.map(({ capacity_forecast: forecast, ...row }) => ({
-      ...row,
+    // Built field by field: a spread of each of 10,000 rows cost more than the query (bench metrics.*).
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      nas_name: row.nas_name,
+      pool_name: row.pool_name,
+      health: row.health,
       capacity_bytes: nullableNumber(row.capacity_bytes),
       free_bytes: nullableNumber(row.free_bytes),
       file_count: Number(row.file_count),
       file_size_sum: Number(row.file_size_sum),
-      full_at: forecast === null ? null : (JSON.parse(forecast) as ShareForecast).full_at,
+      last_tested_at: row.last_tested_at,
+      last_scanned_at: row.last_scanned_at,
+      full_at: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast).full_at,
     }));
   }
 
