@@ -41,7 +41,8 @@ export async function seedShares(dataDir, shares) {
   const poolIds = [];
   db.transaction(() => {
     const nas = db.prepare('insert into nas (name, host, type, comment, price, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)');
-    for (let i = 0; i < 20; i++) nasIds.push(Number(nas.run(`filer-${String(i).padStart(2, '0')}`, `filer${i}.example.com`, 'smb_v3', null, null, at, at).lastInsertRowid));
+    for (let i = 0; i < 20; i++)
+      nasIds.push(Number(nas.run(`filer-${String(i).padStart(2, '0')}`, `filer${i}.example.com`, 'smb_v3', null, null, at, at).lastInsertRowid));
     const pool = db.prepare('insert into pools (name, comment, type, content, primary_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)');
     for (let i = 0; i < 50; i++) poolIds.push(Number(pool.run(`pool-${String(i).padStart(2, '0')}`, null, 'primary', 'nas', null, at, at).lastInsertRowid));
     const share = db.prepare(
@@ -54,7 +55,12 @@ export async function seedShares(dataDir, shares) {
       const free = Math.floor(capacity * ((i % 97) / 100));
       const tested = new Date(now - (i % 3600) * 1000).toISOString();
       const scanned = new Date(now - (i % 86_400) * 1000).toISOString();
-      const forecast = JSON.stringify({ samples: 30, days: 29.5, growth_bytes_per_day: 1e9 + i, full_at: new Date(now + (1 + (i % 400)) * 86_400_000).toISOString() });
+      const forecast = JSON.stringify({
+        samples: 30,
+        days: 29.5,
+        growth_bytes_per_day: 1e9 + i,
+        full_at: new Date(now + (1 + (i % 400)) * 86_400_000).toISOString(),
+      });
       const healthy = i % 50 !== 0;
       share.run(
         nasIds[i % nasIds.length],

@@ -421,7 +421,13 @@ export class JobEngine {
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
         this.announceFinished(job, stored, subject);
-        this.#options.activity?.report({ type: 'job_finished', kind: job.kind, outcome: stored.status, seconds: this.secondsSinceStart(job), steps: stored.steps });
+        this.#options.activity?.report({
+          type: 'job_finished',
+          kind: job.kind,
+          outcome: stored.status,
+          seconds: this.secondsSinceStart(job),
+          steps: stored.steps,
+        });
       } catch (error) {
         this.#options.onError?.(error);
       }

@@ -67,7 +67,13 @@ describe('activity metrics', () => {
   it('issue 47: step names beyond the bound are counted as other, so the series stay bounded', async () => {
     const { registry, feed } = setup();
     for (let i = 0; i < maxStepNames + 10; i++) {
-      feed.report({ type: 'job_finished', kind: 'share_test', outcome: 'completed', seconds: 1, steps: [{ name: `step_${i}`, outcome: 'ok', duration_ms: 1 }] });
+      feed.report({
+        type: 'job_finished',
+        kind: 'share_test',
+        outcome: 'completed',
+        seconds: 1,
+        steps: [{ name: `step_${i}`, outcome: 'ok', duration_ms: 1 }],
+      });
     }
     const text = await registry.metrics();
     const steps = new Set([...text.matchAll(/^dms_job_step_duration_seconds_count\{kind="share_test",step="([^"]+)"\}/gm)].map((match) => match[1]));

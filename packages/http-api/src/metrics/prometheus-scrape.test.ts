@@ -86,7 +86,12 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
     await runJob(b, 'scan');
     rmSync(join(root, 'shares', 'gone'), { recursive: true });
     await runJob(gone, 'test');
-    await t.storage.shares.saveForecast(a.id, { samples: 3, days: 2, growth_bytes_per_day: 1e9, full_at: new Date(Date.now() + 40 * 86_400_000).toISOString() });
+    await t.storage.shares.saveForecast(a.id, {
+      samples: 3,
+      days: 2,
+      growth_bytes_per_day: 1e9,
+      full_at: new Date(Date.now() + 40 * 86_400_000).toISOString(),
+    });
     await raiseAlert(t, gone);
     metricsKey = await t.bearer('metrics/index');
 

@@ -26,14 +26,22 @@ export const shareGauges: readonly ShareGauge[] = [
     help: "the sum of the sizes of each share's files, as its latest scan counted them",
     value: (share) => (share.last_scanned_at === null ? undefined : share.file_size_sum),
   },
-  { name: 'dms_share_files', help: "each share's files, as its latest scan counted them", value: (share) => (share.last_scanned_at === null ? undefined : share.file_count) },
+  {
+    name: 'dms_share_files',
+    help: "each share's files, as its latest scan counted them",
+    value: (share) => (share.last_scanned_at === null ? undefined : share.file_count),
+  },
   {
     name: 'dms_share_healthy',
     help: "1 when each share's latest test passed, 0 when it failed; no series before a first test",
     value: (share) => (share.health === 'ok' ? 1 : share.health === 'unreachable' ? 0 : undefined),
   },
   { name: 'dms_share_last_test_timestamp_seconds', help: "when each share's latest test ended (Unix time)", value: (share) => seconds(share.last_tested_at) },
-  { name: 'dms_share_last_scan_timestamp_seconds', help: "when each share's latest completed scan ended (Unix time)", value: (share) => seconds(share.last_scanned_at) },
+  {
+    name: 'dms_share_last_scan_timestamp_seconds',
+    help: "when each share's latest completed scan ended (Unix time)",
+    value: (share) => seconds(share.last_scanned_at),
+  },
   {
     // A time, not a count of days (Prometheus' base unit): days until full = (this - time()) / 86400, as the share's days_until_full.
     name: 'dms_share_full_timestamp_seconds',
