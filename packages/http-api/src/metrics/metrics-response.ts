@@ -25,9 +25,11 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
  * ~1 MB compressed (docs/decisions/180-metrics-per-share-and-activity.md). No ETag: a scrape
  * is never the same twice.
  */
-export async function respondMetrics(c: Context<AppEnv>, text: string, contentType: string): Promise<Response> {
+export async function respondMetrics(c: Context<AppEnv>, text: Buffer, contentType: string): Promise<Response> {
   const headers = responseHeaders(c, { 'Content-Type': contentType, Vary: 'Accept-Encoding' });
-  if (text.length < compressFromBytes || !acceptsGzip(requestHeader(c, 'accept-encoding'))) return new Response(text, { headers });
+  if (text.length < compressFromBytes || !acceptsGzip(requestHeader(c, 'accept-encoding'))) {
+    return new Response(new Uint8Array(text.buffer, text.byteOffset, text.byteLength), { headers });
+  }
   const body = await gzipAsync(text, { level: 1 });
   return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
 }

@@ -9,7 +9,7 @@ import { registerActivityMetrics } from './activity-metrics.js';
 export interface Metrics {
   registry: Registry;
   /** The whole `/metrics` answer: what the registry holds and the per-share gauges. */
-  exposition(): Promise<string>;
+  exposition(): Promise<Buffer>;
   authFailures: Counter;
   trapSendFailures: Counter;
   /** Bytes of log lines dropped because standard output's reader fell too far behind. */
@@ -95,7 +95,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     // The registry's text, then the shares' (written apart: docs/decisions/180-metrics-per-share-and-activity.md).
     exposition: async () => {
       const [registered, perShare] = await Promise.all([registry.metrics(), shares()]);
-      return registered + perShare;
+      return Buffer.concat([Buffer.from(registered), perShare]);
     },
     authFailures,
     trapSendFailures,

@@ -7,7 +7,19 @@ interface ShareGauge {
   value(share: ShareGauges): number | undefined;
 }
 
-const seconds = (at: string | null) => (at === null ? undefined : Date.parse(at) / 1000);
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+const number = (text: string, from: number, length: number) => {
+  let value = 0;
+  for (let i = from; i < from + length; i++) value = value * 10 + digit(text, i);
+  return value;
+};
+/** `2026-11-29T01:15:00.000Z` (how dms stores times) read from its digits: Date.parse for 20,000 of them was a fifth of a scrape. */
+export function isoSeconds(at: string): number {
+  if (at.length !== 24 || at[10] !== 'T' || at[23] !== 'Z') return Date.parse(at) / 1000;
+  const ms = Date.UTC(number(at, 0, 4), number(at, 5, 2) - 1, number(at, 8, 2), number(at, 11, 2), number(at, 14, 2), number(at, 17, 2), number(at, 20, 3));
+  return Number.isNaN(ms) ? Date.parse(at) / 1000 : ms / 1000;
+}
+const seconds = (at: string | null) => (at === null ? undefined : isoSeconds(at));
 
 /** The gauges of each share: at most this many series a share (docs/decisions/180-metrics-per-share-and-activity.md). */
 export const shareGauges: readonly ShareGauge[] = [
@@ -55,30 +67,46 @@ export function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 
-/** `{share_id="…",share="…",nas="…",pool="…"}`: written once per share and scrape, for all its series. */
-function labelsOf(share: ShareGauges): string {
-  return `{share_id="${share.id}",share="${escapeLabelValue(share.name)}",nas="${escapeLabelValue(share.nas_name)}",pool="${escapeLabelValue(share.pool_name ?? '')}"}`;
+/** `{share_id="…",share="…",nas="…",pool="…"}` as UTF-8: written once per share and scrape, for all its series. */
+function labelsOf(share: ShareGauges): Buffer {
+  return Buffer.from(
+    `{share_id="${share.id}",share="${escapeLabelValue(share.name)}",nas="${escapeLabelValue(share.nas_name)}",pool="${escapeLabelValue(share.pool_name ?? '')}"} `,
+  );
 }
+
+/** The longest value written: a double as JavaScript prints it (e.g. -1.2345678901234567e+308). */
+const maxValueBytes = 25;
 
 /**
  * The per-share gauges as Prometheus text: all rebuilt from one read of the shares at each
  * scrape (one query, `NasShareStore.gauges`), so a deleted share's series go with it and a
- * renamed share never leaves its old name behind. Written here rather than through
- * prom-client's registry: its formatting of 80,000 values (10,000 shares) cost ~110-190 ms of
- * CPU a scrape, the labels escaped again for each series; this writes each share's labels once.
+ * renamed share never leaves its old name behind. Written here into one buffer rather than
+ * through prom-client's registry: its formatting of 80,000 values (10,000 shares) cost
+ * ~110-190 ms of CPU a scrape and a string of every line, each share's labels escaped again for
+ * each series; here they are escaped and encoded once per share, and little is left to collect.
  */
-export function shareExposition(read: () => Promise<ShareGauges[]>): () => Promise<string> {
+export function shareExposition(read: () => Promise<ShareGauges[]>): () => Promise<Buffer> {
   return async () => {
     const shares = await read();
     const labels = shares.map(labelsOf);
-    let text = '';
-    for (const gauge of shareGauges) {
-      text += `# HELP ${gauge.name} ${gauge.help}\n# TYPE ${gauge.name} gauge\n`;
+    const headers = shareGauges.map((gauge) => `# HELP ${gauge.name} ${gauge.help}\n# TYPE ${gauge.name} gauge\n`);
+    let bound = 0;
+    for (const header of headers) bound += Buffer.byteLength(header);
+    for (const label of labels) bound += label.length * shareGauges.length;
+    for (const gauge of shareGauges) bound += (gauge.name.length + maxValueBytes + 1) * shares.length;
+    const out = Buffer.allocUnsafe(bound);
+    let at = 0;
+    shareGauges.forEach((gauge, g) => {
+      at += out.write(headers[g]!, at, 'utf8');
       for (let i = 0; i < shares.length; i++) {
         const value = gauge.value(shares[i]!);
-        if (value !== undefined) text += `${gauge.name}${labels[i]!} ${value}\n`;
+        if (value === undefined) continue;
+        at += out.write(gauge.name, at, 'latin1');
+        at += labels[i]!.copy(out, at);
+        at += out.write(String(value), at, 'latin1');
+        out[at++] = 0x0a;
       }
-    }
-    return text;
+    });
+    return out.subarray(0, at);
   };
 }
