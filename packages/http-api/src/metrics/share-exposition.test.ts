@@ -36,6 +36,8 @@ describe('share exposition', () => {
     const labels = '{share_id="1",share="a \\"quoted\\" \\\\ name\\nsecond line",nas="nas",pool="pool"}';
     expect(text).toContain(`dms_share_capacity_bytes${labels} ${2 ** 50}\n`);
     expect(text).toContain(`dms_share_healthy${labels} 1\n`);
+    expect(text).toContain(`dms_share_free_bytes${labels} 10\n`);
+    expect(text).toContain(`dms_share_files${labels} 3\n`);
     expect(text).toContain(`dms_share_last_test_timestamp_seconds${labels} 1795914900.25\n`);
     expect(text).toContain(`dms_share_full_timestamp_seconds${labels} ${Date.parse('2027-01-01T00:00:00.000Z') / 1000}\n`);
     expect(text.split('\n').filter((line) => line.startsWith('dms_share_'))).toHaveLength(shareGauges.length);
@@ -47,5 +49,15 @@ describe('share exposition', () => {
     for (const at of ['2026-11-29T01:15:00.250Z', '1999-12-31T23:59:59.999Z', '2026-02-28T00:00:00.000Z']) expect(isoSeconds(at)).toBe(Date.parse(at) / 1000);
     expect(isoSeconds('2026-11-29T01:15:00Z')).toBe(Date.parse('2026-11-29T01:15:00Z') / 1000);
     expect(isoSeconds('2026-11-29T02:15:00.000+01:00')).toBe(Date.parse('2026-11-29T01:15:00.000Z') / 1000);
+  });
+});
+
+describe('share exposition numbers', () => {
+  it('writes whole numbers, zero and fractions as JavaScript prints them', async () => {
+    const values = [0, 7, 10, 99, 1_000_000_007, Number.MAX_SAFE_INTEGER];
+    const rows = values.map((value, i) => share(i + 1, { capacity_bytes: value, free_bytes: 0 }));
+    const text = (await shareExposition(async () => rows)()).toString('utf8');
+    const written = [...text.matchAll(/^dms_share_capacity_bytes\{[^}]*\} (\S+)$/gm)].map((match) => match[1]);
+    expect(written).toEqual(values.map(String));
   });
 });

@@ -74,6 +74,15 @@ function labelsOf(share: ShareGauges): Buffer {
   );
 }
 
+/** Writes `value` as the text format does (as JavaScript prints it); whole numbers digit by digit, without a string each. */
+function writeNumber(out: Buffer, at: number, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) return at + out.write(String(value), at, 'latin1');
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  for (let i = digits - 1, rest = value; i >= 0; i--, rest = Math.floor(rest / 10)) out[at + i] = 0x30 + (rest % 10);
+  return at + digits;
+}
+
 /** The longest value written: a double as JavaScript prints it (e.g. -1.2345678901234567e+308). */
 const maxValueBytes = 25;
 
@@ -103,7 +112,7 @@ export function shareExposition(read: () => Promise<ShareGauges[]>): () => Promi
         if (value === undefined) continue;
         at += out.write(gauge.name, at, 'latin1');
         at += labels[i]!.copy(out, at);
-        at += out.write(String(value), at, 'latin1');
+        at = writeNumber(out, at, value);
         out[at++] = 0x0a;
       }
     });
