@@ -28,7 +28,8 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 export async function respondMetrics(c: Context<AppEnv>, text: Buffer, contentType: string): Promise<Response> {
   const headers = responseHeaders(c, { 'Content-Type': contentType, Vary: 'Accept-Encoding' });
   if (text.length < compressFromBytes || !acceptsGzip(requestHeader(c, 'accept-encoding'))) {
-    return new Response(new Uint8Array(text.buffer, text.byteOffset, text.byteLength), { headers });
+    // Buffer.concat's memory: never a SharedArrayBuffer.
+    return new Response(new Uint8Array(text.buffer as ArrayBuffer, text.byteOffset, text.byteLength), { headers });
   }
   const body = await gzipAsync(text, { level: 1 });
   return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
