@@ -16,7 +16,7 @@ const routeSuites = [
   'src/app.test.ts',
   'src/bad-input.test.ts',
   'src/http/json-body.test.ts',
-  'src/metrics/capacity-metrics.test.ts',
+  'src/metrics/share-metrics.test.ts',
   'src/capacity-thresholds.test.ts',
   // Not src/secrets-at-rest.test.ts: it reads the SQLite file's bytes (PostgreSQL's rows are sealed by the same stores).
 ];

@@ -95,7 +95,7 @@ export {
   type ActiveJobStatus,
   type Job,
 } from './domain/job.js';
-export { jobStatuses } from './domain/job-status.js';
+export { jobStatuses, finishedJobStatuses, unfinishedJobStatuses } from './domain/job-status.js';
 
 // The audit log: who changed what, from where
 export {
@@ -237,4 +237,4 @@ export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAc
 
 // Events, as the event stream carries them
 export type { DmsEvent } from './domain/events.js';
-export type { ShareCapacityGauge, ShareCapacitySample } from './ports/storage.js';
+export type { ShareGauges, ShareCapacitySample } from './ports/storage.js';

@@ -22,6 +22,7 @@ import { localScanBench, localScanTargets } from './local-scan-bench.mjs';
 import { remoteScanBench, remoteScanTargets } from './remote-scan-bench.mjs';
 import { defaultPgServerUrl, postgresBench } from './pg-bench.mjs';
 import { hostileBench } from './hostile/harness.mjs';
+import { metricsBench, metricsTargets } from './metrics-bench.mjs';
 import { faultsBench } from './faults.mjs';
 import { shutdownBench } from './shutdown.mjs';
 import { tracingBench, tracingTargets } from './tracing-bench.mjs';
@@ -79,6 +80,7 @@ const targets = {
   // Through the API (the job and its polling included); scan.ratio_vs_du is the local driver's own.
   'scan.api.ratio_vs_du': { op: '<=', value: 2 },
   ...localScanTargets,
+  ...metricsTargets,
   'faults.sqlite_lock.healthz_p99_ms': { op: '<', value: 50 },
   'faults.sqlite_lock.write_503_ms': { op: '<', value: 3000 },
   'shutdown.exit_s': { op: '<=', value: 10 },
@@ -355,6 +357,8 @@ async function main() {
 
   // --- Tracing: show with traces exported at 10 % sampling against tracing off. ---
   await tracingBench({ record, notes, log });
+  // --- /metrics with 10,000 shares: one scrape's time and size. ---
+  await metricsBench({ record, notes, log });
 
   // --- Faults: another process holding SQLite's write lock; synchronous FULL vs NORMAL. ---
   await faultsBench({ record, notes, log });

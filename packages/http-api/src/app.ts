@@ -5,7 +5,6 @@ import { type Core, type SnmpAgentState } from '@dms/core/runtime';
 import type { Logger } from 'pino';
 import type { AppEnv } from './http/env.js';
 import { RouteTable } from './routes/route-table.js';
-import { respond } from './http/respond.js';
 import { errorResponse, toDomainError } from './http/error-response.js';
 import { requestIdOf } from './http/common-headers.js';
 import { createObserver } from './pipeline/observe.js';
@@ -15,6 +14,7 @@ import { limitBody } from './pipeline/body-limit.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { clientAddressResolver } from './rate-limit/client-address.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { respondMetrics } from './metrics/metrics-response.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { restOperations } from './operations/rest-operations.js';
 
@@ -45,9 +45,11 @@ export function createApp(options: AppOptions): DmsApp {
   const { core, logger } = options;
   const app = new Hono<AppEnv>();
   const metrics = createMetrics({
-    jobsByStatus: () => core.jobs.countByStatus(),
+    unfinishedJobs: () => core.jobs.countUnfinishedByKind(),
     jobRejections: () => core.jobs.rejections(),
-    shareCapacities: () => core.shares.capacityGauges(),
+    openAlerts: () => core.alerts.countOpen(),
+    shares: () => core.shares.gauges(),
+    activity: core.activity,
   });
   const loginPath = `${apiBase}/auth/login`;
   const publicPaths = new Set([
@@ -78,7 +80,7 @@ export function createApp(options: AppOptions): DmsApp {
   routes.addUnlisted('GET', '/metrics', async (c) => {
     // Admin-only like users, settings and CORS rules (scope catalogue): the scope, and admin rights through every path.
     authorizeAdmin(c.get('principal'), 'metrics', 'index', 'read metrics');
-    return respond(c, await metrics.registry.metrics(), metrics.registry.contentType);
+    return respondMetrics(c, await metrics.exposition(), metrics.registry.contentType);
   });
   routes.register();
 

@@ -12,6 +12,7 @@ export const finishedJobStatuses = ['completed', 'failed'] as const;
 export const jobStatuses = [...unfinishedJobStatuses, ...finishedJobStatuses] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 export type FinishedJobStatus = (typeof finishedJobStatuses)[number];
+export type UnfinishedJobStatus = (typeof unfinishedJobStatuses)[number];
 
 /** Whether a job has ended (completed or failed): nothing about it changes any more. */
 export function isJobFinished(job: { status: JobStatus }): boolean {

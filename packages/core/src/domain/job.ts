@@ -5,7 +5,15 @@ import { listFields } from '../list-query/list-fields.js';
 import { listQuerySchema } from '../list-query/list-query-schema.js';
 import { collectionSchema } from '../list-query/collection-schema.js';
 
-export { unfinishedJobStatuses, finishedJobStatuses, jobStatuses, isJobFinished, type JobStatus, type FinishedJobStatus } from './job-status.js';
+export {
+  unfinishedJobStatuses,
+  finishedJobStatuses,
+  jobStatuses,
+  isJobFinished,
+  type JobStatus,
+  type FinishedJobStatus,
+  type UnfinishedJobStatus,
+} from './job-status.js';
 
 export const jobKinds = ['share_test', 'share_scan'] as const;
 export type JobKind = (typeof jobKinds)[number];

@@ -5,6 +5,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { AllowedHosts, ShareDriverRegistry } from '../ports/share-driver.js';
 import type { HostPolicy } from '../security/host-policy.js';
 import type { EventBus } from '../ports/event-bus.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import { jobKindWords, type FinishedJobStatus, type JobKind } from '../domain/job.js';
 import { makeEvent, type DmsEventName } from '../domain/events.js';
@@ -50,6 +51,8 @@ export interface JobEngineOptions {
   onError?: (error: unknown) => void;
   /** Each job that ended failed, interrupted ones included (the service logs them at warn). */
   onJobFailed?: (failure: JobFailure) => void;
+  /** Told of each job this process ran to its end and of a scan's entries as it reaches them (`/metrics`). */
+  activity?: ActivityFeed;
 }
 
 /** What a job ran on, and its step count. */
@@ -66,7 +69,7 @@ export interface JobRefs {
 /** The queue bounds a job is admitted under, and who asked for it (for bounds, and by name). */
 export type JobBounds = QueueBounds & { requestedBy: string; requester: string };
 
-type Hooks = 'onError' | 'onJobFailed' | 'purgeExpired' | 'onQueueFull';
+type Hooks = 'onError' | 'onJobFailed' | 'purgeExpired' | 'onQueueFull' | 'activity';
 
 const eventNames: Record<JobKind, Record<FinishedJobStatus, DmsEventName>> = {
   share_test: { completed: 'share_test_completed', failed: 'share_test_failed' },
@@ -342,7 +345,7 @@ export class JobEngine {
     const { storage, clock } = this.#options;
     const shareId = job.share_id;
     const at = this.now();
-    const durationMs = Math.max(0, clock().getTime() - (job.started_at === null ? clock().getTime() : Date.parse(job.started_at)));
+    const durationMs = Math.round(this.secondsSinceStart(job) * 1000);
     const capacity = capacityOfOutcome(outcome);
     // Tried again while storage is unavailable, as the finish; given up on any other refusal.
     await untilStored(async (refusals) => {
@@ -365,6 +368,12 @@ export class JobEngine {
     }, this.retryOptions()).catch(() => {});
     // The forecast follows from the history the reading joined; a failure leaves the last one.
     if (capacity) await refreshForecast(storage, shareId, clock()).catch((error: unknown) => this.#options.onError?.(error));
+  }
+
+  /** How long the job has run, from its claim, by the engine's clock (0 for a job never started). */
+  private secondsSinceStart(job: JobRecord): number {
+    const now = this.#options.clock().getTime();
+    return Math.max(0, now - (job.started_at === null ? now : Date.parse(job.started_at))) / 1000;
   }
 
   /**
@@ -413,6 +422,7 @@ export class JobEngine {
           latest = snapshot;
           progress.report(snapshot);
         },
+        onScanEntries: (count) => this.#options.activity?.report({ type: 'scan_entries', count }),
       }).catch((error: unknown): RunResult => ({
         outcome: { status: 'failed' as const, message: `internal error: ${error instanceof Error ? error.message : String(error)}`, ...latest },
         subject: { shareId: job.share_id, name: '' },
@@ -433,6 +443,13 @@ export class JobEngine {
       // The next job is already this worker's: nothing in the telling may keep it from running.
       try {
         this.announceFinished(job, stored, subject);
+        this.#options.activity?.report({
+          type: 'job_finished',
+          kind: job.kind,
+          outcome: stored.status,
+          seconds: this.secondsSinceStart(job),
+          steps: stored.steps,
+        });
       } catch (error) {
         this.#options.onError?.(error);
       }

@@ -25,6 +25,8 @@ export interface RunContext {
   span?: Span;
   /** Persists progress (throttled by the caller). */
   report(progress: { progress: number; total: number; steps: StepOutcome[]; result?: Record<string, number> }): void;
+  /** A scan reached this many more files and directories (told as it goes, so a long scan's rate shows while it runs). */
+  onScanEntries?(count: number): void;
 }
 
 export interface RunResult {
@@ -103,20 +105,32 @@ export async function runJob(job: JobRecord, context: RunContext): Promise<RunRe
     };
   }
 
+  // Entries told so far, and the directories of the last progress (the result counts files only).
+  let entriesTold = 0;
+  let directories = 0;
+  const tellEntries = (reached: number) => {
+    if (reached <= entriesTold) return;
+    context.onScanEntries?.(reached - entriesTold);
+    entriesTold = reached;
+  };
   try {
     const startedMs = context.clock().getTime();
     const analytics = new ScanAnalyticsBuilder(startedMs);
     const { capacity, ...counts } = await driver.scan(location, {
       ...run,
       analytics,
-      onProgress: (p) =>
+      onProgress: (p) => {
+        directories = p.directories;
+        tellEntries(p.file_count + p.directories);
         context.report({
           progress: p.file_count,
           total: 0,
           steps: [...steps],
           result: { ...p, entries_per_second: entriesPerSecond(p.file_count + p.directories, context.clock().getTime() - startedMs) },
-        }),
+        });
+      },
     });
+    tellEntries(counts.file_count + directories);
     return {
       subject,
       analytics: analytics.result(),

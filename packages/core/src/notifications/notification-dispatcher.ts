@@ -12,6 +12,7 @@ import type { NotificationMessage } from '../domain/notification-message.js';
  */
 export type TrapChannelSend = (trapId: number, message: NotificationMessage) => Promise<SendResult>;
 import { notificationDefaults } from '../defaults.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 
 export interface NotificationDispatcherOptions {
   storage: Storage;
@@ -27,6 +28,8 @@ export interface NotificationDispatcherOptions {
   /** Each attempt's outcome on its channel, `failuresBefore` the failures in a row before it (the failing alert). */
   onOutcome?: (channel: DispatchChannelRecord, result: SendResult, failuresBefore: number) => Promise<void>;
   onError?: (error: unknown) => void;
+  /** Told of each attempt's outcome, by channel type (`/metrics`). */
+  activity?: ActivityFeed;
   /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
   refreshAlertmanager?: ChannelRefresh;
   refreshMs?: number;
@@ -50,8 +53,8 @@ export function backoffMs(attempts: number, random: () => number): number {
  * delivery is sent by one of them, and one left by a replica that died is taken up after it.
  */
 export class NotificationDispatcher {
-  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>> &
-    Pick<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager'>;
+  readonly #options: Required<Omit<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager' | 'activity'>> &
+    Pick<NotificationDispatcherOptions, 'onOutcome' | 'refreshAlertmanager' | 'activity'>;
   #refreshedAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<number> | undefined;
@@ -239,13 +242,15 @@ export class NotificationDispatcher {
     const giveUp = new Date(delivery.give_up_at);
     let next: Date | null = null;
     if (!result.ok && !result.gone && at < giveUp) next = new Date(Math.min(at.getTime() + backoffMs(attempts, random), giveUp.getTime()));
+    const outcome = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
     await storage.notificationDeliveries.recordAttempt(delivery.id, {
       at: at.toISOString(),
       status_code: result.status_code,
       error: result.error,
       next_attempt_at: next?.toISOString() ?? null,
-      outcome: result.ok ? 'delivered' : next ? 'retrying' : 'failed',
+      outcome,
     });
+    this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome });
     if (result.gone) {
       // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
       await storage.notificationChannels.update(channel.id, { enabled: false });

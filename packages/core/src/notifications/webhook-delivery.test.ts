@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { openDms, type Dms } from '../runtime/open-dms.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { seededRandom, startHttpReceiver, type HttpReceiver } from '../testing/http-receiver.js';
+import type { Activity } from '../ports/activity-feed.js';
 
 /**
  * Issue 44, done when: a webhook receiver verifies every body with the Standard Webhooks
@@ -109,8 +110,12 @@ describe('webhook channel', () => {
       const share = { type: 'nas_shares', id: '77', name: 'share-77' };
       await dms.core.alerts.sight('scan_failed', share, 'failed');
       await dms.core.alerts.clear('scan_failed', share);
+      const told: Activity[] = [];
+      dms.core.activity.subscribe((activity) => told.push(activity));
       await dms.notifications.runOnce();
       expect(gone.requests).toHaveLength(1);
+      // What /metrics counts (dms_notifications_total): the one attempt, by channel type and outcome; the dropped one was not sent.
+      expect(told).toEqual([{ type: 'notification_attempt', channel_type: 'webhook', outcome: 'failed' }]);
       expect(await dms.core.notificationChannels.show(systemPrincipal, 'gone')).toMatchObject({ enabled: false });
       const { deliveries } = await dms.core.notificationChannels.deliveries(systemPrincipal, 'gone', { sort_by: ['id'] });
       expect(deliveries.map((delivery) => [delivery.outcome, delivery.status_code])).toEqual([

@@ -63,6 +63,8 @@ export interface AlertStore {
    * then (undefined otherwise), so one caller of all replicas tells it once.
    */
   unsilence(source: AlertSource, resourceType: string | null, resourceId: string | null): Promise<AlertRecord | undefined>;
+  /** Open alerts counted by source and level (only pairs that have some): read through the alerts_open index, never the cleared ones. */
+  countOpen(): Promise<Array<{ source: AlertSource; level: Severity; count: number }>>;
   get(id: number): Promise<AlertRecord | undefined>;
   /** One page; for a reader who is not an admin, without the alerts about other users' API keys. */
   list(query: ListQuery, reader?: AlertReader): Promise<ListPage<AlertRecord>>;

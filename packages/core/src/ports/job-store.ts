@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { FinishedJobStatus, JobStatus, StepOutcome } from '../domain/job.js';
+import type { FinishedJobStatus, JobKind, JobStatus, StepOutcome, UnfinishedJobStatus } from '../domain/job.js';
 import type { JobTable } from '../tables/jobs.table.js';
 import type { ListPage, ListQuery } from '../list-query/list-query.js';
 
@@ -77,6 +77,8 @@ export interface JobStore {
   /** A page of jobs (GET /jobs): filters and order of jobListSpec's columns. */
   list(query: ListQuery): Promise<ListPage<JobRecord>>;
   countByStatus(): Promise<Record<JobStatus, number>>;
+  /** Queued and working jobs by kind (only the kinds and statuses that have some): read through the jobs_status_kind index, never the finished jobs. */
+  countUnfinishedByKind(): Promise<Array<{ kind: JobKind; status: UnfinishedJobStatus; count: number }>>;
   /** Failed share tests finished at or after `since`, counted per share (shares with none left out). */
   failedTestsSince(since: string): Promise<Array<{ share_id: number; count: number }>>;
   /**

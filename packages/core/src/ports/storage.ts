@@ -136,19 +136,20 @@ export interface NasShareStore extends CrudStore<NasShareRecord, NasShareInsert,
   purgeScans(before: string, limit: number): Promise<number>;
   /** Every share's latest counts and its counts as of `since` (GET /statistics/capacity). */
   capacity(since: string): Promise<ShareCapacityRow[]>;
-  /** Every share whose capacity was read, with its NAS's and pool's names: one query (the /metrics gauges). */
-  capacityGauges(): Promise<ShareCapacityGauge[]>;
+  /** Every share with its NAS's and pool's names and what is known of it: one query (the /metrics gauges). */
+  gauges(): Promise<ShareGauges[]>;
 }
 
-/** A share's latest capacity reading as `/metrics` shows it. */
-export interface ShareCapacityGauge {
-  id: number;
-  name: string;
+/** A share as `/metrics` shows it: its names and what its latest test, scan and capacity reading found (null: none yet). */
+export interface ShareGauges extends Pick<
+  NasShareRecord,
+  'id' | 'name' | 'health' | 'capacity_bytes' | 'free_bytes' | 'file_count' | 'file_size_sum' | 'last_tested_at' | 'last_scanned_at'
+> {
   nas_name: string;
   /** Null when the share is in no pool. */
   pool_name: string | null;
-  capacity_bytes: number;
-  free_bytes: number;
+  /** When the capacity forecast reaches the size; null when unknown or not growing. */
+  full_at: string | null;
 }
 
 /**

@@ -33,6 +33,15 @@ export { addressKey, unmappedAddress } from '../security/client-address-key.js';
 
 // Ports a host implements or passes in, and the secret box it seals with
 export type { EventBus } from '../ports/event-bus.js';
+// What the core tells of its activity (core.activity), and the bounded label values of its outcomes
+export {
+  notificationAttemptOutcomes,
+  scheduleRunOutcomes,
+  type Activity,
+  type ActivityFeed,
+  type NotificationAttemptOutcome,
+  type ScheduleRunOutcome,
+} from '../ports/activity-feed.js';
 export type { RateLimitDecision, AccessLimits } from '../ports/rate-limiter.js';
 export type { PasswordHasher } from '../ports/password-hasher.js';
 export type { Storage } from '../ports/storage.js';

@@ -7,6 +7,7 @@ import { postgresOrSkip } from '../testing/postgres-test-database.js';
 import { pollUntil } from '../testing/poll-until.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import type { Core } from '../services/create-core.js';
+import type { Activity } from '../ports/activity-feed.js';
 
 // Locally a missing server skips with the reason printed; on CI it fails.
 const unreachable = await postgresOrSkip('the PostgreSQL half of the scheduler suite');
@@ -97,12 +98,19 @@ for (const adapter of ['sqlite', 'postgres'] as TestAdapter[]) {
         rrule: 'DTSTART:20261125T120000Z\nRRULE:FREQ=MINUTELY',
         nas_share_ids: [share.id],
       });
+      const told: Activity[] = [];
+      core.activity.subscribe((activity) => told.push(activity));
       // Down from 12:00:30 to 12:10:30: due at 12:01, ten more occurrences passed (12:01 runs; 12:02 … 12:10 missed = 9, plus none past).
       time.set('2026-11-25T12:10:30Z');
       await test.dms.scheduler.tick();
       await test.dms.scheduler.settled();
       const schedule = await core.schedules.show(systemPrincipal, 'minutely');
       expect(schedule).toMatchObject({ missed_count: 9, skipped_count: 0, next: '2026-11-25T12:11:00.000Z', last_run_at: '2026-11-25T12:10:30.000Z' });
+      // What /metrics counts (dms_schedule_runs_total): the run fired, 9 occurrences missed.
+      expect(told.filter((activity) => activity.type === 'schedule_runs')).toEqual([
+        { type: 'schedule_runs', outcome: 'fired', count: 1 },
+        { type: 'schedule_runs', outcome: 'missed', count: 9 },
+      ]);
       expect((await core.jobs.list(systemPrincipal, { requester: ['scheduler'] })).count).toBe(1);
     });
 
@@ -153,9 +161,12 @@ for (const adapter of ['sqlite', 'postgres'] as TestAdapter[]) {
       time.set('2026-11-25T12:01:00Z');
       await test.dms.scheduler.tick();
       await test.dms.scheduler.settled();
+      const told: Activity[] = [];
+      core.activity.subscribe((activity) => told.push(activity));
       time.set('2026-11-25T12:02:00Z');
       await test.dms.scheduler.tick();
       expect(await core.schedules.show(systemPrincipal, 'busy')).toMatchObject({ skipped_count: 1, missed_count: 0, next: '2026-11-25T12:03:00.000Z' });
+      expect(told).toEqual([{ type: 'schedule_runs', outcome: 'skipped', count: 1 }]);
       expect((await core.jobs.list(systemPrincipal, { requester: ['scheduler'] })).count).toBe(1);
     });
 

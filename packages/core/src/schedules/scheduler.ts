@@ -10,6 +10,7 @@ import { schedulerPrincipal, type Principal } from '../scopes/principal.js';
 import { RecurrenceError, type Recurrences } from './recurrence.js';
 import { creatorOf, mayActOn } from './schedule-creator.js';
 import { ROOT_CONTEXT, inSpan } from '../tracing/spans.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 
 /** What the scheduler needs of the rest of the service. */
 export interface SchedulerOptions {
@@ -35,6 +36,8 @@ export interface SchedulerOptions {
   /** Told of a run that ended with shares it started no job on (a refusal for that share). */
   onRunEnded?: (schedule: ScheduleRecord, run: ScheduleRunRecord) => void;
   onError?: (error: unknown) => void;
+  /** Told of each run it claimed (fired or skipped) and of the occurrences it missed (`/metrics`). */
+  activity?: ActivityFeed;
 }
 
 /** Most occurrences counted as missed in one go: a SECONDLY rule down for a year counts this many. */
@@ -243,6 +246,9 @@ export class Scheduler {
     });
     if (claimed === undefined) return;
     this.#options.onRun?.(schedule, plan.count, plan.count > 0 ? this.missedBecause(dueAt) : '');
+    // Told by the replica whose claim won: summed over replicas, each run counts once.
+    this.#options.activity?.report({ type: 'schedule_runs', outcome: claimed === 'skipped' ? 'skipped' : 'fired', count: 1 });
+    if (plan.count > 0) this.#options.activity?.report({ type: 'schedule_runs', outcome: 'missed', count: plan.count });
     if (claimed === 'skipped') return;
     this.feedInBackground(schedule, claimed, creator.principal);
   }

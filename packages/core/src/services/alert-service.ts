@@ -1,8 +1,8 @@
 import type { CoreDeps } from './core-deps.js';
 import { hasAdminRights, ownerUserIdOf, type Principal } from '../scopes/principal.js';
-import type { AlertRecord, AlertSettingRecord, AlertSighting } from '../ports/alert-store.js';
 import type { PendingCondition } from '../ports/alert-pending-store.js';
 import type { Stores } from '../ports/storage.js';
+import type { AlertRecord, AlertSettingRecord, AlertSighting, AlertStore } from '../ports/alert-store.js';
 import type { AuditResource } from '../domain/audit-event.js';
 import { authorize, authorizeAdmin } from '../scopes/scope-check.js';
 import { parseInput } from '../validation/zod-details.js';
@@ -248,6 +248,11 @@ export class AlertService {
   /** The open alerts of a source, for a sweep to clear what it no longer sees. */
   open(source: AlertSource): Promise<AlertRecord[]> {
     return this.deps.storage.alerts.open(source);
+  }
+
+  /** Open alerts by source and level, for `/metrics` (whose route admits admins only). */
+  countOpen(): ReturnType<AlertStore['countOpen']> {
+    return this.deps.storage.alerts.countOpen();
   }
 
   /** GET /alerts: an alert about another user's API key is not listed to a reader who is not an admin (decision 114). */

@@ -43,6 +43,8 @@ import { notificationDefaults } from '../defaults.js';
 import { OidcService } from './oidc-service.js';
 import type { OidcRelyingParty } from '../ports/oidc-relying-party.js';
 import { OpenIdClientRelyingParty } from '../adapters/openid-client/openid-client-relying-party.js';
+import { MemoryActivityFeed } from '../adapters/memory/memory-activity-feed.js';
+import type { ActivityFeed } from '../ports/activity-feed.js';
 
 export interface Core {
   /** Domain events (job progress, configuration changes, traps): what hosts and adapters subscribe to. */
@@ -73,6 +75,8 @@ export interface Core {
   /** Sign-in through an OpenID provider (issue 46). */
   readonly oidc: OidcService;
   readonly silences: SilenceService;
+  /** What this process's job engine, notification dispatcher and scheduler do, as it happens (what `/metrics` counts). */
+  readonly activity: Pick<ActivityFeed, 'subscribe'>;
 }
 
 /**
@@ -147,6 +151,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...given,
   };
   const audit = new AuditTrail(deps, onAudit);
+  // A subscriber that throws is the host's bug: told where the engine's errors go, never to the teller.
+  const activity = new MemoryActivityFeed((error) => engineOptions?.onError?.(error));
   const settings = new SettingsService(deps, audit);
   // Read where it is used (a NAS saved, a job's driver connecting): every replica obeys a change at once.
   const hostPolicy = async () => createHostPolicy((await settings.current()).share_test_allowed_hosts, resolveHost);
@@ -161,6 +167,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     clock: deps.clock,
     senders,
     refreshAlertmanager,
+    activity,
     ...notificationOptions,
     // A channel failing 3 times in a row raises notification_channel_failing; its next success clears it.
     onOutcome: async (channel, result, failuresBefore) => {
@@ -190,6 +197,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     hostPolicy,
     purgeExpired: retentionPurge(deps, settings, audit),
     onQueueFull: (total) => alertWatch.queueRefused(total),
+    activity,
     ...engineOptions,
   });
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
@@ -204,11 +212,13 @@ export function wireCore(options: CoreOptions): WiredCore {
     onRun: (schedule, missed, why) => alertWatch.scheduleRan(schedule, missed, why),
     onStopped: (schedule, reason) => alertWatch.scheduleStopped(schedule, reason),
     onRunEnded: (schedule, run) => alertWatch.scheduleRunEnded(schedule, run),
+    activity,
     ...schedulerOptions,
   });
   const core: Core = {
     events: deps.events,
     clock: deps.clock,
+    activity,
     ping: () => deps.storage.ping(),
     nas,
     pools,

@@ -1,6 +1,6 @@
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { JobRecord, QueueBounds } from '../ports/job-store.js';
+import type { JobRecord, JobStore, QueueBounds } from '../ports/job-store.js';
 import type { NasRecord, NasShareRecord, Stores } from '../ports/storage.js';
 import { schedulerPrincipal } from '../scopes/principal.js';
 import type { SettingsService } from './settings-service.js';
@@ -148,9 +148,14 @@ export class JobService {
     private readonly resolveHost?: ResolveHost,
   ) {}
 
-  /** Jobs by status, for metrics and the SNMP agent's gauges. */
+  /** Jobs by status, for the SNMP agent's gauges. */
   countByStatus(): Promise<Record<JobStatus, number>> {
     return this.deps.storage.jobs.countByStatus();
+  }
+
+  /** Queued and working jobs by kind, for `/metrics` (whose route admits admins only). */
+  countUnfinishedByKind(): ReturnType<JobStore['countUnfinishedByKind']> {
+    return this.deps.storage.jobs.countUnfinishedByKind();
   }
 
   /**

@@ -1,7 +1,7 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord, ShareCapacityGauge, ShareCapacitySample, Stores } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareGauges, ShareCapacitySample, Stores } from '../ports/storage.js';
 import { capacityOfOutcome, forecastReadingsRead } from '../jobs/capacity-findings.js';
 import { testAdoptionWindowMs, testFingerprint } from '../jobs/test-fingerprint.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
@@ -278,9 +278,9 @@ export class ShareService {
     return thinEvenly(readings, maxCapacityHistoryPoints, (reading) => Date.parse(reading.at));
   }
 
-  /** Every share's latest capacity reading, for `/metrics` (whose route admits admins only). */
-  capacityGauges(): Promise<ShareCapacityGauge[]> {
-    return this.deps.storage.shares.capacityGauges();
+  /** Every share's names and latest findings, for `/metrics` (whose route admits admins only). */
+  gauges(): Promise<ShareGauges[]> {
+    return this.deps.storage.shares.gauges();
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */

@@ -617,6 +617,14 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.jobs.purgeFinished(at(30), 3)).toBe(1);
       expect(await storage.jobs.purgeFinished(at(30), 3)).toBe(0);
       expect(await storage.jobs.countByStatus()).toMatchObject({ queued: 1, completed: 0 });
+      // The /metrics gauge: unfinished jobs only, by kind, finished ones never counted.
+      await storage.jobs.enqueue({ id: 'scan-q', kind: 'share_scan', nas_id: 1, share_id: null, total: 0, payload_enc: null, created_at: at(40) });
+      await storage.jobs.claim('w', at(41));
+      const unfinished = await storage.jobs.countUnfinishedByKind();
+      expect(unfinished.sort((a, b) => a.kind.localeCompare(b.kind) || a.status.localeCompare(b.status))).toEqual([
+        { kind: 'share_scan', status: 'queued', count: 1 },
+        { kind: 'share_test', status: 'working', count: 1 },
+      ]);
     });
 
     it('a transaction commits every write of its work together, or none of them', async () => {

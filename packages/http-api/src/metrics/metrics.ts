@@ -1,11 +1,15 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
-import type { JobStatus, ShareCapacityGauge } from '@dms/core';
+import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity, type ShareGauges } from '@dms/core';
+import type { ActivityFeed } from '@dms/core/runtime';
 import { dmsVersion } from '../version.js';
-import { registerCapacityMetrics } from './capacity-metrics.js';
+import { shareExposition } from './share-metrics.js';
+import { registerActivityMetrics } from './activity-metrics.js';
 
 export interface Metrics {
   registry: Registry;
+  /** The whole `/metrics` answer: what the registry holds and the per-share gauges. */
+  exposition(): Promise<Buffer>;
   authFailures: Counter;
   trapSendFailures: Counter;
   /** Bytes of log lines dropped because standard output's reader fell too far behind. */
@@ -13,19 +17,27 @@ export interface Metrics {
   record(method: string, route: string, status: number, seconds: number): void;
 }
 
-/** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
-/** What the metrics read from the core at scrape time. */
+/** What the metrics read from the core at scrape time, each one indexed query or memory. */
 export interface MetricSources {
-  jobsByStatus(): Promise<Record<JobStatus, number>>;
+  /** Queued and working jobs by kind (the jobs_status_kind index: never the finished jobs). */
+  unfinishedJobs(): Promise<Array<{ kind: JobKind; status: string; count: number }>>;
   jobRejections(): Readonly<Record<string, number>>;
-  /** Every share's latest capacity reading (one query per scrape). */
-  shareCapacities(): Promise<ShareCapacityGauge[]>;
+  /** Open alerts by source and level (the alerts_open index: never the cleared ones). */
+  openAlerts(): Promise<Array<{ source: string; level: Severity; count: number }>>;
+  /** Every share's names and latest findings (one query per scrape over the shares). */
+  shares(): Promise<ShareGauges[]>;
+  /** What this process's engine, dispatcher and scheduler do, counted as it happens. */
+  activity: Pick<ActivityFeed, 'subscribe'>;
 }
 
+/** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   // prom-client names its own metrics process_* and nodejs_*: the prefix makes them dms_process_*, dms_nodejs_*.
   collectDefaultMetrics({ register: registry, prefix: 'dms_' });
+  // Gauges named *_total (promtool check metrics: non-counter metrics should not have "_total"
+  // suffix); their per-type twins dms_nodejs_active_{handles,requests,resources} sum to the same.
+  for (const kind of ['handles', 'requests', 'resources']) registry.removeSingleMetric(`dms_nodejs_active_${kind}_total`);
   const record = registerRequestMetrics(registry);
   // The usual build-info gauge: always 1, its label says which version answers (a dashboard joins on it).
   new Gauge({ name: 'dms_build_info', help: 'the version of dms that serves, as a label; always 1', labelNames: ['version'], registers: [registry] }).set(
@@ -41,11 +53,25 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   new Gauge({
     name: 'dms_jobs',
-    help: 'jobs by state',
-    labelNames: ['state'],
+    help: 'jobs queued and working now, by kind',
+    labelNames: ['kind', 'status'],
     registers: [registry],
     async collect() {
-      for (const [state, count] of Object.entries(await sources.jobsByStatus())) this.set({ state }, count);
+      const counts = await sources.unfinishedJobs();
+      for (const kind of jobKinds) for (const status of unfinishedJobStatuses) this.set({ kind, status }, 0);
+      for (const { kind, status, count } of counts) this.set({ kind, status }, count);
+    },
+  });
+  new Gauge({
+    name: 'dms_alerts_open',
+    help: 'open alerts by source and level (info, notice, warning, error, critical)',
+    labelNames: ['source', 'level'],
+    registers: [registry],
+    // Every source at every level, 0 when none is open: bounded (the sources are a catalogue), and never absent.
+    async collect() {
+      const counts = await sources.openAlerts();
+      for (const source of alertSources) for (const level of Object.values(severityLevels)) this.set({ source, level }, 0);
+      for (const { source, level, count } of counts) this.set({ source, level: severityLevels[level] }, count);
     },
   });
 
@@ -61,7 +87,19 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
   });
 
-  registerCapacityMetrics(registry, sources.shareCapacities);
+  const shares = shareExposition(sources.shares);
+  registerActivityMetrics(registry, sources.activity);
 
-  return { registry, authFailures, trapSendFailures, logDroppedBytes, record };
+  return {
+    registry,
+    // The registry's text, then the shares' (written apart: docs/decisions/180-metrics-per-share-and-activity.md).
+    exposition: async () => {
+      const [registered, perShare] = await Promise.all([registry.metrics(), shares()]);
+      return Buffer.concat([Buffer.from(registered), perShare]);
+    },
+    authFailures,
+    trapSendFailures,
+    logDroppedBytes,
+    record,
+  };
 }

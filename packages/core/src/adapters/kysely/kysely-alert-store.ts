@@ -118,6 +118,16 @@ export class KyselyAlertStore implements AlertStore {
     return row && toRecord(row);
   }
 
+  async countOpen() {
+    const rows = await this.db
+      .selectFrom('alerts')
+      .select(['source', 'level', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('cleared_at', 'is', null)
+      .groupBy(['source', 'level'])
+      .execute();
+    return rows.map((row) => ({ source: row.source, level: row.level, count: Number(row.count) }));
+  }
+
   async get(id: number) {
     const row = await this.db.selectFrom('alerts').select(columns).where('id', '=', id).executeTakeFirst();
     return row && toRecord(row);

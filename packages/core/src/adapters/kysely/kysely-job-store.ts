@@ -1,7 +1,7 @@
 import { inTransaction } from './kysely-transaction.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobInsert, JobOutcome, JobProgress, JobRecord, JobStore, QueueBounds, TestToAdopt } from '../../ports/job-store.js';
-import { jobStatuses, unfinishedJobStatuses, type JobStatus, type StepOutcome } from '../../domain/job.js';
+import { jobStatuses, unfinishedJobStatuses, type JobStatus, type StepOutcome, type UnfinishedJobStatus } from '../../domain/job.js';
 import type { Database } from './kysely-schema.js';
 import { jobColumns, type JobTable } from '../../tables/jobs.table.js';
 import { parseJsonText, toJsonText } from '../../tables/json-text.js';
@@ -271,6 +271,16 @@ export class KyselyJobStore implements JobStore {
     const counts = Object.fromEntries(jobStatuses.map((status) => [status, 0])) as Record<JobStatus, number>;
     for (const row of rows) counts[row.status as JobStatus] = Number(row.count);
     return counts;
+  }
+
+  async countUnfinishedByKind() {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('status', 'in', unfinishedJobStatuses)
+      .groupBy(['status', 'kind'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status as UnfinishedJobStatus, count: Number(row.count) }));
   }
 
   async failedTestsSince(since: string) {

@@ -4,7 +4,7 @@ import type {
   NasSharePatch,
   NasShareRecord,
   NasShareStore,
-  ShareCapacityGauge,
+  ShareGauges,
   ShareCapacityRow,
   ShareCapacitySample,
   ShareForecast,
@@ -267,18 +267,43 @@ export class KyselyNasShareStore implements NasShareStore {
     }));
   }
 
-  async capacityGauges(): Promise<ShareCapacityGauge[]> {
-    // Joined on primary keys: one pass over the shares, whatever the size of the job or sample tables.
+  async gauges(): Promise<ShareGauges[]> {
+    // Joined on primary keys: one pass over the shares, whatever the size of the job, scan or sample tables.
     const rows = await this.db
       .selectFrom('nas_shares as s')
       .innerJoin('nas as n', 'n.id', 's.nas_id')
       .leftJoin('pools as p', 'p.id', 's.pool_id')
-      .select(['s.id', 's.name', 'n.name as nas_name', 'p.name as pool_name', 's.capacity_bytes', 's.free_bytes'])
-      .where('s.capacity_bytes', 'is not', null)
-      .where('s.free_bytes', 'is not', null)
+      .select([
+        's.id',
+        's.name',
+        'n.name as nas_name',
+        'p.name as pool_name',
+        's.health',
+        's.capacity_bytes',
+        's.free_bytes',
+        's.file_count',
+        's.file_size_sum',
+        's.last_tested_at',
+        's.last_scanned_at',
+        's.capacity_forecast',
+      ])
       .orderBy('s.id')
       .execute();
-    return rows.map((row) => ({ ...row, capacity_bytes: Number(row.capacity_bytes), free_bytes: Number(row.free_bytes) }));
+    // Built field by field: a spread of each of 10,000 rows cost more than the query (bench metrics.*).
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      nas_name: row.nas_name,
+      pool_name: row.pool_name,
+      health: row.health,
+      capacity_bytes: nullableNumber(row.capacity_bytes),
+      free_bytes: nullableNumber(row.free_bytes),
+      file_count: Number(row.file_count),
+      file_size_sum: Number(row.file_size_sum),
+      last_tested_at: row.last_tested_at,
+      last_scanned_at: row.last_scanned_at,
+      full_at: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast).full_at,
+    }));
   }
 
   async purgeScans(before: string, limit: number) {

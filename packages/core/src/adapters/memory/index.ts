@@ -1,1 +1,2 @@
 export { createMemoryRateLimiter, createMemoryAccessLimits } from './memory-rate-limiter.js';
+export { MemoryActivityFeed } from './memory-activity-feed.js';
