@@ -79,6 +79,19 @@ export {
 } from './domain/cors-rule.js';
 export { settingsSchema, settingsUpdateSchema } from './domain/settings.js';
 export { loginRequestSchema, tokenSchema } from './domain/auth.js';
+export {
+  totpConfirmRequestSchema,
+  totpDisableRequestSchema,
+  totpEnrollmentSchema,
+  totpRecoveryCodesSchema,
+  totpStatusSchema,
+  type TotpEnrollment,
+  type TotpStatus,
+  type SecondFactor,
+} from './domain/totp.js';
+export { sessionSchema, sessionCollectionSchema, sessionListSpec, sessionListQuerySchema, type Session } from './domain/session.js';
+export { TotpService } from './services/totp-service.js';
+export { SessionService, type SessionClient } from './services/session-service.js';
 
 // Jobs: statuses, kinds and when a job is finished
 export {

@@ -11,6 +11,8 @@ import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
 import { AccessService } from './access-service.js';
 import { UserService } from './user-service.js';
+import { TotpService } from './totp-service.js';
+import { SessionService } from './session-service.js';
 import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
 import { SettingsService } from './settings-service.js';
@@ -56,6 +58,10 @@ export interface Core {
   /** Authentication with its rate limits and lockouts: what every host calls per request. */
   readonly access: AccessService;
   readonly users: UserService;
+  /** A user's TOTP second factor (docs/decisions/178-totp-second-factor.md). */
+  readonly totp: TotpService;
+  /** Signed-in sessions (docs/decisions/179-sessions.md). */
+  readonly sessions: SessionService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
   readonly settings: SettingsService;
@@ -175,7 +181,10 @@ export function wireCore(options: CoreOptions): WiredCore {
     onQueueFull: (total) => alertWatch.queueRefused(total),
     ...engineOptions,
   });
-  const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
+  // Both change how a user signs in: what any replica remembers of credentials is dropped.
+  const totp = new TotpService(deps, audit, () => auth.credentialsChanged());
+  const sessions = new SessionService(deps, audit, () => auth.credentialsChanged());
+  const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32), totp, sessions);
   // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
   const scheduleRecurrences = new Recurrences();
   const ruleChecks = new Recurrences();
@@ -215,6 +224,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     statistics: new StatisticsService(deps),
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
+    totp,
+    sessions,
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
   };
   return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };
