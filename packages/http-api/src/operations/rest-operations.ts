@@ -14,6 +14,8 @@ import { poolOperations } from './pools.js';
 import { trapOperations } from './traps.js';
 import { snmpConfigurationOperations } from './snmp-configuration.js';
 import { authOperations } from './auth.js';
+import { totpOperations } from './totp.js';
+import { sessionOperations } from './sessions.js';
 import { settingsOperations } from './settings.js';
 import { apiKeyOperations } from './api-keys.js';
 import { userOperations } from './users.js';
@@ -42,6 +44,8 @@ export const restOperations = [
   ...trapOperations,
   ...snmpConfigurationOperations,
   ...authOperations,
+  ...totpOperations,
+  ...sessionOperations,
   ...settingsOperations,
   ...apiKeyOperations,
   ...userOperations,
