@@ -21,9 +21,7 @@ export const totpEnrollmentSchema = z.object({ secret: z.string(), otpauth_uri: 
 /** POST /auth/totp/confirm: the recovery codes, shown this once. */
 export const totpRecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) }).meta({ id: 'totp_recovery_codes' });
 /** GET /auth/totp: whether the caller's second factor is on. */
-export const totpStatusSchema = z
-  .object({ enabled: z.boolean(), pending: z.boolean(), recovery_codes_left: z.number().int() })
-  .meta({ id: 'totp_status' });
+export const totpStatusSchema = z.object({ enabled: z.boolean(), pending: z.boolean(), recovery_codes_left: z.number().int() }).meta({ id: 'totp_status' });
 
 export type TotpEnrollment = z.output<typeof totpEnrollmentSchema>;
 export type TotpStatus = z.output<typeof totpStatusSchema>;

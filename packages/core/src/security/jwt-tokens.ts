@@ -34,7 +34,13 @@ export async function verifyUserToken(key: Uint8Array, token: string, now: Date)
     const epoch = payload['ep'] ?? '';
     const sessionId = payload['sid'];
     // A token without a session (issued before sessions were kept) cannot be revoked: refused.
-    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string' || typeof epoch !== 'string' || typeof sessionId !== 'string')
+    if (
+      !Number.isInteger(userId) ||
+      typeof payload['username'] !== 'string' ||
+      typeof payload['cv'] !== 'string' ||
+      typeof epoch !== 'string' ||
+      typeof sessionId !== 'string'
+    )
       return undefined;
     return { userId, username: payload['username'], credentialVersion: payload['cv'], epoch, sessionId };
   } catch (error) {

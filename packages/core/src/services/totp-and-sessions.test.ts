@@ -41,7 +41,10 @@ describeOnEachAdapter('TOTP and sessions', (open) => {
 
   const codeAt = (secret: string, at: Date) => generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
   const login = (factor: SecondFactor = {}, who = alice) =>
-    t.core.access.login({ address: '192.0.2.7', credential: passwordCredential(who.username, who.password) }, { factor, client: { userAgent: 'test-agent', ip: '192.0.2.7' } });
+    t.core.access.login(
+      { address: '192.0.2.7', credential: passwordCredential(who.username, who.password) },
+      { factor, client: { userAgent: 'test-agent', ip: '192.0.2.7' } },
+    );
   const actions = async () => (await t.core.auditEvents.list(admin, {})).audit_events.map((event) => event.action);
 
   /** Enrolls alice and turns TOTP on with a code of the current step; answers the secret and the recovery codes. */

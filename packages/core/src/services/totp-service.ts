@@ -50,7 +50,11 @@ export class TotpService {
 
   async status(principal: Principal): Promise<TotpStatus> {
     const totp = await this.deps.storage.userTotp.get(ownUser(principal).userId);
-    return { enabled: totp?.enabled ?? false, pending: totp !== undefined && !totp.enabled, recovery_codes_left: totp?.enabled ? totp.recovery_codes.length : 0 };
+    return {
+      enabled: totp?.enabled ?? false,
+      pending: totp !== undefined && !totp.enabled,
+      recovery_codes_left: totp?.enabled ? totp.recovery_codes.length : 0,
+    };
   }
 
   /** Whether a user signs in with a second factor. */
@@ -85,7 +89,8 @@ export class TotpService {
     const codes = newRecoveryCodes();
     const digests = codes.map((code) => this.recoveryDigest(user.userId, code));
     await this.audit.change(user, async (stores) => {
-      if (!(await stores.userTotp.enable(user.userId, step, digests))) throw DomainError.invalid({ totp_code: [{ error: 'invalid' }] }, ['totp_code was used already']);
+      if (!(await stores.userTotp.enable(user.userId, step, digests)))
+        throw DomainError.invalid({ totp_code: [{ error: 'invalid' }] }, ['totp_code was used already']);
       return { result: undefined, audit: { action: 'totp_enabled', resource: userAudit(user), changes: null } };
     });
     this.onCredentialsChanged();
@@ -105,12 +110,21 @@ export class TotpService {
   async reset(principal: Principal, ref: string): Promise<void> {
     authorizeAdmin(principal, 'users', 'update', 'reset a user’s second factor');
     const { users } = this.deps.storage;
-    const target: UserRecord = await resolveRef(ref, 'user_id', (id) => users.get(id), (name) => users.findByUsername(name));
+    const target: UserRecord = await resolveRef(
+      ref,
+      'user_id',
+      (id) => users.get(id),
+      (name) => users.findByUsername(name),
+    );
     if (!(await this.deps.storage.userTotp.get(target.id))) throw DomainError.notFound('totp', target.username);
     await this.remove(principal, { userId: target.id, username: target.username }, { reset: { from: null, to: 'by an admin' } });
   }
 
-  private async remove(principal: Principal, user: Pick<UserPrincipal, 'userId' | 'username'>, changes: Record<string, { from: null; to: string }> | null): Promise<void> {
+  private async remove(
+    principal: Principal,
+    user: Pick<UserPrincipal, 'userId' | 'username'>,
+    changes: Record<string, { from: null; to: string }> | null,
+  ): Promise<void> {
     await this.audit.change(principal, async (stores) => ({
       result: await stores.userTotp.delete(user.userId),
       audit: { action: 'totp_disabled', resource: userAudit(user), changes },

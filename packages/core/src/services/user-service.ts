@@ -115,7 +115,11 @@ export class UserService {
       const user = presentUser((await stores.users.get(current.id)) ?? current);
       return {
         result: user,
-        audit: { action: 'update', resource: userAudit(user), changes: describeChanges(presentUser(current), user, { admin, password, disabled }, userSecrets) },
+        audit: {
+          action: 'update',
+          resource: userAudit(user),
+          changes: describeChanges(presentUser(current), user, { admin, password, disabled }, userSecrets),
+        },
       };
     });
     this.onCredentialsChanged();

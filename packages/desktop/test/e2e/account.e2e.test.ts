@@ -31,7 +31,9 @@ describe.skipIf(skipReason !== undefined)('your account: two-factor and sessions
     await twoFactor().getByRole('img', { name: 'QR code of the authenticator secret' }).locator('svg').waitFor();
     const secret = (await twoFactor().getByLabel('Authenticator secret').textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    await twoFactor().getByLabel('Code from your app').fill(await codeNow(secret));
+    await twoFactor()
+      .getByLabel('Code from your app')
+      .fill(await codeNow(secret));
     await twoFactor().getByRole('button', { name: 'Turn on' }).click();
     const codes = twoFactor().getByRole('status', { name: 'Recovery codes' });
     await codes.waitFor();
@@ -50,9 +52,9 @@ describe.skipIf(skipReason !== undefined)('your account: two-factor and sessions
     await c.page.getByLabel('Recovery code').fill(recovery);
     await c.page.getByRole('button', { name: 'Sign in' }).click();
     await c.page.getByRole('navigation', { name: 'Console' }).waitFor();
-    expect((await c.desktop.dms.core.auditEvents.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {})).audit_events.map((e) => e.action)).toContain(
-      'recovery_code_used',
-    );
+    expect(
+      (await c.desktop.dms.core.auditEvents.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {})).audit_events.map((e) => e.action),
+    ).toContain('recovery_code_used');
   });
 
   it('lists sessions and revokes one: a REST token of that session is refused after', async () => {

@@ -66,7 +66,14 @@ describe('openApiDocument()', () => {
       expect(op['x-scope'], key).toMatch(/^[a-z_]+\/[a-z_]+$/);
       expect(op.description, key).toMatch(new RegExp(`^Scope: \`${op['x-scope'].replace('/', ' / ')}[ \`]`));
     }
-    expect(unscoped.sort()).toEqual(['get /api_keys/current', 'get /auth/totp', 'post /auth/login', 'post /auth/totp', 'post /auth/totp/confirm', 'post /auth/totp/disable']);
+    expect(unscoped.sort()).toEqual([
+      'get /api_keys/current',
+      'get /auth/totp',
+      'post /auth/login',
+      'post /auth/totp',
+      'post /auth/totp/confirm',
+      'post /auth/totp/disable',
+    ]);
   });
 
   it('describes every 4xx and 5xx with model_error', () => {

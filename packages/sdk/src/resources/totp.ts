@@ -16,7 +16,8 @@ export function totpResource(call: Call): TotpResource {
   return {
     status: (options = {}) => call('GET', '/auth/totp', { signal: options.signal }) as Promise<TotpStatus>,
     enroll: (options = {}) => call('POST', '/auth/totp', { signal: options.signal }) as Promise<TotpEnrollment>,
-    confirm: (totpCode, options = {}) => call('POST', '/auth/totp/confirm', { body: { totp_code: totpCode }, signal: options.signal }) as Promise<TotpRecoveryCodes>,
+    confirm: (totpCode, options = {}) =>
+      call('POST', '/auth/totp/confirm', { body: { totp_code: totpCode }, signal: options.signal }) as Promise<TotpRecoveryCodes>,
     disable: async (factor, options = {}) => {
       await call('POST', '/auth/totp/disable', { body: factor, signal: options.signal });
     },

@@ -28,12 +28,16 @@ export class KyselySessionStore implements SessionStore {
   ) {
     // One primary-key lookup joined on the user's primary key: what a JWT request paid before
     // (the user by id) plus a second index probe, in the same statement.
-    this.#withUser = reads.first((id: string) =>
-      db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([...columns.map((column) => sql.ref<string>(`sessions.${column}`).as(`s_${column}`)), ...userColumns.map((column) => sql.ref<string>(`users.${column}`).as(`u_${column}`))])
-        .where('sessions.id', '=', id) as never,
+    this.#withUser = reads.first(
+      (id: string) =>
+        db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select([
+            ...columns.map((column) => sql.ref<string>(`sessions.${column}`).as(`s_${column}`)),
+            ...userColumns.map((column) => sql.ref<string>(`users.${column}`).as(`u_${column}`)),
+          ])
+          .where('sessions.id', '=', id) as never,
     );
   }
 

@@ -6,7 +6,12 @@ import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import { inTransaction } from './kysely-transaction.js';
 
 function toRecord(row: Selectable<UserTotpTable>): UserTotpRecord {
-  return { ...row, enabled: Boolean(row.enabled), last_step: row.last_step === null ? null : Number(row.last_step), recovery_codes: parseJsonText(row.recovery_codes) };
+  return {
+    ...row,
+    enabled: Boolean(row.enabled),
+    last_step: row.last_step === null ? null : Number(row.last_step),
+    recovery_codes: parseJsonText(row.recovery_codes),
+  };
 }
 
 /**

@@ -8,7 +8,10 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
  */
 async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const { timestamp } = dialect;
-  await db.schema.alterTable('users').addColumn('disabled', 'integer', (column) => column.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('disabled', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('user_totp')
     .addColumn('user_id', 'integer', (column) => column.primaryKey().references('users.id').onDelete('cascade'))

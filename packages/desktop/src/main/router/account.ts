@@ -25,5 +25,7 @@ export const accountRouter = router({
     ...(await ctx.core.sessions.list(ctx.principal, input)),
     current: ctx.session.credential?.sessionId ?? null,
   })),
-  revokeSession: userProcedure.input(z.object({ id: z.string().min(1).max(64) })).mutation(({ ctx, input }) => ctx.core.sessions.revoke(ctx.principal, input.id)),
+  revokeSession: userProcedure
+    .input(z.object({ id: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => ctx.core.sessions.revoke(ctx.principal, input.id)),
 });

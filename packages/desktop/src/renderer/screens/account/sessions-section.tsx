@@ -49,7 +49,11 @@ export function SessionsSection() {
                 <td>{shortTime(session.created_at)}</td>
                 <td>{shortTime(session.last_used_at)}</td>
                 <td>
-                  <button type="button" onClick={() => void revoke(session.id)} aria-label={`Revoke session ${session.user_agent ?? session.id} of user ${session.user_id}`}>
+                  <button
+                    type="button"
+                    onClick={() => void revoke(session.id)}
+                    aria-label={`Revoke session ${session.user_agent ?? session.id} of user ${session.user_id}`}
+                  >
                     Revoke
                   </button>
                 </td>

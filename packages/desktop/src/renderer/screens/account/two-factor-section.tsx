@@ -19,9 +19,7 @@ function CodeField({ label, name }: { label: string; name: string }) {
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div role="status" aria-label="Recovery codes">
-      <p>
-        Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once instead of a code. They are shown only now.
-      </p>
+      <p>Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once instead of a code. They are shown only now.</p>
       <ul className="recovery-codes">
         {codes.map((code) => (
           <li key={code}>
