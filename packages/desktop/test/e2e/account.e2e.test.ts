@@ -29,7 +29,7 @@ describe.skipIf(skipReason !== undefined)('your account: two-factor and sessions
     await twoFactor().getByRole('status').filter({ hasText: 'Off' }).waitFor();
     await twoFactor().getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     await twoFactor().getByRole('img', { name: 'QR code of the authenticator secret' }).locator('svg').waitFor();
-    const secret = (await twoFactor().getByLabel('Authenticator secret').textContent())!.trim();
+    const secret = (await twoFactor().getByLabel('Authenticator secret', { exact: true }).textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await twoFactor()
       .getByLabel('Code from your app')
