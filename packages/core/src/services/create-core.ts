@@ -182,7 +182,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     ...engineOptions,
   });
   // Both change how a user signs in: what any replica remembers of credentials is dropped.
-  const totp = new TotpService(deps, audit, () => auth.credentialsChanged());
+  const accessLimits = limits ?? createMemoryAccessLimits();
+  const totp = new TotpService(deps, audit, () => auth.credentialsChanged(), accessLimits.authFailures);
   const sessions = new SessionService(deps, audit, () => auth.credentialsChanged());
   const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32), totp, sessions);
   // One worker per purpose: a caller's slow rule never holds the scheduler's evaluations (docs/decisions/108-…).
@@ -216,7 +217,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     traps: new TrapService(deps, audit, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps, audit),
     auth,
-    access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits(), audit),
+    access: new AccessService(deps, auth, accessLimits, audit),
     settings,
     corsRules: new CorsRuleService(deps, audit),
     auditEvents: audit,

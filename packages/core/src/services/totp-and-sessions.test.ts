@@ -117,6 +117,15 @@ describeOnEachAdapter('TOTP and sessions', (open) => {
     expect((await actions()).filter((action) => action === 'totp_disabled')).toHaveLength(2);
   });
 
+  it('wrong codes sent to turn TOTP off are counted: past the failed-authentication budget the answer is 429', async () => {
+    await turnOn();
+    let last = '';
+    for (let attempt = 0; attempt < 12 && last !== 'rate_limited'; attempt += 1)
+      last = (await refusal(t.core.totp.disable(user, { recovery_code: 'aaaaa-aaaaa' }))).code;
+    expect(last).toBe('rate_limited');
+    expect((await t.core.totp.status(user)).enabled).toBe(true);
+  });
+
   describe('sessions', () => {
     it('a sign-in is a session its owner lists and revokes; the token stops at its next use', async () => {
       const { token } = await login();

@@ -8,6 +8,7 @@ import { authorizeAdmin } from '../scopes/scope-check.js';
 import { totpConfirmRequestSchema, totpDisableRequestSchema, type SecondFactor, type TotpEnrollment, type TotpStatus } from '../domain/totp.js';
 import { newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpCodeStep } from '../security/totp-codes.js';
 import { resolveRef } from './resolve-ref.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
 
 /** 401 for a sign-in whose password was right and whose second factor is missing: the client asks for a code. */
 export function secondFactorNeeded(): DomainError {
@@ -46,6 +47,11 @@ export class TotpService {
     private readonly audit: AuditTrail,
     /** A change here changes how a user signs in: remembered Basic credentials are dropped everywhere. */
     private readonly onCredentialsChanged: () => void,
+    /**
+     * The failed-authentication budget (10 a minute): wrong codes sent to turn TOTP off count
+     * there too, so a stolen session cannot guess its way to turning the second factor off.
+     */
+    private readonly failures: RateLimiter,
   ) {}
 
   async status(principal: Principal): Promise<TotpStatus> {
@@ -102,7 +108,21 @@ export class TotpService {
     const user = ownUser(principal);
     const factor = parseInput(totpDisableRequestSchema, body);
     if (!(await this.isOn(user.userId))) throw DomainError.notFound('totp', user.username);
-    await this.check(user.userId, factor);
+    const failureKey = `totp-disable|user:${user.userId}`;
+    const budget = await this.failures.peek(failureKey);
+    if (!budget.allowed) {
+      const retryAfter = Math.max(1, Math.ceil(budget.resetMs / 1000));
+      throw new DomainError('rate_limited', `too many wrong codes; retry after ${retryAfter} s`, {
+        retryAfter,
+        details: { rate_limit: [{ error: 'invalid', count: budget.limit }] },
+      });
+    }
+    try {
+      await this.check(user.userId, factor);
+    } catch (error) {
+      if (error instanceof DomainError && !isSecondFactorPrompt(error)) await this.failures.consume(failureKey);
+      throw error;
+    }
     await this.remove(user, { userId: user.userId, username: user.username }, null);
   }
 
