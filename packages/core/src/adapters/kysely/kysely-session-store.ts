@@ -36,15 +36,16 @@ export class KyselySessionStore implements SessionStore {
    * so a request pays one round trip, as the user's read alone did.
    */
   private joinedRead(db: Kysely<Database>, reads: PreparedReads): (id: string) => MaybePromise<SessionWithUser | undefined> {
-    const read = reads.first((id: string) =>
-      db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          ...columns.map((column) => sql.ref<string>(`sessions.${column}`).as(`s_${column}`)),
-          ...userColumns.map((column) => sql.ref<string>(`users.${column}`).as(`u_${column}`)),
-        ])
-        .where('sessions.id', '=', id) as never,
+    const read = reads.first(
+      (id: string) =>
+        db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select([
+            ...columns.map((column) => sql.ref<string>(`sessions.${column}`).as(`s_${column}`)),
+            ...userColumns.map((column) => sql.ref<string>(`users.${column}`).as(`u_${column}`)),
+          ])
+          .where('sessions.id', '=', id) as never,
     ) as (id: string) => MaybePromise<JoinedRow | undefined>;
     return (id) => whenReady(read(id), (row) => row && split(row));
   }
@@ -56,8 +57,7 @@ export class KyselySessionStore implements SessionStore {
   private twoReads(db: Kysely<Database>, reads: PreparedReads): (id: string) => MaybePromise<SessionWithUser | undefined> {
     const session = reads.first((id: string) => db.selectFrom('sessions').select(columns).where('id', '=', id));
     const user = reads.first((id: number) => db.selectFrom('users').select(userColumns).where('id', '=', id));
-    return (id) =>
-      whenReady(session(id), (found) => found && whenReady(user(found.user_id), (owner) => owner && { session: found, user: toUser(owner) }));
+    return (id) => whenReady(session(id), (found) => found && whenReady(user(found.user_id), (owner) => owner && { session: found, user: toUser(owner) }));
   }
 
   async create(values: SessionRecord) {
