@@ -31,6 +31,7 @@ describe.skipIf(skipReason !== undefined)('your account: two-factor and sessions
     await twoFactor().getByRole('img', { name: 'QR code of the authenticator secret' }).locator('svg').waitFor();
     const secret = (await twoFactor().getByLabel('Authenticator secret', { exact: true }).textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await c.capture('account-two-factor-set-up')).toEqual([]);
     await twoFactor()
       .getByLabel('Code from your app')
       .fill(await codeNow(secret));
