@@ -80,6 +80,19 @@ export {
 export { settingsSchema, settingsUpdateSchema } from './domain/settings.js';
 export { parseOidcCallback } from './domain/oidc-callback.js';
 export { loginRequestSchema, tokenSchema } from './domain/auth.js';
+export {
+  totpConfirmRequestSchema,
+  totpDisableRequestSchema,
+  totpEnrollmentSchema,
+  totpRecoveryCodesSchema,
+  totpStatusSchema,
+  type TotpEnrollment,
+  type TotpStatus,
+  type SecondFactor,
+} from './domain/totp.js';
+export { sessionSchema, sessionCollectionSchema, sessionListSpec, sessionListQuerySchema, type Session } from './domain/session.js';
+export { TotpService } from './services/totp-service.js';
+export { SessionService, type SessionClient } from './services/session-service.js';
 
 // Jobs: statuses, kinds and when a job is finished
 export {

@@ -120,7 +120,7 @@ describe('notificationChannels scopes', () => {
   /** A caller whose every call the core sees as made with `principal` (an API key, as REST would present it). */
   function callerAs(principal: Principal): AppCaller {
     const session = new DesktopSession();
-    session.signIn({ kind: 'session', userId: 0, username: 'key-holder', credentialVersion: '' });
+    session.signIn({ kind: 'session', userId: 0, username: 'key-holder', credentialVersion: '', sessionId: 'none' });
     const core = { ...t.dms.core, access: { authenticateRequest: async () => principal } } as unknown as Core;
     return createAppCaller({ core, snmpAgent: () => t.dms.snmpAgent(), session });
   }

@@ -11,6 +11,8 @@ import { nasSharesResource, type NasSharesResource } from './resources/nas-share
 import { schedulesResource, type SchedulesResource } from './resources/schedules.js';
 import { notificationChannelsResource, type NotificationChannelsResource } from './resources/notification-channels.js';
 import { statisticsResource, type StatisticsResource } from './resources/statistics.js';
+import { sessionsResource, type SessionsResource } from './resources/sessions.js';
+import { totpResource, type TotpResource } from './resources/totp.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
 
@@ -76,14 +78,25 @@ export interface DmsClient {
     /** What the client's own credential may do. */
     current(options?: T.CallOptions): Promise<T.CurrentCredential>;
   };
-  users: Crud<'listUsers', 'createUser', 'showUser', 'updateUser'>;
+  users: Crud<'listUsers', 'createUser', 'showUser', 'updateUser'> & {
+    /** Turns a user's TOTP off (administrators only): a lost phone and lost recovery codes. */
+    resetTotp(ref: T.Ref, options?: T.CallOptions): Promise<void>;
+  };
+  /** The signed-in user's own TOTP second factor. */
+  totp: TotpResource;
+  /** Signed-in sessions: a user's own, an administrator's everyone's; ending one stops its token. */
+  sessions: SessionsResource;
   corsRules: Crud<'listCorsRules', 'createCorsRule', 'showCorsRule', 'updateCorsRule'>;
   settings: Singleton<T.Settings, T.SettingsUpdate>;
   /** Who changed what, when and through which door (administrators only). */
   auditEvents: AuditEventsResource;
   auth: {
-    /** A JWT for a user's credentials (JWT mode only); `login()` makes a client of it. */
-    login(username: string, password: string, options?: T.CallOptions): Promise<T.JwtToken>;
+    /**
+     * A JWT for a user's credentials (JWT mode only); `login()` makes a client of it. A user with
+     * TOTP on adds `totp_code` (or `recovery_code`) to the options: without it the answer is a
+     * 401 whose `details.totp_code` is `blank`.
+     */
+    login(username: string, password: string, options?: T.CallOptions & T.SecondFactor): Promise<T.JwtToken>;
     /** Where to send a browser for single sign-on: GET /auth/oidc/login answers 302 to the OpenID provider. */
     oidcLoginUrl(): string;
     /**
@@ -196,13 +209,23 @@ export function createClient(options: ClientOptions): DmsClient {
       serverConfiguration: singleton(call, '/snmp/server_configuration'),
     },
     apiKeys: { ...apiKeys, current: (callOptions = {}) => call('GET', '/api_keys/current', { signal: callOptions.signal }) as Promise<T.CurrentCredential> },
-    users: crud(call, '/users', 'user_id', 'users'),
+    users: {
+      ...crud<DmsClient['users'] extends CrudResource<infer C> ? C : never>(call, '/users', 'user_id', 'users'),
+      resetTotp: async (ref, callOptions = {}) => {
+        await call('DELETE', '/users/{user_id}/totp', { path: { user_id: String(ref) }, signal: callOptions.signal });
+      },
+    },
+    totp: totpResource(call),
+    sessions: sessionsResource(call),
     corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
     settings: singleton(call, '/settings'),
     auditEvents: auditEventsResource(call),
     auth: {
-      login: (username, password, callOptions = {}) =>
-        call('POST', '/auth/login', { body: { username, password }, signal: callOptions.signal }) as Promise<T.JwtToken>,
+      login: (username, password, { signal, totp_code, recovery_code } = {}) =>
+        call('POST', '/auth/login', {
+          body: { username, password, ...(totp_code === undefined ? {} : { totp_code }), ...(recovery_code === undefined ? {} : { recovery_code }) },
+          signal,
+        }) as Promise<T.JwtToken>,
       oidcLoginUrl: () => `${apiBaseUrl(options.baseUrl)}/auth/oidc/login`,
       finishOidcLogin: (callback, callOptions = {}) =>
         call('GET', '/auth/oidc/callback', { query: callbackQuery(callback), signal: callOptions.signal }) as Promise<T.JwtToken>,

@@ -40,5 +40,7 @@ export type { AlertsResource, AlertListOptions } from './resources/alerts.js';
 export type { AlertSettingsResource } from './resources/alert-settings.js';
 export type { NotificationChannelsResource, NotificationDeliveryListOptions } from './resources/notification-channels.js';
 export type { StatisticsResource, CapacityOptions } from './resources/statistics.js';
+export type { SessionsResource, SessionListOptions } from './resources/sessions.js';
+export type { TotpResource } from './resources/totp.js';
 export type * from './types.js';
 export type { paths, components, operations } from './generated/openapi.js';

@@ -98,6 +98,13 @@ export type CorsRuleCreate = BodyOf<'createCorsRule'>;
 export type CorsRuleUpdate = BodyOf<'updateCorsRule'>;
 export type CorsRuleCollection = Schemas['cors_rule_collection'];
 export type JwtToken = Schemas['jwt_token'];
+export type TotpStatus = Schemas['totp_status'];
+export type TotpEnrollment = Schemas['totp_enrollment'];
+export type TotpRecoveryCodes = Schemas['totp_recovery_codes'];
+/** What a TOTP user sends beside its password: a code of its app, or one of its recovery codes. */
+export type SecondFactor = BodyOf<'disableTotp'>;
+export type Session = Schemas['session'];
+export type SessionCollection = Schemas['session_collection'];
 export type ModelError = Schemas['model_error'];
 export type AttributeError = Schemas['attribute_error'];
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generate } from 'otplib';
 import { DmsApiError, eq, gt, gte, inList, isNull, like, login, lt, lte, ne, notInList, notLike, type NasShare } from '../src/index.js';
 import { adminPassword } from './support/dms-server.js';
 import { useDms } from './support/fixture.js';
@@ -229,6 +230,27 @@ describe('administration', () => {
     expect(await admin.settings.get()).toMatchObject({ jwt_enabled: true });
     await t.dms.settings.update({ jwt_enabled: false });
     await expect(admin.settings.get()).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('turns TOTP on with a code computed from the secret, logs in with a recovery code, lists and ends the session', async () => {
+    await t.admin.users.create({ username: 'carol', password: 'carol-password-1' });
+    await t.dms.settings.update({ jwt_enabled: true });
+    const carol = t.client({ auth: { basic: { username: 'carol', password: 'carol-password-1' } } });
+    const { secret, otpauth_uri } = await carol.totp.enroll();
+    expect(otpauth_uri).toContain(secret);
+    const { recovery_codes } = await carol.totp.confirm(await generate({ secret }));
+    expect(recovery_codes).toHaveLength(10);
+    const anonymous = t.client({});
+    await expect(anonymous.auth.login('carol', 'carol-password-1')).rejects.toMatchObject({ status: 401, details: { totp_code: [{ error: 'blank' }] } });
+    const { token } = await anonymous.auth.login('carol', 'carol-password-1', { recovery_code: recovery_codes[0]! });
+    const viaToken = t.client({ auth: { jwt: token } });
+    expect(await viaToken.totp.status()).toEqual({ enabled: true, pending: false, recovery_codes_left: 9 });
+    const { sessions } = await viaToken.sessions.list();
+    expect(sessions).toHaveLength(1);
+    await t.admin.users.resetTotp('carol');
+    await viaToken.sessions.delete(sessions[0]!.id);
+    await expect(viaToken.sessions.list()).rejects.toMatchObject({ status: 401 });
+    await t.dms.settings.update({ jwt_enabled: false });
   });
 });
 

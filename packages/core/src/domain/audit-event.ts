@@ -28,6 +28,10 @@ export const auditActions = [
   'key_updated',
   'key_revoked',
   'settings_changed',
+  'totp_enabled',
+  'totp_disabled',
+  'recovery_code_used',
+  'session_revoked',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

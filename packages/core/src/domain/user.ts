@@ -18,21 +18,23 @@ export interface User {
   id: number;
   username: string;
   admin: boolean;
+  /** A disabled user cannot sign in; its sessions and keys stop at their next request. */
+  disabled: boolean;
   created_at: string;
 }
 
 // Input: what a client may send on create and update.
 export const userCreateSchema = strictInput(z.object({ username: usernameSchema, password: passwordSchema, admin: z.boolean().default(false) }), {
-  readOnly: ['id', 'created_at'],
+  readOnly: ['id', 'disabled', 'created_at'],
 });
 // A user is not renamed: on update its username is read-only, like its id.
-export const userUpdateSchema = strictInput(z.object({ password: passwordSchema, admin: z.boolean() }).partial(), {
+export const userUpdateSchema = strictInput(z.object({ password: passwordSchema, admin: z.boolean(), disabled: z.boolean() }).partial(), {
   readOnly: ['id', 'username', 'created_at'],
 });
 
 /** A user as every answer shows it: never the password hash (UserService's presentUser). */
 export const userSchema = z
-  .object({ id: z.number().int(), username: z.string(), admin: z.boolean(), created_at: z.string() })
+  .object({ id: z.number().int(), username: z.string(), admin: z.boolean(), disabled: z.boolean(), created_at: z.string() })
   .meta({ id: 'user' }) satisfies z.ZodType<User>;
 
 export const userCollectionSchema = collectionSchema('users', userSchema).meta({ id: 'user_collection' });
@@ -41,7 +43,7 @@ export const userCollectionSchema = collectionSchema('users', userSchema).meta({
 const { integer, string, boolean, timestamp } = listFields;
 
 export const userListSpec: ListSpec = {
-  fields: { id: integer, username: string, admin: boolean, created_at: timestamp },
-  filterable: ['id', 'username', 'admin', 'created_at'],
+  fields: { id: integer, username: string, admin: boolean, disabled: boolean, created_at: timestamp },
+  filterable: ['id', 'username', 'admin', 'disabled', 'created_at'],
 };
 export const userListQuerySchema = listQuerySchema(userListSpec);

@@ -13,6 +13,8 @@ import type { ShareScanTable } from '../tables/share-scans.table.js';
 import type { ShareCapacitySampleTable } from '../tables/share-capacity-samples.table.js';
 import type { SnmpTrapRow } from '../tables/snmp-traps.table.js';
 import type { UserTable } from '../tables/users.table.js';
+import type { UserTotpTable } from '../tables/user-totp.table.js';
+import type { SessionTable } from '../tables/sessions.table.js';
 import type { ApiKeyTable } from '../tables/api-keys.table.js';
 import type { CorsRuleTable } from '../tables/cors-rules.table.js';
 import type { JobStore } from './job-store.js';
@@ -74,8 +76,23 @@ export type TrapRecord = SnmpTrapRow;
 type TrapNotificationField = 'notify_type' | 'security_name' | 'security_level' | 'auth_protocol' | 'auth_passphrase' | 'priv_protocol' | 'priv_passphrase';
 export type TrapInsert = Omit<TrapRecord, 'id' | TrapNotificationField> & Partial<Pick<TrapRecord, TrapNotificationField>>;
 
-export interface UserRecord extends Omit<Selectable<UserTable>, 'admin'> {
+export interface UserRecord extends Omit<Selectable<UserTable>, 'admin' | 'disabled'> {
   admin: boolean;
+  disabled: boolean;
+}
+
+/** A user's second factor, its secret still sealed (docs/decisions/178-totp-second-factor.md). */
+export interface UserTotpRecord extends Omit<Selectable<UserTotpTable>, 'enabled' | 'recovery_codes'> {
+  enabled: boolean;
+  recovery_codes: string[];
+}
+
+export type SessionRecord = Selectable<SessionTable>;
+
+/** A session with its user as stored now: what a signed-in request is checked against, in one read. */
+export interface SessionWithUser {
+  session: SessionRecord;
+  user: UserRecord;
 }
 
 export interface ApiKeyRecord extends Omit<Selectable<ApiKeyTable>, 'scopes'> {
@@ -206,6 +223,7 @@ export interface UserStore {
   list(query: ListQuery): Promise<ListPage<UserRecord>>;
   updatePasswordHash(id: number, passwordHash: string): Promise<boolean>;
   setAdmin(id: number, admin: boolean): Promise<boolean>;
+  setDisabled(id: number, disabled: boolean): Promise<boolean>;
   /**
    * Takes admin away from a user unless no other admin would be left, in one transaction
    * that locks the admins it counts: concurrent demotions, on any replica, leave one admin.
@@ -215,6 +233,36 @@ export interface UserStore {
   countAdmins(): Promise<number>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
+}
+
+export interface UserTotpStore {
+  get(userId: number): Promise<UserTotpRecord | undefined>;
+  /** Starts (or starts again) an enrollment: any earlier unconfirmed secret is replaced. Refused (false) while one is enabled. */
+  beginEnrollment(userId: number, sealedSecret: string): Promise<boolean>;
+  /** Turns an enrollment on with its recovery codes, unless a code of `step` or later was accepted before. */
+  enable(userId: number, step: number, recoveryCodes: string[]): Promise<boolean>;
+  /**
+   * Records that a code of `step` was accepted, unless one of that step or later was already:
+   * resolves false for a replay, on any replica (a conditional update).
+   */
+  acceptStep(userId: number, step: number): Promise<boolean>;
+  /** Takes one recovery code out, unless another request took it first: resolves false then. */
+  useRecoveryCode(userId: number, digest: string): Promise<boolean>;
+  delete(userId: number): Promise<boolean>;
+}
+
+export interface SessionStore {
+  create(values: SessionRecord): Promise<SessionRecord>;
+  /** The session and its user in one read: what every signed-in request costs. */
+  findWithUser(id: string): MaybePromise<SessionWithUser | undefined>;
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Live sessions (not expired at `now`), optionally one user's. */
+  list(query: ListQuery, now: string, userId?: number): Promise<ListPage<SessionRecord>>;
+  touch(id: string, at: string): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  deleteForUser(userId: number): Promise<number>;
+  /** Removes sessions expired before `now`. */
+  prune(now: string): Promise<number>;
 }
 
 export interface ApiKeyStore {
@@ -282,6 +330,8 @@ export interface Stores {
   readonly traps: TrapStore;
   readonly snmpConfig: SnmpConfigStore;
   readonly users: UserStore;
+  readonly userTotp: UserTotpStore;
+  readonly sessions: SessionStore;
   readonly apiKeys: ApiKeyStore;
   readonly settings: SettingsStore;
   readonly corsRules: CorsRuleStore;

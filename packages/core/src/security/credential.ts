@@ -30,6 +30,8 @@ export interface SessionCredential {
   username: string;
   /** A digest of the password hash at sign-in: a new password ends the session. */
   credentialVersion: string;
+  /** The stored session (GET /sessions): revoking it ends this credential. */
+  sessionId: string;
 }
 
 export interface UnreadableCredential {

@@ -8,12 +8,14 @@ export interface JwtClaims {
   credentialVersion: string;
   /** The JWT mode period the token was issued in: re-enabling JWT mode starts a new one. */
   epoch: string;
+  /** The session the token stands for (docs/decisions/179-sessions.md): revoking it ends the token. */
+  sessionId: string;
 }
 
 export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Date, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
-  const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion, ep: claims.epoch })
+  const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion, ep: claims.epoch, sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer('dms')
@@ -30,9 +32,17 @@ export async function verifyUserToken(key: Uint8Array, token: string, now: Date)
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
     const userId = Number(payload.sub);
     const epoch = payload['ep'] ?? '';
-    if (!Number.isInteger(userId) || typeof payload['username'] !== 'string' || typeof payload['cv'] !== 'string' || typeof epoch !== 'string')
+    const sessionId = payload['sid'];
+    // A token without a session (issued before sessions were kept) cannot be revoked: refused.
+    if (
+      !Number.isInteger(userId) ||
+      typeof payload['username'] !== 'string' ||
+      typeof payload['cv'] !== 'string' ||
+      typeof epoch !== 'string' ||
+      typeof sessionId !== 'string'
+    )
       return undefined;
-    return { userId, username: payload['username'], credentialVersion: payload['cv'], epoch };
+    return { userId, username: payload['username'], credentialVersion: payload['cv'], epoch, sessionId };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;
     throw error;

@@ -1,5 +1,7 @@
 import type { CoreDeps } from './core-deps.js';
-import { unauthenticated, type AuthService, type AuthenticateHooks } from './auth-service.js';
+import { unauthenticated, type AuthService, type AuthenticateHooks, type SignInExtras } from './auth-service.js';
+import { isSecondFactorPrompt } from './totp-service.js';
+import { auditResource } from './audit-trail.js';
 import { calledFrom, type CallOrigin, type Principal } from '../scopes/principal.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { AuditVia } from '../domain/audit-event.js';
@@ -56,7 +58,11 @@ function originOf(request: AccessRequest): CallOrigin {
   return { via: request.via ?? 'rest', clientAddress: request.address, ...(request.requestId === undefined ? {} : { requestId: request.requestId }) };
 }
 
-const isUnauthenticated = (error: unknown) => isDomainError(error) && error.code === 'unauthenticated';
+/**
+ * A refused credential. The prompt for a second factor is not one: the password was right and
+ * the client is asked for a code (a wrong code is a failure, under the same lockout).
+ */
+const isUnauthenticated = (error: unknown) => isDomainError(error) && error.code === 'unauthenticated' && !isSecondFactorPrompt(error);
 
 /**
  * Authentication with its throttling, the same for every host: each credential has its
@@ -90,14 +96,23 @@ export class AccessService {
    * A console sign-in: the principal, and the session credential the host keeps in place of
    * the password (each later call presents it, and it ends with the user or its password).
    */
-  async signIn(request: LoginRequest): Promise<{ principal: Principal; session: SessionCredential }> {
+  async signIn(request: LoginRequest, extras: SignInExtras = {}): Promise<{ principal: Principal; session: SessionCredential }> {
     const { credential } = request;
-    const signedIn = await this.checked(request, (hooks) =>
-      credential.kind === 'password' ? this.auth.startSession(credential, hooks) : Promise.reject(unauthenticated(credential.reason)),
+    const { recoveryCodeUsed, ...signedIn } = await this.checked(request, (hooks) =>
+      credential.kind === 'password' ? this.auth.startSession(credential, hooks, extras) : Promise.reject(unauthenticated(credential.reason)),
     );
     await this.chargeCredential(request, signedIn.principal);
-    await this.audit.record(calledFrom(signedIn.principal, originOf(request)), { action: 'login', resource: null, changes: null });
+    await this.signedIn(request, signedIn.principal, recoveryCodeUsed);
     return signedIn;
+  }
+
+  /** The audit of a sign-in, and of the recovery code it spent. */
+  private async signedIn(request: AccessRequest, principal: Principal, recoveryCodeUsed: boolean): Promise<void> {
+    const who = calledFrom(principal, originOf(request));
+    if (recoveryCodeUsed && principal.kind === 'user') {
+      await this.audit.record(who, { action: 'recovery_code_used', resource: auditResource('users', principal.userId, principal.username), changes: null });
+    }
+    await this.audit.record(who, { action: 'login', resource: null, changes: null });
   }
 
   /**
@@ -105,12 +120,12 @@ export class AccessService {
    * throttle. The host has charged the request to its address already, as for every request
    * to a public path (guardPublicRequest).
    */
-  async login(request: LoginRequest): Promise<{ token: string; expires_at: string }> {
+  async login(request: LoginRequest, extras: SignInExtras = {}): Promise<{ token: string; expires_at: string }> {
     const { credential } = request;
     const attempt = (hooks: AuthenticateHooks) =>
-      credential.kind === 'password' ? this.auth.login(credential, hooks) : Promise.reject(unauthenticated(credential.reason));
-    const { principal, ...token } = await this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
-    await this.audit.record(calledFrom(principal, originOf(request)), { action: 'login', resource: null, changes: null });
+      credential.kind === 'password' ? this.auth.login(credential, hooks, extras) : Promise.reject(unauthenticated(credential.reason));
+    const { principal, recoveryCodeUsed, ...token } = await this.checked(request, attempt, { addressCharged: true, lockedOut: 'too many failed logins' });
+    await this.signedIn(request, principal, recoveryCodeUsed);
     return token;
   }
 

@@ -31,7 +31,8 @@ export async function keyPrincipal(storage: Pick<Storage, 'apiKeys' | 'users'>, 
   let ownerAdmin = true;
   if (key.owner_user_id !== null) {
     const owner = await storage.users.get(key.owner_user_id);
-    if (!owner) return undefined;
+    // A disabled owner's keys stop with its sessions (docs/decisions/179-sessions.md).
+    if (!owner || owner.disabled) return undefined;
     ownerAdmin = owner.admin;
   }
   return { kind: 'api_key', keyId: key.id, name: key.name, scopes: key.scopes, lineage, ownerUserId: key.owner_user_id, ownerAdmin, expiresAt };

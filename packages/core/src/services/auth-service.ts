@@ -12,6 +12,9 @@ import { makeInternalEvent } from '../domain/events.js';
 import type { Credential, PasswordCredential, SessionCredential } from '../security/credential.js';
 import { whenReady, type MaybePromise } from '../ports/maybe-promise.js';
 import { hasNoPassword } from '../security/no-password.js';
+import type { TotpService } from './totp-service.js';
+import type { SessionClient, SessionService } from './session-service.js';
+import type { SecondFactor } from '../domain/totp.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const touchEveryMs = 60_000;
@@ -21,6 +24,9 @@ const keyCacheMs = 5_000;
 const keyCacheMax = 10_000;
 
 const verifiedMax = 10_000;
+/** A console sign-in lasts this long unless revoked (a JWT lasts `jwt_ttl_seconds`). */
+const consoleSessionMs = 30 * 24 * 3600_000;
+const sessionTouchMax = 10_000;
 const verifiedTtlMs = 24 * 3600_000;
 
 export interface AuthenticateHooks {
@@ -52,6 +58,17 @@ export function unauthenticated(message: string): DomainError {
   return new DomainError('unauthenticated', message, { details: { authorization: [{ error: 'invalid' }] } });
 }
 
+/** What a sign-in presents beyond the password: its second factor and where it comes from. */
+export interface SignInExtras {
+  factor?: SecondFactor;
+  client?: SessionClient;
+}
+
+/** A stored user that may not sign in or go on: deleted elsewhere, disabled. */
+function refuseDisabled(user: UserRecord): void {
+  if (user.disabled) throw unauthenticated('this user is disabled: ask an admin');
+}
+
 /**
  * Basic, API-key and (when configured) JWT authentication. A verified Basic credential is
  * remembered for a minute under a hash of the whole credential, so that argon2 runs once
@@ -59,6 +76,8 @@ export function unauthenticated(message: string): DomainError {
  */
 export class AuthService {
   readonly #lastTouch = new Map<number, number>();
+  /** When this process last wrote a session's last_used_at: at most once a minute each. */
+  readonly #sessionTouch = new Map<string, number>();
   readonly #basicCache = new Map<string, { principal: Principal; until: number }>();
   readonly #keyCache = new Map<string, CachedKey>();
   readonly #sessionCache = new Map<string, { principal: Principal; until: number }>();
@@ -74,6 +93,8 @@ export class AuthService {
     private readonly deps: CoreDeps,
     private readonly settings: SettingsService,
     private readonly jwtKey: Uint8Array,
+    private readonly secondFactor: TotpService,
+    private readonly sessions: SessionService,
   ) {
     // Another replica changed a password, a user or a key: what this one remembers may be stale.
     deps.events.subscribeSignals((event) => {
@@ -82,7 +103,11 @@ export class AuthService {
   }
 
   /** POST /auth/login: a signed token for a user's credentials, in JWT mode only. */
-  async login(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ token: string; expires_at: string; principal: Principal }> {
+  async login(
+    credential: PasswordCredential,
+    hooks: AuthenticateHooks = {},
+    extras: SignInExtras = {},
+  ): Promise<{ token: string; expires_at: string; principal: Principal; recoveryCodeUsed: boolean }> {
     const settings = await this.settings.current();
     if (!settings.jwt_enabled) {
       throw new DomainError('forbidden', 'JWT mode is off: enable it with PUT /api/v2/settings or `dms jwt enable`', {
@@ -90,24 +115,44 @@ export class AuthService {
       });
     }
     await hooks.beforePasswordCheck?.();
-    return this.tokenFor(await this.verifyPassword(credential, hooks.address), settings.jwt_ttl_seconds);
+    const user = await this.verifyPassword(credential, hooks.address);
+    refuseDisabled(user);
+    const { recoveryCodeUsed } = await this.secondFactor.check(user.id, extras.factor ?? {});
+    return { ...(await this.tokenFor(user, settings.jwt_ttl_seconds, extras.client ?? {})), recoveryCodeUsed };
   }
 
-  /** JWT mode's token for a user who proved who they are (a password, an OpenID provider). */
-  async tokenFor(user: UserRecord, ttlSeconds: number): Promise<{ token: string; expires_at: string; principal: Principal }> {
+  /**
+   * JWT mode's token for a user who proved who they are (a password and second factor, an OpenID
+   * provider), with the stored session it stands for (docs/decisions/179-sessions.md).
+   */
+  async tokenFor(user: UserRecord, ttlSeconds: number, client: SessionClient = {}): Promise<{ token: string; expires_at: string; principal: Principal }> {
+    refuseDisabled(user);
+    const now = this.deps.clock();
+    // The token's expiry, computed as signUserToken does: the session ends with it.
+    const expires = new Date((Math.floor(now.getTime() / 1000) + ttlSeconds) * 1000);
+    const session = await this.sessions.start(user.id, expires, client);
     const claims = {
       userId: user.id,
       username: user.username,
       credentialVersion: credentialVersion(user.password_hash),
       epoch: await this.settings.jwtEpoch(),
+      sessionId: session.id,
     };
-    const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), ttlSeconds);
+    const { token, expiresAt } = await signUserToken(this.jwtKey, claims, now, ttlSeconds);
     return { token, expires_at: expiresAt.toISOString(), principal: userPrincipal(user) };
   }
 
-  /** The console's session credential for a user who proved who they are. */
-  sessionFor(user: UserRecord): { principal: Principal; session: SessionCredential } {
-    const session: SessionCredential = { kind: 'session', userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
+  /** The console's session credential, with its stored session, for a user who proved who they are. */
+  async sessionFor(user: UserRecord, client: SessionClient = {}): Promise<{ principal: Principal; session: SessionCredential }> {
+    refuseDisabled(user);
+    const stored = await this.sessions.start(user.id, new Date(this.deps.clock().getTime() + consoleSessionMs), client);
+    const session: SessionCredential = {
+      kind: 'session',
+      userId: user.id,
+      username: user.username,
+      credentialVersion: credentialVersion(user.password_hash),
+      sessionId: stored.id,
+    };
     return { principal: userPrincipal(user), session };
   }
 
@@ -116,10 +161,24 @@ export class AuthService {
     const claims = await verifyUserToken(this.jwtKey, token, this.deps.clock());
     if (!claims) throw unauthenticated('invalid or expired token');
     if (claims.epoch !== (await this.settings.jwtEpoch())) throw unauthenticated('the token was issued before JWT mode was last enabled');
-    const user = await this.deps.storage.users.get(claims.userId);
-    if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
+    // The session and its user in one read (what the user alone cost before): a revoked
+    // session, a deleted or disabled user, a new password each end the token here.
+    const found = await this.deps.storage.sessions.findWithUser(claims.sessionId);
+    if (!found || found.session.user_id !== claims.userId) throw unauthenticated('this session ended (signed out or revoked); sign in again');
+    const { user } = found;
+    if (user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
     if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');
-    return userPrincipal(user);
+    refuseDisabled(user);
+    return whenReady(this.touchSession(claims.sessionId), () => userPrincipal(user));
+  }
+
+  /** Writes a session's last use at most once a minute per process: a read stays a read. */
+  private touchSession(id: string): MaybePromise<void> {
+    const now = this.deps.clock().getTime();
+    if (now - (this.#sessionTouch.get(id) ?? 0) < touchEveryMs) return undefined;
+    if (this.#sessionTouch.size >= sessionTouchMax) this.#sessionTouch.clear();
+    this.#sessionTouch.set(id, now);
+    return this.deps.storage.sessions.touch(id, new Date(now).toISOString());
   }
 
   /** Forget remembered credentials (after a password change, a key change or a deletion). */
@@ -162,9 +221,16 @@ export class AuthService {
    * A console sign-in: the user behind a password, and the session credential the host keeps
    * instead of the password (re-checked against storage at every use).
    */
-  async startSession(credential: PasswordCredential, hooks: AuthenticateHooks = {}): Promise<{ principal: Principal; session: SessionCredential }> {
+  async startSession(
+    credential: PasswordCredential,
+    hooks: AuthenticateHooks = {},
+    extras: SignInExtras = {},
+  ): Promise<{ principal: Principal; session: SessionCredential; recoveryCodeUsed: boolean }> {
     await hooks.beforePasswordCheck?.();
-    return this.sessionFor(await this.verifyPassword(credential, hooks.address));
+    const user = await this.verifyPassword(credential, hooks.address);
+    refuseDisabled(user);
+    const { recoveryCodeUsed } = await this.secondFactor.check(user.id, extras.factor ?? {});
+    return { ...(await this.sessionFor(user, extras.client ?? {})), recoveryCodeUsed };
   }
 
   /**
@@ -194,7 +260,12 @@ export class AuthService {
 
   private async checkPassword(credential: PasswordCredential, address: string | undefined, cacheKey: string): Promise<Principal> {
     const generation = this.#generation;
-    const principal = userPrincipal(await this.verifyPassword(credential, address, cacheKey));
+    const user = await this.verifyPassword(credential, address, cacheKey);
+    refuseDisabled(user);
+    if (await this.secondFactor.isOn(user.id)) {
+      throw unauthenticated('this user signs in with a second factor (TOTP): use an API key, or sign in (POST /auth/login with totp_code) and send the token');
+    }
+    const principal = userPrincipal(user);
     // A password changed while argon2 ran: what was checked may already be stale.
     if (generation !== this.#generation) return principal;
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
@@ -208,7 +279,7 @@ export class AuthService {
    * every other credential when a user or a password changes.
    */
   private session(credential: SessionCredential): MaybePromise<Principal> {
-    const cacheKey = `${credential.userId}:${credential.credentialVersion}`;
+    const cacheKey = `${credential.sessionId}:${credential.userId}:${credential.credentialVersion}`;
     const now = this.deps.clock().getTime();
     const cached = this.#sessionCache.get(cacheKey);
     if (cached && cached.until > now) return cached.principal;
@@ -216,9 +287,13 @@ export class AuthService {
   }
 
   private async storedSession(credential: SessionCredential, cacheKey: string, now: number): Promise<Principal> {
-    const user = await this.deps.storage.users.get(credential.userId);
-    if (!user || user.username !== credential.username) throw unauthenticated('your user no longer exists; sign in again');
+    const found = await this.deps.storage.sessions.findWithUser(credential.sessionId);
+    if (!found || found.session.user_id !== credential.userId) throw unauthenticated('your session ended (signed out or revoked); sign in again');
+    const { user } = found;
+    if (user.username !== credential.username) throw unauthenticated('your user no longer exists; sign in again');
     if (credentialVersion(user.password_hash) !== credential.credentialVersion) throw unauthenticated('your password changed; sign in again');
+    refuseDisabled(user);
+    await this.touchSession(credential.sessionId);
     const principal = userPrincipal(user);
     if (this.#sessionCache.size >= keyCacheMax) this.#sessionCache.clear();
     this.#sessionCache.set(cacheKey, { principal, until: now + keyCacheMs });

@@ -11,6 +11,8 @@ import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
 import { AccessService } from './access-service.js';
 import { UserService } from './user-service.js';
+import { TotpService } from './totp-service.js';
+import { SessionService } from './session-service.js';
 import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
 import { SettingsService } from './settings-service.js';
@@ -62,6 +64,10 @@ export interface Core {
   /** Authentication with its rate limits and lockouts: what every host calls per request. */
   readonly access: AccessService;
   readonly users: UserService;
+  /** A user's TOTP second factor (docs/decisions/178-totp-second-factor.md). */
+  readonly totp: TotpService;
+  /** Signed-in sessions (docs/decisions/179-sessions.md). */
+  readonly sessions: SessionService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
   readonly settings: SettingsService;
@@ -200,7 +206,11 @@ export function wireCore(options: CoreOptions): WiredCore {
     activity,
     ...engineOptions,
   });
-  const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32));
+  // Both change how a user signs in: what any replica remembers of credentials is dropped.
+  const accessLimits = limits ?? createMemoryAccessLimits();
+  const totp = new TotpService(deps, audit, () => auth.credentialsChanged(), accessLimits.authFailures);
+  const sessions = new SessionService(deps, audit, () => auth.credentialsChanged());
+  const auth = new AuthService(deps, settings, jwtKey ?? randomBytes(32), totp, sessions);
   const oidc = new OidcService(deps, settings, audit, oidcRelyingParty ?? new OpenIdClientRelyingParty());
   const jobs = new JobService(deps, engine, drivers, nas, shares, settings, audit, resolveHost);
   const scheduler = new Scheduler({
@@ -231,7 +241,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     traps: new TrapService(deps, audit, trapSender, onTrapSendError ?? (() => {}), hostPolicy),
     snmpConfig: new SnmpConfigService(deps, audit),
     auth,
-    access: new AccessService(deps, auth, limits ?? createMemoryAccessLimits(), audit),
+    access: new AccessService(deps, auth, accessLimits, audit),
     settings,
     corsRules: new CorsRuleService(deps, audit),
     auditEvents: audit,
@@ -240,6 +250,8 @@ export function wireCore(options: CoreOptions): WiredCore {
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     silences,
     users: new UserService(deps, audit, () => auth.credentialsChanged()),
+    totp,
+    sessions,
     apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
     oidc,
   };

@@ -98,22 +98,34 @@ export class UserService {
 
   async update(principal: Principal, ref: string, body: unknown): Promise<User> {
     authorizeUserAdmin(principal, 'update');
-    const { password, admin } = parseInput(userUpdateSchema, body);
+    const { password, admin, disabled } = parseInput(userUpdateSchema, body);
     const current = await this.resolve(ref);
     if (password !== undefined && hasNoPassword(current.password_hash)) {
       throw new DomainError('validation', `${current.username} signs in through the OpenID provider and has no dms password`, {
         details: { password: [{ error: 'invalid' }] },
       });
     }
+    if (disabled === true && principal.kind === 'user' && principal.userId === current.id) {
+      throw new DomainError('conflict', 'you cannot disable yourself: ask another admin', { details: { disabled: [{ error: 'frozen' }] } });
+    }
     const passwordHash = password === undefined ? undefined : await this.deps.hasher.hash(password);
     const updated = await this.audit.change(principal, async (stores) => {
       if (admin === false && current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'demote');
       if (passwordHash !== undefined) await stores.users.updatePasswordHash(current.id, passwordHash);
       if (admin === true && !current.admin) await stores.users.setAdmin(current.id, true);
+      if (disabled !== undefined && disabled !== current.disabled) {
+        await stores.users.setDisabled(current.id, disabled);
+        // Ended, not paused: enabling the user again does not bring old sign-ins back.
+        if (disabled) await stores.sessions.deleteForUser(current.id);
+      }
       const user = presentUser((await stores.users.get(current.id)) ?? current);
       return {
         result: user,
-        audit: { action: 'update', resource: userAudit(user), changes: describeChanges(presentUser(current), user, { admin, password }, userSecrets) },
+        audit: {
+          action: 'update',
+          resource: userAudit(user),
+          changes: describeChanges(presentUser(current), user, { admin, password, disabled }, userSecrets),
+        },
       };
     });
     this.onCredentialsChanged();

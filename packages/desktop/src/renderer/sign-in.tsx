@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { TRPCClientError } from '@trpc/client';
 import { api, describeError } from './trpc-client.js';
 import { focusFirstInvalid } from './ui/focus-first-invalid.js';
 import { SingleSignOn } from './single-sign-on.js';
@@ -45,23 +46,51 @@ function SignInField({ label, name, type, autoComplete, message, inputRef }: Sig
   );
 }
 
+/** The core's prompt for a second factor: the password was right, a code is needed (docs/decisions/178-totp-second-factor.md). */
+function asksForCode(error: unknown): boolean {
+  const details = error instanceof TRPCClientError ? (error.data as { details?: Record<string, Array<{ error: string }>> } | undefined)?.details : undefined;
+  return details?.['totp_code']?.[0]?.error === 'blank';
+}
+
+/** The code of the authenticator app, or a recovery code, once the core asked for one. */
+function SecondFactorField({ recovery, onSwitch }: { recovery: boolean; onSwitch: () => void }) {
+  return (
+    <>
+      <label>
+        {recovery ? 'Recovery code' : 'Code from your authenticator app'}
+        <input name="second_factor" inputMode={recovery ? 'text' : 'numeric'} autoComplete="one-time-code" required />
+      </label>
+      <button type="button" className="link" onClick={onSwitch}>
+        {recovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+      </button>
+    </>
+  );
+}
+
 export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { username: string; admin: boolean }) => void; notice?: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState<Missing>({});
   // Bumped by each failed submit: focus moves again even when the messages are the same.
   const [failures, setFailures] = useState(0);
+  const [codeAsked, setCodeAsked] = useState(false);
+  const [recovery, setRecovery] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const username = useRef<HTMLInputElement>(null);
   useEffect(() => username.current?.focus(), []);
   useEffect(() => {
     if (failures === 0) return;
     // A refusal names no field: the keyboard goes back to the user name, its text selected to retype.
-    if (!focusFirstInvalid(form.current)) username.current?.select();
+    const code = form.current?.elements.namedItem('second_factor');
+    // Asked for a code: the keyboard goes to it, the name and password being right.
+    if (code instanceof HTMLInputElement) code.select();
+    else if (!focusFirstInvalid(form.current)) username.current?.select();
   }, [failures]);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const credentials = { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
+    const secondFactor = String(data.get('second_factor') ?? '').trim();
+    const factor = !codeAsked || !secondFactor ? {} : recovery ? { recovery_code: secondFactor } : { totp_code: secondFactor };
+    const credentials = { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? ''), ...factor };
     const empty = missingFields(credentials.username, credentials.password);
     setMissing(empty);
     if (Object.keys(empty).length > 0) {
@@ -72,7 +101,8 @@ export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { use
     try {
       onSignedIn(await api.auth.signIn.mutate(credentials));
     } catch (caught) {
-      setError(describeError(caught).message);
+      if (asksForCode(caught)) setCodeAsked(true);
+      setError(asksForCode(caught) && !codeAsked ? 'Enter the code your authenticator app shows.' : describeError(caught).message);
       setFailures((count) => count + 1);
     }
   };
@@ -87,6 +117,7 @@ export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { use
       <form ref={form} onSubmit={(event) => void submit(event)} aria-describedby={error ? 'sign-in-error' : undefined} noValidate>
         <SignInField label="User name" name="username" autoComplete="username" message={missing.username} inputRef={username} />
         <SignInField label="Password" name="password" type="password" autoComplete="current-password" message={missing.password} />
+        {codeAsked && <SecondFactorField recovery={recovery} onSwitch={() => setRecovery((value) => !value)} />}
         {error && (
           <p id="sign-in-error" role="alert" className="error">
             {error}

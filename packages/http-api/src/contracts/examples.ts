@@ -262,7 +262,7 @@ export const apiKeyWithKeyExample = { ...apiKeyExample, key: 'dms_4Qm8r1Xk0vYt7n
 export const apiKeyCreateExample = { name: 'backup', api_key_scopes: scopes };
 export const apiKeyUpdateExample = { name: 'backup-nightly' };
 
-export const userExample = { id: 2, username: 'alice', admin: false, created_at: '2025-01-15T09:30:00.000Z' };
+export const userExample = { id: 2, username: 'alice', admin: false, disabled: false, created_at: '2025-01-15T09:30:00.000Z' };
 /**
  * Without the required `password`: a published password would be a login anyone knows, so the
  * example is a placeholder the server refuses (422, password blank) until one is added.
@@ -276,6 +276,23 @@ export const corsRuleUpdateExample = { methods: ['GET'] };
 
 export const loginExample = { username: 'admin', password: 'admin-password' };
 export const tokenExample = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyOjEifQ.c2lnbmF0dXJl', expires_at: '2025-01-15T10:30:00.000Z' };
+export const totpStatusExample = { enabled: true, pending: false, recovery_codes_left: 9 };
+export const totpEnrollmentExample = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauth_uri: 'otpauth://totp/dms:alice?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=dms&algorithm=SHA1&digits=6&period=30',
+};
+/** A code that was never the current one: the server refuses it (422 or 401), so sending it changes nothing. */
+export const totpCodeExample = { totp_code: '000000' };
+export const totpRecoveryCodesExample = { recovery_codes: ['k3x7q-b2mzp', 'a7rtd-q2wnv', 'xx4pe-7dmq2'] };
+export const sessionExample = {
+  id: 'q7C1nB0cXz4w2Jm9dLk3Ug',
+  user_id: 2,
+  created_at: '2025-01-15T09:30:00.000Z',
+  last_used_at: '2025-01-15T09:41:00.000Z',
+  expires_at: '2025-01-15T10:30:00.000Z',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
+  ip: '192.0.2.7',
+};
 export const currentCredentialExample = { kind: 'api_key', id: 4, name: 'backup', api_key_scopes: scopes };
 
 /** A list answer: `{ count, [key]: [item] }`. */

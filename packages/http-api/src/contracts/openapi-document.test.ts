@@ -56,7 +56,7 @@ describe('openApiDocument()', () => {
     expect([...ids].sort()).toEqual(restOperations.map(({ operationId }) => operationId).sort());
   });
 
-  it('gives every operation an x-scope matching its description, but the public sign-ins and /api_keys/current', () => {
+  it('gives every operation an x-scope matching its description, but the public sign-ins, /api_keys/current and the caller’s own TOTP', () => {
     const unscoped: string[] = [];
     for (const { key, op } of operationsOf(openApiDocument())) {
       if (op['x-scope'] === undefined) {
@@ -66,7 +66,16 @@ describe('openApiDocument()', () => {
       expect(op['x-scope'], key).toMatch(/^[a-z_]+\/[a-z_]+$/);
       expect(op.description, key).toMatch(new RegExp(`^Scope: \`${op['x-scope'].replace('/', ' / ')}[ \`]`));
     }
-    expect(unscoped.sort()).toEqual(['get /api_keys/current', 'get /auth/oidc/callback', 'get /auth/oidc/login', 'post /auth/login']);
+    expect(unscoped.sort()).toEqual([
+      'get /api_keys/current',
+      'get /auth/oidc/callback',
+      'get /auth/oidc/login',
+      'get /auth/totp',
+      'post /auth/login',
+      'post /auth/totp',
+      'post /auth/totp/confirm',
+      'post /auth/totp/disable',
+    ]);
   });
 
   it('describes every 4xx and 5xx with model_error', () => {

@@ -16,15 +16,17 @@ export const authOperations = [
 const admin = await login('http://127.0.0.1:8080', 'admin', 'admin-password');
 // or only the token: await dms.auth.login('admin', 'admin-password')`,
     handle: async (c, core) => {
-      const { username, password } = parseInput(loginRequestSchema, await readJsonBody(c, { maxLength: maxLoginBodyLength }));
-      return respondJson(c, await core.access.login(c.get('loginRequest')(passwordCredential(username, password))));
+      const { username, password, totp_code, recovery_code } = parseInput(loginRequestSchema, await readJsonBody(c, { maxLength: maxLoginBodyLength }));
+      const request = c.get('loginRequest')(passwordCredential(username, password));
+      const client = { userAgent: c.req.header('user-agent'), ip: request.address };
+      return respondJson(c, await core.access.login(request, { factor: { totp_code, recovery_code }, client }));
     },
     method: 'post',
     path: '/auth/login',
     tag: 'admin',
     summary: 'Log in with a user’s credentials and get a JWT (JWT mode only)',
     description:
-      'Needs no credential. Answers a token to send as `Authorization: Bearer <token>`; bad credentials are 401, and JWT mode off is 403. Repeated failures for one user are 429.',
+      'Needs no credential. Answers a token to send as `Authorization: Bearer <token>`; bad credentials are 401, and JWT mode off is 403. Repeated failures for one user are 429. A user with TOTP on also sends `totp_code` (or `recovery_code`, good once): without one the answer is 401 with `details.totp_code` `[{"error": "blank"}]`, the prompt to ask for a code. Each login is a session (`GET /sessions`) that `DELETE /sessions/{id}` ends.',
     public: true,
     body: loginRequestSchema,
     bodyExample: loginExample,

@@ -84,6 +84,13 @@ const releasedOperationIds = {
   // Authentication and administration.
   'post /auth/login': 'login',
   'get /api_keys/current': 'showCurrentApiKey',
+  'get /auth/totp': 'showTotp',
+  'post /auth/totp': 'enrollTotp',
+  'post /auth/totp/confirm': 'confirmTotp',
+  'post /auth/totp/disable': 'disableTotp',
+  'delete /users/:user_id/totp': 'resetUserTotp',
+  'get /sessions': 'listSessions',
+  'delete /sessions/:session_id': 'deleteSession',
   'get /settings': 'showSettings',
   'put /settings': 'updateSettings',
   'get /api_keys': 'listApiKeys',

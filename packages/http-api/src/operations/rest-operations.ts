@@ -16,6 +16,8 @@ import { trapOperations } from './traps.js';
 import { snmpConfigurationOperations } from './snmp-configuration.js';
 import { authOperations } from './auth.js';
 import { oidcOperations } from './oidc.js';
+import { totpOperations } from './totp.js';
+import { sessionOperations } from './sessions.js';
 import { settingsOperations } from './settings.js';
 import { apiKeyOperations } from './api-keys.js';
 import { userOperations } from './users.js';
@@ -46,6 +48,8 @@ export const restOperations = [
   ...snmpConfigurationOperations,
   ...authOperations,
   ...oidcOperations,
+  ...totpOperations,
+  ...sessionOperations,
   ...settingsOperations,
   ...apiKeyOperations,
   ...userOperations,

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { generate } from 'otplib';
 import {
   ScanAnalyticsBuilder,
   systemPrincipal,
@@ -111,6 +112,8 @@ export interface ResourceWorld {
   scans?: { from: number; to: number };
   channel?: Channel;
   silence?: Silence;
+  /** A stored session (a JWT login of `user`), for the rows that end one. */
+  sessionId?: string;
 }
 
 export async function seedResourceWorld(
@@ -128,6 +131,32 @@ export async function seedResourceWorld(
 /** A non-admin user (hashes its password with argon2: tens of milliseconds). */
 export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean } = {}): Promise<User> {
   return t.core.users.add({ username: unique('user'), password: 'user-password-1', ...fields });
+}
+
+/** A user with TOTP on, confirmed with a code computed from its secret at the core's clock. */
+export async function addTotpUser(t: TestApp): Promise<User & { password: string; secret: string; recovery: string[] }> {
+  const password = 'user-password-1';
+  const user = await addUser(t, { password });
+  const principal = { kind: 'user', userId: user.id, username: user.username, admin: false } as const;
+  const { secret } = await t.core.totp.enroll(principal);
+  const { recovery_codes } = await t.core.totp.confirm(principal, { totp_code: await totpCodeAt(secret, t.core.clock()) });
+  return { ...user, password, secret, recovery: recovery_codes };
+}
+
+/** The code an authenticator app shows at `at`, computed from the secret as the test's own app. */
+export function totpCodeAt(secret: string, at: Date): Promise<string> {
+  return generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
+}
+
+/** A JWT login of a new user (JWT mode turned on): its token and the id of its session. */
+export async function addSession(t: TestApp): Promise<{ user: User; token: string; sessionId: string }> {
+  await t.core.settings.update(systemPrincipal, { jwt_enabled: true });
+  const user = await addUser(t);
+  const res = await t.call('POST', '/api/v2/auth/login', { body: { username: user.username, password: 'user-password-1' } });
+  const { token } = await readJson<{ token: string }>(res);
+  const principal = { kind: 'user', userId: user.id, username: user.username, admin: false } as const;
+  const { sessions } = await t.core.sessions.list(principal, {});
+  return { user, token, sessionId: sessions[0]!.id };
 }
 
 /** An API key record with these scopes (`controller/action` texts); the token is not kept. */

@@ -30,6 +30,9 @@ const changing = restOperations.filter((contract) => contract.method !== 'get');
 /** The operations the test app cannot make succeed, and where each is walked instead. */
 const walkedElsewhere: Partial<Record<OperationId, string>> = {
   testSnmpTrap: 'createTestApp runs no trap sender (503, as with the notifier down): walked below, with one',
+  enrollTotp: 'changes nothing in force until confirmed (the confirm is audited): test/routes/totp-session-routes.test.ts',
+  confirmTotp: 'needs a code of a secret enrolled by the same user, not the admin whose Basic the walk sends: test/routes/totp-session-routes.test.ts',
+  disableTotp: 'needs TOTP on for the caller, whose Basic is then refused: test/routes/totp-session-routes.test.ts',
 };
 
 function successStatuses(contract: RestOperation): number[] {

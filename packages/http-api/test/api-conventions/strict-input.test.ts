@@ -338,7 +338,7 @@ const endpoints: WriteEndpoint[] = [
     show: () => api(`/users/${user.id}`),
     valid: () => ({}),
     success: 200,
-    known: 'password, admin',
+    known: 'password, admin, disabled',
     typo: ['admn', 'admin'],
     readOnly: { id: 987654, username: 'renamed', created_at: '2000-01-01T00:00:00.000Z' },
     rules: [[{ admin: 1 }, 'admin must be true or false, got a number']],

@@ -23,6 +23,8 @@ import type { ShareScanAnalyticsTable } from '../../tables/share-scan-analytics.
 import type { SnmpServerConfigurationTable } from '../../tables/snmp-server-configuration.table.js';
 import type { SnmpTrapTable } from '../../tables/snmp-traps.table.js';
 import type { UserTable } from '../../tables/users.table.js';
+import type { UserTotpTable } from '../../tables/user-totp.table.js';
+import type { SessionTable } from '../../tables/sessions.table.js';
 
 export type {
   AlertPendingTable,
@@ -50,6 +52,8 @@ export type {
   SnmpServerConfigurationTable,
   SnmpTrapTable,
   UserTable,
+  UserTotpTable,
+  SessionTable,
 };
 
 /**
@@ -73,6 +77,8 @@ export interface Database {
   snmp_traps: SnmpTrapTable;
   snmp_server_configuration: SnmpServerConfigurationTable;
   users: UserTable;
+  user_totp: UserTotpTable;
+  sessions: SessionTable;
   api_keys: ApiKeyTable;
   settings: SettingTable;
   jobs: JobTable;

@@ -11,6 +11,8 @@ import { KyselyPoolStore } from './kysely-pool-store.js';
 import { KyselyNasShareStore } from './kysely-nas-share-store.js';
 import { KyselyTrapStore } from './kysely-trap-store.js';
 import { KyselySnmpConfigStore } from './kysely-snmp-config-store.js';
+import { KyselyUserTotpStore } from './kysely-user-totp-store.js';
+import { KyselySessionStore } from './kysely-session-store.js';
 import { KyselyUserStore } from './kysely-user-store.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
@@ -80,6 +82,8 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       traps: () => new KyselyTrapStore(over, now, communities, quirks),
       snmpConfig: () => new KyselySnmpConfigStore(over, quirks, now, communities),
       users: () => new KyselyUserStore(over, quirks, now),
+      userTotp: () => new KyselyUserTotpStore(over, now),
+      sessions: () => new KyselySessionStore(over, preparedReads(over, fast.firstRowReader), quirks),
       apiKeys: () => new KyselyApiKeyStore(over, preparedReads(over, fast.firstRowReader), quirks),
       settings: () => new KyselySettingsStore(over, quirks),
       corsRules: () => new KyselyCorsRuleStore(over, now, quirks),

@@ -9,7 +9,7 @@ import { listRows } from './kysely-list-rows.js';
 import { uniqueWrite } from './kysely-store-helpers.js';
 
 function toRecord(row: Selectable<UserTable>): UserRecord {
-  return { ...row, admin: Boolean(row.admin) };
+  return { ...row, admin: Boolean(row.admin), disabled: Boolean(row.disabled) };
 }
 
 export class KyselyUserStore implements UserStore {
@@ -54,6 +54,15 @@ export class KyselyUserStore implements UserStore {
     const result = await this.db
       .updateTable('users')
       .set({ admin: admin ? 1 : 0 })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setDisabled(id: number, disabled: boolean) {
+    const result = await this.db
+      .updateTable('users')
+      .set({ disabled: disabled ? 1 : 0 })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

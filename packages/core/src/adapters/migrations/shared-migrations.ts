@@ -10,6 +10,7 @@ import { silences } from './0028_silences.js';
 import { alertDamping } from './0029_alert_damping.js';
 import { notificationDigests } from './0030_notification_digests.js';
 import { oidcTables } from './0032_oidc.js';
+import { totpSessions } from './0033_totp_sessions.js';
 
 /**
  * Every migration since 0021, in order: a new one is a file of this folder and a line here, and
@@ -27,6 +28,7 @@ export const sharedMigrations: readonly SharedMigration[] = [
   alertDamping,
   notificationDigests,
   oidcTables,
+  totpSessions,
 ];
 
 /** The shared migrations as one dialect's list takes them. */

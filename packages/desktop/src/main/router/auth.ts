@@ -6,7 +6,8 @@ import { signInThroughBrowser } from '../oidc-loopback.js';
 
 export { desktopAddress };
 
-const credentials = z.object({ username: z.string(), password: z.string() });
+/** A name and a password, and for a user with TOTP on the code (or a recovery code) the core asks for. */
+const credentials = z.object({ username: z.string(), password: z.string(), totp_code: z.string().optional(), recovery_code: z.string().optional() });
 
 export const authRouter = router({
   /**
@@ -15,11 +16,10 @@ export const authRouter = router({
    * the sign-in (or the failed one) as made through the console.
    */
   signIn: publicProcedure.input(credentials).mutation(async ({ ctx, input }) => {
-    const { principal, session } = await ctx.core.access.signIn({
-      address: desktopAddress,
-      via: consoleOrigin.via,
-      credential: passwordCredential(input.username, input.password),
-    });
+    const { principal, session } = await ctx.core.access.signIn(
+      { address: desktopAddress, via: consoleOrigin.via, credential: passwordCredential(input.username, input.password) },
+      { factor: { totp_code: input.totp_code, recovery_code: input.recovery_code }, client: { userAgent: 'dms console', ip: desktopAddress } },
+    );
     ctx.session.signIn(session);
     return { username: session.username, admin: principal.kind === 'user' && principal.admin };
   }),
@@ -37,7 +37,7 @@ export const authRouter = router({
     const { openExternal } = ctx;
     if (!openExternal) throw new DomainError('forbidden', 'this console cannot open a browser for single sign-on');
     const { user } = await signInThroughBrowser(ctx.core, openExternal, consoleOrigin);
-    const { principal, session } = ctx.core.auth.sessionFor(user);
+    const { principal, session } = await ctx.core.auth.sessionFor(user);
     ctx.session.signIn(session);
     return { username: session.username, admin: principal.kind === 'user' && principal.admin };
   }),

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from '../trpc.js';
 import { authRouter } from './auth.js';
+import { accountRouter } from './account.js';
 import { nasRouter } from './nas.js';
 import { poolsRouter } from './pools.js';
 import { sharesRouter } from './shares.js';
@@ -19,6 +20,7 @@ import { notificationChannelsRouter } from './notification-channels.js';
 /** The main process's API to the renderer: a thin adapter over the core services. */
 export const appRouter = router({
   auth: authRouter,
+  account: accountRouter,
   overview: overviewRouter,
   nas: nasRouter,
   pools: poolsRouter,

@@ -17,6 +17,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   key_updated: 'Key updated',
   key_revoked: 'Key revoked',
   settings_changed: 'Settings changed',
+  totp_enabled: 'Two-factor turned on',
+  totp_disabled: 'Two-factor turned off',
+  recovery_code_used: 'Recovery code used',
+  session_revoked: 'Session revoked',
 };
 
 export const auditViaLabels: Record<AuditVia, string> = { rest: 'REST API', cli: 'CLI', console: 'Console', scheduler: 'Scheduler' };
@@ -39,6 +43,7 @@ export const resourceTypeLabels: Record<string, string> = {
   alerts: 'Alert',
   alert_settings: 'Alert setting',
   silences: 'Silence',
+  sessions: 'Session',
 };
 
 export function resourceTypeLabel(type: string): string {

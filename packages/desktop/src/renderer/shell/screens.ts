@@ -12,6 +12,7 @@ import { CorsRulesScreen } from '../screens/security/cors-rules.js';
 import { JwtScreen } from '../screens/security/jwt.js';
 import { UsersScreen } from '../screens/system/users.js';
 import { SettingsScreen } from '../screens/system/settings.js';
+import { AccountScreen } from '../screens/account/account.js';
 import { JobsScreen } from '../screens/history/jobs.js';
 import { AuditScreen } from '../screens/history/audit.js';
 import { SchedulesScreen } from '../screens/watch/schedules.js';
@@ -51,6 +52,7 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'jwt', title: 'JWT mode', group: 'API security', Component: JwtScreen, adminOnly: true },
   { id: 'users', title: 'Users', group: 'System', Component: UsersScreen, adminOnly: true },
   { id: 'settings', title: 'Settings', group: 'System', Component: SettingsScreen },
+  { id: 'account', title: 'Your account', group: 'System', Component: AccountScreen },
 ];
 
 /** The screens `user` may open: all of them for an admin, all but the admin-only ones for anyone else. */
