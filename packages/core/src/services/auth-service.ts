@@ -3,6 +3,7 @@ import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { ApiKeyPrincipal, Principal } from '../scopes/principal.js';
 import { keyPrincipal } from './api-key-lineage.js';
+import { userPrincipalOf } from './role-scopes.js';
 import { RecentSet } from '../security/recent-set.js';
 import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
@@ -34,9 +35,6 @@ function fingerprint(credential: PasswordCredential): string {
   return createHash('sha256').update(credential.username).update('\u0000').update(credential.password).digest('base64url');
 }
 
-function userPrincipal(user: UserRecord): Principal {
-  return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
-}
 
 function credentialVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
@@ -97,7 +95,7 @@ export class AuthService {
       epoch: await this.settings.jwtEpoch(),
     };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, this.deps.clock(), settings.jwt_ttl_seconds);
-    const principal: Principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+    const principal = await this.userPrincipal(user);
     return { token, expires_at: expiresAt.toISOString(), principal };
   }
 
@@ -109,7 +107,12 @@ export class AuthService {
     const user = await this.deps.storage.users.get(claims.userId);
     if (!user || user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
     if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');
-    return userPrincipal(user);
+    return this.userPrincipal(user);
+  }
+
+  /** A user with its role's scopes as they are now (docs/decisions/176-roles.md). */
+  private userPrincipal(user: UserRecord): Promise<Principal> {
+    return userPrincipalOf(this.deps.storage, user);
   }
 
   /** Forget remembered credentials (after a password change, a key change or a deletion). */
@@ -156,7 +159,7 @@ export class AuthService {
     await hooks.beforePasswordCheck?.();
     const user = await this.verifyPassword(credential, hooks.address);
     const session: SessionCredential = { kind: 'session', userId: user.id, username: user.username, credentialVersion: credentialVersion(user.password_hash) };
-    return { principal: userPrincipal(user), session };
+    return { principal: await this.userPrincipal(user), session };
   }
 
   /**
@@ -186,7 +189,7 @@ export class AuthService {
 
   private async checkPassword(credential: PasswordCredential, address: string | undefined, cacheKey: string): Promise<Principal> {
     const generation = this.#generation;
-    const principal = userPrincipal(await this.verifyPassword(credential, address, cacheKey));
+    const principal = await this.userPrincipal(await this.verifyPassword(credential, address, cacheKey));
     // A password changed while argon2 ran: what was checked may already be stale.
     if (generation !== this.#generation) return principal;
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
@@ -211,7 +214,7 @@ export class AuthService {
     const user = await this.deps.storage.users.get(credential.userId);
     if (!user || user.username !== credential.username) throw unauthenticated('your user no longer exists; sign in again');
     if (credentialVersion(user.password_hash) !== credential.credentialVersion) throw unauthenticated('your password changed; sign in again');
-    const principal = userPrincipal(user);
+    const principal = await this.userPrincipal(user);
     if (this.#sessionCache.size >= keyCacheMax) this.#sessionCache.clear();
     this.#sessionCache.set(cacheKey, { principal, until: now + keyCacheMs });
     return principal;

@@ -10,6 +10,7 @@ import { TrapService } from './trap-service.js';
 import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
 import { AccessService } from './access-service.js';
+import { RoleService } from './role-service.js';
 import { UserService } from './user-service.js';
 import { ApiKeyService } from './api-key-service.js';
 import { JobService } from './job-service.js';
@@ -56,6 +57,7 @@ export interface Core {
   /** Authentication with its rate limits and lockouts: what every host calls per request. */
   readonly access: AccessService;
   readonly users: UserService;
+  readonly roles: RoleService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
   readonly settings: SettingsService;
@@ -192,6 +194,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     onRunEnded: (schedule, run) => alertWatch.scheduleRunEnded(schedule, run),
     ...schedulerOptions,
   });
+  const roles = new RoleService(deps, audit, () => auth.credentialsChanged());
   const core: Core = {
     events: deps.events,
     clock: deps.clock,
@@ -214,8 +217,9 @@ export function wireCore(options: CoreOptions): WiredCore {
     alerts,
     statistics: new StatisticsService(deps),
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
-    users: new UserService(deps, audit, () => auth.credentialsChanged()),
-    apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
+    users: new UserService(deps, audit, () => auth.credentialsChanged(), roles),
+    roles,
+    apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings, roles),
   };
   return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };
 }

@@ -18,6 +18,7 @@ import type { ShareScanAnalyticsTable } from '../../tables/share-scan-analytics.
 import type { SnmpServerConfigurationTable } from '../../tables/snmp-server-configuration.table.js';
 import type { SnmpTrapTable } from '../../tables/snmp-traps.table.js';
 import type { UserTable } from '../../tables/users.table.js';
+import type { RoleTable } from '../../tables/roles.table.js';
 
 export type {
   AlertSettingTable,
@@ -62,6 +63,7 @@ export interface Database {
   snmp_traps: SnmpTrapTable;
   snmp_server_configuration: SnmpServerConfigurationTable;
   users: UserTable;
+  roles: RoleTable;
   api_keys: ApiKeyTable;
   settings: SettingTable;
   jobs: JobTable;

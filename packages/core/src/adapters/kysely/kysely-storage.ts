@@ -11,6 +11,7 @@ import { KyselyPoolStore } from './kysely-pool-store.js';
 import { KyselyNasShareStore } from './kysely-nas-share-store.js';
 import { KyselyTrapStore } from './kysely-trap-store.js';
 import { KyselySnmpConfigStore } from './kysely-snmp-config-store.js';
+import { KyselyRoleStore } from './kysely-role-store.js';
 import { KyselyUserStore } from './kysely-user-store.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
@@ -76,6 +77,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       traps: () => new KyselyTrapStore(over, now, communities, quirks),
       snmpConfig: () => new KyselySnmpConfigStore(over, quirks, now, communities),
       users: () => new KyselyUserStore(over, quirks, now),
+      roles: () => new KyselyRoleStore(over, quirks, now),
       apiKeys: () => new KyselyApiKeyStore(over, preparedReads(over, fast.firstRowReader), quirks),
       settings: () => new KyselySettingsStore(over, quirks),
       corsRules: () => new KyselyCorsRuleStore(over, now, quirks),

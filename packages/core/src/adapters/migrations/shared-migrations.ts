@@ -6,6 +6,7 @@ import { scanAnalytics } from './0023_scan_analytics.js';
 import { notificationChannels } from './0024_notification_channels.js';
 import { notificationDeliveries } from './0025_notification_deliveries.js';
 import { testFingerprintColumn } from './0027_test_fingerprint.js';
+import { roles } from './0031_roles.js';
 
 /**
  * Every migration since 0021, in order: a new one is a file of this folder and a line here, and
@@ -19,6 +20,8 @@ export const sharedMigrations: readonly SharedMigration[] = [
   notificationChannels,
   notificationDeliveries,
   testFingerprintColumn,
+  // 0028-0030 are other issues' keys.
+  roles,
 ];
 
 /** The shared migrations as one dialect's list takes them. */
