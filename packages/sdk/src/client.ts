@@ -11,10 +11,11 @@ import { nasSharesResource, type NasSharesResource } from './resources/nas-share
 import { schedulesResource, type SchedulesResource } from './resources/schedules.js';
 import { notificationChannelsResource, type NotificationChannelsResource } from './resources/notification-channels.js';
 import { statisticsResource, type StatisticsResource } from './resources/statistics.js';
+import { rolesResource, type RolesResource } from './resources/roles.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
 
-/** A user's password (full access), an API key (its scopes) or a JWT from `login`. */
+/** A user's password (its role's scopes), an API key (its scopes) or a JWT from `login`. */
 export type Auth = { basic: { username: string; password: string } } | { apiKey: string } | { jwt: string };
 
 export interface ClientOptions {
@@ -74,7 +75,10 @@ export interface DmsClient {
     /** What the client's own credential may do. */
     current(options?: T.CallOptions): Promise<T.CurrentCredential>;
   };
+  /** Users and their `role` (changes: administrators only). */
   users: Crud<'listUsers', 'createUser', 'showUser', 'updateUser'>;
+  /** Built-in and custom roles, each a set of scopes (changes: administrators only). */
+  roles: RolesResource;
   corsRules: Crud<'listCorsRules', 'createCorsRule', 'showCorsRule', 'updateCorsRule'>;
   settings: Singleton<T.Settings, T.SettingsUpdate>;
   /** Who changed what, when and through which door (administrators only). */
@@ -172,6 +176,7 @@ export function createClient(options: ClientOptions): DmsClient {
     },
     apiKeys: { ...apiKeys, current: (callOptions = {}) => call('GET', '/api_keys/current', { signal: callOptions.signal }) as Promise<T.CurrentCredential> },
     users: crud(call, '/users', 'user_id', 'users'),
+    roles: rolesResource(call),
     corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
     settings: singleton(call, '/settings'),
     auditEvents: auditEventsResource(call),

@@ -17,6 +17,7 @@ import { authOperations } from './auth.js';
 import { settingsOperations } from './settings.js';
 import { apiKeyOperations } from './api-keys.js';
 import { userOperations } from './users.js';
+import { roleOperations } from './roles.js';
 import { corsRuleOperations } from './cors-rules.js';
 import { auditEventOperations } from './audit-events.js';
 
@@ -45,6 +46,7 @@ export const restOperations = [
   ...settingsOperations,
   ...apiKeyOperations,
   ...userOperations,
+  ...roleOperations,
   ...corsRuleOperations,
   ...auditEventOperations,
 ] as const;

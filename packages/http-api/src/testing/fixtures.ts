@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import {
   ScanAnalyticsBuilder,
+  builtInRole,
   systemPrincipal,
+  type Principal,
   type ScanAnalytics,
   type Alert,
   type AlertSource,
@@ -110,6 +112,8 @@ export interface ResourceWorld {
   /** Two completed scans of `share`, with analytics, older first. */
   scans?: { from: number; to: number };
   channel?: Channel;
+  /** A custom role's name. */
+  role?: string;
 }
 
 export async function seedResourceWorld(
@@ -125,8 +129,13 @@ export async function seedResourceWorld(
 }
 
 /** A non-admin user (hashes its password with argon2: tens of milliseconds). */
-export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean } = {}): Promise<User> {
+export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean; role?: string } = {}): Promise<User> {
   return t.core.users.add({ username: unique('user'), password: 'user-password-1', ...fields });
+}
+
+/** The principal a stored user of a built-in role stands for, as a request authenticates it (docs/decisions/176-roles.md). */
+export function principalOf(user: User): Principal {
+  return { kind: 'user', userId: user.id, username: user.username, role: user.role, admin: user.admin, scopes: builtInRole(user.role)?.scopes ?? [] };
 }
 
 /** An API key record with these scopes (`controller/action` texts); the token is not kept. */
@@ -147,6 +156,16 @@ export function addChannel(t: TestApp, fields: Record<string, unknown> = {}): Pr
     settings: { url: 'http://127.0.0.1:4/hook' },
     ...fields,
   });
+}
+
+/** A custom role holding `nas / index`; its name (lower case, as role names are). */
+export async function addRole(t: TestApp): Promise<string> {
+  return (await t.core.roles.create(systemPrincipal, { name: roleName(), scopes: [{ controller: 'nas', action: 'index' }] })).name;
+}
+
+/** A fresh custom role name: `unique`, in the lower case role names take. */
+export function roleName(): string {
+  return unique('role').toLowerCase();
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {

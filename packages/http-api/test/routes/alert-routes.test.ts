@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertSourceCatalogue, alertSources, systemPrincipal, type AlertSetting, type AuditEvent } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
-import { addNas, addShare, addUser, expectModelError, raiseAlert, readJson, unique, type Alert, type NasShare, type User } from '../../src/testing/fixtures.js';
+import { addNas, addShare, addUser, expectModelError, principalOf, raiseAlert, readJson, unique, type Alert, type NasShare, type User } from '../../src/testing/fixtures.js';
 
 /**
  * /alerts and /alert_settings (issue 23, docs/decisions/091-alerts.md) over REST. The alert of a share is raised
@@ -303,7 +303,7 @@ describe('/alert_settings', () => {
     expect((await settings(basicOf(plain))).count).toBe(alertSources.length);
     const before = await settings();
     await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: basicOf(plain), body: { level: 1 } }), 403, 'admin', 'forbidden');
-    const owner = { kind: 'user' as const, userId: plain.id, username: plain.username, admin: false };
+    const owner = principalOf(plain);
     const { key } = await t.core.apiKeys.create(owner, { name: unique('plain-key'), api_key_scopes: [{ controller: 'alert_settings', action: '*' }] });
     await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: `Bearer ${key}`, body: { level: 1 } }), 403, 'admin', 'forbidden');
     await expectModelError(
@@ -324,7 +324,7 @@ describe('issue 40 item 12: alerts about API keys, and who dismisses an alert', 
   let keyAlert: Alert;
   let shareAlert: Alert;
   const dayMs = 24 * 3600_000;
-  const asUser = (user: User) => ({ kind: 'user' as const, userId: user.id, username: user.username, admin: false });
+  const asUser = (user: User) => principalOf(user);
   const dismiss = (id: number, auth: string, dismissed = true) => t.call('PUT', api(`/alerts/${id}`), { auth, body: { dismissed } });
 
   beforeAll(async () => {
