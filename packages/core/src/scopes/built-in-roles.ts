@@ -21,6 +21,8 @@ const everything: readonly Scope[] = [
 const inventoryAndStatus: readonly ScopeController[] = ['nas', 'pools', 'nas_shares', 'jobs', 'schedules', 'alerts', 'statistics', 'metrics'];
 /** What an operator runs and manages: the inventory, its jobs and schedules, its alerts, and its own keys. */
 const operated: readonly ScopeController[] = ['nas', 'pools', 'nas_shares', 'jobs', 'schedules', 'alerts', 'api_keys'];
+/** What an operator also reads: the trap targets, the agent's configuration and the alert settings (changing them is not its). */
+const operatorAlsoReads: readonly ScopeController[] = ['traps', 'server_configuration', 'alert_settings'];
 /** Actions that reveal a secret: for the admin role only. */
 const secretActions: ReadonlySet<string> = new Set(['get_password']);
 const reading: ReadonlySet<string> = new Set(readActions);
@@ -36,7 +38,9 @@ const auditor = scopesWhere((_controller, action) => reading.has(action));
 // `controller / *` covers every action of the controller but the explicit-only ones (get_password).
 const operator: Scope[] = [
   ...operated.map((controller) => ({ controller, action: '*' })),
-  ...scopesWhere((controller, action) => !operated.includes(controller) && inventoryAndStatus.includes(controller) && reading.has(action)),
+  ...scopesWhere(
+    (controller, action) => !operated.includes(controller) && [...inventoryAndStatus, ...operatorAlsoReads].includes(controller) && reading.has(action),
+  ),
 ];
 
 export interface BuiltInRole {
@@ -49,7 +53,8 @@ export const builtInRoles: readonly BuiltInRole[] = [
   { name: 'admin', description: 'Everything, secrets included; the only role that manages users, roles, settings, CORS rules, channels and other users’ keys.', scopes: everything },
   {
     name: 'operator',
-    description: 'Runs tests and scans; manages NAS, pools, shares, schedules, alerts and its own API keys; reads the inventory and its status. No secret.',
+    description:
+      'Runs tests and scans; manages NAS, pools, shares, schedules, alerts and its own API keys; reads the inventory, its status, trap targets and alert settings. No secret.',
     scopes: operator,
   },
   { name: 'auditor', description: 'Reads everything, the audit log included; changes nothing and sees no secret.', scopes: auditor },

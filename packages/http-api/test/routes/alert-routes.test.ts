@@ -299,13 +299,14 @@ describe('/alert_settings', () => {
     await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: t.basic, body: { levels: 2 } }), 422, 'levels', 'unknown');
   });
 
-  it('lets a user who is not an admin read the settings but not change them (403), nor a key that user made', async () => {
+  it('lets a user who is not an admin (an operator) read the settings but not change them (403), nor a key that user made', async () => {
     expect((await settings(basicOf(plain))).count).toBe(alertSources.length);
     const before = await settings();
-    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: basicOf(plain), body: { level: 1 } }), 403, 'admin', 'forbidden');
+    // The operator's role holds alert_settings / index only (docs/api.md#roles).
+    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: basicOf(plain), body: { level: 1 } }), 403, 'scope', 'forbidden');
     const owner = principalOf(plain);
     const { key } = await t.core.apiKeys.create(owner, { name: unique('plain-key'), api_key_scopes: [{ controller: 'alert_settings', action: '*' }] });
-    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: `Bearer ${key}`, body: { level: 1 } }), 403, 'admin', 'forbidden');
+    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: `Bearer ${key}`, body: { level: 1 } }), 403, 'scope', 'forbidden');
     await expectModelError(
       await t.call('PUT', api('/alert_settings/scan_failed'), { auth: await t.bearer('alert_settings/index'), body: { level: 1 } }),
       403,
