@@ -6,11 +6,10 @@ import type { MigrationDialect, SharedMigration } from './migration-dialect.js';
  * key's role (docs/decisions/176-roles.md). Admins become role `admin`; every other user, who
  * had full access to resources, becomes `operator`, the built-in closest to it.
  */
-async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
-  const { timestamp } = dialect;
+async function up(db: Kysely<unknown>, { identity, timestamp }: MigrationDialect): Promise<void> {
   await db.schema
     .createTable('roles')
-    .addColumn('id', 'integer', dialect.identity)
+    .addColumn('id', 'integer', identity)
     .addColumn('name', 'text', (column) => column.notNull().unique())
     .addColumn('description', 'text')
     .addColumn('scopes', 'text', (column) => column.notNull())
