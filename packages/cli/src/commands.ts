@@ -128,7 +128,7 @@ export function dmsProgram(out: Output, done: Run): Command {
   const createFlags = withFlags(create, {
     name: { type: 'string', description: 'its name (required)' },
     scope: { type: 'string', multiple: true, description: 'CONTROLLER/ACTION it may call, e.g. nas_shares/show or */* (repeat it)' },
-    role: { type: 'string', description: "a role whose scopes it carries instead of --scope (admin, operator, auditor, viewer or a custom role)" },
+    role: { type: 'string', description: 'a role whose scopes it carries instead of --scope (admin, operator, auditor, viewer or a custom role)' },
     'expires-at': { type: 'string', description: 'when it stops working (ISO 8601)' },
   });
   create.action(async (opts: Record<string, unknown>) => done(await apikeyCreate(createFlags(opts) as Parameters<typeof apikeyCreate>[0], out)));

@@ -28,7 +28,9 @@ export const grantableScope = scopeSchema.strict().superRefine((scope, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message, input: scope[problem.field] });
 });
 /** A role's name: a built-in's or a custom role's (docs/api.md#roles). */
-export const roleNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { message: 'must be a role name: a lower-case letter, then letters, digits, _ or -, 64 at most' });
+export const roleNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,63}$/, { message: 'must be a role name: a lower-case letter, then letters, digits, _ or -, 64 at most' });
 const apiKeyFields = z.object({
   name: text(255),
   api_key_scopes: z.array(grantableScope).min(1).max(100),

@@ -28,6 +28,4 @@ export const roleSchema = z
   .meta({ id: 'role' });
 export type RoleView = z.output<typeof roleSchema>;
 
-export const roleCollectionSchema = z
-  .object({ count: z.number().int(), roles: z.array(roleSchema) })
-  .meta({ id: 'role_collection' });
+export const roleCollectionSchema = z.object({ count: z.number().int(), roles: z.array(roleSchema) }).meta({ id: 'role_collection' });

@@ -50,7 +50,11 @@ export interface BuiltInRole {
 }
 
 export const builtInRoles: readonly BuiltInRole[] = [
-  { name: 'admin', description: 'Everything, secrets included; the only role that manages users, roles, settings, CORS rules, channels and other users’ keys.', scopes: everything },
+  {
+    name: 'admin',
+    description: 'Everything, secrets included; the only role that manages users, roles, settings, CORS rules, channels and other users’ keys.',
+    scopes: everything,
+  },
   {
     name: 'operator',
     description:

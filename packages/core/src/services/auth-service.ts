@@ -35,7 +35,6 @@ function fingerprint(credential: PasswordCredential): string {
   return createHash('sha256').update(credential.username).update('\u0000').update(credential.password).digest('base64url');
 }
 
-
 function credentialVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }

@@ -17,7 +17,12 @@ function presentCustom(record: RoleRecord): RoleView {
   return { name: record.name, builtin: false, description: record.description, scopes: record.scopes };
 }
 
-const presentedBuiltIns: readonly RoleView[] = builtInRoles.map((role) => ({ name: role.name, builtin: true, description: role.description, scopes: [...role.scopes] }));
+const presentedBuiltIns: readonly RoleView[] = builtInRoles.map((role) => ({
+  name: role.name,
+  builtin: true,
+  description: role.description,
+  scopes: [...role.scopes],
+}));
 
 function builtInIsReadOnly(name: string, verb: string): DomainError {
   return new DomainError('conflict', `${name} is a built-in role and cannot be ${verb}; create a custom role with the scopes you want instead`, {
@@ -122,11 +127,9 @@ export class RoleService {
       const holders = await stores.roles.deleteUnlessHeld(current.id);
       if (!holders) throw DomainError.notFound('role', name);
       if (holders.users > 0 || holders.apiKeys > 0) {
-        throw new DomainError(
-          'conflict',
-          `role ${name} is held by ${holders.users} user(s) and ${holders.apiKeys} API key(s): give them another role first`,
-          { details: { role: [{ error: 'frozen', count: holders.users + holders.apiKeys }] } },
-        );
+        throw new DomainError('conflict', `role ${name} is held by ${holders.users} user(s) and ${holders.apiKeys} API key(s): give them another role first`, {
+          details: { role: [{ error: 'frozen', count: holders.users + holders.apiKeys }] },
+        });
       }
       return { result: true, audit: { action: 'delete', resource: roleAudit(current), changes: null } };
     });

@@ -25,7 +25,14 @@ describeOnEachAdapter('roles', (open) => {
   afterEach(() => t.close());
 
   it('each built-in role holds what docs/api.md#roles says, and no role but admin reveals a secret', async () => {
-    const principalOf = (role: string): Principal => ({ kind: 'user', userId: 9, username: 'u', role, admin: role === 'admin', scopes: builtInRole(role)!.scopes });
+    const principalOf = (role: string): Principal => ({
+      kind: 'user',
+      userId: 9,
+      username: 'u',
+      role,
+      admin: role === 'admin',
+      scopes: builtInRole(role)!.scopes,
+    });
     const can = (role: string, controller: string, action: string) => isAllowed(principalOf(role), controller, action);
     for (const role of ['operator', 'auditor', 'viewer']) {
       for (const { controller } of scopeCatalogue) expect(can(role, controller, 'get_password'), `${role} ${controller}`).toBe(false);
@@ -33,12 +40,12 @@ describeOnEachAdapter('roles', (open) => {
     expect(can('admin', 'nas_shares', 'get_password')).toBe(true);
     // viewer: the inventory and its status, not the audit log, users, keys or settings
     expect([can('viewer', 'nas_shares', 'index'), can('viewer', 'alerts', 'show'), can('viewer', 'metrics', 'index')]).toEqual([true, true, true]);
-    expect([can('viewer', 'audit_events', 'index'), can('viewer', 'users', 'index'), can('viewer', 'settings', 'show'), can('viewer', 'nas', 'create')]).toEqual([
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      can('viewer', 'audit_events', 'index'),
+      can('viewer', 'users', 'index'),
+      can('viewer', 'settings', 'show'),
+      can('viewer', 'nas', 'create'),
+    ]).toEqual([false, false, false, false]);
     // auditor: every read, no write, no test or scan
     for (const { controller, actions } of scopeCatalogue) {
       for (const action of actions as readonly string[]) {
@@ -93,7 +100,10 @@ describeOnEachAdapter('roles', (open) => {
     await addUser('ann', { role: 'viewer' });
     await t.core.users.update(await admin(), 'ann', { role: 'auditor' });
     const { audit_events: events } = await t.core.auditEvents.list(await admin(), {});
-    expect(events.find((event) => event.action === 'update')).toMatchObject({ resource: { type: 'users', name: 'ann' }, changes: { role: { from: 'viewer', to: 'auditor' } } });
+    expect(events.find((event) => event.action === 'update')).toMatchObject({
+      resource: { type: 'users', name: 'ann' },
+      changes: { role: { from: 'viewer', to: 'auditor' } },
+    });
   });
 
   it('custom roles: CRUD for an admin, built-ins read-only, a held role not deleted, its change applies to holders at once', async () => {

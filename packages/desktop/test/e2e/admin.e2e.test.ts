@@ -62,7 +62,9 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     // The grid gives way to the role menu: one or the other, never both.
     expect(await page.getByRole('table', { name: 'Scopes by controller and action' }).count()).toBe(0);
     const role = page.getByLabel('Role', { exact: true });
-    expect(await role.locator('option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^auditor: /), expect.stringMatching(/^viewer: /)]));
+    expect(await role.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^auditor: /), expect.stringMatching(/^viewer: /)]),
+    );
     await role.selectOption('viewer');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('heading', { name: 'API key dashboard created' }).waitFor();
@@ -201,7 +203,9 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     await page.getByRole('heading', { name: 'New user' }).waitFor();
     await expect.poll(() => roleCell.textContent()).toBe('auditor');
     const { audit_events: events } = await c.desktop.dms.core.auditEvents.list(systemPrincipal, {});
-    expect(events.find((event) => event.action === 'update' && event.resource?.name === 'operator')?.changes).toMatchObject({ role: { from: 'operator', to: 'auditor' } });
+    expect(events.find((event) => event.action === 'update' && event.resource?.name === 'operator')?.changes).toMatchObject({
+      role: { from: 'operator', to: 'auditor' },
+    });
     await page.getByRole('button', { name: 'Edit user operator' }).click();
     expect(await page.getByLabel('Role', { exact: true }).inputValue()).toBe('auditor');
     await page.getByLabel('Role', { exact: true }).selectOption('operator');

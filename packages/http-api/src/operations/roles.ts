@@ -4,8 +4,7 @@ import { readJsonBody } from '../http/json-body.js';
 import { collectionExample, roleCreateExample, roleExample, roleUpdateExample } from '../contracts/examples.js';
 import { defineOperation } from './operation.js';
 
-const builtIns =
-  'The built-in roles `admin`, `operator`, `auditor` and `viewer` are read-only: changing or deleting one is 409 (docs/api.md#roles).';
+const builtIns = 'The built-in roles `admin`, `operator`, `auditor` and `viewer` are read-only: changing or deleting one is 409 (docs/api.md#roles).';
 const adminChanges = 'Admin only: a user of the role admin, or an API key with the scope whose creator is one.';
 const role = (c: Parameters<Parameters<typeof defineOperation>[0]['handle']>[0]) => c.req.param('role_name')!;
 

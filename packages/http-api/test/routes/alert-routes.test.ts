@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertSourceCatalogue, alertSources, systemPrincipal, type AlertSetting, type AuditEvent } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
-import { addNas, addShare, addUser, expectModelError, principalOf, raiseAlert, readJson, unique, type Alert, type NasShare, type User } from '../../src/testing/fixtures.js';
+import {
+  addNas,
+  addShare,
+  addUser,
+  expectModelError,
+  principalOf,
+  raiseAlert,
+  readJson,
+  unique,
+  type Alert,
+  type NasShare,
+  type User,
+} from '../../src/testing/fixtures.js';
 
 /**
  * /alerts and /alert_settings (issue 23, docs/decisions/091-alerts.md) over REST. The alert of a share is raised

@@ -69,7 +69,11 @@ export class KyselyUserStore implements UserStore {
       const admins = await trx.selectFrom('users').select('id').where('admin', '=', 1).orderBy('id').modifyEnd(sql.raw(this.quirks.rowLockClause)).execute();
       if (!admins.some((row) => row.id === id)) return true;
       if (admins.length <= 1) return false;
-      await trx.updateTable('users').set({ role: toRole, admin: adminFlag(toRole) }).where('id', '=', id).execute();
+      await trx
+        .updateTable('users')
+        .set({ role: toRole, admin: adminFlag(toRole) })
+        .where('id', '=', id)
+        .execute();
       return true;
     });
   }

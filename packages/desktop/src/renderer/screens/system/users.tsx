@@ -23,8 +23,8 @@ export function UsersScreen({ user: me }: ScreenProps) {
   return (
     <>
       <p className="hint">
-        Users sign in to this console and to the REST API with the scopes of their role; only admins manage users, roles, cross-origin rules, settings
-        and every API key.
+        Users sign in to this console and to the REST API with the scopes of their role; only admins manage users, roles, cross-origin rules, settings and every
+        API key.
       </p>
       <ErrorAlert message={users.error} />
       {users.data?.count === 0 && <EmptyState title="No users">Add a user below; make at least one of them an admin.</EmptyState>}
