@@ -33,7 +33,8 @@ export async function apikeyList(out: Output): Promise<number> {
   if (keys.length === 0) out('no API keys');
   else out('id\tname\tkey\tscopes\tlast used');
   for (const key of keys) {
-    out(`${key.id}\t${key.name}\t${key.masked_key}\t${key.api_key_scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
+    const scopes = `${key.role === null ? '' : `role ${key.role}: `}${key.api_key_scopes.map(formatScope).join(', ')}`;
+    out(`${key.id}\t${key.name}\t${key.masked_key}\t${scopes}\tlast used ${key.last_used_at ?? 'never'}`);
   }
   return 0;
 }
