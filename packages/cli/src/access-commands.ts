@@ -5,7 +5,7 @@ import { readPassword } from './password-prompt.js';
 import { allOnOnePage, withDms, type Output } from './with-dms.js';
 
 /** `dms apikey create`: the key is printed once, on the last line (scripts read it there). */
-export async function apikeyCreate(values: { name?: string; scope?: string[]; 'expires-at'?: string }, out: Output): Promise<number> {
+export async function apikeyCreate(values: { name?: string; scope?: string[]; role?: string; 'expires-at'?: string }, out: Output): Promise<number> {
   const scopes: Scope[] = [];
   for (const text of values.scope ?? []) {
     const scope = parseScopeText(text);
@@ -16,10 +16,13 @@ export async function apikeyCreate(values: { name?: string; scope?: string[]; 'e
     scopes.push(scope);
   }
   if (!values.name) throw new CliError('--name is required');
-  if (scopes.length === 0) throw new CliError('at least one --scope CONTROLLER/ACTION is required');
+  const { role } = values;
+  if ((scopes.length === 0) === (role === undefined)) throw new CliError('give either --role ROLE or at least one --scope CONTROLLER/ACTION, not both');
   const name = values.name;
-  const created = await withDms((rt) => rt.core.apiKeys.create(cliPrincipal, { name, api_key_scopes: scopes, expires_at: values['expires-at'] ?? null }));
-  out(`created API key ${created.id} '${created.name}' with scopes ${created.api_key_scopes.map(formatScope).join(', ')}`);
+  const carried = role === undefined ? { api_key_scopes: scopes } : { role };
+  const created = await withDms((rt) => rt.core.apiKeys.create(cliPrincipal, { name, ...carried, expires_at: values['expires-at'] ?? null }));
+  const what = created.role === null ? 'scopes' : `role ${created.role}, scopes`;
+  out(`created API key ${created.id} '${created.name}' with ${what} ${created.api_key_scopes.map(formatScope).join(', ')}`);
   out('the key is shown only this once:');
   out(created.key);
   return 0;
@@ -30,7 +33,8 @@ export async function apikeyList(out: Output): Promise<number> {
   if (keys.length === 0) out('no API keys');
   else out('id\tname\tkey\tscopes\tlast used');
   for (const key of keys) {
-    out(`${key.id}\t${key.name}\t${key.masked_key}\t${key.api_key_scopes.map(formatScope).join(', ')}\tlast used ${key.last_used_at ?? 'never'}`);
+    const scopes = `${key.role === null ? '' : `role ${key.role}: `}${key.api_key_scopes.map(formatScope).join(', ')}`;
+    out(`${key.id}\t${key.name}\t${key.masked_key}\t${scopes}\tlast used ${key.last_used_at ?? 'never'}`);
   }
   return 0;
 }
@@ -86,15 +90,23 @@ export async function jwtSwitch(enable: boolean, values: { ttl?: string }, out: 
 
 export async function userList(out: Output): Promise<number> {
   const { users } = await withDms((rt) => rt.core.users.list(cliPrincipal, allOnOnePage));
-  out('id\tusername\tadmin\tcreated');
-  for (const u of users) out(`${u.id}\t${u.username}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
+  out('id\tusername\trole\tadmin\tcreated');
+  for (const u of users) out(`${u.id}\t${u.username}\t${u.role}\t${u.admin ? 'yes' : 'no'}\t${u.created_at}`);
   return 0;
 }
 
-export async function userAdd(name: string, values: { admin?: boolean }, out: Output): Promise<number> {
+export async function userAdd(name: string, values: { admin?: boolean; role?: string }, out: Output): Promise<number> {
+  const asked = { ...(values.admin ? { admin: true } : {}), ...(values.role === undefined ? {} : { role: values.role }) };
   const password = await readPassword(`password of ${name}`);
-  const created = await withDms((rt) => rt.core.users.add({ username: name, password, admin: values.admin ?? false }, cliPrincipal));
-  out(`added user ${created.username} (id ${created.id}${created.admin ? ', admin' : ''})`);
+  const created = await withDms((rt) => rt.core.users.add({ username: name, password, ...asked }, cliPrincipal));
+  out(`added user ${created.username} (id ${created.id}, role ${created.role})`);
+  return 0;
+}
+
+/** `dms user role NAME ROLE`: audited as any change of role, `{from, to}`. */
+export async function userRole(name: string, role: string, out: Output): Promise<number> {
+  const updated = await withDms((rt) => rt.core.users.update(cliPrincipal, name, { role }));
+  out(`${updated.username} now has the role ${updated.role}`);
   return 0;
 }
 

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { auditActions, isDomainError, jobKinds, jobStatuses, nasCreateSchema, scheduleActions, shareHealths } from '@dms/core';
 import { DataDirInUseError, NoDatabaseError } from '@dms/core/runtime';
 import { dmsVersion, StartupError } from '@dms/http-api';
-import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd } from './access-commands.js';
+import { apikeyCreate, apikeyList, apikeyRevoke, corsAdd, corsList, corsRm, jwtSwitch, userAdd, userList, userPasswd, userRole } from './access-commands.js';
 import { alertsDismiss, alertsList } from './alerts-command.js';
 import { channelsList, channelsTest } from './channels-command.js';
 import { silenceAdd, silenceDelete, silenceList, type SilenceAddFlags } from './silence-command.js';
@@ -112,8 +112,13 @@ export function dmsProgram(out: Output, done: Run): Command {
   const user = group('user', 'the users who sign in to the console and the API');
   leaf(user, 'add', 'add a user; the password is asked twice, not shown (read from stdin when piped)')
     .argument('<NAME>')
-    .option('--admin', 'an administrator')
-    .action(async (name: string, opts: { admin?: boolean }) => done(await userAdd(name, opts, out)));
+    .option('--admin', 'an administrator (the same as --role admin)')
+    .option('--role <ROLE>', 'admin, operator, auditor, viewer or a custom role (default operator)')
+    .action(async (name: string, opts: { admin?: boolean; role?: string }) => done(await userAdd(name, opts, out)));
+  leaf(user, 'role', "give a user a role; it applies at the user's next request")
+    .argument('<NAME>')
+    .argument('<ROLE>', 'admin, operator, auditor, viewer or a custom role')
+    .action(async (name: string, role: string) => done(await userRole(name, role, out)));
   leaf(user, 'list', 'list users').action(async () => done(await userList(out)));
   leaf(user, 'passwd', "set a user's password, asked as for user add")
     .argument('<NAME>')
@@ -124,6 +129,7 @@ export function dmsProgram(out: Output, done: Run): Command {
   const createFlags = withFlags(create, {
     name: { type: 'string', description: 'its name (required)' },
     scope: { type: 'string', multiple: true, description: 'CONTROLLER/ACTION it may call, e.g. nas_shares/show or */* (repeat it)' },
+    role: { type: 'string', description: 'a role whose scopes it carries instead of --scope (admin, operator, auditor, viewer or a custom role)' },
     'expires-at': { type: 'string', description: 'when it stops working (ISO 8601)' },
   });
   create.action(async (opts: Record<string, unknown>) => done(await apikeyCreate(createFlags(opts) as Parameters<typeof apikeyCreate>[0], out)));

@@ -60,6 +60,28 @@ describe('dms CLI', () => {
     expect((await cli('apikey', 'revoke', id)).code).toBe(1);
   });
 
+  it('issue 46: creates a key with a role instead of scopes, refuses both or neither; gives a user a role', async () => {
+    const created = await cli('apikey', 'create', '--name', 'dashboard', '--role', 'viewer');
+    expect(created.code).toBe(0);
+    expect(created.lines[0]).toContain('with role viewer, scopes nas / index');
+    expect((await cli('apikey', 'create', '--name', 'x', '--role', 'viewer', '--scope', 'nas/index')).code).toBe(1);
+    expect((await cli('apikey', 'create', '--name', 'x')).code).toBe(1);
+    expect((await cli('apikey', 'create', '--name', 'x', '--role', 'ghost')).code).toBe(1);
+    const listed = await cli('apikey', 'list');
+    expect(listed.lines.find((line) => line.includes('\tdashboard\t'))).toContain('role viewer: nas / index');
+    const runtime = await openForCommand(readConfig());
+    try {
+      await runtime.core.users.add({ username: 'erin', password: 'erin-password-1' });
+    } finally {
+      await runtime.close();
+    }
+    const changed = await cli('user', 'role', 'erin', 'auditor');
+    expect(changed.lines.join()).toContain('erin now has the role auditor');
+    expect((await cli('user', 'list')).lines.some((line) => /\terin\tauditor\tno\t/.test(line))).toBe(true);
+    expect((await cli('user', 'role', 'erin', 'ghost')).code).toBe(1);
+    expect((await cli('apikey', 'revoke', listed.lines.find((line) => line.includes('\tdashboard\t'))!.split('\t')[0]!)).code).toBe(0);
+  });
+
   it('refuses a malformed scope and a missing name with exit code 1', async () => {
     expect((await cli('apikey', 'create', '--name', 'x', '--scope', 'nas_shares')).code).toBe(1);
     expect((await cli('apikey', 'create', '--scope', 'nas_shares/show')).code).toBe(1);
@@ -123,8 +145,8 @@ describe('dms CLI', () => {
       await runtime.close();
     }
     const listed = await cli('user', 'list');
-    expect(listed.lines[0]).toBe('id\tusername\tadmin\tcreated');
-    expect(listed.lines.some((line) => /\tcarol\tyes\t/.test(line))).toBe(true);
+    expect(listed.lines[0]).toBe('id\tusername\trole\tadmin\tcreated');
+    expect(listed.lines.some((line) => /\tcarol\tadmin\tyes\t/.test(line))).toBe(true);
   });
 
   it('a command other than serve or migrate refuses to create a database where none is', async () => {

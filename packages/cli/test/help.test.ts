@@ -14,6 +14,7 @@ const commandPaths = [
   'user add',
   'user list',
   'user passwd',
+  'user role',
   'apikey create',
   'apikey list',
   'apikey revoke',

@@ -246,7 +246,9 @@ export { parseScopeText, formatScope, type Scope } from './scopes/scope.js';
 export { systemPrincipal, calledFrom, type Principal, type CallOrigin } from './scopes/principal.js';
 export { authorizeAdmin, isAllowed, canSeeSharePassword, canSeeAgentCommunity, canSeeTrapPassphrases } from './scopes/scope-check.js';
 export { scopeProblem } from './scopes/scope-validity.js';
-export { scopeCatalogue, explicitOnlyActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
+export { scopeCatalogue, explicitOnlyActions, readActions, type ScopeController, type ScopeAction } from './scopes/scope-catalogue.js';
+export { builtInRoles, builtInRoleNames, builtInRole, type BuiltInRole, type BuiltInRoleName } from './scopes/built-in-roles.js';
+export { roleCreateSchema, roleUpdateSchema, roleSchema, roleCollectionSchema, maxCustomRoles, type RoleView } from './domain/role.js';
 
 // Events, as the event stream carries them
 export type { DmsEvent } from './domain/events.js';

@@ -97,6 +97,11 @@ const callsByScope: Record<string, Check> = {
   'users/create': (core, p) => core.users.create(p, {}),
   'users/update': (core, p) => core.users.update(p, nowhere, {}),
   'users/destroy': (core, p) => core.users.destroy(p, nowhere),
+  'roles/index': (core, p) => core.roles.list(p),
+  'roles/show': (core, p) => core.roles.show(p, 'ghost'),
+  'roles/create': (core, p) => core.roles.create(p, {}),
+  'roles/update': (core, p) => core.roles.update(p, 'ghost', {}),
+  'roles/destroy': (core, p) => core.roles.destroy(p, 'ghost'),
   'cors_rules/index': (core, p) => core.corsRules.list(p, {}),
   'cors_rules/show': (core, p) => core.corsRules.show(p, nowhere),
   'cors_rules/create': (core, p) => core.corsRules.create(p, {}),
@@ -183,10 +188,15 @@ describe('what the admin screens show from the core', () => {
     await admin.users.create({ username: 'viewer', password: 'a long enough password' });
     const viewer = t.caller();
     await viewer.auth.signIn({ username: 'viewer', password: 'a long enough password' });
-    expect(await failure(viewer.users.list())).toMatchObject({ code: 'FORBIDDEN', message: 'only an admin user may read users' });
+    // An operator (the role of a user made without one) holds no users / index (docs/api.md#roles).
+    expect(await failure(viewer.users.list())).toMatchObject({ code: 'FORBIDDEN', message: 'missing scope users / index' });
     expect(await failure(viewer.corsRules.list())).toMatchObject({ code: 'FORBIDDEN', domainCode: 'forbidden' });
     expect(await failure(viewer.settings.show())).toMatchObject({ code: 'FORBIDDEN', domainCode: 'forbidden' });
     expect(await viewer.apiKeys.list()).toEqual({ count: 0, api_keys: [] });
     expect((await viewer.apiKeys.scopeCatalogue()).controllers.length).toBeGreaterThan(0);
+    // The role menus: every role, built-in first, for any signed-in user who may read roles.
+    await admin.users.update({ user: 'viewer', body: { role: 'auditor' } });
+    expect((await viewer.roles.list()).roles.map((role) => role.name)).toEqual(['admin', 'operator', 'auditor', 'viewer']);
+    expect(await failure(viewer.users.update({ user: 'viewer', body: { role: 'admin' } }))).toMatchObject({ code: 'FORBIDDEN' });
   });
 });

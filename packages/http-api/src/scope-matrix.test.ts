@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemPrincipal } from '@dms/core';
+import { builtInRole, isAllowed, systemPrincipal, type Principal, type Scope } from '@dms/core';
 import { adminPassword, adminUsername, createTestApp, type TestApp } from './testing/test-app.js';
 import {
   addApiKey,
   addChannel,
   addSilence,
   addCorsRule,
+  addRole,
   addScans,
   addSchedule,
   addUser,
@@ -17,7 +18,9 @@ import {
   dailyRule,
   raiseAlert,
   expectModelError,
+  principalOf,
   readJson,
+  roleName,
   unique,
   type NasShare,
   type ShareCollectionBody,
@@ -104,6 +107,7 @@ const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t
 const withCorsRule = async (): Promise<Partial<Fixture>> => ({ corsRule: await addCorsRule(t) });
 const withChannel = async (): Promise<Partial<Fixture>> => ({ channel: await addChannel(t) });
 const withSilence = async (): Promise<Partial<Fixture>> => ({ silence: await addSilence(t) });
+const withRole = async (): Promise<Partial<Fixture>> => ({ role: await addRole(t) });
 const withSchedule = async (f: Fixture): Promise<Partial<Fixture>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withScans = async (f: Fixture): Promise<Partial<Fixture>> => ({ scans: await addScans(t, f.share) });
 const withAlert = async (f: Fixture): Promise<Partial<Fixture>> => ({ alert: await raiseAlert(t, f.share) });
@@ -386,6 +390,27 @@ const endpoints: Endpoint[] = [
     scope: 'users/update',
     status: 204,
   },
+  // Roles (docs/api.md#roles): reading takes the scope, changing is an admin's. The created role grants only roles / create, which every allowed caller holds.
+  { method: 'GET', documented: '/roles', path: () => '/roles', scope: 'roles/index', status: 200 },
+  {
+    method: 'POST',
+    documented: '/roles',
+    path: () => '/roles',
+    scope: 'roles/create',
+    body: () => ({ name: roleName(), scopes: [{ controller: 'roles', action: 'create' }] }),
+    status: 201,
+  },
+  { method: 'GET', documented: '/roles/{role_name}', path: () => '/roles/viewer', scope: 'roles/show', status: 200 },
+  {
+    method: 'PUT',
+    documented: '/roles/{role_name}',
+    prepare: withRole,
+    path: (f) => `/roles/${need(f.role, 'role')}`,
+    scope: 'roles/update',
+    body: () => ({ description: unique('changed') }),
+    status: 200,
+  },
+  { method: 'DELETE', documented: '/roles/{role_name}', prepare: withRole, path: (f) => `/roles/${need(f.role, 'role')}`, scope: 'roles/destroy', status: 204 },
   { method: 'GET', documented: '/cors_rules', path: () => '/cors_rules', scope: 'cors_rules/index', status: 200 },
   {
     method: 'POST',
@@ -567,6 +592,7 @@ async function state(f: Fixture): Promise<string> {
     f.user && (await safe(() => t.core.users.show(p, String(f.user!.id)))),
     f.apiKey && (await safe(() => t.core.apiKeys.show(p, String(f.apiKey!.id)))),
     f.corsRule && (await safe(() => t.core.corsRules.show(p, String(f.corsRule!.id)))),
+    f.role && (await safe(() => t.core.roles.show(p, f.role!))),
     f.schedule && (await safe(() => t.core.schedules.show(p, String(f.schedule!.id)))),
     f.alert && (await safe(() => t.core.alerts.show(p, String(f.alert!.id)))),
     await t.core.alerts.settings(p),
@@ -579,6 +605,7 @@ async function state(f: Fixture): Promise<string> {
     (await t.core.users.list(p, {})).count,
     (await t.core.apiKeys.list(p, {})).count,
     (await t.core.corsRules.list(p, {})).count,
+    (await t.core.roles.list(p)).count,
     (await t.core.schedules.list(p, {})).count,
     // A job changes its status on its own, but the number of jobs only grows by a PUT.
     Object.values(jobs).reduce((sum, n) => sum + n, 0),
@@ -619,30 +646,74 @@ async function expectSuccess(e: Endpoint, res: Response): Promise<void> {
   } else expect(typeof JSON.parse(text)).toBe('object');
 }
 
-/** The user behind the "key created by a non-admin user" column. */
+/** The user behind the "`* / *` key of a non-admin user" column: an operator, as users made without a role are. */
 let plainUser: User | undefined;
 async function keyOfNonAdmin(): Promise<string> {
   plainUser ??= await addUser(t, { username: unique('plain') });
-  const owner = { kind: 'user' as const, userId: plainUser.id, username: plainUser.username, admin: false };
-  const { key } = await t.core.apiKeys.create(owner, { name: unique('plain-key'), api_key_scopes: [{ controller: '*', action: '*' }] });
+  const { key } = await t.core.apiKeys.create(principalOf(plainUser), { name: unique('plain-key'), api_key_scopes: [{ controller: '*', action: '*' }] });
   return `Bearer ${key}`;
 }
 
 /**
- * What a `* / *` key made by a non-admin user gets (security review 1, docs/decisions/040-key-lineage.md): users,
- * settings, CORS rules, metrics (security round 2, 10), the audit log, changes of the alert settings and of the silences, and dismissing a share's alert are admin-only (403); the keys of the table's other rows belong to
- * the system, another owner's, so they are not found (404); everything else as for a user.
+ * The built-in roles (docs/api.md#roles), each as a user (Basic) and as a key with that role made by
+ * an admin (the system): a non-admin role holds no `api_keys / create` but the operator's.
  */
-function nonAdminKeyOutcome(e: Endpoint): Success | 403 | 404 {
+const roleNames = ['admin', 'operator', 'auditor', 'viewer'] as const;
+type RoleName = (typeof roleNames)[number];
+const roleCredentials = new Map<RoleName, { user: string; key: string }>();
+async function credentialOf(role: RoleName, via: 'user' | 'key'): Promise<string> {
+  let made = roleCredentials.get(role);
+  if (!made) {
+    const username = unique(`as-${role}`);
+    const password = 'role-user-password-1';
+    const user = await addUser(t, { username, password, role });
+    expect(user.role).toBe(role);
+    const { key } = await t.core.apiKeys.create(systemPrincipal, { name: unique(`${role}-key`), role });
+    made = { user: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`, key: `Bearer ${key}` };
+    roleCredentials.set(role, made);
+  }
+  return made[via];
+}
+
+/** What a caller holding `scopes` gets: 403 naming the first scope of the row it lacks, else as its admin rights say. */
+type Outcome = { status: Success | 404 } | { status: 403; missing: ScopeText | null };
+function outcomeFor(e: Endpoint, scopes: readonly Scope[], admin: boolean): Outcome {
+  if (e.scope === null) return { status: e.status };
+  const holder: Principal = { kind: 'user', userId: 1, username: 'holder', role: 'custom', admin, scopes };
+  const missing = [e.scope, ...(e.alsoNeeds ?? [])].find((needed) => !isAllowed(holder, controllerOf(needed), needed.split('/')[1]!));
+  if (missing) return { status: 403, missing };
+  if (admin) return { status: e.status };
+  const outcome = nonAdminOutcome(e);
+  return outcome === 403 ? { status: 403, missing: null } : { status: outcome };
+}
+
+/**
+ * What a non-admin gets for a row its scopes cover (docs/decisions/040-key-lineage.md, docs/decisions/176-roles.md): changing users,
+ * roles, settings, CORS rules, channels, the alert settings and the silences, and dismissing a share's alert, are an admin's (403 `admin`); the
+ * keys of the table's rows belong to the system, another owner's, so they are not found (404); reads take the scope only.
+ */
+function nonAdminOutcome(e: Endpoint): Success | 403 | 404 {
   const controller = e.scope === null ? '' : controllerOf(e.scope);
-  if (['users', 'settings', 'cors_rules', 'metrics', 'audit_events', 'notification_channels'].includes(controller)) return 403;
-  // Anyone with the scope reads the alert settings and the silences; only an admin changes them.
-  if ((controller === 'alert_settings' || controller === 'silences') && e.method !== 'GET') return 403;
+  const change = e.method !== 'GET';
+  if (change && ['users', 'roles', 'settings', 'cors_rules', 'notification_channels', 'alert_settings', 'silences'].includes(controller)) return 403;
   // Dismissing an alert is for admins and its resource's owner; the table's alert is a share's, which has none (issue 40 item 12).
   if (controller === 'alerts' && e.method === 'PUT') return 403;
   if (controller === 'api_keys' && e.documented.includes('{api_key_id}')) return 404;
   return e.status;
 }
+
+async function expectOutcome(e: Endpoint, outcome: Outcome, res: Response, unchanged: () => Promise<void>): Promise<void> {
+  if (outcome.status === 403) {
+    if (outcome.missing === null) await expectModelError(res, 403, 'admin', 'forbidden');
+    else expect((await expectModelError(res, 403, 'scope', 'forbidden')).messages.join(' ')).toContain(spaced(outcome.missing));
+    await unchanged();
+  } else if (outcome.status === 404) {
+    await expectModelError(res, 404, 'api_key_id', 'not_found');
+    await unchanged();
+  } else await expectSuccess(e, res);
+}
+
+const operatorScopes = builtInRole('operator')!.scopes;
 
 /** 403 for a key that holds the row's scope but not `* / *` (keyNeedsAllScopes). */
 async function expectNeedsAllScopes(res: Response): Promise<void> {
@@ -758,17 +829,23 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
     await expectSuccess(e, res);
   });
 
-  const outcome = nonAdminKeyOutcome(e);
-  it(`*/* key created by a non-admin user → ${outcome}`, async () => {
+  // A key's lineage ends with its owner's role (docs/decisions/176-roles.md): `* / *` of an operator does what an operator does.
+  const ofOperator = outcomeFor(e, operatorScopes, false);
+  it(`*/* key created by an operator user → ${ofOperator.status}`, async () => {
     const { res, unchanged } = await attempt(e, keyOfNonAdmin);
-    if (outcome === 403) {
-      await expectModelError(res, 403, 'admin', 'forbidden');
-      await unchanged();
-    } else if (outcome === 404) {
-      await expectModelError(res, 404, 'api_key_id', 'not_found');
-      await unchanged();
-    } else await expectSuccess(e, res);
+    await expectOutcome(e, ofOperator, res, unchanged);
   });
+
+  for (const role of roleNames) {
+    for (const via of ['user', 'key'] as const) {
+      // The key's owner is an admin: what its role's scopes cover, it may do, admin areas included.
+      const outcome = outcomeFor(e, builtInRole(role)!.scopes, role === 'admin' || via === 'key');
+      it(`role ${role}, as a ${via === 'user' ? 'user (Basic)' : 'key with the role, made by an admin'} → ${outcome.status}`, async () => {
+        const { res, unchanged } = await attempt(e, () => credentialOf(role, via));
+        await expectOutcome(e, outcome, res, unchanged);
+      });
+    }
+  }
 });
 
 describe('public endpoints need no credential', () => {
@@ -837,6 +914,23 @@ describe('share password visibility (docs/decisions/041-scopes.md)', () => {
       });
     });
   }
+
+  it.each(roleNames.flatMap((role) => (['user', 'key'] as const).map((via) => ({ role, via }))))(
+    'role $role as a $via: a share password only for admin; no other role reads a secret (docs/decisions/176-roles.md)',
+    async ({ role, via }) => {
+      const f = await seed();
+      const auth = await credentialOf(role, via);
+      for (const path of [`/api/v2/nas_shares/${f.share.id}`, `/api/v2/nas_shares?id=${f.share.id}`, `/api/v2/nas/${f.nas.id}/nas_shares/${f.share.id}`]) {
+        const res = await t.call('GET', path, { auth });
+        const text = await res.text();
+        expect(res.status, text).toBe(200);
+        expect(text.includes(sharePassword), `${role} ${via} ${path}`).toBe(role === 'admin');
+      }
+      const config = await t.call('GET', '/api/v2/snmp/server_configuration', { auth });
+      if (config.status === 200) expect('community' in (await readJson<Record<string, unknown>>(config))).toBe(role === 'admin');
+      else expect(config.status).toBe(403);
+    },
+  );
 
   it('get_password alone does not grant show or index', async () => {
     const f = await seed();

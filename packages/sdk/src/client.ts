@@ -13,10 +13,11 @@ import { notificationChannelsResource, type NotificationChannelsResource } from 
 import { statisticsResource, type StatisticsResource } from './resources/statistics.js';
 import { sessionsResource, type SessionsResource } from './resources/sessions.js';
 import { totpResource, type TotpResource } from './resources/totp.js';
+import { rolesResource, type RolesResource } from './resources/roles.js';
 import { createTransport, EtagCache, type RetryOptions } from './transport.js';
 import type * as T from './types.js';
 
-/** A user's password (full access), an API key (its scopes) or a JWT from `login`. */
+/** A user's password (its role's scopes), an API key (its scopes) or a JWT from `login`. */
 export type Auth = { basic: { username: string; password: string } } | { apiKey: string } | { jwt: string };
 
 export interface ClientOptions {
@@ -82,6 +83,8 @@ export interface DmsClient {
     /** Turns a user's TOTP off (administrators only): a lost phone and lost recovery codes. */
     resetTotp(ref: T.Ref, options?: T.CallOptions): Promise<void>;
   };
+  /** Built-in and custom roles, each a set of scopes (changes: administrators only). */
+  roles: RolesResource;
   /** The signed-in user's own TOTP second factor. */
   totp: TotpResource;
   /** Signed-in sessions: a user's own, an administrator's everyone's; ending one stops its token. */
@@ -217,6 +220,7 @@ export function createClient(options: ClientOptions): DmsClient {
     },
     totp: totpResource(call),
     sessions: sessionsResource(call),
+    roles: rolesResource(call),
     corsRules: crud(call, '/cors_rules', 'cors_rule_id', 'cors_rules'),
     settings: singleton(call, '/settings'),
     auditEvents: auditEventsResource(call),

@@ -38,6 +38,7 @@ export type { AuditEventsResource, AuditEventListOptions } from './resources/aud
 export type { SchedulesResource, ScheduleListOptions } from './resources/schedules.js';
 export type { AlertsResource, AlertListOptions } from './resources/alerts.js';
 export type { AlertSettingsResource } from './resources/alert-settings.js';
+export type { RolesResource } from './resources/roles.js';
 export type { NotificationChannelsResource, NotificationDeliveryListOptions } from './resources/notification-channels.js';
 export type { StatisticsResource, CapacityOptions } from './resources/statistics.js';
 export type { SessionsResource, SessionListOptions } from './resources/sessions.js';

@@ -93,6 +93,11 @@ export type User = Schemas['user'];
 export type UserCreate = BodyOf<'createUser'>;
 export type UserUpdate = BodyOf<'updateUser'>;
 export type UserCollection = Schemas['user_collection'];
+/** A built-in (`admin`, `operator`, `auditor`, `viewer`) or custom role and its scopes. */
+export type Role = Schemas['role'];
+export type RoleCreate = BodyOf<'createRole'>;
+export type RoleUpdate = BodyOf<'updateRole'>;
+export type RoleCollection = Schemas['role_collection'];
 export type CorsRule = Schemas['cors_rule'];
 export type CorsRuleCreate = BodyOf<'createCorsRule'>;
 export type CorsRuleUpdate = BodyOf<'updateCorsRule'>;

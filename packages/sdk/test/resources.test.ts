@@ -188,14 +188,33 @@ describe('administration', () => {
 
   it('manages users', async () => {
     const user = await t.dms.users.create({ username: 'alice', password: 'a-long-password' });
-    expect(user).toMatchObject({ username: 'alice', admin: false });
+    expect(user).toMatchObject({ username: 'alice', admin: false, role: 'operator' });
     expect(await t.dms.users.get('alice')).toEqual(user);
     expect((await t.dms.users.list({ filter: { admin: false, username: 'alice' } })).users).toEqual([user]);
     expect(await collect(t.dms.users.listAll({ sortBy: 'username' }))).toContainEqual(user);
-    expect(await t.dms.users.update(user.id, { admin: true })).toMatchObject({ admin: true });
+    expect(await t.dms.users.update(user.id, { role: 'viewer' })).toMatchObject({ role: 'viewer', admin: false });
+    expect(await t.dms.users.update(user.id, { admin: true })).toMatchObject({ admin: true, role: 'admin' });
     const alice = t.client({ auth: { basic: { username: 'alice', password: 'a-long-password' } } });
     expect(await alice.apiKeys.current()).toMatchObject({ kind: 'user', name: 'alice' });
     await t.dms.users.delete('alice');
+  });
+
+  it('manages custom roles and lists the built-in ones (docs/api.md#roles)', async () => {
+    const { roles } = await t.dms.roles.list();
+    expect(roles.slice(0, 4).map((role) => [role.name, role.builtin])).toEqual([
+      ['admin', true],
+      ['operator', true],
+      ['auditor', true],
+      ['viewer', true],
+    ]);
+    const created = await t.dms.roles.create({ name: 'scanner', scopes: [{ controller: 'nas_shares', action: 'scan' }] });
+    expect(created).toEqual({ name: 'scanner', builtin: false, description: null, scopes: [{ controller: 'nas_shares', action: 'scan' }] });
+    expect(await t.dms.roles.update('scanner', { description: 'nightly' })).toMatchObject({ description: 'nightly' });
+    expect(await t.dms.roles.get('scanner')).toMatchObject({ name: 'scanner', description: 'nightly' });
+    await expect(t.dms.roles.update('viewer', { description: 'mine' })).rejects.toMatchObject({ status: 409 });
+    const { key } = await t.dms.apiKeys.create({ name: 'scan-key', role: 'scanner' });
+    expect(key).toMatch(/^dms_/);
+    await expect(t.dms.roles.delete('scanner')).rejects.toMatchObject({ status: 409 });
   });
 
   it('manages CORS rules', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../scopes/principal.js';
+import { systemPrincipal, type Principal } from '../scopes/principal.js';
+import { builtInRole } from '../scopes/built-in-roles.js';
 import { messageFor, withHostPath, withoutHostPath } from './host-path-note.js';
 
-const admin: Principal = { kind: 'user', userId: 1, username: 'admin', admin: true };
-const user: Principal = { kind: 'user', userId: 2, username: 'ann', admin: false };
+const admin: Principal = { ...systemPrincipal, userId: 1, username: 'admin' } as Principal;
+const user: Principal = { kind: 'user', userId: 2, username: 'ann', role: 'operator', admin: false, scopes: builtInRole('operator')!.scopes };
 
 describe('a host path in a job message (docs/decisions/152-host-paths-for-admins.md)', () => {
   const message = withHostPath("path 'backups' not found on share", '/srv/dms/shares/backups');

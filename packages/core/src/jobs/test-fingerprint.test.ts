@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAesGcmSecretBox } from '../adapters/aes-gcm/aes-gcm-secret-box.js';
-import type { Principal } from '../scopes/principal.js';
+import { systemPrincipal, type Principal } from '../scopes/principal.js';
 import { testFingerprint } from './test-fingerprint.js';
 
 const secrets = createAesGcmSecretBox(randomBytes(32));
-const user: Principal = { kind: 'user', userId: 7, username: 'ann', admin: true };
+const user: Principal = { ...systemPrincipal, userId: 7, username: 'ann' } as Principal;
 const keyOfUser: Principal = { kind: 'api_key', keyId: 3, name: 'ci', scopes: [], lineage: [], ownerUserId: 7, ownerAdmin: true, expiresAt: null };
 const nas = { id: 1, type: 'smb_v3' as const, host: 'filer.example' };
 const connection = { path: 'media', options: null, username: 'ann', password: 'hunter2-long' };

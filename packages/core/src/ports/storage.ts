@@ -15,6 +15,7 @@ import type { SnmpTrapRow } from '../tables/snmp-traps.table.js';
 import type { UserTable } from '../tables/users.table.js';
 import type { UserTotpTable } from '../tables/user-totp.table.js';
 import type { SessionTable } from '../tables/sessions.table.js';
+import type { RoleStore } from './role-store.js';
 import type { ApiKeyTable } from '../tables/api-keys.table.js';
 import type { CorsRuleTable } from '../tables/cors-rules.table.js';
 import type { JobStore } from './job-store.js';
@@ -217,19 +218,21 @@ export interface SnmpConfigStore {
 }
 
 export interface UserStore {
-  create(values: { username: string; password_hash: string; admin: boolean }): Promise<UserRecord>;
+  /** `admin` is written as `role === 'admin'`. */
+  create(values: { username: string; password_hash: string; role: string }): Promise<UserRecord>;
   findByUsername(username: string): Promise<UserRecord | undefined>;
   get(id: number): Promise<UserRecord | undefined>;
   list(query: ListQuery): Promise<ListPage<UserRecord>>;
   updatePasswordHash(id: number, passwordHash: string): Promise<boolean>;
-  setAdmin(id: number, admin: boolean): Promise<boolean>;
+  /** Gives a user a role (and `admin` with it); to take the admin role away, demoteUnlessLastAdmin. */
+  setRole(id: number, role: string): Promise<boolean>;
   setDisabled(id: number, disabled: boolean): Promise<boolean>;
   /**
-   * Takes admin away from a user unless no other admin would be left, in one transaction
-   * that locks the admins it counts: concurrent demotions, on any replica, leave one admin.
-   * Resolves false when it refused (the user is the last admin).
+   * Gives an admin user the role `toRole` (not admin) unless no other admin would be left, in one
+   * transaction that locks the admins it counts: concurrent demotions, on any replica, leave one
+   * admin. Resolves false when it refused (the user is the last admin); true for a non-admin.
    */
-  demoteUnlessLastAdmin(id: number): Promise<boolean>;
+  demoteUnlessLastAdmin(id: number, toRole: string): Promise<boolean>;
   countAdmins(): Promise<number>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
@@ -276,7 +279,7 @@ export interface ApiKeyStore {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   get(id: number): Promise<ApiKeyRecord | undefined>;
   list(query: ListQuery): Promise<ListPage<ApiKeyRecord>>;
-  update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'expires_at'>>): Promise<ApiKeyRecord | undefined>;
+  update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'role' | 'expires_at'>>): Promise<ApiKeyRecord | undefined>;
   touch(id: number, at: string): Promise<void>;
   delete(id: number): Promise<boolean>;
 }
@@ -332,6 +335,7 @@ export interface Stores {
   readonly users: UserStore;
   readonly userTotp: UserTotpStore;
   readonly sessions: SessionStore;
+  readonly roles: RoleStore;
   readonly apiKeys: ApiKeyStore;
   readonly settings: SettingsStore;
   readonly corsRules: CorsRuleStore;

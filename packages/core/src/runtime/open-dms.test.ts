@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemPrincipal } from '../scopes/principal.js';
 import { openDms, NoDatabaseError, type Dms } from './open-dms.js';
 import { DataDirInUseError } from './data-dir-in-use-error.js';
 import type { DmsEvent } from '../domain/events.js';
@@ -44,7 +45,7 @@ describe('openDms', () => {
     await expect(openDms({ dataDir, role: 'service' })).rejects.toBeInstanceOf(DataDirInUseError);
     // A short command works beside the running service.
     const command = await openDms({ dataDir, role: 'command' });
-    expect((await command.core.users.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {})).count).toBe(1);
+    expect((await command.core.users.list(systemPrincipal, {})).count).toBe(1);
     await command.close();
     await dms.close();
     await dms.close();
@@ -64,8 +65,8 @@ describe('openDms', () => {
   it('fails the jobs a crash left working when a service starts, and announces start and stop', async () => {
     const dataDir = newDataDir();
     const first = await openDms({ dataDir, role: 'command', createDatabase: true });
-    const nas = await first.core.nas.create({ kind: 'user', userId: 0, username: 'system', admin: true }, { name: 'n', host: 'h', type: 'local' });
-    const queued = await first.core.jobs.testUnsaved({ kind: 'user', userId: 0, username: 'system', admin: true }, String(nas.id), { name: 's', path: 'x' });
+    const nas = await first.core.nas.create(systemPrincipal, { name: 'n', host: 'h', type: 'local' });
+    const queued = await first.core.jobs.testUnsaved(systemPrincipal, String(nas.id), { name: 's', path: 'x' });
     await first.close();
     // A job a crashed service left working (the claim of a worker that never finished).
     const crashed = await openDms({ dataDir, role: 'command' });
@@ -78,7 +79,7 @@ describe('openDms', () => {
     const events: DmsEvent[] = [];
     const dms = await open({ dataDir, role: 'service', trapSender: { send: async () => {}, close: () => {} } });
     dms.events.subscribe((event) => events.push(event));
-    const job = await dms.core.jobs.status({ kind: 'user', userId: 0, username: 'system', admin: true }, { jobId: queued.job_id, nasRef: String(nas.id) });
+    const job = await dms.core.jobs.status(systemPrincipal, { jobId: queued.job_id, nasRef: String(nas.id) });
     expect(job).toMatchObject({ status: 'failed', message: 'interrupted' });
     await dms.close();
     expect(events.map((event) => event.name)).toContain('service_stopping');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemPrincipal } from '../scopes/principal.js';
 import { requireTools } from '../testing/require-tool.js';
 import { openDms, type Dms, type OpenDmsOptions, type StartStep } from './open-dms.js';
 import { loadSecretKey, SecretKeyFileError } from './secret-key.js';
@@ -129,7 +130,7 @@ describe('issue 21: start-up faults', () => {
   async function expectRestartEndsWithOneAdmin(dataDir: string): Promise<void> {
     const dms = await open(service(dataDir));
     expect(dms.firstAdmin.created).toBe(true);
-    const users = await dms.core.users.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {});
+    const users = await dms.core.users.list(systemPrincipal, {});
     expect(users.users.map((user) => user.username)).toEqual(['admin']);
     expect(existsSync(join(dataDir, 'first-start-unfinished'))).toBe(false);
     await dms.close();

@@ -3,6 +3,7 @@ import type { Storage } from '../ports/storage.js';
 import type { ScheduleRecord } from '../ports/schedule-store.js';
 import { systemPrincipal } from '../scopes/principal.js';
 import { isAllowed } from '../scopes/scope-check.js';
+import { userPrincipalOf } from '../services/role-scopes.js';
 import { keyPrincipal } from '../services/api-key-lineage.js';
 
 /** The columns that record whose rights a schedule acts with: a stored user, a key, or neither (the system). */
@@ -21,7 +22,7 @@ export type Creator = { principal: Principal } | { stopped: string };
  * it), the system when neither is recorded (schedules from before the creator was). Stopped when
  * the creator is gone (deleted, revoked, expired) or may no longer start the schedule's action.
  */
-export async function creatorOf(storage: Pick<Storage, 'users' | 'apiKeys'>, schedule: ScheduleRecord, now: Date): Promise<Creator> {
+export async function creatorOf(storage: Pick<Storage, 'users' | 'apiKeys' | 'roles'>, schedule: ScheduleRecord, now: Date): Promise<Creator> {
   let principal: Principal = systemPrincipal;
   if (schedule.creator_key_id !== null) {
     const key = await storage.apiKeys.get(schedule.creator_key_id);
@@ -32,7 +33,7 @@ export async function creatorOf(storage: Pick<Storage, 'users' | 'apiKeys'>, sch
   } else if (schedule.creator_user_id !== null) {
     const user = await storage.users.get(schedule.creator_user_id);
     if (!user) return { stopped: `its creator, user ${schedule.creator_user_id}, no longer exists` };
-    principal = { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
+    principal = await userPrincipalOf(storage, user);
   }
   if (!isAllowed(principal, 'nas_shares', schedule.action))
     return { stopped: `its creator may no longer ${schedule.action} shares (missing scope nas_shares / ${schedule.action})` };

@@ -1,4 +1,5 @@
 import type { Scope } from './scope.js';
+import { adminScopes } from './built-in-roles.js';
 
 /** Where a change came in: the host that took it, or the scheduler that made it (the audit log's `via`). */
 export const auditVias = ['rest', 'cli', 'console', 'scheduler'] as const;
@@ -16,9 +17,10 @@ export interface CallOrigin {
 }
 
 /**
- * Who is calling. Users (Basic or JWT) have full access to resources; admin users also
- * manage users, settings, CORS rules and every key. API keys carry scopes, bounded by the
- * keys that created them and by the rights of the user whose key tree they belong to.
+ * Who is calling. A user (Basic, JWT, console session) holds its role's scopes, read at each
+ * request (docs/decisions/176-roles.md); users of the `admin` role also change users, roles,
+ * settings, CORS rules, channels and every key. API keys carry scopes (or a role's), bounded by
+ * the keys that created them and by the current role of the user whose key tree they belong to.
  */
 export type Principal = UserPrincipal | ApiKeyPrincipal;
 
@@ -26,7 +28,12 @@ export interface UserPrincipal {
   kind: 'user';
   userId: number;
   username: string;
+  /** The user's role, by name. */
+  role: string;
+  /** True exactly for the role `admin`. */
   admin: boolean;
+  /** The role's scopes, as they are now. */
+  scopes: readonly Scope[];
   origin?: CallOrigin;
 }
 
@@ -35,7 +42,10 @@ export interface ApiKeyPrincipal {
   keyId: number;
   name: string;
   scopes: readonly Scope[];
-  /** Scopes of the keys that created this one, nearest first: the key grants only what all of them hold. */
+  /**
+   * Scopes of the keys that created this one, nearest first, then its owner's role's: the key
+   * grants only what all of them hold.
+   */
   lineage: readonly (readonly Scope[])[];
   /** The user the key tree belongs to; null for keys made by the system (CLI, console). */
   ownerUserId: number | null;
@@ -47,14 +57,22 @@ export interface ApiKeyPrincipal {
 }
 
 /** The in-process principal of the CLI and the desktop console's own operations. */
-export const systemPrincipal: Principal = { kind: 'user', userId: 0, username: 'system', admin: true };
+export const systemPrincipal: Principal = { kind: 'user', userId: 0, username: 'system', role: 'admin', admin: true, scopes: adminScopes };
 
 /**
  * Who runs a schedule's jobs: the service itself, named `scheduler` in GET /jobs and the audit
  * log, with bounds of its own (JobService's requester key), so scheduled runs never spend a
  * user's budget.
  */
-export const schedulerPrincipal: UserPrincipal = { kind: 'user', userId: 0, username: 'scheduler', admin: true, origin: { via: 'scheduler' } };
+export const schedulerPrincipal: UserPrincipal = {
+  kind: 'user',
+  userId: 0,
+  username: 'scheduler',
+  role: 'admin',
+  admin: true,
+  scopes: adminScopes,
+  origin: { via: 'scheduler' },
+};
 
 /** The same principal, as it called from `origin`. */
 export function calledFrom<P extends Principal>(principal: P, origin: CallOrigin): P {

@@ -21,6 +21,8 @@ export const scopeCatalogue = [
   { controller: 'statistics', actions: ['show'] },
   // Admin-only areas: a key also needs an admin owner for these.
   { controller: 'users', actions: ['index', 'show', 'create', 'update', 'destroy'] },
+  // Custom roles (docs/decisions/176-roles.md): reading them is a scope; changing them is an admin's.
+  { controller: 'roles', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'cors_rules', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'settings', actions: ['show', 'update'] },
   { controller: 'audit_events', actions: ['index'] },
@@ -31,6 +33,9 @@ export const scopeCatalogue = [
   { controller: 'silences', actions: ['index', 'show', 'create', 'update', 'destroy'] },
   { controller: 'metrics', actions: ['index'] },
 ] as const satisfies ReadonlyArray<{ controller: string; actions: readonly string[] }>;
+
+/** The actions that only read: the built-in roles that change nothing hold these (docs/decisions/176-roles.md). */
+export const readActions = ['index', 'show'] as const;
 
 /** The actions that a `*` action does not cover: they must be granted literally. */
 export const explicitOnlyActions = ['get_password'] as const;

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { Scope } from './scope.js';
 import { hasAdminRights, type Principal } from './principal.js';
-import { explicitOnlyActions as explicitOnlyList, type ScopeAction, type ScopeController } from './scope-catalogue.js';
+import { explicitOnlyActions as explicitOnlyList, readActions, type ScopeAction, type ScopeController } from './scope-catalogue.js';
 
 const explicitOnlyActions: ReadonlySet<string> = new Set(explicitOnlyList);
 
@@ -16,9 +16,12 @@ function someCovers(scopes: readonly Scope[], controller: string, action: string
   return scopes.some((scope) => scopeCovers(scope, controller, action));
 }
 
-/** A key grants what its own scopes and every key above it in its lineage all grant. */
+/**
+ * A user holds its role's scopes; a key grants what its own scopes and every key above it in its
+ * lineage (then its owner's role) all grant.
+ */
 export function isAllowed(principal: Principal, controller: string, action: string): boolean {
-  if (principal.kind === 'user') return true;
+  if (principal.kind === 'user') return someCovers(principal.scopes, controller, action);
   return someCovers(principal.scopes, controller, action) && principal.lineage.every((held) => someCovers(held, controller, action));
 }
 
@@ -31,18 +34,21 @@ export function authorize<C extends ScopeController>(principal: Principal, contr
   }
 }
 
+const reads: ReadonlySet<string> = new Set(readActions);
+
 /**
- * Admin-only areas (users, settings, CORS rules): the scope, and admin rights through every
- * path: an admin user, or a key whose owning user is an admin now.
+ * Admin areas (users, roles, settings, CORS rules, channels): reading takes the scope (an
+ * auditor's role holds it, docs/decisions/176-roles.md); changing also takes admin rights
+ * through every path: a user of the admin role, or a key whose owning user is one now.
  */
 export function authorizeAdmin<C extends ScopeController>(principal: Principal, controller: C, action: ScopeAction<C>, what: string): void {
   authorize(principal, controller, action);
-  if (hasAdminRights(principal)) return;
+  if (reads.has(action) || hasAdminRights(principal)) return;
   const message = principal.kind === 'user' ? `only an admin user may ${what}` : `only a key created by an admin user may ${what}`;
   throw new DomainError('forbidden', message, { details: { admin: [{ error: 'forbidden' }] } });
 }
 
-/** docs/decisions/041-scopes.md: users always see passwords; a key only through a literal get_password action. */
+/** docs/decisions/041-scopes.md: a key, or a user's role, only through a literal get_password action (the admin role holds it). */
 export function canSeeSharePassword(principal: Principal): boolean {
   return isAllowed(principal, 'nas_shares', 'get_password');
 }
@@ -74,7 +80,11 @@ export function scopesWithin(requested: readonly Scope[], held: readonly Scope[]
   );
 }
 
-/** The requested scopes a principal cannot grant: none for a user; for a key, those beyond itself or its lineage. */
+/**
+ * The requested scopes a principal cannot grant: for a key, those beyond itself or its lineage.
+ * None for a user: its keys' lineage ends with its role, read at each use (docs/decisions/176-roles.md),
+ * so a user's `* / *` key does what the user's role allows, now and after the role changes.
+ */
 export function scopesBeyondReach(principal: Principal, requested: readonly Scope[]): Scope[] {
   if (principal.kind === 'user') return [];
   return requested.filter((scope) => ![principal.scopes, ...principal.lineage].every((held) => scopesWithin([scope], held)));

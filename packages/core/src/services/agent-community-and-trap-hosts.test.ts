@@ -23,7 +23,9 @@ describeOnEachAdapter('the SNMP agent community and trap managers', (open) => {
   beforeEach(async () => {
     t = await open();
     admin = await t.asUser(testAdmin.username, testAdmin.password);
-    await t.core.users.create(admin, { username: 'bob', password: 'user-password-1' });
+    // A non-admin who manages the SNMP side, with no get_password (docs/api.md#roles).
+    await t.core.roles.create(admin, { name: 'snmp-keeper', scopes: scopesOf(['server_configuration/*', 'traps/*', 'api_keys/*']) });
+    await t.core.users.create(admin, { username: 'bob', password: 'user-password-1', role: 'snmp-keeper' });
     await t.core.snmpConfig.update(admin, { community, location: 'rack 9' });
   });
   afterEach(() => t.close());

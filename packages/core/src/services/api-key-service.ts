@@ -13,20 +13,29 @@ import { apiKeyCreateSchema, apiKeyListSpec, apiKeyUpdateSchema, type ApiKeyView
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { authorize, scopesBeyondReach } from '../scopes/scope-check.js';
 import { hasAdminRights, ownerUserIdOf } from '../scopes/principal.js';
-import { keyPrincipal, maxKeyLineageDepth } from './api-key-lineage.js';
+import { keyPrincipal, keyScopes, maxKeyLineageDepth } from './api-key-lineage.js';
+import type { RoleService } from './role-service.js';
 import { findByNumericId } from './resolve-ref.js';
 import type { SettingsService } from './settings-service.js';
 
-export function presentApiKey(record: ApiKeyRecord): ApiKeyView {
+/** A key as answers show it; `scopes` is what it carries (a role's, for a key with a role). */
+export function presentApiKey(record: ApiKeyRecord, scopes: readonly Scope[] = record.scopes): ApiKeyView {
   return {
     id: record.id,
     name: record.name,
     masked_key: `dms_…${record.key_last4}`,
-    api_key_scopes: record.scopes,
+    api_key_scopes: [...scopes],
+    role: record.role,
     created_at: record.created_at,
     expires_at: record.expires_at,
     last_used_at: record.last_used_at,
   };
+}
+
+function bothCarried(): DomainError {
+  return new DomainError('validation', "send either role or api_key_scopes, not both: a key carries a role's scopes or its own", {
+    details: { api_key_scopes: [{ error: 'invalid' }] },
+  });
 }
 
 /** A key may only hand out scopes that it and every key above it hold (users hold all). */
@@ -100,7 +109,36 @@ export class ApiKeyService {
     private readonly audit: AuditTrail,
     private readonly onCredentialsChanged: () => void,
     private readonly settings: Pick<SettingsService, 'current'>,
+    private readonly roles: Pick<RoleService, 'requireScopes'>,
   ) {}
+
+  async #present(record: ApiKeyRecord): Promise<ApiKeyView> {
+    return presentApiKey(record, await keyScopes(this.deps.storage, record));
+  }
+
+  /**
+   * What a body asks the key to carry (docs/decisions/176-roles.md): a role (its scopes now) or
+   * scopes of its own. A body with a role may also hold the role's scopes as answers show them
+   * (a GET body sent back); other scopes beside a role are refused. Undefined: no change.
+   */
+  async #carried(
+    input: { api_key_scopes?: Scope[] | undefined; role?: string | null | undefined },
+    current: ApiKeyRecord | undefined,
+  ): Promise<{ role: string | null; scopes: Scope[]; effective: readonly Scope[] } | undefined> {
+    const { api_key_scopes: scopes, role } = input;
+    if (role != null) {
+      const effective = await this.roles.requireScopes('role', role);
+      if (scopes !== undefined && (current === undefined || JSON.stringify(scopes) !== JSON.stringify(effective))) throw bothCarried();
+      return { role, scopes: [], effective };
+    }
+    if (scopes !== undefined) return { role: null, scopes, effective: scopes };
+    if (current === undefined || (role === null && current.role !== null)) {
+      throw new DomainError('validation', 'send exactly one of api_key_scopes (the scopes the key holds) and role (a role whose scopes it holds)', {
+        details: { api_key_scopes: [{ error: 'blank' }] },
+      });
+    }
+    return undefined;
+  }
 
   /** Other users' keys are admin-only: without admin rights, a key of another owner is 404. */
   private async get(principal: Principal, ref: string): Promise<ApiKeyRecord> {
@@ -113,7 +151,8 @@ export class ApiKeyService {
   async create(principal: Principal, body: unknown): Promise<ApiKeyView & { key: string }> {
     authorize(principal, 'api_keys', 'create');
     const input = parseInput(apiKeyCreateSchema, body);
-    assertGrantable(principal, input.api_key_scopes);
+    const carried = (await this.#carried(input, undefined))!;
+    assertGrantable(principal, carried.effective);
     if (principal.kind === 'api_key' && principal.lineage.length + 1 >= maxKeyLineageDepth) {
       throw new DomainError('forbidden', `keys may create keys at most ${maxKeyLineageDepth} levels deep; create this key as a user`, {
         details: { api_key_scopes: [{ error: 'forbidden', count: maxKeyLineageDepth }] },
@@ -133,7 +172,8 @@ export class ApiKeyService {
           name: input.name,
           key_hash: hashApiKeyToken(token),
           key_last4: token.slice(-4),
-          scopes: input.api_key_scopes,
+          scopes: carried.scopes,
+          role: carried.role,
           created_at: now.toISOString(),
           expires_at: expiryWithinCaller(principal, inherited) ?? null,
           owner_user_id: owner,
@@ -142,10 +182,10 @@ export class ApiKeyService {
         cap,
       );
       if (!created) throw keyCapReached(principal, cap);
-      const view = presentApiKey(created);
+      const view = presentApiKey(created, carried.effective);
       return { result: created, audit: { action: 'key_created', resource: keyAudit(created), changes: describeChanges(null, view, input) } };
     });
-    return { ...presentApiKey(record), key: token };
+    return { ...presentApiKey(record, carried.effective), key: token };
   }
 
   async list(principal: Principal, raw: RawQuery): Promise<{ count: number; api_keys: ApiKeyView[] }> {
@@ -153,22 +193,24 @@ export class ApiKeyService {
     const query = parseListQuery(raw, apiKeyListSpec);
     if (!hasAdminRights(principal)) query.filters.push({ field: 'owner_user_id', op: 'eq', values: [ownerUserIdOf(principal)] });
     const page = await this.deps.storage.apiKeys.list(query);
-    return { count: page.count, api_keys: page.items.map(presentApiKey) };
+    return { count: page.count, api_keys: await Promise.all(page.items.map((record) => this.#present(record))) };
   }
 
   async show(principal: Principal, ref: string): Promise<ApiKeyView> {
     authorize(principal, 'api_keys', 'show');
-    return presentApiKey(await this.get(principal, ref));
+    return this.#present(await this.get(principal, ref));
   }
 
   async update(principal: Principal, ref: string, body: unknown): Promise<ApiKeyView> {
     authorize(principal, 'api_keys', 'update');
-    const { api_key_scopes: scopes, expires_at, ...rest } = parseInput(apiKeyUpdateSchema, body);
+    const { api_key_scopes: _scopes, role: _role, expires_at, ...rest } = parseInput(apiKeyUpdateSchema, body);
     const current = await this.get(principal, ref);
+    const carried = await this.#carried({ api_key_scopes: _scopes, role: _role }, current);
     // Changing any key, even renaming it, is limited to keys within the caller's own reach,
     // before and after the change.
-    assertGrantable(principal, current.scopes);
-    if (scopes) assertGrantable(principal, scopes);
+    const before = await keyScopes(this.deps.storage, current);
+    assertGrantable(principal, before);
+    if (carried) assertGrantable(principal, carried.effective);
     assertLaterThanNow(expires_at, this.deps.clock());
     const expiry = expiryWithinCaller(principal, expires_at);
     if (principal.kind === 'api_key' && principal.expiresAt !== null) {
@@ -179,23 +221,23 @@ export class ApiKeyService {
     const updated = await this.audit.change(principal, async (stores) => {
       const record = await stores.apiKeys.update(current.id, {
         ...rest,
-        ...(scopes ? { scopes } : {}),
+        ...(carried ? { scopes: carried.scopes, role: carried.role } : {}),
         ...(expiry === undefined ? {} : { expires_at: expiry }),
       });
       if (!record) throw DomainError.notFound('api_key_id', ref);
-      const sent = { ...rest, api_key_scopes: scopes, expires_at: expiry };
-      const changes = describeChanges(presentApiKey(current), presentApiKey(record), sent);
+      const sent = { ...rest, api_key_scopes: carried?.effective, role: carried?.role, expires_at: expiry };
+      const changes = describeChanges(presentApiKey(current, before), presentApiKey(record, carried?.effective ?? before), sent);
       return { result: record, audit: { action: 'key_updated', resource: keyAudit(record), changes } };
     });
     this.onCredentialsChanged();
-    return presentApiKey(updated);
+    return presentApiKey(updated, carried?.effective ?? before);
   }
 
   /** Revoking a key revokes every key it created, down the lineage (storage cascades). */
   async destroy(principal: Principal, ref: string): Promise<void> {
     authorize(principal, 'api_keys', 'destroy');
     const current = await this.get(principal, ref);
-    assertGrantable(principal, current.scopes);
+    assertGrantable(principal, await keyScopes(this.deps.storage, current));
     await this.audit.change(principal, async (stores) => ({
       result: await stores.apiKeys.delete(current.id),
       audit: { action: 'key_revoked', resource: keyAudit(current), changes: null },
@@ -203,17 +245,9 @@ export class ApiKeyService {
     this.onCredentialsChanged();
   }
 
-  /** GET /api_keys/current: what the caller's own credential may do (no scope needed). */
+  /** GET /api_keys/current: what the caller's own credential may do (no scope needed); a user's is its role's. */
   async current(principal: Principal): Promise<{ kind: Principal['kind']; name: string; api_key_scopes: Scope[]; id?: number }> {
-    if (principal.kind === 'user')
-      return {
-        kind: 'user',
-        name: principal.username,
-        api_key_scopes: [
-          { controller: '*', action: '*' },
-          { controller: '*', action: 'get_password' },
-        ],
-      };
+    if (principal.kind === 'user') return { kind: 'user', name: principal.username, api_key_scopes: [...principal.scopes] };
     return { kind: 'api_key', id: principal.keyId, name: principal.name, api_key_scopes: [...principal.scopes] };
   }
 }

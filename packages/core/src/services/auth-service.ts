@@ -3,6 +3,7 @@ import type { UserRecord } from '../ports/storage.js';
 import type { CoreDeps } from './core-deps.js';
 import type { ApiKeyPrincipal, Principal } from '../scopes/principal.js';
 import { keyPrincipal } from './api-key-lineage.js';
+import { userPrincipalOf } from './role-scopes.js';
 import { RecentSet } from '../security/recent-set.js';
 import { DomainError } from '../errors/domain-error.js';
 import { hashApiKeyToken } from '../security/api-key-token.js';
@@ -39,10 +40,6 @@ export interface AuthenticateHooks {
 /** A digest of a whole password credential: the key of what is remembered about it. */
 function fingerprint(credential: PasswordCredential): string {
   return createHash('sha256').update(credential.username).update('\u0000').update(credential.password).digest('base64url');
-}
-
-function userPrincipal(user: UserRecord): Principal {
-  return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
 }
 
 function credentialVersion(passwordHash: string): string {
@@ -139,7 +136,7 @@ export class AuthService {
       sessionId: session.id,
     };
     const { token, expiresAt } = await signUserToken(this.jwtKey, claims, now, ttlSeconds);
-    return { token, expires_at: expiresAt.toISOString(), principal: userPrincipal(user) };
+    return { token, expires_at: expiresAt.toISOString(), principal: await this.userPrincipal(user) };
   }
 
   /** The console's session credential, with its stored session, for a user who proved who they are. */
@@ -153,7 +150,7 @@ export class AuthService {
       credentialVersion: credentialVersion(user.password_hash),
       sessionId: stored.id,
     };
-    return { principal: userPrincipal(user), session };
+    return { principal: await this.userPrincipal(user), session };
   }
 
   private async jwt(token: string): Promise<Principal> {
@@ -169,7 +166,13 @@ export class AuthService {
     if (user.username !== claims.username) throw unauthenticated('the token’s user no longer exists');
     if (credentialVersion(user.password_hash) !== claims.credentialVersion) throw unauthenticated('the password changed since this token was issued');
     refuseDisabled(user);
-    return whenReady(this.touchSession(claims.sessionId), () => userPrincipal(user));
+    await this.touchSession(claims.sessionId);
+    return this.userPrincipal(user);
+  }
+
+  /** A user with its role's scopes as they are now (docs/decisions/176-roles.md). */
+  private userPrincipal(user: UserRecord): Promise<Principal> {
+    return userPrincipalOf(this.deps.storage, user);
   }
 
   /** Writes a session's last use at most once a minute per process: a read stays a read. */
@@ -265,7 +268,7 @@ export class AuthService {
     if (await this.secondFactor.isOn(user.id)) {
       throw unauthenticated('this user signs in with a second factor (TOTP): use an API key, or sign in (POST /auth/login with totp_code) and send the token');
     }
-    const principal = userPrincipal(user);
+    const principal = await this.userPrincipal(user);
     // A password changed while argon2 ran: what was checked may already be stale.
     if (generation !== this.#generation) return principal;
     if (this.#basicCache.size >= basicCacheMax) this.#basicCache.clear();
@@ -294,7 +297,7 @@ export class AuthService {
     if (credentialVersion(user.password_hash) !== credential.credentialVersion) throw unauthenticated('your password changed; sign in again');
     refuseDisabled(user);
     await this.touchSession(credential.sessionId);
-    const principal = userPrincipal(user);
+    const principal = await this.userPrincipal(user);
     if (this.#sessionCache.size >= keyCacheMax) this.#sessionCache.clear();
     this.#sessionCache.set(cacheKey, { principal, until: now + keyCacheMs });
     return principal;

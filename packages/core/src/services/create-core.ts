@@ -10,6 +10,7 @@ import { TrapService } from './trap-service.js';
 import { SnmpConfigService } from './snmp-config-service.js';
 import { AuthService } from './auth-service.js';
 import { AccessService } from './access-service.js';
+import { RoleService } from './role-service.js';
 import { UserService } from './user-service.js';
 import { TotpService } from './totp-service.js';
 import { SessionService } from './session-service.js';
@@ -68,6 +69,7 @@ export interface Core {
   readonly totp: TotpService;
   /** Signed-in sessions (docs/decisions/179-sessions.md). */
   readonly sessions: SessionService;
+  readonly roles: RoleService;
   readonly apiKeys: ApiKeyService;
   readonly jobs: JobService;
   readonly settings: SettingsService;
@@ -225,6 +227,7 @@ export function wireCore(options: CoreOptions): WiredCore {
     activity,
     ...schedulerOptions,
   });
+  const roles = new RoleService(deps, audit, () => auth.credentialsChanged());
   const core: Core = {
     events: deps.events,
     clock: deps.clock,
@@ -249,10 +252,11 @@ export function wireCore(options: CoreOptions): WiredCore {
     statistics: new StatisticsService(deps),
     notificationChannels: new NotificationChannelService(deps, audit, senders, () => newWebhookSecret()),
     silences,
-    users: new UserService(deps, audit, () => auth.credentialsChanged()),
+    users: new UserService(deps, audit, () => auth.credentialsChanged(), roles),
+    roles,
     totp,
     sessions,
-    apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings),
+    apiKeys: new ApiKeyService(deps, audit, () => auth.credentialsChanged(), settings, roles),
     oidc,
   };
   return { core, engine, scheduler, recurrences, alertWatch, notifications: dispatcher };

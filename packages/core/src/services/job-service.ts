@@ -83,7 +83,7 @@ function requesterName(principal: Principal): string {
 
 /**
  * Which jobs a principal may read (GET /jobs): the jobs of shares it may see. Users see every
- * share; a key that may show shares sees every job, any other key the jobs its own key tree
+ * share; a principal that may show shares (a user by its role) sees every job, any other the jobs its own key tree
  * started (a job's message and steps name the hosts it reached).
  */
 function visibleTo(principal: Principal): { requestedBy?: string } {
@@ -95,7 +95,7 @@ function visibleTo(principal: Principal): { requestedBy?: string } {
 export type JobListScope = 'all' | 'own';
 
 export function jobListScope(principal: Principal): JobListScope {
-  return principal.kind === 'user' || isAllowed(principal, 'nas_shares', 'show') ? 'all' : 'own';
+  return isAllowed(principal, 'nas_shares', 'show') ? 'all' : 'own';
 }
 
 function onlyVisible(query: ListQuery, principal: Principal): ListQuery {

@@ -14,6 +14,8 @@ import { OidcRefusal, type OidcClaims, type OidcClientSettings, type OidcRelying
 import { calledFrom, type CallOrigin, type Principal } from '../scopes/principal.js';
 import { DomainError, isDomainError } from '../errors/domain-error.js';
 import { noPasswordHash } from '../security/no-password.js';
+import { userPrincipalOf } from './role-scopes.js';
+import { adminScopes } from '../scopes/built-in-roles.js';
 
 /** How long a sign-in may stay at the provider before its state is refused. */
 export const oidcLoginTtlMs = 10 * 60_000;
@@ -22,7 +24,7 @@ export const oidcLoginTtlMs = 10 * 60_000;
 const randomToken = () => randomBytes(32).toString('base64url');
 
 /** Who creates a user at its first sign-in, in the audit log. */
-const oidcActor: Principal = { kind: 'user', userId: 0, username: 'oidc', admin: true };
+const oidcActor: Principal = { kind: 'user', userId: 0, username: 'oidc', role: 'admin', admin: true, scopes: adminScopes };
 
 /** What a finished sign-in gives the host: the user as stored now, and whether it was just made. */
 export interface OidcSignIn {
@@ -138,14 +140,14 @@ export class OidcService {
     const keptRole = role ?? identity?.role ?? oidcFallbackRole;
     let user = await users.get(userId);
     if (!user) throw refused('the linked dms user no longer exists');
-    // The provider says who is an admin, where a role claim is set; the last admin stays one.
-    if (role !== undefined && (role === 'admin') !== user.admin) {
-      if (role === 'admin') await users.setAdmin(userId, true);
-      else await users.demoteUnlessLastAdmin(userId);
+    // The provider says the user's role, where a role claim is set; the last admin stays one.
+    if (role !== undefined && role !== user.role) {
+      if (user.admin && role !== 'admin') await users.demoteUnlessLastAdmin(userId, role);
+      else await users.setRole(userId, role);
       user = (await users.get(userId)) ?? user;
     }
     await oidc.touchIdentity(userId, keptRole, now);
-    return { user, principal: calledFrom(principalOf(user), origin), created: false };
+    return { user, principal: calledFrom(await userPrincipalOf(this.deps.storage, user), origin), created: false };
   }
 
   private async create(claims: OidcClaims, settings: Settings, role: string, origin: CallOrigin): Promise<OidcSignIn> {
@@ -156,7 +158,7 @@ export class OidcService {
     const now = this.deps.clock().toISOString();
     try {
       const user = await this.audit.change(calledFrom(oidcActor, origin), async (stores: Stores) => {
-        const created = await stores.users.create({ username, password_hash: noPasswordHash(), admin: role === 'admin' });
+        const created = await stores.users.create({ username, password_hash: noPasswordHash(), role });
         await stores.oidc.saveIdentity({ user_id: created.id, issuer: claims.iss, subject: claims.sub, role, created_at: now, signed_in_at: now });
         const changes = {
           username: { from: null, to: username },
@@ -167,7 +169,7 @@ export class OidcService {
         };
         return { result: created, audit: { action: 'create' as const, resource: auditResource('users', created.id, username), changes } };
       });
-      return { user, principal: calledFrom(principalOf(user), origin), created: true };
+      return { user, principal: calledFrom(await userPrincipalOf(this.deps.storage, user), origin), created: true };
     } catch (error) {
       if (isDomainError(error) && error.code === 'conflict') {
         throw refused(`a dms user named ${username} exists and is not linked to this account of ${claims.iss}; an admin may rename or delete it`);
@@ -199,8 +201,4 @@ export class OidcService {
       throw error;
     }
   }
-}
-
-function principalOf(user: UserRecord): Principal {
-  return { kind: 'user', userId: user.id, username: user.username, admin: user.admin };
 }

@@ -12,15 +12,36 @@ import { userCreateSchema, userListSpec, userUpdateSchema } from '../domain/user
 import { parseListQuery, type RawQuery } from '../list-query/parse-list-query.js';
 import { resolveRef } from './resolve-ref.js';
 import { hasNoPassword } from '../security/no-password.js';
+import type { RoleService } from './role-service.js';
+
+/**
+ * The role a body asks for (docs/decisions/176-roles.md): `role`, or the older `admin` (true:
+ * admin; false: the current role when it is not admin, else operator). Both sent must agree.
+ * Undefined when the body changes neither.
+ */
+function requestedRole(input: { admin?: boolean | undefined; role?: string | undefined }, current: Pick<User, 'role'> | undefined): string | undefined {
+  const { admin, role } = input;
+  if (role !== undefined) {
+    if (admin !== undefined && admin !== (role === 'admin')) {
+      throw new DomainError('validation', `admin must be ${role === 'admin'} with role ${role}: admin is true exactly for the role admin; send role alone`, {
+        details: { admin: [{ error: 'invalid' }] },
+      });
+    }
+    return role;
+  }
+  if (admin === true) return 'admin';
+  if (admin === false) return current && current.role !== 'admin' ? current.role : 'operator';
+  return current ? undefined : 'operator';
+}
 
 export function presentUser({ password_hash: _hidden, ...user }: UserRecord): User {
   return user;
 }
 
 /**
- * Users have full access (Basic, JWT), so managing them is admin-only through every path,
- * and a key also needs `* / *` to change them: a narrower key could otherwise mint itself a
- * user with full access.
+ * A user may hold the admin role, so changing users is admin-only through every path, and a key
+ * also needs `* / *` to change them: a narrower key could otherwise mint itself an admin.
+ * Reading them takes the scope (the auditor's role holds it).
  */
 function authorizeUserAdmin(principal: Principal, action: ScopeAction<'users'>): void {
   authorizeAdmin(principal, 'users', action, `${action === 'index' || action === 'show' ? 'read' : action} users`);
@@ -36,6 +57,7 @@ export class UserService {
     private readonly deps: CoreDeps,
     private readonly audit: AuditTrail,
     private readonly onCredentialsChanged: () => void,
+    private readonly roles: Pick<RoleService, 'requireScopes'>,
   ) {}
 
   private resolve(ref: string): Promise<UserRecord> {
@@ -49,16 +71,16 @@ export class UserService {
   }
 
   /** In-process creation (CLI, first start) is the system's; no scope is checked here. */
-  async add(input: { username: string; password: string; admin?: boolean }, principal: Principal = systemPrincipal): Promise<User> {
-    const { username, password, admin } = parseInput(userCreateSchema, input);
+  async add(input: { username: string; password: string; admin?: boolean; role?: string }, principal: Principal = systemPrincipal): Promise<User> {
+    const { username, password, ...asked } = parseInput(userCreateSchema, input);
+    const role = requestedRole(asked, undefined)!;
+    await this.roles.requireScopes('role', role);
     // Hashed before the transaction: argon2 takes a core for a while, the write lock must not wait on it.
     const passwordHash = await this.deps.hasher.hash(password);
     return this.audit.change(principal, async (stores) => {
-      const user = presentUser(await stores.users.create({ username, admin, password_hash: passwordHash }));
-      return {
-        result: user,
-        audit: { action: 'create', resource: userAudit(user), changes: describeChanges(null, user, { username, admin, password }, userSecrets) },
-      };
+      const user = presentUser(await stores.users.create({ username, role, password_hash: passwordHash }));
+      const sent = { username, admin: user.admin, role, password };
+      return { result: user, audit: { action: 'create', resource: userAudit(user), changes: describeChanges(null, user, sent, userSecrets) } };
     });
   }
 
@@ -98,7 +120,7 @@ export class UserService {
 
   async update(principal: Principal, ref: string, body: unknown): Promise<User> {
     authorizeUserAdmin(principal, 'update');
-    const { password, admin, disabled } = parseInput(userUpdateSchema, body);
+    const { password, disabled, ...asked } = parseInput(userUpdateSchema, body);
     const current = await this.resolve(ref);
     if (password !== undefined && hasNoPassword(current.password_hash)) {
       throw new DomainError('validation', `${current.username} signs in through the OpenID provider and has no dms password`, {
@@ -108,23 +130,30 @@ export class UserService {
     if (disabled === true && principal.kind === 'user' && principal.userId === current.id) {
       throw new DomainError('conflict', 'you cannot disable yourself: ask another admin', { details: { disabled: [{ error: 'frozen' }] } });
     }
+    const role = requestedRole(asked, current);
+    if (role !== undefined) await this.roles.requireScopes('role', role);
     const passwordHash = password === undefined ? undefined : await this.deps.hasher.hash(password);
     const updated = await this.audit.change(principal, async (stores) => {
-      if (admin === false && current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'demote');
+      if (role !== undefined && role !== current.role) {
+        // Leaving the admin role takes the last-admin guard; any other change is a plain write.
+        if (current.admin && role !== 'admin') {
+          if (!(await stores.users.demoteUnlessLastAdmin(current.id, role))) throw lastAdmin(current, 'demote');
+        } else await stores.users.setRole(current.id, role);
+      }
       if (passwordHash !== undefined) await stores.users.updatePasswordHash(current.id, passwordHash);
-      if (admin === true && !current.admin) await stores.users.setAdmin(current.id, true);
       if (disabled !== undefined && disabled !== current.disabled) {
         await stores.users.setDisabled(current.id, disabled);
         // Ended, not paused: enabling the user again does not bring old sign-ins back.
         if (disabled) await stores.sessions.deleteForUser(current.id);
       }
       const user = presentUser((await stores.users.get(current.id)) ?? current);
+      const sent = { admin: role === undefined ? undefined : role === 'admin', role, password };
       return {
         result: user,
         audit: {
           action: 'update',
           resource: userAudit(user),
-          changes: describeChanges(presentUser(current), user, { admin, password, disabled }, userSecrets),
+          changes: describeChanges(presentUser(current), user, { ...sent, disabled }, userSecrets),
         },
       };
     });
@@ -138,7 +167,7 @@ export class UserService {
     // Demoted first, in the same transaction that locks the admins it counts: two concurrent
     // demotions or deletions, here or on another replica, cannot both leave without an admin.
     await this.audit.change(principal, async (stores) => {
-      if (current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id))) throw lastAdmin(current, 'delete');
+      if (current.admin && !(await stores.users.demoteUnlessLastAdmin(current.id, 'viewer'))) throw lastAdmin(current, 'delete');
       return { result: await stores.users.delete(current.id), audit: { action: 'delete', resource: userAudit(current), changes: null } };
     });
     this.onCredentialsChanged();

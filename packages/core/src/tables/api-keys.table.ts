@@ -8,7 +8,10 @@ export interface ApiKeyTable {
   name: string;
   key_hash: string;
   key_last4: string;
+  /** The key's own scopes; `[]` when it carries a role instead. */
   scopes: JsonText<Scope[]>;
+  /** The role whose scopes the key carries, read at each use; null when it carries its own scopes. */
+  role: string | null;
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
@@ -24,6 +27,7 @@ export const apiKeyColumns = columnsOf<Selectable<ApiKeyTable>>({
   key_hash: true,
   key_last4: true,
   scopes: true,
+  role: true,
   created_at: true,
   expires_at: true,
   last_used_at: true,

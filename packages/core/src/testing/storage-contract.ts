@@ -328,9 +328,9 @@ export function runStorageContract(name: string, open: StorageFactory): void {
     });
 
     it('stores users and API keys by hash, with last use and scopes', async () => {
-      const user = await storage.users.create({ username: 'ann', password_hash: 'h', admin: true });
+      const user = await storage.users.create({ username: 'ann', password_hash: 'h', role: 'admin' });
       expect(user.admin).toBe(true);
-      await rejectsWith(storage.users.create({ username: 'ann', password_hash: 'h', admin: false }), 'conflict', 'taken');
+      await rejectsWith(storage.users.create({ username: 'ann', password_hash: 'h', role: 'operator' }), 'conflict', 'taken');
       expect(await storage.users.findByUsername('ann')).toEqual(user);
       expect(await storage.users.count()).toBe(1);
       const key = await storage.apiKeys.create({
@@ -342,6 +342,7 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         expires_at: null,
         owner_user_id: null,
         parent_key_id: null,
+        role: null,
       });
       expect(await storage.apiKeys.findByHash('abc')).toEqual(key);
       await storage.apiKeys.touch(key.id, '2026-01-02T00:00:00.000Z');
@@ -355,9 +356,39 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.settings.get('jwt')).toEqual({ enabled: true });
     });
 
+    it('custom roles: unique names, scopes kept, deleted only when no user or key holds them (docs/decisions/176-roles.md)', async () => {
+      const role = await storage.roles.create({ name: 'backup', description: null, scopes: [{ controller: 'nas_shares', action: 'scan' }] });
+      await rejectsWith(storage.roles.create({ name: 'backup', description: null, scopes: [] }), 'conflict', 'taken');
+      expect(await storage.roles.findByName('backup')).toEqual(role);
+      const changed = await storage.roles.update(role.id, { scopes: [{ controller: 'jobs', action: '*' }], description: 'runs' });
+      expect(changed).toMatchObject({ name: 'backup', description: 'runs', scopes: [{ controller: 'jobs', action: '*' }] });
+      const user = await storage.users.create({ username: 'role-holder', password_hash: 'h', role: 'backup' });
+      expect(user).toMatchObject({ role: 'backup', admin: false });
+      const key = await storage.apiKeys.create({
+        name: 'role-key',
+        key_hash: 'role-key',
+        key_last4: 'wxyz',
+        scopes: [],
+        role: 'backup',
+        created_at: '2026-01-01T00:00:00.000Z',
+        expires_at: null,
+        owner_user_id: null,
+        parent_key_id: null,
+      });
+      expect(key.role).toBe('backup');
+      expect(await storage.roles.deleteUnlessHeld(role.id)).toEqual({ users: 1, apiKeys: 1 });
+      expect(await storage.users.setRole(user.id, 'admin')).toBe(true);
+      expect(await storage.users.get(user.id)).toMatchObject({ role: 'admin', admin: true });
+      await storage.apiKeys.update(key.id, { role: null, scopes: [{ controller: 'jobs', action: 'index' }] });
+      expect(await storage.roles.deleteUnlessHeld(role.id)).toEqual({ users: 0, apiKeys: 0 });
+      expect(await storage.roles.findByName('backup')).toBeUndefined();
+      expect(await storage.roles.deleteUnlessHeld(role.id)).toBeUndefined();
+      expect(await storage.roles.count()).toBe(0);
+    });
+
     it('key lineage: revoking a key revokes the keys it created, deleting a user deletes its keys', async () => {
-      const user = await storage.users.create({ username: 'lineage', password_hash: 'h', admin: false });
-      const base = { key_last4: 'wxyz', scopes: [{ controller: '*', action: 'index' }], created_at: '2026-01-01T00:00:00.000Z', expires_at: null };
+      const user = await storage.users.create({ username: 'lineage', password_hash: 'h', role: 'operator' });
+      const base = { key_last4: 'wxyz', scopes: [{ controller: '*', action: 'index' }], role: null, created_at: '2026-01-01T00:00:00.000Z', expires_at: null };
       const parent = await storage.apiKeys.create({ ...base, name: 'parent', key_hash: 'p', owner_user_id: user.id, parent_key_id: null });
       const child = await storage.apiKeys.create({ ...base, name: 'child', key_hash: 'c', owner_user_id: user.id, parent_key_id: parent.id });
       const grandchild = await storage.apiKeys.create({ ...base, name: 'grandchild', key_hash: 'g', owner_user_id: user.id, parent_key_id: child.id });
@@ -372,10 +403,11 @@ export function runStorageContract(name: string, open: StorageFactory): void {
     });
 
     it('key cap: concurrent creates of one owner never pass the cap; other owners and system keys are not counted (security round 2, 8)', async () => {
-      const [ann, bob] = await Promise.all(['cap-ann', 'cap-bob'].map((username) => storage.users.create({ username, password_hash: 'h', admin: false })));
+      const [ann, bob] = await Promise.all(['cap-ann', 'cap-bob'].map((username) => storage.users.create({ username, password_hash: 'h', role: 'operator' })));
       const base = {
         key_last4: 'wxyz',
         scopes: [{ controller: '*', action: 'index' }],
+        role: null,
         created_at: '2026-01-01T00:00:00.000Z',
         expires_at: null,
         parent_key_id: null,
@@ -729,12 +761,16 @@ export function runStorageContract(name: string, open: StorageFactory): void {
     });
 
     it('race: demoting the last two admins at once refuses one, and one admin stays', async () => {
-      const admins = await Promise.all(['root1', 'root2'].map((username) => storage.users.create({ username, password_hash: 'h', admin: true })));
-      const outcomes = await Promise.all(admins.map((admin) => storage.users.demoteUnlessLastAdmin(admin.id)));
+      const admins = await Promise.all(['root1', 'root2'].map((username) => storage.users.create({ username, password_hash: 'h', role: 'admin' })));
+      const outcomes = await Promise.all(admins.map((admin) => storage.users.demoteUnlessLastAdmin(admin.id, 'operator')));
       expect(outcomes.sort()).toEqual([false, true]);
       expect(await storage.users.countAdmins()).toBe(1);
-      const plain = await storage.users.create({ username: 'plain', password_hash: 'h', admin: false });
-      expect(await storage.users.demoteUnlessLastAdmin(plain.id)).toBe(true);
+      const plain = await storage.users.create({ username: 'plain', password_hash: 'h', role: 'operator' });
+      expect(await storage.users.demoteUnlessLastAdmin(plain.id, 'viewer')).toBe(true);
+      // A non-admin is left as it was; the demoted admin took the role it was given.
+      expect((await storage.users.get(plain.id))?.role).toBe('operator');
+      const demoted = (await Promise.all(admins.map((admin) => storage.users.get(admin.id)))).filter((user) => !user?.admin);
+      expect(demoted.map((user) => user?.role)).toEqual(['operator']);
     });
 
     it('race: concurrent read-modify-writes of settings and SNMP configuration keep every change', async () => {

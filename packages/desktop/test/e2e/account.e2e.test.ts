@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
+import { systemPrincipal } from '@dms/core';
 import { adminPassword } from '../test-desktop.js';
 import { chromiumMissing, openConsole, type ConsoleHarness } from './harness.js';
 
@@ -53,14 +54,12 @@ describe.skipIf(skipReason !== undefined)('your account: two-factor and sessions
     await c.page.getByLabel('Recovery code').fill(recovery);
     await c.page.getByRole('button', { name: 'Sign in' }).click();
     await c.page.getByRole('navigation', { name: 'Console' }).waitFor();
-    expect(
-      (await c.desktop.dms.core.auditEvents.list({ kind: 'user', userId: 0, username: 'system', admin: true }, {})).audit_events.map((e) => e.action),
-    ).toContain('recovery_code_used');
+    expect((await c.desktop.dms.core.auditEvents.list(systemPrincipal, {})).audit_events.map((e) => e.action)).toContain('recovery_code_used');
   });
 
   it('lists sessions and revokes one: a REST token of that session is refused after', async () => {
     const core = c.desktop.dms.core;
-    const system = { kind: 'user', userId: 0, username: 'system', admin: true } as const;
+    const system = systemPrincipal;
     await core.settings.update(system, { jwt_enabled: true });
     await core.users.create(system, { username: 'bob', password: 'bob-password-1' });
     const { token } = await core.access.login(

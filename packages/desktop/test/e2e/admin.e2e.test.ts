@@ -54,6 +54,31 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     expect((await c.desktop.dms.core.apiKeys.list(systemPrincipal, {})).count).toBe(0);
   });
 
+  it('issue 46: creates an API key with a role instead of the scope grid, and lists it by its role', async () => {
+    const { page } = c;
+    await c.open('API keys');
+    await page.getByLabel('Name', { exact: false }).fill('dashboard');
+    await page.getByRole('radio', { name: 'What a role allows, as the role is at each use' }).check();
+    // The grid gives way to the role menu: one or the other, never both.
+    expect(await page.getByRole('table', { name: 'Scopes by controller and action' }).count()).toBe(0);
+    const role = page.getByLabel('Role', { exact: true });
+    expect(await role.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^auditor: /), expect.stringMatching(/^viewer: /)]),
+    );
+    await role.selectOption('viewer');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('heading', { name: 'API key dashboard created' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'dashboard' });
+    await row.waitFor();
+    expect(await row.getByRole('cell').nth(2).textContent()).toMatch(/^Role viewer \(\d+ scopes as the role has them now\)$/);
+    const [stored] = (await c.desktop.dms.core.apiKeys.list(systemPrincipal, {})).api_keys.filter((key) => key.name === 'dashboard');
+    expect(stored).toMatchObject({ role: 'viewer' });
+    // Back to the grid for the next key.
+    expect(await page.getByRole('table', { name: 'Scopes by controller and action' }).count()).toBe(1);
+    expect(await c.capture('api-key-role')).toEqual([]);
+    await c.desktop.dms.core.apiKeys.destroy(systemPrincipal, String(stored!.id));
+  });
+
   it('adds a cross-origin rule after the core refuses the null origin, and lists it', async () => {
     const { page } = c;
     await c.open('Cross-origin rules');
@@ -156,10 +181,13 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     expect(await main().textContent()).toContain('password is too short (minimum is 8 characters)');
 
     await password.fill('a long enough password');
+    // A new user's role is operator unless another is chosen (docs/api.md#roles).
+    expect(await page.getByLabel('Role', { exact: true }).inputValue()).toBe('operator');
     await page.getByRole('button', { name: 'Add user' }).click();
     const operatorRow = page.getByRole('row').filter({ hasText: 'operator' });
     await operatorRow.waitFor();
-    expect(await operatorRow.textContent()).toContain('user');
+    const roleCell = operatorRow.getByRole('cell').nth(1);
+    expect(await roleCell.textContent()).toBe('operator');
 
     await page.getByRole('button', { name: 'Delete user admin' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete user admin' });
@@ -168,12 +196,23 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await c.capture('users')).toEqual([]);
 
-    // A password reset; the admin flag stays as it was.
+    // A change of role, audited from and to; then a password reset, the role staying as it was.
     await page.getByRole('button', { name: 'Edit user operator' }).click();
+    await page.getByLabel('Role', { exact: true }).selectOption('auditor');
+    await page.getByRole('button', { name: 'Save user' }).click();
+    await page.getByRole('heading', { name: 'New user' }).waitFor();
+    await expect.poll(() => roleCell.textContent()).toBe('auditor');
+    const { audit_events: events } = await c.desktop.dms.core.auditEvents.list(systemPrincipal, {});
+    expect(events.find((event) => event.action === 'update' && event.resource?.name === 'operator')?.changes).toMatchObject({
+      role: { from: 'operator', to: 'auditor' },
+    });
+    await page.getByRole('button', { name: 'Edit user operator' }).click();
+    expect(await page.getByLabel('Role', { exact: true }).inputValue()).toBe('auditor');
+    await page.getByLabel('Role', { exact: true }).selectOption('operator');
     await page.getByLabel('New password', { exact: false }).fill('another long password');
     await page.getByRole('button', { name: 'Save user' }).click();
     await page.getByRole('heading', { name: 'New user' }).waitFor();
-    expect(await operatorRow.textContent()).toContain('user');
+    await expect.poll(() => roleCell.textContent()).toBe('operator');
   });
 
   it('leaves the admin-only screens out of a non-admin’s menu, and an address of one opens the overview', async () => {

@@ -254,6 +254,7 @@ export const apiKeyExample = {
   name: 'backup',
   masked_key: '****9f2c',
   api_key_scopes: scopes,
+  role: null,
   created_at: '2025-01-15T09:30:00.000Z',
   expires_at: null,
   last_used_at: null,
@@ -262,13 +263,22 @@ export const apiKeyWithKeyExample = { ...apiKeyExample, key: 'dms_4Qm8r1Xk0vYt7n
 export const apiKeyCreateExample = { name: 'backup', api_key_scopes: scopes };
 export const apiKeyUpdateExample = { name: 'backup-nightly' };
 
-export const userExample = { id: 2, username: 'alice', admin: false, disabled: false, created_at: '2025-01-15T09:30:00.000Z' };
+export const userExample = { id: 2, username: 'alice', admin: false, role: 'operator', disabled: false, created_at: '2025-01-15T09:30:00.000Z' };
 /**
  * Without the required `password`: a published password would be a login anyone knows, so the
  * example is a placeholder the server refuses (422, password blank) until one is added.
  */
-export const userCreatePlaceholder = { username: 'alice', admin: false };
-export const userUpdateExample = { admin: false };
+export const userCreatePlaceholder = { username: 'alice', role: 'operator' };
+export const userUpdateExample = { role: 'viewer' };
+
+const scannerScopes = [
+  { controller: 'nas_shares', action: 'scan' },
+  { controller: 'nas_shares', action: 'index' },
+  { controller: 'jobs', action: 'index' },
+];
+export const roleExample = { name: 'scanner', builtin: false, description: 'starts scans and follows them', scopes: scannerScopes };
+export const roleCreateExample = { name: 'scanner', description: 'starts scans and follows them', scopes: scannerScopes };
+export const roleUpdateExample = { scopes: [...scannerScopes, { controller: 'jobs', action: 'show' }] };
 
 export const corsRuleExample = { id: 1, origins: ['https://app.example.com'], path: '/api/v2/nas_shares*', methods: ['GET'] };
 export const corsRuleCreateExample = { origins: ['https://app.example.com'], path: '/api/v2/nas_shares*', methods: ['GET'] };

@@ -21,6 +21,7 @@ import { sessionOperations } from './sessions.js';
 import { settingsOperations } from './settings.js';
 import { apiKeyOperations } from './api-keys.js';
 import { userOperations } from './users.js';
+import { roleOperations } from './roles.js';
 import { corsRuleOperations } from './cors-rules.js';
 import { auditEventOperations } from './audit-events.js';
 
@@ -53,6 +54,7 @@ export const restOperations = [
   ...settingsOperations,
   ...apiKeyOperations,
   ...userOperations,
+  ...roleOperations,
   ...corsRuleOperations,
   ...auditEventOperations,
 ] as const;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { explicitOnlyActions, scopeCatalogue } from '@dms/core';
+import { builtInRoles, explicitOnlyActions, scopeCatalogue } from '@dms/core';
 import { restOperations } from './rest-operations.js';
 
 /**
@@ -53,5 +53,23 @@ describe('the scope catalogue, derived from what the operations declare', () => 
     expect(documented.sort()).toEqual([...catalogued].sort());
     const prose = section.replace(/\s+/g, ' ');
     for (const action of explicitOnlyActions) expect(prose).toContain(`any action except \`${action}\`, which must be granted literally`);
+  });
+
+  it('docs/api.md#roles lists each built-in role with exactly its scopes (docs/decisions/176-roles.md)', () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+    const api = readFileSync(join(root, 'docs', 'api.md'), 'utf8');
+    const start = api.indexOf('\n## Roles\n');
+    const section = api.slice(start, api.indexOf('\n## ', start + 1));
+    const documented = new Map<string, string[]>();
+    for (const [, name, cell] of section.matchAll(/^\| `([a-z]+)` \| (.+) \|$/gm)) {
+      const scopes = cell!.split('; ').flatMap((group) => {
+        const [controller, ...actions] = [...group.matchAll(/`([a-z_*]+)`/g)].map((match) => match[1]!);
+        return actions.map((action) => pair(controller!, action));
+      });
+      documented.set(name!, scopes.sort());
+    }
+    expect(Object.fromEntries(documented)).toEqual(
+      Object.fromEntries(builtInRoles.map((role) => [role.name, role.scopes.map((scope) => pair(scope.controller, scope.action)).sort()])),
+    );
   });
 });

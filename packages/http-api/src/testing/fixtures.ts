@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import { generate } from 'otplib';
 import {
   ScanAnalyticsBuilder,
+  builtInRole,
   systemPrincipal,
+  type Principal,
   type ScanAnalytics,
   type Alert,
   type AlertSource,
@@ -114,6 +116,8 @@ export interface ResourceWorld {
   silence?: Silence;
   /** A stored session (a JWT login of `user`), for the rows that end one. */
   sessionId?: string;
+  /** A custom role's name. */
+  role?: string;
 }
 
 export async function seedResourceWorld(
@@ -129,7 +133,7 @@ export async function seedResourceWorld(
 }
 
 /** A non-admin user (hashes its password with argon2: tens of milliseconds). */
-export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean } = {}): Promise<User> {
+export function addUser(t: TestApp, fields: { username?: string; password?: string; admin?: boolean; role?: string } = {}): Promise<User> {
   return t.core.users.add({ username: unique('user'), password: 'user-password-1', ...fields });
 }
 
@@ -137,7 +141,7 @@ export function addUser(t: TestApp, fields: { username?: string; password?: stri
 export async function addTotpUser(t: TestApp): Promise<User & { password: string; secret: string; recovery: string[] }> {
   const password = 'user-password-1';
   const user = await addUser(t, { password });
-  const principal = { kind: 'user', userId: user.id, username: user.username, admin: false } as const;
+  const principal = principalOf(user);
   const { secret } = await t.core.totp.enroll(principal);
   const { recovery_codes } = await t.core.totp.confirm(principal, { totp_code: await totpCodeAt(secret, t.core.clock()) });
   return { ...user, password, secret, recovery: recovery_codes };
@@ -154,9 +158,14 @@ export async function addSession(t: TestApp): Promise<{ user: User; token: strin
   const user = await addUser(t);
   const res = await t.call('POST', '/api/v2/auth/login', { body: { username: user.username, password: 'user-password-1' } });
   const { token } = await readJson<{ token: string }>(res);
-  const principal = { kind: 'user', userId: user.id, username: user.username, admin: false } as const;
+  const principal = principalOf(user);
   const { sessions } = await t.core.sessions.list(principal, {});
   return { user, token, sessionId: sessions[0]!.id };
+}
+
+/** The principal a stored user of a built-in role stands for, as a request authenticates it (docs/decisions/176-roles.md). */
+export function principalOf(user: User): Principal {
+  return { kind: 'user', userId: user.id, username: user.username, role: user.role, admin: user.admin, scopes: builtInRole(user.role)?.scopes ?? [] };
 }
 
 /** An API key record with these scopes (`controller/action` texts); the token is not kept. */
@@ -187,6 +196,16 @@ export function addSilence(t: TestApp, fields: Record<string, unknown> = {}): Pr
     reason: unique('silence'),
     ...fields,
   });
+}
+
+/** A custom role holding `nas / index`; its name (lower case, as role names are). */
+export async function addRole(t: TestApp): Promise<string> {
+  return (await t.core.roles.create(systemPrincipal, { name: roleName(), scopes: [{ controller: 'nas', action: 'index' }] })).name;
+}
+
+/** A fresh custom role name: `unique`, in the lower case role names take. */
+export function roleName(): string {
+  return unique('role').toLowerCase();
 }
 
 export function addCorsRule(t: TestApp, fields: Partial<Omit<CorsRule, 'id'>> = {}): Promise<CorsRule> {

@@ -9,6 +9,8 @@ import {
   addChannel,
   addSilence,
   addCorsRule,
+  addRole,
+  roleName,
   addSchedule,
   addUser,
   addTotpUser,
@@ -47,6 +49,7 @@ export const need = <T>(value: T | undefined, what: string): T => {
 
 const withUser = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ user: await addUser(t) });
 const withCorsRule = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ corsRule: await addCorsRule(t) });
+const withRole = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ role: await addRole(t) });
 const withApiKey = async (t: TestApp): Promise<Partial<ResourceWorld>> => ({ apiKey: await addApiKey(t, ['pools/index']) });
 const withSchedule = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ schedule: await addSchedule(t, [f.share.id]) });
 const withAlert = async (t: TestApp, f: ResourceWorld): Promise<Partial<ResourceWorld>> => ({ alert: await raiseAlert(t, f.share) });
@@ -184,6 +187,11 @@ export const operationRequests: Record<OperationId, OperationRequest> = {
   // Not `admin: true`: a second admin would let the refusals of the last admin through.
   updateUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser, body: () => ({ admin: false }) },
   deleteUser: { params: (f) => ({ user_id: need(f.user, 'user').id }), prepare: withUser },
+  listRoles: {},
+  createRole: { body: () => ({ name: roleName(), scopes: [{ controller: 'nas', action: 'index' }] }) },
+  showRole: { params: () => ({ role_name: 'viewer' }) },
+  updateRole: { params: (f) => ({ role_name: need(f.role, 'role') }), prepare: withRole, body: () => ({ description: 'changed' }) },
+  deleteRole: { params: (f) => ({ role_name: need(f.role, 'role') }), prepare: withRole },
   listCorsRules: {},
   createCorsRule: { body: () => ({ origins: [`https://${unique('app')}.example.com`], path: '/api/v2/pools*', methods: ['GET'] }) },
   showCorsRule: { params: (f) => ({ cors_rule_id: need(f.corsRule, 'CORS rule').id }), prepare: withCorsRule },

@@ -188,7 +188,7 @@ describe('API keys over REST', () => {
       expect(text).toContain(created.masked_key);
     }
     const shown = await readJson<ApiKeyBody>(await t.call('GET', api(`/api_keys/${created.id}`), { auth: t.basic }));
-    expect(Object.keys(shown).sort()).toEqual(['api_key_scopes', 'created_at', 'expires_at', 'id', 'last_used_at', 'masked_key', 'name']);
+    expect(Object.keys(shown).sort()).toEqual(['api_key_scopes', 'created_at', 'expires_at', 'id', 'last_used_at', 'masked_key', 'name', 'role']);
     expect(shown.masked_key).toBe(created.masked_key);
 
     // The key works, and using it records last_used_at.

@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertSourceCatalogue, alertSources, systemPrincipal, type AlertSetting, type AuditEvent } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
-import { addNas, addShare, addUser, expectModelError, raiseAlert, readJson, unique, type Alert, type NasShare, type User } from '../../src/testing/fixtures.js';
+import {
+  addNas,
+  addShare,
+  addUser,
+  expectModelError,
+  principalOf,
+  raiseAlert,
+  readJson,
+  unique,
+  type Alert,
+  type NasShare,
+  type User,
+} from '../../src/testing/fixtures.js';
 
 /**
  * /alerts and /alert_settings (issue 23, docs/decisions/091-alerts.md) over REST. The alert of a share is raised
@@ -335,13 +347,14 @@ describe('/alert_settings', () => {
     await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: t.basic, body: { levels: 2 } }), 422, 'levels', 'unknown');
   });
 
-  it('lets a user who is not an admin read the settings but not change them (403), nor a key that user made', async () => {
+  it('lets a user who is not an admin (an operator) read the settings but not change them (403), nor a key that user made', async () => {
     expect((await settings(basicOf(plain))).count).toBe(alertSources.length);
     const before = await settings();
-    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: basicOf(plain), body: { level: 1 } }), 403, 'admin', 'forbidden');
-    const owner = { kind: 'user' as const, userId: plain.id, username: plain.username, admin: false };
+    // The operator's role holds alert_settings / index only (docs/api.md#roles).
+    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: basicOf(plain), body: { level: 1 } }), 403, 'scope', 'forbidden');
+    const owner = principalOf(plain);
     const { key } = await t.core.apiKeys.create(owner, { name: unique('plain-key'), api_key_scopes: [{ controller: 'alert_settings', action: '*' }] });
-    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: `Bearer ${key}`, body: { level: 1 } }), 403, 'admin', 'forbidden');
+    await expectModelError(await t.call('PUT', api('/alert_settings/scan_failed'), { auth: `Bearer ${key}`, body: { level: 1 } }), 403, 'scope', 'forbidden');
     await expectModelError(
       await t.call('PUT', api('/alert_settings/scan_failed'), { auth: await t.bearer('alert_settings/index'), body: { level: 1 } }),
       403,
@@ -360,7 +373,7 @@ describe('issue 40 item 12: alerts about API keys, and who dismisses an alert', 
   let keyAlert: Alert;
   let shareAlert: Alert;
   const dayMs = 24 * 3600_000;
-  const asUser = (user: User) => ({ kind: 'user' as const, userId: user.id, username: user.username, admin: false });
+  const asUser = (user: User) => principalOf(user);
   const dismiss = (id: number, auth: string, dismissed = true) => t.call('PUT', api(`/alerts/${id}`), { auth, body: { dismissed } });
 
   beforeAll(async () => {

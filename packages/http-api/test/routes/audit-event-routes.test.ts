@@ -47,10 +47,14 @@ describe('GET /audit_events', () => {
   });
   afterAll(() => t.close());
 
-  it('is 403 for a user who is not an admin, and for a key without audit_events / index', async () => {
+  it('is 403 for a user whose role lacks audit_events / index (operator, viewer), 200 for an auditor, and 403 for a key without it', async () => {
     const password = 'plain-password-1';
-    const user = await addUser(t, { password });
-    await expectModelError(await t.call('GET', api('/audit_events'), { auth: basicOf(user.username, password) }), 403, 'admin', 'forbidden');
+    for (const role of ['operator', 'viewer']) {
+      const user = await addUser(t, { password, role });
+      await expectModelError(await t.call('GET', api('/audit_events'), { auth: basicOf(user.username, password) }), 403, 'scope', 'forbidden');
+    }
+    const auditor = await addUser(t, { password, role: 'auditor' });
+    expect((await t.call('GET', api('/audit_events'), { auth: basicOf(auditor.username, password) })).status).toBe(200);
     await expectModelError(await t.call('GET', api('/audit_events'), { auth: await t.bearer('jobs/index', 'users/index') }), 403, 'scope', 'forbidden');
   });
 

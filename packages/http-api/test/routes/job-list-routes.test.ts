@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemPrincipal, type Job } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
-import { addUser, expectModelError, readJson, seedResourceWorld, unique, type NasShare, type ResourceWorld, type User } from '../../src/testing/fixtures.js';
+import {
+  addUser,
+  expectModelError,
+  principalOf,
+  readJson,
+  seedResourceWorld,
+  unique,
+  type NasShare,
+  type ResourceWorld,
+  type User,
+} from '../../src/testing/fixtures.js';
 import { unreachableNasHost } from '../../src/testing/operation-requests.js';
 
 /**
@@ -156,10 +166,7 @@ describe('GET /jobs and GET /jobs/{job_id}', () => {
     await expectModelError(await t.call('GET', api(`/jobs/${jobs[0]!.job_id}`), { auth: opsKey }), 404, 'job_id', 'not_found');
     expect((await t.call('GET', api(`/jobs/${jobs[3]!.job_id}`), { auth: opsKey })).status).toBe(202);
     // A key of alice's sees what alice started, and nothing else.
-    const aliceKey = await t.core.apiKeys.create(
-      { kind: 'user', userId: alice.id, username: alice.username, admin: false },
-      { name: unique('alice-key'), api_key_scopes: [{ controller: 'jobs', action: 'index' }] },
-    );
+    const aliceKey = await t.core.apiKeys.create(principalOf(alice), { name: unique('alice-key'), api_key_scopes: [{ controller: 'jobs', action: 'index' }] });
     expect(ids(await list('', `Bearer ${aliceKey.key}`))).toEqual(idsAt(2));
     // With nas_shares / show, a key sees every job, as it sees every share.
     expect((await list('', await t.bearer('jobs/index', 'nas_shares/show'))).count).toBe(5);

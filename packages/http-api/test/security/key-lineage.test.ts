@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemPrincipal } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
 import { expectModelError, readJson } from '../../src/testing/fixtures.js';
 
@@ -34,14 +35,20 @@ describe('security review: key lineage', () => {
   it("the routes answer the lineage rules: 403 on admin-only routes, 404 for another user's key, 401 once its creator is gone", async () => {
     const adminKey = await createKey(t.basic, { api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     const key = await createKey(bob, { api_key_scopes: everything });
-    await expectModelError(await t.call('PUT', api('/users/bob'), { auth: key.auth, body: { admin: true } }), 403, 'admin', 'forbidden');
-    await expectModelError(await t.call('GET', api('/settings'), { auth: key.auth }), 403, 'admin', 'forbidden');
+    // Bob is an operator: his `* / *` key ends its lineage with the operator's role, which holds none of these (docs/decisions/176-roles.md).
+    await expectModelError(await t.call('PUT', api('/users/bob'), { auth: key.auth, body: { admin: true } }), 403, 'scope', 'forbidden');
+    await expectModelError(await t.call('GET', api('/settings'), { auth: key.auth }), 403, 'scope', 'forbidden');
     await expectModelError(
       await t.call('POST', api('/cors_rules'), { auth: key.auth, body: { origins: ['https://evil.example'], methods: ['GET'] } }),
       403,
-      'admin',
+      'scope',
       'forbidden',
     );
+    // An auditor reads settings but changes nothing: an admin area's change still needs the admin role.
+    expect((await t.call('PUT', api('/users/bob'), { auth: t.basic, body: { role: 'auditor' } })).status).toBe(200);
+    expect((await t.call('GET', api('/settings'), { auth: key.auth })).status).toBe(200);
+    await expectModelError(await t.call('PUT', api('/settings'), { auth: key.auth, body: { jwt_ttl_seconds: 900 } }), 403, 'scope', 'forbidden');
+    expect((await t.call('PUT', api('/users/bob'), { auth: t.basic, body: { role: 'operator' } })).status).toBe(200);
     await expectModelError(await t.call('GET', api(`/api_keys/${adminKey.id}`), { auth: bob }), 404, 'api_key_id', 'not_found');
     expect((await t.call('GET', api('/nas_shares'), { auth: key.auth })).status).toBe(200);
     expect((await t.call('DELETE', api('/users/bob'), { auth: t.basic })).status).toBe(204);
@@ -71,12 +78,14 @@ describe('security review: key lineage', () => {
     expect((await expectModelError(past, 422, 'expires_at', 'greater_than_or_equal_to')).messages.join(' ')).toContain('expires_at must be later than now');
   });
 
-  it('finding 20.10: /metrics is admin-only, for users and their keys alike', async () => {
+  it('finding 20.10, issue 46: /metrics takes metrics / index, which admin, operator, auditor and viewer hold; a role without it is refused, for users and their keys alike', async () => {
     const ownKey = await createKey(bob, { api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
+    for (const auth of [bob, ownKey.auth]) expect((await t.call('GET', '/metrics', { auth })).status).toBe(200);
+    await t.core.roles.create(systemPrincipal, { name: 'inventory', scopes: [{ controller: 'nas', action: 'index' }] });
+    expect((await t.call('PUT', api('/users/bob'), { auth: t.basic, body: { role: 'inventory' } })).status).toBe(200);
     for (const auth of [bob, ownKey.auth]) {
-      const res = await t.call('GET', '/metrics', { auth });
-      const error = await expectModelError(res, 403, 'admin', 'forbidden');
-      expect(error.messages.join(' ')).toMatch(/only (an admin user|a key created by an admin user) may read metrics/);
+      const error = await expectModelError(await t.call('GET', '/metrics', { auth }), 403, 'scope', 'forbidden');
+      expect(error.messages.join(' ')).toContain('metrics / index');
     }
     const adminKey = await createKey(t.basic, { api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
     for (const auth of [t.basic, adminKey.auth]) {
@@ -84,11 +93,11 @@ describe('security review: key lineage', () => {
       expect(res.status).toBe(200);
       expect(await res.text()).toMatch(/^# (HELP|TYPE) /m);
     }
-    // An admin demoted loses them at once, as for users, settings and CORS rules.
+    // A change of role applies at once, as for users, settings and CORS rules.
     await t.call('POST', api('/users'), { auth: t.basic, body: { username: 'carol', password: 'carol-pass-123456', admin: true } });
     const carol = basicOf('carol', 'carol-pass-123456');
     expect((await t.call('GET', '/metrics', { auth: carol })).status).toBe(200);
-    expect((await t.call('PUT', api('/users/carol'), { auth: t.basic, body: { admin: false } })).status).toBe(200);
+    expect((await t.call('PUT', api('/users/carol'), { auth: t.basic, body: { role: 'inventory' } })).status).toBe(200);
     expect((await t.call('GET', '/metrics', { auth: carol })).status).toBe(403);
   });
 });

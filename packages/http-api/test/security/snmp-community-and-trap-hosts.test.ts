@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemPrincipal } from '@dms/core';
 import { createTestApp, type TestApp } from '../../src/testing/test-app.js';
 import { addUser, expectModelError, readJson, type Trap } from '../../src/testing/fixtures.js';
 
@@ -25,7 +26,12 @@ describe('security review 2: the SNMP agent community and trap managers', () => 
 
   beforeEach(async () => {
     t = await createTestApp();
-    const bob = await addUser(t, { password: 'user-password-1' });
+    // A non-admin who may show and update the configuration, but holds no get_password (docs/api.md#roles).
+    const role = await t.core.roles.create(systemPrincipal, {
+      name: 'snmp-keeper',
+      scopes: [{ controller: 'server_configuration', action: '*' }],
+    });
+    const bob = await addUser(t, { password: 'user-password-1', role: role.name });
     user = basicOf(bob.username, 'user-password-1');
     const res = await t.call('PUT', api('/snmp/server_configuration'), { auth: t.basic, body: { community, location: 'rack 9' } });
     expect(res.status, await res.clone().text()).toBe(200);

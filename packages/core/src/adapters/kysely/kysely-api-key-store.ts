@@ -72,7 +72,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     return { count: page.count, items: page.items.map(toRecord) };
   }
 
-  async update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'expires_at'>>) {
+  async update(id: number, patch: Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'role' | 'expires_at'>>) {
     const { scopes, ...rest } = patch;
     const set = { ...rest, ...(scopes === undefined ? {} : { scopes: toJsonText(scopes) }) };
     if (Object.keys(set).length === 0) return this.get(id);

@@ -25,6 +25,7 @@ import type { SnmpTrapTable } from '../../tables/snmp-traps.table.js';
 import type { UserTable } from '../../tables/users.table.js';
 import type { UserTotpTable } from '../../tables/user-totp.table.js';
 import type { SessionTable } from '../../tables/sessions.table.js';
+import type { RoleTable } from '../../tables/roles.table.js';
 
 export type {
   AlertPendingTable,
@@ -79,6 +80,7 @@ export interface Database {
   users: UserTable;
   user_totp: UserTotpTable;
   sessions: SessionTable;
+  roles: RoleTable;
   api_keys: ApiKeyTable;
   settings: SettingTable;
   jobs: JobTable;

@@ -13,6 +13,7 @@ import { KyselyTrapStore } from './kysely-trap-store.js';
 import { KyselySnmpConfigStore } from './kysely-snmp-config-store.js';
 import { KyselyUserTotpStore } from './kysely-user-totp-store.js';
 import { KyselySessionStore } from './kysely-session-store.js';
+import { KyselyRoleStore } from './kysely-role-store.js';
 import { KyselyUserStore } from './kysely-user-store.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
@@ -84,6 +85,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       users: () => new KyselyUserStore(over, quirks, now),
       userTotp: () => new KyselyUserTotpStore(over, now),
       sessions: () => new KyselySessionStore(over, preparedReads(over, fast.firstRowReader), quirks),
+      roles: () => new KyselyRoleStore(over, quirks, now),
       apiKeys: () => new KyselyApiKeyStore(over, preparedReads(over, fast.firstRowReader), quirks),
       settings: () => new KyselySettingsStore(over, quirks),
       corsRules: () => new KyselyCorsRuleStore(over, now, quirks),

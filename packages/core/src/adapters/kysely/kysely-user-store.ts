@@ -12,6 +12,9 @@ function toRecord(row: Selectable<UserTable>): UserRecord {
   return { ...row, admin: Boolean(row.admin), disabled: Boolean(row.disabled) };
 }
 
+/** The admin column is the admin role, written with it: the index the last-admin guard locks. */
+const adminFlag = (role: string): number => (role === 'admin' ? 1 : 0);
+
 export class KyselyUserStore implements UserStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -19,11 +22,11 @@ export class KyselyUserStore implements UserStore {
     private readonly now: () => string,
   ) {}
 
-  async create(values: { username: string; password_hash: string; admin: boolean }) {
+  async create(values: { username: string; password_hash: string; role: string }) {
     const row = await uniqueWrite(this.quirks, 'username', values.username, () =>
       this.db
         .insertInto('users')
-        .values({ ...values, admin: values.admin ? 1 : 0, created_at: this.now() })
+        .values({ ...values, admin: adminFlag(values.role), created_at: this.now() })
         .returning(columns)
         .executeTakeFirstOrThrow(),
     );
@@ -50,10 +53,10 @@ export class KyselyUserStore implements UserStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async setAdmin(id: number, admin: boolean) {
+  async setRole(id: number, role: string) {
     const result = await this.db
       .updateTable('users')
-      .set({ admin: admin ? 1 : 0 })
+      .set({ role, admin: adminFlag(role) })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -68,14 +71,18 @@ export class KyselyUserStore implements UserStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async demoteUnlessLastAdmin(id: number) {
+  async demoteUnlessLastAdmin(id: number, toRole: string) {
     return await inTransaction(this.db, async (trx) => {
       // Every admin row locked, in id order so that two demotions cannot deadlock: the second
       // waits for the first to commit, then counts the admins that are left.
       const admins = await trx.selectFrom('users').select('id').where('admin', '=', 1).orderBy('id').modifyEnd(sql.raw(this.quirks.rowLockClause)).execute();
       if (!admins.some((row) => row.id === id)) return true;
       if (admins.length <= 1) return false;
-      await trx.updateTable('users').set({ admin: 0 }).where('id', '=', id).execute();
+      await trx
+        .updateTable('users')
+        .set({ role: toRole, admin: adminFlag(toRole) })
+        .where('id', '=', id)
+        .execute();
       return true;
     });
   }

@@ -9,6 +9,7 @@ import { testFingerprintColumn } from './0027_test_fingerprint.js';
 import { silences } from './0028_silences.js';
 import { alertDamping } from './0029_alert_damping.js';
 import { notificationDigests } from './0030_notification_digests.js';
+import { roles } from './0031_roles.js';
 import { oidcTables } from './0032_oidc.js';
 import { totpSessions } from './0033_totp_sessions.js';
 
@@ -27,6 +28,7 @@ export const sharedMigrations: readonly SharedMigration[] = [
   silences,
   alertDamping,
   notificationDigests,
+  roles,
   oidcTables,
   totpSessions,
 ];

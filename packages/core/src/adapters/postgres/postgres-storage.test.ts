@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemPrincipal } from '../../scopes/principal.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStorageContract } from '../../testing/storage-contract.js';
@@ -177,7 +178,7 @@ describe.skipIf(unreachable !== undefined)('postgres adapter', () => {
       };
       const replicas = await Promise.all([openDms(options), openDms(options)]);
       expect(replicas.filter((replica) => replica.firstAdmin.created)).toHaveLength(1);
-      const system = { kind: 'user' as const, userId: 0, username: 'system', admin: true };
+      const system = systemPrincipal;
       expect((await replicas[1]!.core.users.list(system, {})).count).toBe(1);
       await Promise.all(replicas.map((replica) => replica.close()));
       // A short command needs no SQLite file in the data dir on PostgreSQL.

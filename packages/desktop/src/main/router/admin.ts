@@ -25,6 +25,11 @@ export const usersRouter = router(
   }),
 );
 
+/** The roles a user or key may take (docs/api.md#roles): the console's role menus read them. */
+export const rolesRouter = router({
+  list: userProcedure.query(({ ctx }) => ctx.core.roles.list(ctx.principal)),
+});
+
 /** `create` answers with the key, once; it is never shown again. */
 export const apiKeysRouter = router({
   ...crudProcedures({

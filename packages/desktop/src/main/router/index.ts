@@ -7,7 +7,7 @@ import { sharesRouter } from './shares.js';
 import { jobsRouter } from './jobs.js';
 import { auditEventsRouter } from './audit-events.js';
 import { snmpConfigRouter, trapsRouter } from './snmp.js';
-import { apiKeysRouter, corsRulesRouter, settingsRouter, usersRouter } from './admin.js';
+import { apiKeysRouter, corsRulesRouter, rolesRouter, settingsRouter, usersRouter } from './admin.js';
 import { overviewRouter } from './overview.js';
 import { restServerRouter } from './rest-server.js';
 import { schedulesRouter } from './schedules.js';
@@ -37,6 +37,7 @@ export const appRouter = router({
   traps: trapsRouter,
   snmpConfig: snmpConfigRouter,
   users: usersRouter,
+  roles: rolesRouter,
   apiKeys: apiKeysRouter,
   corsRules: corsRulesRouter,
   settings: settingsRouter,

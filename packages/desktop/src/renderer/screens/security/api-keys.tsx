@@ -52,8 +52,16 @@ export function ApiKeysScreen() {
                   <code className="admin-code">{key.masked_key}</code>
                 </td>
                 <td>
-                  {scopesText(key.api_key_scopes)}
-                  {presetOf(key.api_key_scopes) && <span className="hint"> ({key.api_key_scopes.length} scopes)</span>}
+                  {key.role === null ? (
+                    <>
+                      {scopesText(key.api_key_scopes)}
+                      {presetOf(key.api_key_scopes) && <span className="hint"> ({key.api_key_scopes.length} scopes)</span>}
+                    </>
+                  ) : (
+                    <>
+                      Role {key.role} <span className="hint">({key.api_key_scopes.length} scopes as the role has them now)</span>
+                    </>
+                  )}
                 </td>
                 <td>{expiryText(key, now)}</td>
                 <td>{key.last_used_at ? shortTime(key.last_used_at) : 'never'}</td>

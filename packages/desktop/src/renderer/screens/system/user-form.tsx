@@ -5,26 +5,30 @@ import { formProblem, type FormProblem } from '../../ui/form-problem.js';
 import { FormHeading } from '../../ui/form-heading.js';
 import { ProblemAlert } from '../../ui/problem-alert.js';
 import { FormActions } from '../../ui/form-actions.js';
+import { SelectField } from '../../ui/select-field.js';
+import { useLoad } from '../../ui/use-load.js';
+import { loadRoles, roleOptions } from './role-choices.js';
 
 export type User = Outputs['users']['list']['users'][number];
 
-const formFields = ['username', 'password', 'admin'];
+const formFields = ['username', 'password', 'role', 'admin'];
 
 /**
- * Creates a user (name, password, admin), or edits one: a new password (left empty, the old
- * one stays) and the admin flag. A user is never renamed.
+ * Creates a user (name, password, role), or edits one: a new password (left empty, the old
+ * one stays) and the role (docs/api.md#roles). A user is never renamed.
  */
 export function UserForm({ user, onSaved, onCancel }: { user?: User; onSaved: () => void; onCancel?: () => void }) {
   const [problem, setProblem] = useState<FormProblem | null>(null);
+  const roles = useLoad(loadRoles);
   const form = user ? `user-${user.id}` : 'user-new';
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const password = String(data.get('password') ?? '');
-    const admin = data.get('admin') !== null;
+    const role = String(data.get('role') ?? 'operator');
     try {
-      if (user) await api.users.update.mutate({ user: user.id, body: { admin, ...(password ? { password } : {}) } });
-      else await api.users.create.mutate({ username: String(data.get('username') ?? '').trim(), password, admin });
+      if (user) await api.users.update.mutate({ user: user.id, body: { role, ...(password ? { password } : {}) } });
+      else await api.users.create.mutate({ username: String(data.get('username') ?? '').trim(), password, role });
       setProblem(null);
       onSaved();
     } catch (caught) {
@@ -47,10 +51,19 @@ export function UserForm({ user, onSaved, onCancel }: { user?: User; onSaved: ()
         errors={problem?.fields}
         hint={user ? 'Leave empty to keep the current password.' : undefined}
       />
-      <label className="inline">
-        <input type="checkbox" name="admin" defaultChecked={user?.admin ?? false} />
-        Admin: may manage users, cross-origin rules, settings and every API key
-      </label>
+      {roles.data ? (
+        <SelectField
+          form={form}
+          name="role"
+          label="Role"
+          options={roleOptions(roles.data.roles)}
+          defaultValue={user?.role ?? 'operator'}
+          errors={problem?.fields}
+          hint="What the user may do, here and through the REST API; a change applies at the user's next request."
+        />
+      ) : (
+        <p className="hint">{roles.error ?? 'Loading the roles…'}</p>
+      )}
       <ProblemAlert problem={problem} />
       <FormActions editing={user !== undefined} create="Add user" save="Save user" onCancel={onCancel} />
     </form>

@@ -23,7 +23,8 @@ export function UsersScreen({ user: me }: ScreenProps) {
   return (
     <>
       <p className="hint">
-        Users sign in to this console and to the REST API with full access; admins also manage users, cross-origin rules, settings and every API key.
+        Users sign in to this console and to the REST API with the scopes of their role; only admins manage users, roles, cross-origin rules, settings and every
+        API key.
       </p>
       <ErrorAlert message={users.error} />
       {users.data?.count === 0 && <EmptyState title="No users">Add a user below; make at least one of them an admin.</EmptyState>}
@@ -38,7 +39,7 @@ export function UsersScreen({ user: me }: ScreenProps) {
                   {user.username}
                   {user.username === me.username && <span className="hint"> (you)</span>}
                 </td>
-                <td>{user.admin ? 'admin' : 'user'}</td>
+                <td>{user.role}</td>
                 <td>{shortTime(user.created_at)}</td>
                 <td>
                   <EditDeleteActions
