@@ -50,8 +50,12 @@ describe('auth', () => {
 
   it('holds the signed-in user per session and forgets it on sign-out', async () => {
     const window = t.caller();
-    expect(await window.auth.signIn({ username: 'admin', password: adminPassword })).toEqual({ username: 'admin', admin: true });
-    expect(await window.auth.me()).toEqual({ username: 'admin', admin: true });
+    expect(await window.auth.signIn({ username: 'admin', password: adminPassword })).toEqual({
+      username: 'admin',
+      admin: true,
+      scopes: ['*/*', '*/get_password'],
+    });
+    expect(await window.auth.me()).toEqual({ username: 'admin', admin: true, scopes: ['*/*', '*/get_password'] });
     await window.auth.signOut();
     expect((await failure(window.overview.show())).code).toBe('UNAUTHORIZED');
   });

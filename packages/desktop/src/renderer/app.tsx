@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { SignIn } from './sign-in.js';
 import { Console } from './shell/console.js';
 import { api, onSessionEnded } from './trpc-client.js';
+import type { ConsoleUser } from './screens/screen-props.js';
 
 export function App() {
-  const [user, setUser] = useState<{ username: string; admin: boolean } | null>(null);
+  const [user, setUser] = useState<ConsoleUser | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // Another admin deleted this user or changed its password: back to sign-in, saying why.
   useEffect(

@@ -3,6 +3,7 @@ import { TRPCClientError } from '@trpc/client';
 import { api, describeError } from './trpc-client.js';
 import { focusFirstInvalid } from './ui/focus-first-invalid.js';
 import { SingleSignOn } from './single-sign-on.js';
+import type { ConsoleUser } from './screens/screen-props.js';
 
 type Missing = Partial<Record<'username' | 'password', string>>;
 
@@ -67,7 +68,7 @@ function SecondFactorField({ recovery, onSwitch }: { recovery: boolean; onSwitch
   );
 }
 
-export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: { username: string; admin: boolean }) => void; notice?: string | null }) {
+export function SignIn({ onSignedIn, notice = null }: { onSignedIn: (user: ConsoleUser) => void; notice?: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState<Missing>({});
   // Bumped by each failed submit: focus moves again even when the messages are the same.

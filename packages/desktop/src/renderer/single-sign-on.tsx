@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { api, describeError } from './trpc-client.js';
 import { useLoad } from './ui/use-load.js';
+import type { ConsoleUser } from './screens/screen-props.js';
 
-type SignedIn = { username: string; admin: boolean };
+type SignedIn = ConsoleUser;
 
 /**
  * "Sign in with <label>" under the password form, when an admin turned single sign-on on: the

@@ -224,15 +224,34 @@ describe.skipIf(skipReason !== undefined)('SNMP, API security and users screens 
     await page.getByLabel('Password').fill('another long password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const menu = page.getByRole('navigation', { name: 'Console' });
-    for (const title of ['Users', 'Cross-origin rules', 'JWT mode', 'Audit log', 'Alert settings', 'Notifications']) {
+    // An operator's role reads no users, audit log, channels or CORS rules (docs/api.md#roles).
+    for (const title of ['Users', 'Cross-origin rules', 'JWT mode', 'Audit log', 'Notifications']) {
       expect(await menu.getByRole('link', { name: title, exact: true }).count()).toBe(0);
     }
-    // What a non-admin may use stays: API keys of their own, the REST server's state on Settings.
-    for (const title of ['API keys', 'Settings', 'Trap targets', 'Jobs']) await menu.getByRole('link', { name: title, exact: true }).waitFor();
+    // What a non-admin may use stays: API keys of their own, the REST server's state on Settings, what the role reads.
+    for (const title of ['API keys', 'Settings', 'Trap targets', 'Jobs', 'Alert settings'])
+      await menu.getByRole('link', { name: title, exact: true }).waitFor();
     await c.open('Jobs');
     await page.evaluate("location.hash = '#/users'");
     await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     expect(await main().getByText('Only an admin can').count()).toBe(0);
+    expect(c.cspViolations).toEqual([]);
+  });
+
+  it('shows an auditor the screens its role reads: the audit log and the users, not JWT mode', async () => {
+    const { page } = c;
+    await c.desktop.dms.core.users.create(systemPrincipal, { username: 'auditor-menu', password: 'auditor long password', role: 'auditor' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'dms console' }).waitFor();
+    await page.getByLabel('User name').fill('auditor-menu');
+    await page.getByLabel('Password').fill('auditor long password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const menu = page.getByRole('navigation', { name: 'Console' });
+    for (const title of ['Audit log', 'Users', 'Notifications', 'Alert settings', 'Cross-origin rules'])
+      await menu.getByRole('link', { name: title, exact: true }).waitFor();
+    expect(await menu.getByRole('link', { name: 'JWT mode', exact: true }).count()).toBe(0);
+    await c.open('Audit log');
+    await page.getByRole('heading', { level: 1, name: 'Audit log', exact: true }).waitFor();
     expect(c.cspViolations).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { passwordCredential } from '@dms/core/runtime';
 import { z } from 'zod';
-import { DomainError } from '@dms/core';
+import { DomainError, type Principal } from '@dms/core';
 import { consoleOrigin, desktopAddress, publicProcedure, router } from '../trpc.js';
 import { signInThroughBrowser } from '../oidc-loopback.js';
 
@@ -8,6 +8,15 @@ export { desktopAddress };
 
 /** A name and a password, and for a user with TOTP on the code (or a recovery code) the core asks for. */
 const credentials = z.object({ username: z.string(), password: z.string(), totp_code: z.string().optional(), recovery_code: z.string().optional() });
+
+/**
+ * Who is signed in, as the renderer shows it: the name, whether an admin, and the scopes the
+ * role grants (`controller/action`), which decide the screens in the menu (docs/decisions/176-roles.md).
+ */
+function consoleUser(principal: Principal): { username: string; admin: boolean; scopes: string[] } {
+  if (principal.kind !== 'user') return { username: '', admin: false, scopes: [] };
+  return { username: principal.username, admin: principal.admin, scopes: principal.scopes.map((scope) => `${scope.controller}/${scope.action}`) };
+}
 
 export const authRouter = router({
   /**
@@ -21,7 +30,7 @@ export const authRouter = router({
       { factor: { totp_code: input.totp_code, recovery_code: input.recovery_code }, client: { userAgent: 'dms console', ip: desktopAddress } },
     );
     ctx.session.signIn(session);
-    return { username: session.username, admin: principal.kind === 'user' && principal.admin };
+    return consoleUser(principal);
   }),
   /** Whether the sign-in screen offers single sign-on, and its button's label. */
   singleSignOn: publicProcedure.query(async ({ ctx }) => {
@@ -39,7 +48,7 @@ export const authRouter = router({
     const { user } = await signInThroughBrowser(ctx.core, openExternal, consoleOrigin);
     const { principal, session } = await ctx.core.auth.sessionFor(user);
     ctx.session.signIn(session);
-    return { username: session.username, admin: principal.kind === 'user' && principal.admin };
+    return consoleUser(principal);
   }),
   signOut: publicProcedure.mutation(({ ctx }) => {
     ctx.session.signOut();
@@ -56,6 +65,6 @@ export const authRouter = router({
       ctx.session.signOut();
       return null;
     }
-    return { username: principal.username, admin: principal.admin };
+    return consoleUser(principal);
   }),
 });

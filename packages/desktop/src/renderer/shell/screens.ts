@@ -29,6 +29,8 @@ export interface ScreenEntry {
   Component: ComponentType<ScreenProps>;
   /** Left out of a non-admin's menu: the core refuses them everything the screen shows. */
   adminOnly?: true;
+  /** In the menu of whoever holds this scope (`controller/action`), an admin always: changes stay an admin's. */
+  reads?: string;
 }
 
 /** The console's screens in menu order; the product family's "System → Configuration → API Security" menu is its group. */
@@ -41,21 +43,31 @@ export const screens: readonly ScreenEntry[] = [
   { id: 'schedules', title: 'Schedules', group: 'Watch', Component: SchedulesScreen },
   { id: 'alerts', title: 'Alerts', group: 'Watch', Component: AlertsScreen },
   { id: 'silences', title: 'Silences', group: 'Watch', Component: SilencesScreen },
-  { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, adminOnly: true },
-  { id: 'notifications', title: 'Notifications', group: 'Watch', Component: NotificationChannelsScreen, adminOnly: true },
+  { id: 'alert-settings', title: 'Alert settings', group: 'Watch', Component: AlertSettingsScreen, reads: 'alert_settings/index' },
+  { id: 'notifications', title: 'Notifications', group: 'Watch', Component: NotificationChannelsScreen, reads: 'notification_channels/index' },
   { id: 'jobs', title: 'Jobs', group: 'History', Component: JobsScreen },
-  { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, adminOnly: true },
+  { id: 'audit', title: 'Audit log', group: 'History', Component: AuditScreen, reads: 'audit_events/index' },
   { id: 'traps', title: 'Trap targets', group: 'SNMP', Component: TrapsScreen },
   { id: 'snmp-server', title: 'SNMP server', group: 'SNMP', Component: SnmpServerScreen },
   { id: 'api-keys', title: 'API keys', group: 'API security', Component: ApiKeysScreen },
-  { id: 'cors-rules', title: 'Cross-origin rules', group: 'API security', Component: CorsRulesScreen, adminOnly: true },
+  { id: 'cors-rules', title: 'Cross-origin rules', group: 'API security', Component: CorsRulesScreen, reads: 'cors_rules/index' },
   { id: 'jwt', title: 'JWT mode', group: 'API security', Component: JwtScreen, adminOnly: true },
-  { id: 'users', title: 'Users', group: 'System', Component: UsersScreen, adminOnly: true },
+  { id: 'users', title: 'Users', group: 'System', Component: UsersScreen, reads: 'users/index' },
   { id: 'settings', title: 'Settings', group: 'System', Component: SettingsScreen },
   { id: 'account', title: 'Your account', group: 'System', Component: AccountScreen },
 ];
 
-/** The screens `user` may open: all of them for an admin, all but the admin-only ones for anyone else. */
+/** Whether `scopes` grant `needed` (`controller/action`), `*` standing for any controller or action. */
+export function grants(scopes: readonly string[], needed: string): boolean {
+  const [controller, action] = needed.split('/');
+  return scopes.some((scope) => {
+    const [heldController, heldAction] = scope.split('/');
+    return (heldController === '*' || heldController === controller) && (heldAction === '*' || heldAction === action);
+  });
+}
+
+/** The screens `user` may open: all of them for an admin; for anyone else, those its role lets it read. */
 export function screensFor(user: ScreenProps['user']): readonly ScreenEntry[] {
-  return screens.filter((screen) => !screen.adminOnly || user.admin);
+  if (user.admin) return screens;
+  return screens.filter((screen) => !screen.adminOnly && (screen.reads === undefined || grants(user.scopes, screen.reads)));
 }
