@@ -111,6 +111,8 @@ export const notificationDefaults = {
   claimBatch: 50,
   /** Most deliveries of one channel sent one after the other in a round, its head's included. */
   runLength: 50,
+  /** Attempts of a run written in one transaction (a failure is written at once). */
+  recordBatch: 16,
   /** Failed attempts in a row before a channel raises notification_channel_failing. */
   failingAfter: 3,
   /** How often an Alertmanager channel's open alerts are sent again (its resolve_timeout is 5 min by default). */

@@ -3,7 +3,7 @@ import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channe
 import { alertSources } from '../domain/alert.js';
 import { alertMessage, channelReceives, retryUntil } from './notification-outbox.js';
 import { digestMessage, digestPeriodEnd } from './notification-digest.js';
-import type { DeliveryRecord, DispatchChannelRecord } from '../ports/notification-store.js';
+import type { DeliveryAttempt, DeliveryRecord, DispatchChannelRecord } from '../ports/notification-store.js';
 import type { NotificationMessage } from '../domain/notification-message.js';
 
 /**
@@ -33,6 +33,14 @@ export interface NotificationDispatcherOptions {
   /** Sends an Alertmanager channel's open alerts again (every `refreshMs`, 60 s): it resolves those it stops hearing of. */
   refreshAlertmanager?: ChannelRefresh;
   refreshMs?: number;
+}
+
+/** A send made and what it came to, not yet written. */
+interface Attempt {
+  delivery: DeliveryRecord;
+  result: SendResult;
+  at: Date;
+  record: DeliveryAttempt & { outcome: 'delivered' | 'retrying' | 'failed' };
 }
 
 /**
@@ -152,35 +160,6 @@ export class NotificationDispatcher {
   }
 
   /**
-   * A channel's head, then, while each goes through, the deliveries queued behind it (up to
-   * `runLength`), one after the other: a long queue is not sent one round per message. The
-   * first that fails lets go of the rest, which wait behind it. Resolves how many were attempted.
-   */
-  async #deliverRun(head: DeliveryRecord, now: Date): Promise<number> {
-    const { storage, leaseMs } = this.#options;
-    if (!(await this.#deliver(head))) return 1;
-    const following = await storage.notificationDeliveries.claimFollowing(
-      head.channel_id,
-      head.id,
-      now.toISOString(),
-      new Date(now.getTime() + leaseMs).toISOString(),
-      notificationDefaults.runLength - 1,
-    );
-    for (let index = 0; index < following.length; index += 1) {
-      // stopping: what is left is let go at once, for the next start (or another replica)
-      if (this.#stopped) {
-        await storage.notificationDeliveries.release(following.slice(index).map((rest) => rest.id));
-        return 1 + index;
-      }
-      if (!(await this.#deliver(following[index]!))) {
-        await storage.notificationDeliveries.release(following.slice(index + 1).map((rest) => rest.id));
-        return 2 + index;
-      }
-    }
-    return 1 + following.length;
-  }
-
-  /**
    * Each channel whose period has ended with events waiting gets one digest, queued as one
    * delivery (docs/decisions/173-notification-digests.md): the period is claimed, its items
    * taken and the digest queued in one transaction, so a replica that loses the claim, or one
@@ -227,37 +206,97 @@ export class NotificationDispatcher {
     return this.#sendTrap(channel.trap_id, message);
   }
 
-  /** Sends one claimed delivery and records its outcome; resolves whether it went through. */
-  async #deliver(delivery: DeliveryRecord): Promise<boolean> {
-    const { storage, clock, random, sendTimeoutMs, onOutcome } = this.#options;
-    const channel = await storage.notificationChannels.getForDispatch(delivery.channel_id);
-    if (!channel || !channel.enabled) {
-      // disabled since it was queued: what it had queued is not sent (nor later, when enabled again)
-      if (channel) await storage.notificationDeliveries.dropPending(channel.id, clock().toISOString(), 'the channel was disabled');
-      return false;
+  /**
+   * A channel's head, then, while each goes through, the deliveries queued behind it (up to
+   * `runLength`), one after the other: a long queue is not sent one round per message. The
+   * first that fails lets go of the rest, which wait behind it. The channel is read once for the
+   * run; what the attempts came to is written `recordBatch` at a time in one transaction (a commit
+   * a delivery cost more than the send to a receiver nearby), a failure at once. Resolves how
+   * many were attempted.
+   */
+  async #deliverRun(head: DeliveryRecord, now: Date): Promise<number> {
+    const { storage, leaseMs } = this.#options;
+    const channel = await this.#channelFor(head.channel_id);
+    if (!channel) return 1;
+    const first = await this.#attempt(channel, head);
+    await this.#record(channel, [first]);
+    if (!first.result.ok) return 1;
+    const following = await storage.notificationDeliveries.claimFollowing(
+      head.channel_id,
+      head.id,
+      now.toISOString(),
+      new Date(now.getTime() + leaseMs).toISOString(),
+      notificationDefaults.runLength - 1,
+    );
+    let batch: Attempt[] = [];
+    for (let index = 0; index < following.length; index += 1) {
+      // stopping: what is left is let go at once, for the next start (or another replica)
+      if (this.#stopped) {
+        await this.#record(channel, batch);
+        await storage.notificationDeliveries.release(following.slice(index).map((rest) => rest.id));
+        return 1 + index;
+      }
+      const attempt = await this.#attempt(channel, following[index]!);
+      batch.push(attempt);
+      if (!attempt.result.ok) {
+        await this.#record(channel, batch);
+        await storage.notificationDeliveries.release(following.slice(index + 1).map((rest) => rest.id));
+        return 2 + index;
+      }
+      if (batch.length >= notificationDefaults.recordBatch) {
+        await this.#record(channel, batch);
+        batch = [];
+      }
     }
+    await this.#record(channel, batch);
+    return 1 + following.length;
+  }
+
+  /** The channel as it is now, to send on; undefined (and its queue dropped) once it is disabled. */
+  async #channelFor(channelId: number): Promise<DispatchChannelRecord | undefined> {
+    const { storage, clock } = this.#options;
+    const channel = await storage.notificationChannels.getForDispatch(channelId);
+    if (channel?.enabled) return channel;
+    // disabled since it was queued: what it had queued is not sent (nor later, when enabled again)
+    if (channel) await storage.notificationDeliveries.dropPending(channel.id, clock().toISOString(), 'the channel was disabled');
+    return undefined;
+  }
+
+  /** One send and what it came to: delivered, tried again after the backoff, or failed for good. */
+  async #attempt(channel: DispatchChannelRecord, delivery: DeliveryRecord): Promise<Attempt> {
+    const { clock, random, sendTimeoutMs } = this.#options;
     const result = await this.#send(channel, delivery.message, sendTimeoutMs);
     const at = clock();
-    const attempts = delivery.attempts + 1;
     const giveUp = new Date(delivery.give_up_at);
     let next: Date | null = null;
-    if (!result.ok && !result.gone && at < giveUp) next = new Date(Math.min(at.getTime() + backoffMs(attempts, random), giveUp.getTime()));
+    if (!result.ok && !result.gone && at < giveUp) next = new Date(Math.min(at.getTime() + backoffMs(delivery.attempts + 1, random), giveUp.getTime()));
     const outcome = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
-    await storage.notificationDeliveries.recordAttempt(delivery.id, {
+    const record: Attempt['record'] = {
       at: at.toISOString(),
       status_code: result.status_code,
       error: result.error,
       next_attempt_at: next?.toISOString() ?? null,
       outcome,
+    };
+    return { delivery, result, at, record };
+  }
+
+  /** Writes attempts in one transaction, then tells what they came to (a 410 disables the channel). */
+  async #record(channel: DispatchChannelRecord, attempts: readonly Attempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const { storage, onOutcome } = this.#options;
+    await storage.transaction(async (stores) => {
+      for (const attempt of attempts) await stores.notificationDeliveries.recordAttempt(attempt.delivery.id, attempt.record);
     });
-    this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome });
-    if (result.gone) {
-      // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
-      await storage.notificationChannels.update(channel.id, { enabled: false });
-      await storage.notificationDeliveries.dropPending(channel.id, at.toISOString(), 'the receiver answered 410 Gone: the channel was disabled');
+    for (const { result, at, record } of attempts) {
+      this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome: record.outcome });
+      if (result.gone) {
+        // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
+        await storage.notificationChannels.update(channel.id, { enabled: false });
+        await storage.notificationDeliveries.dropPending(channel.id, at.toISOString(), 'the receiver answered 410 Gone: the channel was disabled');
+      }
+      const counted = await storage.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString());
+      if (counted && onOutcome) await onOutcome(channel, result, counted.failuresBefore);
     }
-    const counted = await storage.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString());
-    if (counted && onOutcome) await onOutcome(channel, result, counted.failuresBefore);
-    return result.ok;
   }
 }

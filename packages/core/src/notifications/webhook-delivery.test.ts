@@ -106,6 +106,10 @@ describe('webhook channel', () => {
     const gone = await startHttpReceiver(() => 410);
     const dms = await open();
     try {
+      // The data dir is the first test's: its channel is turned off, so only this one is told.
+      for (const channel of (await dms.core.notificationChannels.list(systemPrincipal, {})).notification_channels) {
+        await dms.core.notificationChannels.update(systemPrincipal, String(channel.id), { enabled: false });
+      }
       await dms.core.notificationChannels.create(systemPrincipal, { name: 'gone', type: 'webhook', min_level: 1, settings: { url: gone.url } });
       const share = { type: 'nas_shares', id: '77', name: 'share-77' };
       await dms.core.alerts.sight('scan_failed', share, 'failed');
