@@ -15,7 +15,7 @@ export const fullScale = {
 
 /** Days the seeded jobs and audit events spread over: within job_retention_days (30) and audit_retention_days (365), so nothing is purged before the bench asks. */
 export const jobSpanDays = 29;
-export const auditSpanDays = 364.5;
+export const auditSpanDays = 364;
 
 /**
  * The counts of a size: `full`, or `small` (the big counts divided by 100, at least 1; pools,

@@ -166,9 +166,9 @@ async function main() {
     const jobsPaths = ['/api/v2/jobs', '/api/v2/jobs?requester=alice', '/api/v2/jobs?nas_share_id=42', '/api/v2/jobs?status=failed&kind=share_scan', '/api/v2/jobs?limit=100&offset=2000'];
     record('scale.jobs_list_p99_ms', await listP99('jobs', jobsPaths, origin, headers), 'ms');
 
-    await timedGet(`${base}/metrics`, headers);
+    await timedGet(`${origin}/metrics`, headers);
     const scrapes = [];
-    for (let i = 0; i < 5; i++) scrapes.push((await timedGet(`${base}/metrics`, headers)).ms);
+    for (let i = 0; i < 5; i++) scrapes.push((await timedGet(`${origin}/metrics`, headers)).ms);
     scrapes.sort((a, b) => a - b);
     record('scale.metrics_scrape_ms', scrapes[2], 'ms');
 
@@ -211,7 +211,7 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
   const hourly = await post({ name: 'hourly tests of every share', action: 'test', all_shares: true, rrule: `DTSTART:${dtstart(firstRun)}\nRRULE:FREQ=HOURLY` });
   const scheduleId = (hourly.schedule ?? hourly).id;
   for (let n = 1; n < counts.schedules; n++) {
-    await post({ name: `nightly scan of filer ${n}`, action: 'scan', nas_id: n, rrule: `DTSTART:${dtstart(new Date(tomorrow.getTime() + n * 60_000))}\nRRULE:FREQ=DAILY` });
+    await post({ name: `nightly scan of filer ${n}`, action: 'scan', nas_id: 1 + ((n - 1) % counts.nas), rrule: `DTSTART:${dtstart(new Date(tomorrow.getTime() + n * 60_000))}\nRRULE:FREQ=DAILY` });
   }
   const finished = watcher.prepare("select count(*) as n, max(finished_at) as last from jobs where schedule_id = ? and status in ('completed', 'failed')");
   const failed = watcher.prepare("select count(*) as n from jobs where schedule_id = ? and status = 'failed'");
@@ -245,11 +245,13 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
 
 /** audit_retention_days lowered by one: the next housekeeping round (each minute) deletes a day of the audit events; the loop delay meanwhile. */
 async function retentionPurge({ base, headers, child, watcher }) {
-  const cutoff = iso(Date.now() - (auditSpanDays - 1) * dayMs);
+  // The oldest day of the seeded year: older than the retention the bench sets.
+  const retentionDays = auditSpanDays - 1;
+  const cutoff = iso(Date.now() - retentionDays * dayMs);
   const expired = watcher.prepare('select count(*) as n from audit_events where at < ?');
   const toGo = expired.get(cutoff).n;
   await ask(child, 'reset');
-  const res = await request(`${base}/settings`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ audit_retention_days: Math.floor(auditSpanDays) - 1 }) });
+  const res = await request(`${base}/settings`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ audit_retention_days: retentionDays }) });
   if (res.status !== 200) throw new Error(`PUT /settings answered ${res.status}: ${res.body.slice(0, 300)}`);
   const started = performance.now();
   const deadline = started + 180_000;
@@ -260,7 +262,7 @@ async function retentionPurge({ base, headers, child, watcher }) {
   const during = await ask(child, 'read');
   record('scale.retention_purge_loop_delay_max_ms', during.loopDelayMaxMs, 'ms');
   record('scale.retention_purged_rows', toGo, 'rows');
-  notes.push(`scale.retention_purge: audit_retention_days lowered from 365 to ${Math.floor(auditSpanDays) - 1} (PUT /settings); the next housekeeping round deleted the ${toGo} events of more than a day; loop delay max over the change and the purge (≤ 1 minute of idle before it included)`);
+  notes.push(`scale.retention_purge: audit_retention_days lowered from 365 to ${retentionDays} (PUT /settings); the next housekeeping round deleted the ${toGo} events of more than a day; loop delay max over the change and the purge (≤ 1 minute of idle before it included)`);
 }
 
 /** Bytes the per-share history takes in a year at this rate: dbstat per table over the days each spans. */
