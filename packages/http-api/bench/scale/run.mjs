@@ -1,5 +1,6 @@
 // The scale section of the bench (issue 48): `npm run bench -- --scale [--scale-size small]`
-// (or `node bench/scale/run.mjs [--scale-size small|full]` after a build; BENCH_SCALE_SIZE too).
+// (or `node bench/scale/run.mjs [--scale-size small|full] [--seed-only]` after a build;
+// BENCH_SCALE_SIZE too; --seed-only stops after the seed, the plans and the count costs).
 // A site at its real size (counts.mjs: 500 NAS, 10,000 local shares, 1 M finished jobs, 10 M
 // audit events, 90 days of scans with analytics, 20 schedules, 50 open alerts) is seeded
 // straight into SQLite (seed.mjs), then the real server (`dms serve`, loop-probe.mjs preloaded
@@ -17,6 +18,7 @@ import { cannon, cleanupAll, cleanupSync, destroyAgent, freePort, makeTempDir, p
 import { mergeResults, printResults } from '../report.mjs';
 import { assertBuilt, cliMain, serveNodeFlags, serverEnv } from '../server.mjs';
 import { auditSpanDays, bytesPerShareYear, jobSpanDays, scaleCounts } from './counts.mjs';
+import { listPlans, planLines } from './plans.mjs';
 import { seedSqliteScale } from './seed.mjs';
 
 const BetterSqlite3 = createRequire(import.meta.resolve('@dms/core'))('better-sqlite3');
@@ -46,8 +48,9 @@ function parseArgs(argv) {
     const value = () => inline ?? argv[++i];
     if (flag === '--scale-size') options.size = value();
     else if (flag === '--db') options.db = value();
+    else if (flag === '--seed-only') options.seedOnly = true;
     else if (flag === '--scale') continue;
-    else throw new Error(`bench scale: unknown argument '${argv[i]}' (known: --scale-size full|small, --db sqlite)`);
+    else throw new Error(`bench scale: unknown argument '${argv[i]}' (known: --scale-size full|small, --seed-only, --db sqlite)`);
   }
   if (options.db !== 'sqlite') throw new Error('bench scale: only --db sqlite is measured so far (PostgreSQL is not seeded yet)');
   options.counts = scaleCounts(options.size);
@@ -124,6 +127,31 @@ async function main() {
   const seeded = await seedSqliteScale(dataDir, counts, { now, log });
   record('scale.seed_s', (performance.now() - seedStarted) / 1000, 's');
 
+  // Audit list: by actor, resource, time, and deep pages; jobs likewise.
+  const auditPaths = [
+    '/api/v2/audit_events?actor=alice',
+    '/api/v2/audit_events?resource_type=nas_share&resource_id=42',
+    `/api/v2/audit_events?at=${encodeURIComponent('>=' + iso(now - 30 * dayMs))}&at=${encodeURIComponent('<' + iso(now - 29 * dayMs))}`,
+    '/api/v2/audit_events?limit=100&offset=5000',
+    '/api/v2/audit_events?actor=bob&page=50&per_page=100',
+    '/api/v2/audit_events?action=delete&limit=100',
+  ];
+  const jobsPaths = ['/api/v2/jobs', '/api/v2/jobs?requester=alice', '/api/v2/jobs?nas_share_id=42', '/api/v2/jobs?status=failed&kind=share_scan', '/api/v2/jobs?limit=100&offset=2000'];
+  const plans = await listPlans({ file: seeded.file, dataDir }, [
+    { table: 'audit_events', list: 'auditEvents', paths: auditPaths },
+    { table: 'jobs', list: 'jobs', paths: jobsPaths },
+  ]);
+  log(['plans of the list statements:', ...plans.flatMap(planLines)].join('\n'));
+  const offIndex = plans.filter((plan) => plan.wholeTable);
+  record('scale.list_statements_off_index', offIndex.length, 'count');
+  const countCost = countCosts(seeded.file, plans);
+  record('scale.list_count_cpu_ms_max', Math.max(...countCost.map((c) => c.cpuMs)), 'ms');
+  notes.push(
+    `scale lists: ${plans.length} statements explained (printed above the table), ${offIndex.length} read a whole table${offIndex.length ? `: ${offIndex.map((plan) => plan.path).join(', ')}` : ''}; ` +
+      `each answer's count statement visits every match: the thread's CPU for it alone (median of 3, in the bench process, so the machine's other load is not counted): ${countCost.map((c) => `${c.path} ${c.rows} rows ${round(c.cpuMs, 1)} ms`).join(', ')}`,
+  );
+  if (args.seedOnly) return;
+
   const adminPassword = randomBytes(12).toString('hex');
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword, logLevel: 'warn', localRoots: seeded.sharesRoot });
@@ -149,21 +177,9 @@ async function main() {
     capacity.sort((a, b) => a - b);
     record('scale.capacity_statistics_ms', capacity[2], 'ms');
 
-    // Audit list: by actor, resource, time, and deep pages.
-    const since = iso(now - 30 * dayMs);
-    const until = iso(now - 29 * dayMs);
-    const auditPaths = [
-      '/api/v2/audit_events?actor=alice',
-      '/api/v2/audit_events?resource_type=nas_share&resource_id=42',
-      `/api/v2/audit_events?at=${encodeURIComponent('>=' + since)}&at=${encodeURIComponent('<' + until)}`,
-      '/api/v2/audit_events?limit=100&offset=5000',
-      '/api/v2/audit_events?actor=bob&page=50&per_page=100',
-      '/api/v2/audit_events?action=delete&limit=100',
-    ];
     const auditP99 = await listP99('audit', auditPaths, origin, headers);
     record('scale.audit_list_p99_ms', auditP99, 'ms');
 
-    const jobsPaths = ['/api/v2/jobs', '/api/v2/jobs?requester=alice', '/api/v2/jobs?nas_share_id=42', '/api/v2/jobs?status=failed&kind=share_scan', '/api/v2/jobs?limit=100&offset=2000'];
     record('scale.jobs_list_p99_ms', await listP99('jobs', jobsPaths, origin, headers), 'ms');
 
     await timedGet(`${origin}/metrics`, headers);
@@ -184,6 +200,33 @@ async function main() {
 }
 
 const iso = (ms) => new Date(ms).toISOString();
+
+const threadCpuMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
+/** The count statement of each list alone on a read-only connection: the rows it counts and its CPU (median of 3). */
+function countCosts(file, plans) {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    return plans
+      .filter((plan) => /^\s*select count\(\*\)/i.test(plan.sql))
+      .map((plan) => {
+        const statement = db.prepare(plan.sql);
+        const times = [];
+        let rows = 0;
+        for (let i = 0; i < 3; i++) {
+          const before = threadCpuMs();
+          rows = statement.get(...plan.parameters).count;
+          times.push(threadCpuMs() - before);
+        }
+        return { path: plan.path.replace('/api/v2', ''), rows, cpuMs: times.sort((a, b) => a - b)[1] };
+      });
+  } finally {
+    db.close();
+  }
+}
 
 /** Each path answered 200 once (its count logged), then all of them cycled at 4 connections for 5 s: the p99. */
 async function listP99(what, paths, origin, headers) {
@@ -216,7 +259,10 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
   const finished = watcher.prepare("select count(*) as n, max(finished_at) as last from jobs where schedule_id = ? and status in ('completed', 'failed')");
   const failed = watcher.prepare("select count(*) as n from jobs where schedule_id = ? and status = 'failed'");
   log(`hourly tests: first run at ${firstRun.toISOString()} (${counts.shares} shares), load average ${load()}`);
+  // The idle server's loop delay until the run is due: the floor the machine gives now.
+  await ask(child, 'reset');
   while (Date.now() < firstRun.getTime() - 1000) await sleep(200);
+  record('scale.idle_loop_delay_max_ms', (await ask(child, 'read')).loopDelayMaxMs, 'ms');
   await ask(child, 'reset');
   const showPaths = Array.from({ length: 200 }, (_, i) => `/api/v2/nas_shares/${1 + ((i * 37) % counts.shares)}`);
   const listPaths = ['/api/v2/nas_shares?limit=20', '/api/v2/nas_shares?name=~share-00%25', '/api/v2/jobs?limit=20', '/api/v2/alerts'];
