@@ -40,5 +40,9 @@ export async function listPlans({ file, dataDir }, groups) {
 /** A plan as log lines: the statement (its column list shortened), then its steps; a whole-table read called out. */
 export function planLines({ path, sql, parameters, plan, wholeTable }) {
   const text = sql.replace(/\s+/g, ' ').replace(/^select ("\w+"\."\w+", )+"\w+"\."\w+" from/, 'select <every column> from');
-  return [`${path}: ${text}  -- ${JSON.stringify(parameters)}`, ...plan.map((line) => `    ${line}`), ...(wholeTable ? [`    NOT ON AN INDEX: '${wholeTable.trim()}'`] : [])];
+  return [
+    `${path}: ${text}  -- ${JSON.stringify(parameters)}`,
+    ...plan.map((line) => `    ${line}`),
+    ...(wholeTable ? [`    NOT ON AN INDEX: '${wholeTable.trim()}'`] : []),
+  ];
 }

@@ -14,7 +14,21 @@ import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cannon, cleanupAll, cleanupSync, destroyAgent, freePort, makeTempDir, processMemory, request, round, sleep, spawnChild, stopChild, waitForHttp } from '../lib.mjs';
+import {
+  cannon,
+  cleanupAll,
+  cleanupSync,
+  destroyAgent,
+  freePort,
+  makeTempDir,
+  processMemory,
+  request,
+  round,
+  sleep,
+  spawnChild,
+  stopChild,
+  waitForHttp,
+} from '../lib.mjs';
 import { mergeResults, printResults } from '../report.mjs';
 import { assertBuilt, cliMain, serveNodeFlags, serverEnv } from '../server.mjs';
 import { auditSpanDays, bytesPerShareYear, jobSpanDays, scaleCounts } from './counts.mjs';
@@ -136,7 +150,13 @@ async function main() {
     '/api/v2/audit_events?actor=bob&page=50&per_page=100',
     '/api/v2/audit_events?action=delete&limit=100',
   ];
-  const jobsPaths = ['/api/v2/jobs', '/api/v2/jobs?requester=alice', '/api/v2/jobs?nas_share_id=42', '/api/v2/jobs?status=failed&kind=share_scan', '/api/v2/jobs?limit=100&offset=2000'];
+  const jobsPaths = [
+    '/api/v2/jobs',
+    '/api/v2/jobs?requester=alice',
+    '/api/v2/jobs?nas_share_id=42',
+    '/api/v2/jobs?status=failed&kind=share_scan',
+    '/api/v2/jobs?limit=100&offset=2000',
+  ];
   const plans = await listPlans({ file: seeded.file, dataDir }, [
     { table: 'audit_events', list: 'auditEvents', paths: auditPaths },
     { table: 'jobs', list: 'jobs', paths: jobsPaths },
@@ -163,7 +183,11 @@ async function main() {
     await waitForHttp(`${origin}/healthz`, child);
     let token;
     for (let attempt = 0; !token; attempt++) {
-      const res = await request(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: adminPassword }) });
+      const res = await request(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: adminPassword }),
+      });
       if (res.status === 200) token = res.json().token;
       else if (attempt > 100) throw new Error(`POST /auth/login answered ${res.status}: ${res.body.slice(0, 200)}`);
       else await sleep(100);
@@ -251,10 +275,20 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
     if (res.status !== 201) throw new Error(`POST /schedules answered ${res.status}: ${res.body.slice(0, 300)}`);
     return res.json();
   };
-  const hourly = await post({ name: 'hourly tests of every share', action: 'test', all_shares: true, rrule: `DTSTART:${dtstart(firstRun)}\nRRULE:FREQ=HOURLY` });
+  const hourly = await post({
+    name: 'hourly tests of every share',
+    action: 'test',
+    all_shares: true,
+    rrule: `DTSTART:${dtstart(firstRun)}\nRRULE:FREQ=HOURLY`,
+  });
   const scheduleId = (hourly.schedule ?? hourly).id;
   for (let n = 1; n < counts.schedules; n++) {
-    await post({ name: `nightly scan of filer ${n}`, action: 'scan', nas_id: 1 + ((n - 1) % counts.nas), rrule: `DTSTART:${dtstart(new Date(tomorrow.getTime() + n * 60_000))}\nRRULE:FREQ=DAILY` });
+    await post({
+      name: `nightly scan of filer ${n}`,
+      action: 'scan',
+      nas_id: 1 + ((n - 1) % counts.nas),
+      rrule: `DTSTART:${dtstart(new Date(tomorrow.getTime() + n * 60_000))}\nRRULE:FREQ=DAILY`,
+    });
   }
   const finished = watcher.prepare("select count(*) as n, max(finished_at) as last from jobs where schedule_id = ? and status in ('completed', 'failed')");
   const failed = watcher.prepare("select count(*) as n from jobs where schedule_id = ? and status = 'failed'");
@@ -276,7 +310,9 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
     const [show, list] = await Promise.all([load4(origin, showPaths, headers, 10), load4(origin, listPaths, headers, 10)]);
     showP99.push(show.latency.p99);
     listP99s.push(list.latency.p99);
-    log(`hourly tests: ${finished.get(scheduleId).n} of ${counts.shares} finished; show p99 ${show.latency.p99} ms, list p99 ${list.latency.p99} ms; load ${load()}`);
+    log(
+      `hourly tests: ${finished.get(scheduleId).n} of ${counts.shares} finished; show p99 ${show.latency.p99} ms, list p99 ${list.latency.p99} ms; load ${load()}`,
+    );
   }
   const during = await ask(child, 'read');
   const { last } = finished.get(scheduleId);
@@ -297,7 +333,11 @@ async function retentionPurge({ base, headers, child, watcher }) {
   const expired = watcher.prepare('select count(*) as n from audit_events where at < ?');
   const toGo = expired.get(cutoff).n;
   await ask(child, 'reset');
-  const res = await request(`${base}/settings`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ audit_retention_days: retentionDays }) });
+  const res = await request(`${base}/settings`, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ audit_retention_days: retentionDays }),
+  });
   if (res.status !== 200) throw new Error(`PUT /settings answered ${res.status}: ${res.body.slice(0, 300)}`);
   const started = performance.now();
   const deadline = started + 180_000;
@@ -308,14 +348,18 @@ async function retentionPurge({ base, headers, child, watcher }) {
   const during = await ask(child, 'read');
   record('scale.retention_purge_loop_delay_max_ms', during.loopDelayMaxMs, 'ms');
   record('scale.retention_purged_rows', toGo, 'rows');
-  notes.push(`scale.retention_purge: audit_retention_days lowered from 365 to ${retentionDays} (PUT /settings); the next housekeeping round deleted the ${toGo} events of more than a day; loop delay max over the change and the purge (≤ 1 minute of idle before it included)`);
+  notes.push(
+    `scale.retention_purge: audit_retention_days lowered from 365 to ${retentionDays} (PUT /settings); the next housekeeping round deleted the ${toGo} events of more than a day; loop delay max over the change and the purge (≤ 1 minute of idle before it included)`,
+  );
 }
 
 /** Bytes the per-share history takes in a year at this rate: dbstat per table over the days each spans. */
 function dbBytesPerShareYear(db, file) {
   let bytesOf;
   try {
-    const stat = db.prepare("select sum(pgsize) as bytes from dbstat where name = ? or name in (select name from sqlite_master where type = 'index' and tbl_name = ?)");
+    const stat = db.prepare(
+      "select sum(pgsize) as bytes from dbstat where name = ? or name in (select name from sqlite_master where type = 'index' and tbl_name = ?)",
+    );
     bytesOf = (table) => stat.get(table, table).bytes ?? 0;
     bytesOf('nas');
   } catch {

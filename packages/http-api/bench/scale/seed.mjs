@@ -15,7 +15,21 @@ const dayMs = 24 * 3600_000;
 const rowsPerStatement = 100;
 const iso = (ms) => new Date(ms).toISOString();
 
-const auditColumns = ['at', 'actor_kind', 'actor_id', 'actor_name', 'via', 'client_address', 'request_id', 'action', 'resource_type', 'resource_id', 'resource_name', 'changes', 'outcome'];
+const auditColumns = [
+  'at',
+  'actor_kind',
+  'actor_id',
+  'actor_name',
+  'via',
+  'client_address',
+  'request_id',
+  'action',
+  'resource_type',
+  'resource_id',
+  'resource_name',
+  'changes',
+  'outcome',
+];
 const actors = [
   { actor_kind: 'user', actor_id: 1, actor_name: 'admin', via: 'console' },
   { actor_kind: 'user', actor_id: 2, actor_name: 'alice', via: 'rest' },
@@ -58,9 +72,15 @@ export function analyticsBlob(shareId, files, bytes) {
       { path: `/home/u${shareId % 97}`, bytes: part(bytes, 8), files: part(files, 8) },
     ],
     top_directories_complete: false,
-    age_histogram: [{ bucket: '< 30 d', files: part(files, 4), bytes: part(bytes, 4) }, { bucket: '> 3 y', files: files - part(files, 4), bytes: bytes - part(bytes, 4) }],
+    age_histogram: [
+      { bucket: '< 30 d', files: part(files, 4), bytes: part(bytes, 4) },
+      { bucket: '> 3 y', files: files - part(files, 4), bytes: bytes - part(bytes, 4) },
+    ],
     access_histogram: null,
-    size_histogram: [{ bucket: '< 1 MiB', files: part(files, 2), bytes: part(bytes, 10) }, { bucket: '< 1 GiB', files: files - part(files, 2), bytes: bytes - part(bytes, 10) }],
+    size_histogram: [
+      { bucket: '< 1 MiB', files: part(files, 2), bytes: part(bytes, 10) },
+      { bucket: '< 1 GiB', files: files - part(files, 2), bytes: bytes - part(bytes, 10) },
+    ],
     extensions: [
       { extension: 'pdf', files: part(files, 3), bytes: part(bytes, 3) },
       { extension: 'tif', files: part(files, 5), bytes: part(bytes, 2) },
@@ -136,26 +156,65 @@ export async function seedSqliteScale(dataDir, counts, { now = Date.now(), log =
     const at = iso(now);
     db.transaction(() => {
       timed('nas, pools, shares, alerts', () => {
-        insertMany(db, 'nas', ['name', 'host', 'type', 'comment', 'created_at', 'updated_at'], counts.nas, (n) => [`filer-${String(n).padStart(3, '0')}`, 'localhost', 'local', 'seeded by the scale bench', at, at]);
+        insertMany(db, 'nas', ['name', 'host', 'type', 'comment', 'created_at', 'updated_at'], counts.nas, (n) => [
+          `filer-${String(n).padStart(3, '0')}`,
+          'localhost',
+          'local',
+          'seeded by the scale bench',
+          at,
+          at,
+        ]);
         insertMany(db, 'pools', ['name', 'type', 'content', 'created_at', 'updated_at'], counts.pools, (p) => [`pool-${p}`, 'primary', 'nas', at, at]);
         insertMany(
           db,
           'nas_shares',
-          ['nas_id', 'pool_id', 'name', 'path', 'file_count', 'file_size_sum', 'created_at', 'updated_at', 'last_scanned_at', 'capacity_bytes', 'free_bytes', 'capacity_checked_at'],
+          [
+            'nas_id',
+            'pool_id',
+            'name',
+            'path',
+            'file_count',
+            'file_size_sum',
+            'created_at',
+            'updated_at',
+            'last_scanned_at',
+            'capacity_bytes',
+            'free_bytes',
+            'capacity_checked_at',
+          ],
           counts.shares,
-          (s) => [1 + (s % counts.nas), 1 + (s % counts.pools), `share-${String(s).padStart(5, '0')}`, directories[s % directories.length], 100_000 + s, (100_000 + s) * 40_960, at, at, at, 2 ** 42, 2 ** 41 - s * 1_000_000, at],
+          (s) => [
+            1 + (s % counts.nas),
+            1 + (s % counts.pools),
+            `share-${String(s).padStart(5, '0')}`,
+            directories[s % directories.length],
+            100_000 + s,
+            (100_000 + s) * 40_960,
+            at,
+            at,
+            at,
+            2 ** 42,
+            2 ** 41 - s * 1_000_000,
+            at,
+          ],
         );
-        insertMany(db, 'alerts', ['source', 'level', 'resource_type', 'resource_id', 'resource_name', 'message', 'raised_at', 'last_seen_at', 'open_key'], counts.openAlerts, (a) => [
-          'scan_failed',
-          3,
-          'nas_share',
-          String(a + 1),
-          `share-${String(a).padStart(5, '0')}`,
-          'scan failed: EACCES: permission denied, scandir',
-          at,
-          at,
-          `scan_failed:nas_share:${a + 1}`,
-        ]);
+        insertMany(
+          db,
+          'alerts',
+          ['source', 'level', 'resource_type', 'resource_id', 'resource_name', 'message', 'raised_at', 'last_seen_at', 'open_key'],
+          counts.openAlerts,
+          (a) => [
+            'scan_failed',
+            3,
+            'nas_share',
+            String(a + 1),
+            `share-${String(a).padStart(5, '0')}`,
+            'scan failed: EACCES: permission denied, scandir',
+            at,
+            at,
+            `scan_failed:nas_share:${a + 1}`,
+          ],
+        );
       });
       timed(`${counts.shares * counts.scanDays} scans with analytics and capacity readings`, () => {
         const scans = counts.shares * counts.scanDays;
@@ -164,7 +223,15 @@ export async function seedSqliteScale(dataDir, counts, { now = Date.now(), log =
           const day = Math.floor(i / counts.shares);
           const shareId = 1 + (i % counts.shares);
           const files = 100_000 + shareId + day * 10;
-          return [shareId, iso(now - (counts.scanDays - day) * dayMs + shareId * 1000), files, files * 40_960, 60_000, 2 ** 42, 2 ** 41 - shareId * 1_000_000 - day * 10_000_000];
+          return [
+            shareId,
+            iso(now - (counts.scanDays - day) * dayMs + shareId * 1000),
+            files,
+            files * 40_960,
+            60_000,
+            2 ** 42,
+            2 ** 41 - shareId * 1_000_000 - day * 10_000_000,
+          ];
         };
         insertMany(db, 'share_scans', ['share_id', 'at', 'file_count', 'file_size_sum', 'duration_ms', 'capacity_bytes', 'free_bytes'], scans, scanRow);
         insertMany(db, 'share_scan_analytics', ['scan_id', 'analytics'], scans, (i) => {
@@ -179,7 +246,25 @@ export async function seedSqliteScale(dataDir, counts, { now = Date.now(), log =
       timed(`${counts.jobs} finished jobs`, () => {
         const restore = dropIndexes(db, 'jobs');
         const shares = Array.from({ length: counts.shares }, (_, s) => ({ id: s + 1, nas_id: 1 + (s % counts.nas) }));
-        const columns = ['id', 'kind', 'status', 'nas_id', 'share_id', 'progress', 'total', 'message', 'steps', 'result', 'worker_id', 'heartbeat_at', 'requested_by', 'requester', 'created_at', 'started_at', 'finished_at'];
+        const columns = [
+          'id',
+          'kind',
+          'status',
+          'nas_id',
+          'share_id',
+          'progress',
+          'total',
+          'message',
+          'steps',
+          'result',
+          'worker_id',
+          'heartbeat_at',
+          'requested_by',
+          'requester',
+          'created_at',
+          'started_at',
+          'finished_at',
+        ];
         // In chunks of a day's share, so the rows never all sit in memory.
         const chunk = Math.ceil(counts.jobs / jobSpanDays);
         for (let from = 0, part = 0; from < counts.jobs; from += chunk, part++) {
