@@ -32,6 +32,7 @@ import {
 import { mergeResults, printResults } from '../report.mjs';
 import { assertBuilt, cliMain, serveNodeFlags, serverEnv } from '../server.mjs';
 import { auditSpanDays, bytesPerShareYear, jobSpanDays, scaleCounts } from './counts.mjs';
+import { ask } from '../history/purge-stall.mjs';
 import { listPlans, planLines } from './plans.mjs';
 import { seedSqliteScale } from './seed.mjs';
 
@@ -91,21 +92,6 @@ function report() {
   printResults(results, goals, notes);
   mergeResults(resultsFile, results);
   console.log(`\nmerged ${results.length} rows into ${resultsFile} (bench scale took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-}
-
-/** Asks loop-probe.mjs in the server over IPC and waits for its answer. */
-function ask(child, type) {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not answer '${type}' within 30 s`)), 30_000);
-    const onMessage = (message) => {
-      if (message?.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      resolvePromise(message);
-    };
-    child.on('message', onMessage);
-    child.send({ type });
-  });
 }
 
 /** A request that must answer 200; its time in ms and its JSON. */
