@@ -168,7 +168,10 @@ async function main() {
   try {
     const origin = `http://127.0.0.1:${port}`;
     const base = `${origin}/api/v2`;
-    await waitForHttp(`${origin}/healthz`, child);
+    // At start the server checks the whole file (quick_check): minutes on a site at scale, a row of its own.
+    const startedAt = performance.now();
+    await waitForHttp(`${origin}/healthz`, child, 900_000);
+    record('scale.start_s', (performance.now() - startedAt) / 1000, 's');
     let token;
     for (let attempt = 0; !token; attempt++) {
       const res = await request(`${base}/auth/login`, {
