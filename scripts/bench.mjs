@@ -5,7 +5,9 @@
 // purge; packages/http-api/bench/history/run.mjs), with the same ARGS, merges its rows into the
 // http-api results; then the keep-watch section (the scheduler over 10,000 shares;
 // packages/http-api/bench/watch/run.mjs) likewise; then the notifications section
-// (packages/http-api/bench/notify/run.mjs).
+// (packages/http-api/bench/notify/run.mjs). With `--scale` (issue 48) only the scale section runs
+// (packages/http-api/bench/scale/run.mjs: a site at its real size; `--scale-size small` divides
+// its counts by 100 for a quick check), with the other ARGS.
 import { spawnSync } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,10 @@ function run(command, commandArgs) {
 
 run(process.execPath, [join(root, 'scripts', 'bootstrap.mjs')]);
 run('turbo', ['run', 'build', '--filter=@dms/cli...', '--output-logs=errors-only']);
+if (args.includes('--scale')) {
+  run(process.execPath, [join(root, 'packages', 'http-api', 'bench', 'scale', 'run.mjs'), ...args.filter((arg) => arg !== '--scale')]);
+  process.exit(0);
+}
 if (args.length === 0) {
   run('turbo', ['run', 'bench', '--concurrency=1']);
 } else {

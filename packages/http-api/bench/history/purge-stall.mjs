@@ -56,7 +56,7 @@ async function purgePlan(file, before) {
 }
 
 /** Asks loop-probe.mjs in the server over IPC and waits for its answer. */
-function ask(child, type) {
+export function ask(child, type) {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not answer '${type}' within 30 s`)), 30_000);
     const onMessage = (message) => {

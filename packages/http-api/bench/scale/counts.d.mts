@@ -1,0 +1,17 @@
+// Types of counts.mjs for its unit test (test/bench/scale-counts.test.ts).
+export interface ScaleCounts {
+  nas: number;
+  shares: number;
+  pools: number;
+  jobs: number;
+  auditEvents: number;
+  scanDays: number;
+  schedules: number;
+  openAlerts: number;
+}
+export const fullScale: ScaleCounts;
+export const jobSpanDays: number;
+export const auditSpanDays: number;
+export function scaleCounts(size: string): ScaleCounts;
+export function batches(total: number, perStatement: number): { full: number; rest: number };
+export function bytesPerShareYear(input: { shares: number; parts: { bytes: number; spanDays: number }[] }): number;
