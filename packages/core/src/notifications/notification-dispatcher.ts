@@ -269,7 +269,8 @@ export class NotificationDispatcher {
     const at = clock();
     const giveUp = new Date(delivery.give_up_at);
     let next: Date | null = null;
-    if (!result.ok && !result.gone && at < giveUp) next = new Date(Math.min(at.getTime() + backoffMs(delivery.attempts + 1, random), giveUp.getTime()));
+    if (!result.ok && !result.gone && !result.final && at < giveUp)
+      next = new Date(Math.min(at.getTime() + backoffMs(delivery.attempts + 1, random), giveUp.getTime()));
     const outcome = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
     const record: Attempt['record'] = {
       at: at.toISOString(),

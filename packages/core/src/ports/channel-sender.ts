@@ -11,6 +11,8 @@ export interface SendResult {
   error: string | null;
   /** The receiver said the channel is gone for good (a webhook's 410): the channel is disabled. */
   gone?: boolean;
+  /** Refused for good, this message only (a trap to a host the policy excludes): failed, not tried again. */
+  final?: boolean;
 }
 
 /**

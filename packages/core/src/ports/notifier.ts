@@ -50,6 +50,18 @@ export function isInformAbandoned(error: unknown): error is InformAbandonedError
 }
 
 /**
+ * A trap to a manager `share_test_allowed_hosts` excludes when it is sent: refused for good (a
+ * later change of the list does not send it then; docs/decisions/174-snmp-traps-as-a-channel.md).
+ */
+export class TrapHostRefusedError extends Error {
+  override readonly name = 'TrapHostRefusedError';
+}
+
+export function isTrapHostRefused(error: unknown): error is TrapHostRefusedError {
+  return error instanceof Error && error.name === 'TrapHostRefusedError';
+}
+
+/**
  * Where a trap may go (`share_test_allowed_hosts` as it is when the trap is sent). A sender
  * resolves the manager's host once, asks with every address found, and sends only to one of them.
  */

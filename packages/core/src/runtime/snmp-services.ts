@@ -1,6 +1,6 @@
 import type { EventBus } from '../ports/event-bus.js';
 import type { Storage } from '../ports/storage.js';
-import { isInformAbandoned, isInformNotAcknowledged, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
+import { isInformAbandoned, isInformNotAcknowledged, isTrapHostRefused, type TrapAllowedHosts, type TrapSender } from '../ports/notifier.js';
 import { startTrapDispatcher } from '../events/trap-dispatcher.js';
 import type { NotificationDispatcher, TrapChannelSend } from '../notifications/notification-dispatcher.js';
 import { trapEventOf, trapQueue } from '../notifications/trap-channel.js';
@@ -81,6 +81,7 @@ export async function startSnmpServices(options: SnmpServicesOptions): Promise<S
         ok: false,
         status_code: null,
         error: error instanceof Error ? error.message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300) : 'send failed',
+        ...(isTrapHostRefused(error) ? { final: true } : {}),
       };
     }
   };

@@ -3,7 +3,14 @@ import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { parseManager } from '../../domain/trap.js';
 import { eventCatalogue, type DmsEvent } from '../../domain/events.js';
-import { InformAbandonedError, InformNotAcknowledgedError, type TrapAllowedHosts, type TrapSender, type TrapTarget } from '../../ports/notifier.js';
+import {
+  InformAbandonedError,
+  InformNotAcknowledgedError,
+  TrapHostRefusedError,
+  type TrapAllowedHosts,
+  type TrapSender,
+  type TrapTarget,
+} from '../../ports/notifier.js';
 import { toNetSnmpUser } from '../../domain/snmp-v3-security.js';
 import { checkEnterpriseOid, notificationOid } from './dms-mib.js';
 import { snmpDefaults } from '../../defaults.js';
@@ -137,7 +144,7 @@ export class NetSnmpTrapSender implements TrapSender {
           // changes afterwards (rebinding) reaches nothing.
           if (allowedHosts && !allowedHosts.allows(host, addresses)) {
             const resolved = isIP(host) === 0 ? ` (it resolves to ${addresses.slice(0, 3).join(', ')}${addresses.length > 3 ? ', …' : ''})` : '';
-            throw new Error(`trap not sent: manager host ${host}${resolved} is not among the share_test_allowed_hosts of this server`);
+            throw new TrapHostRefusedError(`trap not sent: manager host ${host}${resolved} is not among the share_test_allowed_hosts of this server`);
           }
           const address = addresses[0];
           if (address === undefined) throw new Error(`manager host ${host} not found`);
