@@ -101,6 +101,11 @@ interface Endpoint {
   narrowKeySeesOwnOnly?: true;
   /** The answer is not JSON (the Prometheus text of /metrics). */
   text?: true;
+  /**
+   * What a signed-in user who is not an admin gets whatever its role (docs/decisions/179-sessions.md):
+   * its own sessions listed (200), another user's "not found" (404, `session`).
+   */
+  nonAdminUser?: { status: Success } | { status: 404; field: string };
 }
 
 const withUser = async (): Promise<Partial<Fixture>> => ({ user: await addUser(t) });
@@ -376,7 +381,7 @@ const endpoints: Endpoint[] = [
     status: 204,
   },
   // A user sees its own sessions; everyone's needs an admin, or an admin's key with these scopes.
-  { method: 'GET', documented: '/sessions', path: () => '/sessions', scope: 'users/index', status: 200 },
+  { method: 'GET', documented: '/sessions', path: () => '/sessions', scope: 'users/index', status: 200, nonAdminUser: { status: 200 } },
   {
     method: 'DELETE',
     documented: '/sessions/{session_id}',
@@ -389,6 +394,7 @@ const endpoints: Endpoint[] = [
     path: (f) => `/sessions/${need(f.sessionId, 'session')}`,
     scope: 'users/update',
     status: 204,
+    nonAdminUser: { status: 404, field: 'session' },
   },
   // Roles (docs/api.md#roles): reading takes the scope, changing is an admin's. The created role grants only roles / create, which every allowed caller holds.
   { method: 'GET', documented: '/roles', path: () => '/roles', scope: 'roles/index', status: 200 },
@@ -676,7 +682,7 @@ async function credentialOf(role: RoleName, via: 'user' | 'key'): Promise<string
 }
 
 /** What a caller holding `scopes` gets: 403 naming the first scope of the row it lacks, else as its admin rights say. */
-type Outcome = { status: Success | 404 } | { status: 403; missing: ScopeText | null };
+type Outcome = { status: Success } | { status: 404; field?: string } | { status: 403; missing: ScopeText | null };
 function outcomeFor(e: Endpoint, scopes: readonly Scope[], admin: boolean): Outcome {
   if (e.scope === null) return { status: e.status };
   const holder: Principal = { kind: 'user', userId: 1, username: 'holder', role: 'custom', admin, scopes };
@@ -708,7 +714,7 @@ async function expectOutcome(e: Endpoint, outcome: Outcome, res: Response, uncha
     else expect((await expectModelError(res, 403, 'scope', 'forbidden')).messages.join(' ')).toContain(spaced(outcome.missing));
     await unchanged();
   } else if (outcome.status === 404) {
-    await expectModelError(res, 404, 'api_key_id', 'not_found');
+    await expectModelError(res, 404, ('field' in outcome ? outcome.field : undefined) ?? 'api_key_id', 'not_found');
     await unchanged();
   } else await expectSuccess(e, res);
 }
@@ -839,7 +845,8 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, e) => 
   for (const role of roleNames) {
     for (const via of ['user', 'key'] as const) {
       // The key's owner is an admin: what its role's scopes cover, it may do, admin areas included.
-      const outcome = outcomeFor(e, builtInRole(role)!.scopes, role === 'admin' || via === 'key');
+      const outcome =
+        via === 'user' && role !== 'admin' && e.nonAdminUser ? e.nonAdminUser : outcomeFor(e, builtInRole(role)!.scopes, role === 'admin' || via === 'key');
       it(`role ${role}, as a ${via === 'user' ? 'user (Basic)' : 'key with the role, made by an admin'} → ${outcome.status}`, async () => {
         const { res, unchanged } = await attempt(e, () => credentialOf(role, via));
         await expectOutcome(e, outcome, res, unchanged);

@@ -98,8 +98,8 @@ const cases: ListCase[] = [
     id: 'id',
     // the test app's admin and 24 more
     total: perSeries,
-    filterable: ['id', 'username', 'admin', 'role', 'created_at'],
-    sortable: ['id', 'username', 'admin', 'role', 'created_at'],
+    filterable: ['id', 'username', 'admin', 'role', 'disabled', 'created_at'],
+    sortable: ['id', 'username', 'admin', 'role', 'disabled', 'created_at'],
     sort: { attribute: 'username', direction: 'desc' },
     filter: { name: 'admin', value: () => '!=true', matches: (item) => item['admin'] === false },
     refused: 'password',

@@ -468,6 +468,16 @@ describe('CORS rules and settings validation', () => {
       alert_retention_days: 30,
       schedule_min_interval_seconds: 60,
       capacity_retention_days: 90,
+      // single sign-on, off (docs/decisions/177-oidc-sign-in.md)
+      oidc_enabled: false,
+      oidc_issuer: null,
+      oidc_client_id: null,
+      oidc_client_secret_set: false,
+      oidc_scopes: 'openid profile email',
+      oidc_role_claim: null,
+      oidc_role_map: {},
+      oidc_auto_create: false,
+      oidc_button_label: 'single sign-on',
     };
     expect(await readJson(await t.call('GET', api('/settings'), { auth: t.basic }))).toEqual(defaults);
     const ok = await t.call('PUT', api('/settings'), { auth: t.basic, body: { jwt_ttl_seconds: 60 } });
