@@ -21,8 +21,8 @@ const everything: readonly Scope[] = [
 const inventoryAndStatus: readonly ScopeController[] = ['nas', 'pools', 'nas_shares', 'jobs', 'schedules', 'alerts', 'statistics', 'metrics'];
 /** What an operator runs and manages: the inventory, its jobs and schedules, its alerts, and its own keys. */
 const operated: readonly ScopeController[] = ['nas', 'pools', 'nas_shares', 'jobs', 'schedules', 'alerts', 'api_keys'];
-/** What an operator also reads: the trap targets, the agent's configuration and the alert settings (changing them is not its). */
-const operatorAlsoReads: readonly ScopeController[] = ['traps', 'server_configuration', 'alert_settings'];
+/** What an operator also reads: the trap targets, the agent's configuration, the alert settings and the silences (changing them is not its). */
+const operatorAlsoReads: readonly ScopeController[] = ['traps', 'server_configuration', 'alert_settings', 'silences'];
 /** Actions that reveal a secret: for the admin role only. */
 const secretActions: ReadonlySet<string> = new Set(['get_password']);
 const reading: ReadonlySet<string> = new Set(readActions);
