@@ -1,5 +1,5 @@
 // Size of the whole client as an application ships it: dist/index.js with openapi-fetch,
-// bundled and minified by esbuild, then gzipped. Budget: 8 kB (8192 bytes).
+// bundled and minified by esbuild, then gzipped. Budget: 9 kB (9216 bytes; docs/decisions/071-sdk-build-and-types.md).
 // `node bench/size.mjs` prints the numbers and writes bench/results.json;
 // `--check` only prints the JSON line and exits 1 over budget (the test runs that).
 import { build } from 'esbuild';
@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const budgetBytes = 8192;
+const budgetBytes = 9216;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

@@ -104,6 +104,7 @@ const fixtures: Record<string, { setup?: Setup; printsErrors?: boolean }> = {
   Alerts: { setup: openAlert },
   SNMP: {},
   'API keys, users, CORS rules, settings, login': {},
+  'Two-factor sign-in and sessions': {},
   Errors: { setup: nas1 },
   'Anything else': { setup: shares(8) },
   'TypeScript SDK': { setup: localShares(['projects']) },

@@ -33,7 +33,7 @@ export const silenceOperations = crudOperations({
   },
   service: (core) => core.silences,
   operations: {
-    list: { operationId: 'listSilences', sdkSample: `const { count, silences } = await dms.silences.list({ until_cleared: false });` },
+    list: { operationId: 'listSilences', sdkSample: `const { count, silences } = await dms.silences.list({ filter: { until_cleared: false } });` },
     create: {
       operationId: 'createSilence',
       sdkSample: `const silence = await dms.silences.create({
