@@ -2,16 +2,17 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { AppEnv } from '../http/env.js';
+import { requestHeader } from '../http/request-header.js';
 
 const tracer = trace.getTracer('dms');
 
 /**
- * Reads the request's headers through Hono, never `c.req.raw`: under @hono/node-server that
- * would build a whole web Request for each request, which costs more than the span.
+ * Reads the request's headers as Node parsed them (requestHeader): `c.req.header()` or
+ * `c.req.raw` would have @hono/node-server build a web Request, which costs more than the span.
  */
 const headerGetter = {
   keys: (c: Context<AppEnv>) => Object.keys((c.env as Partial<HttpBindings> | undefined)?.incoming?.headers ?? {}),
-  get: (c: Context<AppEnv>, key: string) => c.req.header(key),
+  get: (c: Context<AppEnv>, key: string) => requestHeader(c, key.toLowerCase() as Lowercase<string>),
 };
 
 /**
@@ -30,7 +31,7 @@ export function traceRequest(c: Context<AppEnv>, route: string | undefined, hand
     parent,
   );
   if (span.isRecording()) {
-    const agent = c.req.header('user-agent');
+    const agent = requestHeader(c, 'user-agent');
     span.setAttributes({
       'url.path': c.req.path,
       'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
