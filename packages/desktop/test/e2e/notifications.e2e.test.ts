@@ -104,7 +104,8 @@ describe.skipIf(skipReason !== undefined)('Notifications screen in headless Chro
     await c.open('Notifications');
     await row.waitFor();
     expect(await main().textContent()).not.toContain(secret);
-    expect((await row.getByRole('cell').nth(5).textContent()) ?? '').toMatch(/^Delivered .* \(HTTP 200\)$/);
+    // The last deliveries load after the rows: the cell says "None yet" until they came.
+    await expect.poll(async () => (await row.getByRole('cell').nth(5).textContent()) ?? '').toMatch(/^Delivered .* \(HTTP 200\)$/);
   });
 
   it('disables, edits and deletes the channel', async () => {
