@@ -1,9 +1,10 @@
-// Profiles the server under one load: `node bench/profile.mjs show|list [seconds] [--db postgres]`.
+// Profiles the server under one load: `node bench/profile.mjs show|list [seconds] [--db postgres] [--tracing]`.
 // Seeds like run.mjs, runs the server under --cpu-prof, and prints the hottest functions
 // (self time), the heaviest files/packages, and inclusive time of dms and library frames.
 // DMS_LOG_LEVEL picks the server's log level (warn by default); BENCH_CLI_MAIN another build.
 // --db postgres: the server on a dms_bench_<random> database of the local PostgreSQL
 // (DMS_BENCH_PG_URL for another server), seeded like pg-bench.mjs and dropped at the end.
+// --tracing: the server exports traces at 10 % sampling to a stand-in collector, as tracing-bench.mjs.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { summarizeProfile } from './cpu-profile.mjs';
 import { join } from 'node:path';
@@ -13,11 +14,14 @@ import { seed, seedPostgres } from './seed.mjs';
 import { createApiKey, serverEnv, startServer } from './server.mjs';
 import { listPath, throughput } from './http-bench.mjs';
 import { createBenchDatabase, defaultPgServerUrl } from './pg-bench.mjs';
+import { collectorSink, tracingEnv } from './tracing-bench.mjs';
 
 const argv = process.argv.slice(2);
 const dbIndex = argv.indexOf('--db');
 const onPostgres = dbIndex !== -1 && argv[dbIndex + 1] === 'postgres';
 if (dbIndex !== -1) argv.splice(dbIndex, 2);
+const tracingIndex = argv.indexOf('--tracing');
+if (tracingIndex !== -1) argv.splice(tracingIndex, 1);
 const [what = 'show', secondsText = '6'] = argv;
 process.on('exit', cleanupSync);
 
@@ -27,7 +31,11 @@ try {
   mkdirSync(profDir);
   const database = onPostgres ? await createBenchDatabase(process.env.DMS_BENCH_PG_URL || defaultPgServerUrl) : undefined;
   const seeded = database ? await seedPostgres(database.url) : await seed(dataDir);
-  const extraEnv = database ? { DMS_DATABASE_URL: database.url, DMS_SECRET_KEY: randomBytes(32).toString('hex') } : {};
+  const sink = tracingIndex === -1 ? undefined : await collectorSink();
+  const extraEnv = {
+    ...(database ? { DMS_DATABASE_URL: database.url, DMS_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+    ...(sink ? tracingEnv(sink.url) : {}),
+  };
   const adminPassword = randomBytes(12).toString('hex');
   const key = await createApiKey(serverEnv({ dataDir, adminPassword, extraEnv }));
   process.env.BENCH_CPU_PROF = profDir;
@@ -40,6 +48,7 @@ try {
   const [file] = readdirSync(profDir);
   console.log(summarizeProfile(join(profDir, file)));
   await database?.drop();
+  await sink?.close();
 } finally {
   destroyAgent();
   await cleanupAll();
