@@ -1,4 +1,4 @@
-import type { Storage } from '../ports/storage.js';
+import type { Storage, Stores } from '../ports/storage.js';
 import type { ChannelRefresh, ChannelSenders, SendResult } from '../ports/channel-sender.js';
 import { alertSources } from '../domain/alert.js';
 import { alertMessage, channelReceives, retryUntil } from './notification-outbox.js';
@@ -34,6 +34,9 @@ export interface NotificationDispatcherOptions {
   refreshAlertmanager?: ChannelRefresh;
   refreshMs?: number;
 }
+
+/** The ids of a run's deliveries from `index` on: those let go when the run stops short. */
+const idsFrom = (deliveries: readonly DeliveryRecord[], index: number) => deliveries.slice(index).map((delivery) => delivery.id);
 
 /** A send made and what it came to, not yet written. */
 interface Attempt {
@@ -211,36 +214,39 @@ export class NotificationDispatcher {
    * `runLength`), one after the other: a long queue is not sent one round per message. The
    * first that fails lets go of the rest, which wait behind it. The channel is read once for the
    * run; what the attempts came to is written `recordBatch` at a time in one transaction (a commit
-   * a delivery cost more than the send to a receiver nearby), a failure at once. Resolves how
-   * many were attempted.
+   * a delivery cost more than the send to a receiver nearby), a failure at once, and the head's
+   * success in the transaction that claims the deliveries behind it. Resolves how many were attempted.
    */
   async #deliverRun(head: DeliveryRecord, now: Date): Promise<number> {
-    const { storage, leaseMs } = this.#options;
+    const { leaseMs } = this.#options;
     const channel = await this.#channelFor(head.channel_id);
     if (!channel) return 1;
     const first = await this.#attempt(channel, head);
-    await this.#record(channel, [first]);
-    if (!first.result.ok) return 1;
-    const following = await storage.notificationDeliveries.claimFollowing(
-      head.channel_id,
-      head.id,
-      now.toISOString(),
-      new Date(now.getTime() + leaseMs).toISOString(),
-      notificationDefaults.runLength - 1,
-    );
+    if (!first.result.ok) {
+      await this.#record(channel, [first]);
+      return 1;
+    }
+    let following: DeliveryRecord[] = [];
+    await this.#record(channel, [first], async (stores) => {
+      following = await stores.notificationDeliveries.claimFollowing(
+        head.channel_id,
+        head.id,
+        now.toISOString(),
+        new Date(now.getTime() + leaseMs).toISOString(),
+        notificationDefaults.runLength - 1,
+      );
+    });
     let batch: Attempt[] = [];
     for (let index = 0; index < following.length; index += 1) {
       // stopping: what is left is let go at once, for the next start (or another replica)
       if (this.#stopped) {
-        await this.#record(channel, batch);
-        await storage.notificationDeliveries.release(following.slice(index).map((rest) => rest.id));
+        await this.#record(channel, batch, (stores) => stores.notificationDeliveries.release(idsFrom(following, index)));
         return 1 + index;
       }
       const attempt = await this.#attempt(channel, following[index]!);
       batch.push(attempt);
       if (!attempt.result.ok) {
-        await this.#record(channel, batch);
-        await storage.notificationDeliveries.release(following.slice(index + 1).map((rest) => rest.id));
+        await this.#record(channel, batch, (stores) => stores.notificationDeliveries.release(idsFrom(following, index + 1)));
         return 2 + index;
       }
       if (batch.length >= notificationDefaults.recordBatch) {
@@ -282,21 +288,30 @@ export class NotificationDispatcher {
     return { delivery, result, at, record };
   }
 
-  /** Writes attempts in one transaction, then tells what they came to (a 410 disables the channel). */
-  async #record(channel: DispatchChannelRecord, attempts: readonly Attempt[]): Promise<void> {
-    if (attempts.length === 0) return;
+  /**
+   * Writes attempts, what they count on their channel and a 410's disabling in one transaction
+   * (with `alsoDo`'s writes: the claim of what follows a run's head), then tells what they came to.
+   */
+  async #record(channel: DispatchChannelRecord, attempts: readonly Attempt[], alsoDo?: (stores: Stores) => Promise<void>): Promise<void> {
+    if (attempts.length === 0 && !alsoDo) return;
     const { storage, onOutcome } = this.#options;
-    await storage.transaction(async (stores) => {
-      for (const attempt of attempts) await stores.notificationDeliveries.recordAttempt(attempt.delivery.id, attempt.record);
-    });
-    for (const { result, at, record } of attempts) {
-      this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome: record.outcome });
-      if (result.gone) {
-        // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
-        await storage.notificationChannels.update(channel.id, { enabled: false });
-        await storage.notificationDeliveries.dropPending(channel.id, at.toISOString(), 'the receiver answered 410 Gone: the channel was disabled');
+    const counts = await storage.transaction(async (stores) => {
+      const counts: Array<{ failuresBefore: number } | undefined> = [];
+      for (const { delivery, result, at, record } of attempts) {
+        await stores.notificationDeliveries.recordAttempt(delivery.id, record);
+        if (result.gone) {
+          // 410: the receiver says the channel is gone for good (docs/api.md#notification-channels)
+          await stores.notificationChannels.update(channel.id, { enabled: false });
+          await stores.notificationDeliveries.dropPending(channel.id, at.toISOString(), 'the receiver answered 410 Gone: the channel was disabled');
+        }
+        counts.push(await stores.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString()));
       }
-      const counted = await storage.notificationChannels.recordOutcome(channel.id, result.ok, at.toISOString());
+      await alsoDo?.(stores);
+      return counts;
+    });
+    for (const [index, { result, record }] of attempts.entries()) {
+      this.#options.activity?.report({ type: 'notification_attempt', channel_type: channel.type, outcome: record.outcome });
+      const counted = counts[index];
       if (counted && onOutcome) await onOutcome(channel, result, counted.failuresBefore);
     }
   }

@@ -39,7 +39,7 @@ export async function enqueueNotification(
   message: NotificationMessage,
   now: Date,
 ): Promise<void> {
-  const channels = (await stores.notificationChannels.listEnabled()).filter((channel) => channelReceives(channel, message));
+  const channels = (await stores.notificationChannels.listRoutes()).filter((channel) => channelReceives(channel, message));
   // An hourly or daily channel keeps it for its next digest (docs/decisions/173-notification-digests.md).
   const digests = channels.filter((channel) => channel.digest !== 'immediately').map((channel) => channel.id);
   const immediate = channels.filter((channel) => channel.digest === 'immediately').map((channel) => channel.id);

@@ -18,6 +18,9 @@ export interface NotificationChannelRecord extends Omit<
   created_at: string;
   updated_at: string;
 }
+/** What the fan-out needs of a channel to route an event to it, or to its digest. */
+export type ChannelRoute = Pick<NotificationChannelRecord, 'id' | 'type' | 'enabled' | 'min_level' | 'sources' | 'digest'>;
+
 /**
  * A channel as the dispatcher sends on it: one of the API's, or a trap target's queue (type
  * `snmp_trap`, `trap_id` its target: docs/decisions/174-snmp-traps-as-a-channel.md).
@@ -39,8 +42,10 @@ export interface NotificationChannelStore {
   /** The id of the trap target's queue, made at its first trap (and enabled again if a deactivation disabled it). */
   trapChannel(trapId: number): Promise<number>;
   findByName(name: string): Promise<NotificationChannelRecord | undefined>;
-  /** Enabled channels, for the events' fan-out. */
+  /** Enabled channels, secrets opened (an Alertmanager's token, to send its open alerts again). */
   listEnabled(): Promise<NotificationChannelRecord[]>;
+  /** Enabled channels as the events' fan-out routes by them: no secret opened (each raise reads them). */
+  listRoutes(): Promise<ChannelRoute[]>;
   create(values: NotificationChannelInsert): Promise<NotificationChannelRecord>;
   update(id: number, patch: NotificationChannelPatch): Promise<NotificationChannelRecord | undefined>;
   delete(id: number): Promise<boolean>;

@@ -29,6 +29,9 @@ import { alertMessage, enqueueNotification } from '../notifications/notification
 import { silencesMatching } from './silence-match.js';
 import { auditResource, describeChanges, purgeInBatches, type AuditTrail } from './audit-trail.js';
 
+/** Lets the event loop turn once (what is ready on sockets and timers runs), then resolves. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** What a raise or clear did, told once its transaction committed. */
 interface Outcome {
   alert: AlertRecord;
@@ -198,8 +201,15 @@ export class AlertService {
     return { alert: { ...record, silenced: true }, queued: false, announce: undefined };
   }
 
-  /** The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md); told once committed. */
+  /**
+   * The alert and its notifications commit together (docs/decisions/168-notification-deliveries.md);
+   * told once committed. Each such transaction waits for a turn of the event loop first: on
+   * SQLite a transaction resolves without leaving the microtask queue, so a run of raises (a
+   * sweep, a burst) would hold the loop to its end, and the dispatcher, on timers and sockets,
+   * send nothing meanwhile (docs/decisions/184-notifications-share-the-loop.md).
+   */
   private async commit(at: Date, work: (stores: Stores) => Promise<Outcome | undefined>): Promise<void> {
+    await nextTurn();
     const outcome = await this.deps.storage.transaction(work);
     if (!outcome) return;
     if (outcome.queued) this.notificationsQueued();

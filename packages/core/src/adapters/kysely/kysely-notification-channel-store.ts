@@ -5,8 +5,9 @@ import type {
   NotificationChannelRecord,
   NotificationChannelStore,
   DispatchChannelRecord,
+  ChannelRoute,
 } from '../../ports/notification-store.js';
-import { trapChannelPrefix } from '../../domain/notification-channel.js';
+import { trapChannelPrefix, type ChannelType } from '../../domain/notification-channel.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
@@ -74,6 +75,24 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
   async listEnabled() {
     const rows = await this.#apiChannels().where('enabled', '=', 1).orderBy('id').execute();
     return rows.map((row) => this.#api(row));
+  }
+
+  async listRoutes() {
+    const rows = await this.db
+      .selectFrom('notification_channels')
+      .select(['id', 'type', 'enabled', 'min_level', 'sources', 'digest'])
+      .where('trap_id', 'is', null)
+      .where('enabled', '=', 1)
+      .orderBy('id')
+      .execute();
+    return rows.map((row): ChannelRoute => ({
+      id: Number(row.id),
+      type: row.type as ChannelType,
+      enabled: Number(row.enabled) === 1,
+      min_level: Number(row.min_level),
+      sources: row.sources === null ? null : parseJsonText(row.sources),
+      digest: row.digest,
+    }));
   }
 
   #apiChannels() {

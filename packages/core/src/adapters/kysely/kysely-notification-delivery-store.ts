@@ -17,6 +17,10 @@ const toRecord = (row: NotificationDeliveryRow): DeliveryRecord => ({
   message: parseJsonText(row.message),
 });
 
+/** The order heads are sent in: the longest due first (ISO times compare as strings), then the oldest. */
+const dueFirst = (a: DeliveryRecord, b: DeliveryRecord) =>
+  a.next_attempt_at === b.next_attempt_at ? a.id - b.id : (a.next_attempt_at ?? '') < (b.next_attempt_at ?? '') ? -1 : 1;
+
 /**
  * The durable queue of notifications (docs/decisions/168-notification-deliveries.md). A row is
  * taken by a conditional update of its lease, which one statement wins on either dialect (on
@@ -58,7 +62,7 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
     // waits behind it, so a channel's messages arrive in the order their events happened. The
     // heads are found once per round (one pass over the unfinished rows' partial index), not
     // by asking, row by row, whether an older one is unfinished (quadratic in a long queue).
-    const heads = await this.db
+    const heads = this.db
       .selectFrom((eb) =>
         eb
           .selectFrom('notification_deliveries')
@@ -75,22 +79,20 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
       .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
-      .limit(limit)
+      .limit(limit);
+    // All of them leased by one statement (one commit a round, not one a channel); the lease
+    // condition is checked again on each row as it is written, so of replicas claiming the same
+    // head at once one wins (on PostgreSQL the other waits for its row lock, then sees it taken).
+    const rows = await this.db
+      .updateTable('notification_deliveries')
+      .set({ lease_until: leaseUntil })
+      .where('id', 'in', heads)
+      .where('next_attempt_at', 'is not', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returning(columns)
       .execute();
-    const claimed: DeliveryRecord[] = [];
-    for (const { id } of heads) {
-      const row = await this.db
-        .updateTable('notification_deliveries')
-        .set({ lease_until: leaseUntil })
-        .where('id', '=', Number(id))
-        .where('next_attempt_at', 'is not', null)
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .returning(columns)
-        .executeTakeFirst();
-      if (row) claimed.push(toRecord(row));
-    }
-    return claimed;
+    return rows.map(toRecord).sort(dueFirst);
   }
 
   async claimFollowing(channelId: number, afterId: number, now: string, leaseUntil: string, count: number) {
