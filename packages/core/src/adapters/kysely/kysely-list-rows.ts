@@ -2,8 +2,8 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import type { ListPage, ListQuery } from '../../list-query/list-query.js';
 import type { Database } from './kysely-schema.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
-import { orderByClause, orderKeys, scanningFilter, seekFrom, seekKeys, sortValue, whereFilters } from './kysely-list.js';
-import { countThrough, type ListCache } from './kysely-list-cache.js';
+import { orderByClause, orderKeys, reversedOrderByClause, scanningFilter, seekFrom, seekKeys, sortValue, whereFilters } from './kysely-list.js';
+import { countThrough, type Anchor, type ListCache } from './kysely-list-cache.js';
 import { listTimeBoundExceeded } from './list-time-bound.js';
 
 /**
@@ -11,7 +11,8 @@ import { listTimeBoundExceeded } from './list-time-bound.js';
  * ids are found first (an index-only walk past a deep offset), then only those rows are read.
  * With a cache, the count is read once per data version, and a page past an offset whose row
  * is known (an earlier page's first or last row) seeks to that row and walks only the rest.
- * A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
+ * A page past a deep offset walks back from the list's end when that is nearer (the count
+ * known first). A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
  */
 export async function listRows<Row>(
   db: Kysely<Database>,
@@ -34,6 +35,13 @@ export async function listRows<Row>(
   }
 }
 
+/**
+ * From this offset on, a page waits for the count and walks from whichever end of the list is
+ * nearer: the entries it walks are bounded by half the matches, not by the offset. Below it
+ * the walk costs less than the count it would wait for (tens of microseconds).
+ */
+export const deepOffset = 10_000;
+
 async function listRowsOver<Row>(
   db: Kysely<Database>,
   rowCheck: () => RawBuilder<SqlBool> | undefined,
@@ -52,34 +60,56 @@ async function listRowsOver<Row>(
   };
   const order = orderByClause(query);
   const selected = sql.join(columns.map((column) => sql.ref(`${table}.${column}`)));
-  const countSql = (condition: Expression<SqlBool>) =>
-    sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${condition}`.compile(db);
-  const countQuery = countSql(where);
-  const countRows = async () => Number((await db.executeQuery(countSql(checked()))).rows[0]?.count ?? 0);
+  // Without any condition the count has no WHERE at all: SQLite then counts its smallest index
+  // page by page (10 M audit events: 27 ms, against 120 ms stepping through a `where 1 = 1`).
+  const conditioned = query.filters.length > 0 || visible !== undefined;
+  const countSql = (condition: Expression<SqlBool> | undefined) =>
+    (condition
+      ? sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${condition}`
+      : sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)}`
+    ).compile(db);
+  const countQuery = countSql(conditioned ? where : undefined);
+  const countRows = async () => Number((await db.executeQuery(countSql(conditioned ? checked() : undefined))).rows[0]?.count ?? 0);
+  const always = sql<SqlBool>`1 = 1`;
   // The seek's bound first: of two bounds on one column SQLite's planner takes the first it
   // meets for the index range (the filter's own would walk every row before the anchor).
-  const page = (from: RawBuilder<SqlBool>, offset: number) =>
+  const page = (from: RawBuilder<SqlBool>, offset: number, limit = query.limit, walk = order) =>
     sql<Row>`select ${selected} from ${sql.table(table)}
-      where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${from} and ${checked()} order by ${order} limit ${query.limit} offset ${offset})
+      where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${from} and ${checked()} order by ${walk} limit ${limit} offset ${offset})
       order by ${order}`.execute(db);
+  const keys = cache ? seekKeys(orderKeys(query)) : undefined;
+  /** The page by the shortest walk: from the start, from a known anchor, or (the count known) back from the end. */
+  const pageAt = async (count: number | undefined, anchor: Anchor | undefined): Promise<Row[]> => {
+    const walks: Array<{ entries: number; read: () => Promise<{ rows: Row[] }> }> = [{ entries: query.offset, read: () => page(always, query.offset) }];
+    if (anchor) walks.push({ entries: query.offset - anchor.offset, read: () => page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) });
+    if (count !== undefined) {
+      const left = count - query.offset;
+      if (left <= 0) return [];
+      const limit = Math.min(query.limit, left);
+      walks.push({ entries: left - limit, read: () => page(always, left - limit, limit, reversedOrderByClause(query)) });
+    }
+    const shortest = walks.reduce((best, walk) => (walk.entries < best.entries ? walk : best));
+    return (await shortest.read()).rows;
+  };
   // A transaction's one connection takes one statement at a time (pg refuses a second meanwhile).
   const both = async <A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> =>
     db.isTransaction ? [await first(), await second()] : Promise.all([first(), second()]);
+  /** The page and the count: one after the other when the count decides the walk, else side by side. */
+  const pageAndCount = async (counted: () => Promise<number>, known: number | undefined, anchor?: Anchor): Promise<[Row[], number]> => {
+    if (known === undefined && query.offset < deepOffset) return both(() => pageAt(undefined, anchor), counted);
+    const count = known ?? (await counted());
+    return [await pageAt(count, anchor), count];
+  };
   if (!cache) {
-    const [rows, count] = await both(() => page(sql<SqlBool>`1 = 1`, query.offset), countRows);
-    return { count, items: rows.rows };
+    const [items, count] = await pageAndCount(countRows, undefined);
+    return { count, items };
   }
 
   const key = JSON.stringify([countQuery.sql, countQuery.parameters]);
-  const keys = seekKeys(orderKeys(query));
   const anchorKey = keys && JSON.stringify([key, keys]);
   const version = await cache.version();
   const anchor = anchorKey === undefined ? undefined : cache.anchor(version, anchorKey, query.offset);
-  const [rows, count] = await both(
-    () => (anchor ? page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) : page(sql<SqlBool>`1 = 1`, query.offset)),
-    () => countThrough(cache, version, key, countRows),
-  );
-  const items = rows.rows;
+  const [items, count] = await pageAndCount(() => countThrough(cache, version, key, countRows), cache.count(version, key), anchor);
   if (anchorKey !== undefined && items.length > 0) {
     // Under the version read before the page: a write committed meanwhile moves the version on.
     // A sort key the store does not select leaves no anchor (a seek needs every key's value).
