@@ -152,7 +152,7 @@ for (const adapter of adapters) {
         const query = (offset: number): ListQuery => ({ ...parsed, limit: 3, offset, sort: parsed.sort.map((key) => ({ ...key, nullable: false })) });
         const all = expectedOrder(direction).filter((id) => prices[ids.indexOf(id)] !== null);
         for (const offset of [0, 3, 6, 9, 1, 4, 7, 10]) {
-          const page = await listRows<{ id: number }>(opened.db, { listTimeBound: unbounded }, 'nas', columns, query(offset), cache);
+          const page = await listRows<{ id: number }>(opened.db, { listTimeBound: unbounded }, 'nas', columns, query(offset), { cache });
           expect(page.count).toBe(all.length);
           expect(
             page.items.map((item) => item.id),

@@ -6,13 +6,27 @@ import { orderByClause, orderKeys, reversedOrderByClause, scanningFilter, seekFr
 import { countThrough, type Anchor, type ListCache } from './kysely-list-cache.js';
 import { listTimeBoundExceeded } from './list-time-bound.js';
 
+/** What a store adds to the query for its list. */
+export interface ListRowsOptions {
+  /** Counts and page anchors remembered until the data changes (docs/decisions/018-list-cache-and-seek.md). */
+  cache?: ListCache;
+  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
+  visible?: RawBuilder<SqlBool>;
+  /**
+   * Matches counted at most past the page's end (docs/decisions/186-history-list-counts.md):
+   * when more match, `count` is the page's end plus this, a lower bound, and the page says so.
+   * Unset: every match is counted.
+   */
+  countWindow?: number;
+}
+
 /**
- * One filtered, sorted, paginated page plus the total count of matching rows. The page's
- * ids are found first (an index-only walk past a deep offset), then only those rows are read.
- * With a cache, the count is read once per data version, and a page past an offset whose row
- * is known (an earlier page's first or last row) seeks to that row and walks only the rest.
- * A page past a deep offset walks back from the list's end when that is nearer (the count
- * known first). A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
+ * One filtered, sorted, paginated page plus the count of matching rows. The page's ids are
+ * found first (an index-only walk past a deep offset), then only those rows are read. With a
+ * cache, the count is read once per data version, and a page past an offset whose row is known
+ * (an earlier page's first or last row) seeks to that row and walks only the rest. A page past
+ * a deep offset walks back from the list's end when that is nearer (the exact count known
+ * first). A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
  */
 export async function listRows<Row>(
   db: Kysely<Database>,
@@ -20,15 +34,13 @@ export async function listRows<Row>(
   table: keyof Database,
   columns: readonly string[],
   query: ListQuery,
-  cache?: ListCache,
-  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
-  visible?: RawBuilder<SqlBool>,
+  options: ListRowsOptions = {},
 ): Promise<ListPage<Row>> {
   const scanning = scanningFilter(query.filters);
-  if (!scanning) return listRowsOver<Row>(db, () => undefined, table, columns, query, cache, visible);
+  if (!scanning) return listRowsOver<Row>(db, () => undefined, table, columns, query, options);
   const bound = quirks.listTimeBound;
   try {
-    return await bound.run(db, (over, rowCheck) => listRowsOver<Row>(over, rowCheck, table, columns, query, cache, visible));
+    return await bound.run(db, (over, rowCheck) => listRowsOver<Row>(over, rowCheck, table, columns, query, options));
   } catch (error) {
     if (bound.cancelled(error)) throw listTimeBoundExceeded(scanning.field, bound.ms, error);
     throw error;
@@ -36,11 +48,17 @@ export async function listRows<Row>(
 }
 
 /**
- * From this offset on, a page waits for the count and walks from whichever end of the list is
- * nearer: the entries it walks are bounded by half the matches, not by the offset. Below it
- * the walk costs less than the count it would wait for (tens of microseconds).
+ * From this offset on, a page waits for the count and, when the count is exact, walks from
+ * whichever end of the list is nearer: the entries it walks are then bounded by half the
+ * matches, not by the offset. Below it the walk costs less than the wait (tens of microseconds).
  */
 export const deepOffset = 10_000;
+
+/** A count as the list answers it: exact, or a lower bound when its window was full. */
+interface Counted {
+  count: number;
+  exact: boolean;
+}
 
 async function listRowsOver<Row>(
   db: Kysely<Database>,
@@ -48,9 +66,7 @@ async function listRowsOver<Row>(
   table: keyof Database,
   columns: readonly string[],
   query: ListQuery,
-  cache?: ListCache,
-  /** A condition of the reader's (what they may see), ANDed with the query's filters. */
-  visible?: RawBuilder<SqlBool>,
+  { cache, visible, countWindow }: ListRowsOptions,
 ): Promise<ListPage<Row>> {
   const where = visible ? sql<SqlBool>`(${whereFilters(query.filters)}) and (${visible})` : whereFilters(query.filters);
   // The row check leads, so that it runs on every row the statement reads, whatever the filters say.
@@ -63,12 +79,18 @@ async function listRowsOver<Row>(
   // Without any condition the count has no WHERE at all: SQLite then counts its smallest index
   // page by page (10 M audit events: 27 ms, against 120 ms stepping through a `where 1 = 1`).
   const conditioned = query.filters.length > 0 || visible !== undefined;
-  const countSql = (condition: Expression<SqlBool> | undefined) =>
-    (condition
-      ? sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)} where ${condition}`
-      : sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)}`
+  // A window: the count stops one match past the page's end plus the window.
+  const enough = countWindow === undefined ? undefined : query.offset + query.limit + countWindow;
+  const countSql = (condition: Expression<SqlBool> | undefined) => {
+    const matching = condition ? sql`from ${sql.table(table)} where ${condition}` : sql`from ${sql.table(table)}`;
+    return (
+      enough === undefined
+        ? sql<{ count: number | string }>`select count(*) as count ${matching}`
+        : sql<{ count: number | string }>`select count(*) as count from (select 1 as one ${matching} limit ${enough + 1}) as windowed`
     ).compile(db);
+  };
   const countQuery = countSql(conditioned ? where : undefined);
+  const counted = (total: number): Counted => (enough !== undefined && total > enough ? { count: enough, exact: false } : { count: total, exact: true });
   const countRows = async () => Number((await db.executeQuery(countSql(conditioned ? checked() : undefined))).rows[0]?.count ?? 0);
   const always = sql<SqlBool>`1 = 1`;
   // The seek's bound first: of two bounds on one column SQLite's planner takes the first it
@@ -78,12 +100,12 @@ async function listRowsOver<Row>(
       where ${sql.ref(`${table}.id`)} in (select id from ${sql.table(table)} where ${from} and ${checked()} order by ${walk} limit ${limit} offset ${offset})
       order by ${order}`.execute(db);
   const keys = cache ? seekKeys(orderKeys(query)) : undefined;
-  /** The page by the shortest walk: from the start, from a known anchor, or (the count known) back from the end. */
-  const pageAt = async (count: number | undefined, anchor: Anchor | undefined): Promise<Row[]> => {
+  /** The page by the shortest walk: from the start, from a known anchor, or (the exact count known) back from the end. */
+  const pageAt = async (total: Counted | undefined, anchor: Anchor | undefined): Promise<Row[]> => {
     const walks: Array<{ entries: number; read: () => Promise<{ rows: Row[] }> }> = [{ entries: query.offset, read: () => page(always, query.offset) }];
     if (anchor) walks.push({ entries: query.offset - anchor.offset, read: () => page(seekFrom(keys!, anchor.values), query.offset - anchor.offset) });
-    if (count !== undefined) {
-      const left = count - query.offset;
+    if (total?.exact) {
+      const left = total.count - query.offset;
       if (left <= 0) return [];
       const limit = Math.min(query.limit, left);
       walks.push({ entries: left - limit, read: () => page(always, left - limit, limit, reversedOrderByClause(query)) });
@@ -95,21 +117,25 @@ async function listRowsOver<Row>(
   const both = async <A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> =>
     db.isTransaction ? [await first(), await second()] : Promise.all([first(), second()]);
   /** The page and the count: one after the other when the count decides the walk, else side by side. */
-  const pageAndCount = async (counted: () => Promise<number>, known: number | undefined, anchor?: Anchor): Promise<[Row[], number]> => {
-    if (known === undefined && query.offset < deepOffset) return both(() => pageAt(undefined, anchor), counted);
-    const count = known ?? (await counted());
-    return [await pageAt(count, anchor), count];
+  const pageAndCount = async (count: () => Promise<number>, known: number | undefined, anchor?: Anchor): Promise<[Row[], Counted]> => {
+    if (known === undefined && query.offset < deepOffset) {
+      const [rows, total] = await both(() => pageAt(undefined, anchor), count);
+      return [rows, counted(total)];
+    }
+    const total = counted(known ?? (await count()));
+    return [await pageAt(total, anchor), total];
   };
+  const answer = (items: Row[], total: Counted): ListPage<Row> => (total.exact ? { count: total.count, items } : { count: total.count, items, countIsLowerBound: true });
   if (!cache) {
-    const [items, count] = await pageAndCount(countRows, undefined);
-    return { count, items };
+    const [items, total] = await pageAndCount(countRows, undefined);
+    return answer(items, total);
   }
 
   const key = JSON.stringify([countQuery.sql, countQuery.parameters]);
   const anchorKey = keys && JSON.stringify([key, keys]);
   const version = await cache.version();
   const anchor = anchorKey === undefined ? undefined : cache.anchor(version, anchorKey, query.offset);
-  const [items, count] = await pageAndCount(() => countThrough(cache, version, key, countRows), cache.count(version, key), anchor);
+  const [items, total] = await pageAndCount(() => countThrough(cache, version, key, countRows), cache.count(version, key), anchor);
   if (anchorKey !== undefined && items.length > 0) {
     // Under the version read before the page: a write committed meanwhile moves the version on.
     // A sort key the store does not select leaves no anchor (a seek needs every key's value).
@@ -120,5 +146,5 @@ async function listRowsOver<Row>(
     remember(query.offset, items[0]!);
     if (items.length > 1) remember(query.offset + items.length - 1, items.at(-1)!);
   }
-  return { count, items };
+  return answer(items, total);
 }
