@@ -163,6 +163,15 @@ for (const adapter of adapters) {
       const exact = await list(query({}, total - 120), window);
       expect(exact.count).toBe(total);
       expect(exact.countIsLowerBound).toBeUndefined();
+      // Those deep pages count from their first row on; an order with nulls (no seek) from the start; past the end, exactly.
+      for (const raw of [{}, { sort_by: ['resource_type:desc'] }]) {
+        const all = ordered(rows, query(raw, 0));
+        const [short, full] = [await list(query(raw, total - 121), window), await list(query(raw, total - 120), window)];
+        expect([short.count, short.countIsLowerBound, full.count, full.countIsLowerBound]).toEqual([total - 1, true, total, undefined]);
+        expect(short.items.map((item) => item.id)).toEqual(all.slice(total - 121, total - 101).map((row) => row.id));
+        expect(full.items.map((item) => item.id)).toEqual(all.slice(total - 120, total - 100).map((row) => row.id));
+        expect(await list(query(raw, total + 100), window)).toEqual({ count: total, items: [] });
+      }
       // A filter's matches the same way; a page of them and its count agree with the whole order.
       const failures = { outcome: ['failure'] };
       const all = ordered(matching(failures), query(failures, 0));

@@ -26,7 +26,7 @@ export interface ListRowsOptions {
  * cache, the count is read once per data version, and a page past an offset whose row is known
  * (an earlier page's first or last row) seeks to that row and walks only the rest. A page past
  * a deep offset walks back from the list's end when that is nearer (the exact count known
- * first). A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
+ * first); with a count window, its count starts at its first row. A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
  */
 export async function listRows<Row>(
   db: Kysely<Database>,
@@ -48,9 +48,10 @@ export async function listRows<Row>(
 }
 
 /**
- * From this offset on, a page waits for the count and, when the count is exact, walks from
- * whichever end of the list is nearer: the entries it walks are then bounded by half the
- * matches, not by the offset. Below it the walk costs less than the wait (tens of microseconds).
+ * From this offset on, a page waits for the count and walks from whichever end of the list is
+ * nearer: the entries it walks are then bounded by half the matches, not by the offset. A
+ * windowed list instead reads the page first and counts only past its first row. Below it the
+ * walk costs less than the wait (tens of microseconds).
  */
 export const deepOffset = 10_000;
 
@@ -116,8 +117,27 @@ async function listRowsOver<Row>(
   // A transaction's one connection takes one statement at a time (pg refuses a second meanwhile).
   const both = async <A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> =>
     db.isTransaction ? [await first(), await second()] : Promise.all([first(), second()]);
+  /**
+   * A deep page of a windowed list, then its count from the page's first row on: the offset
+   * counts the rows before it, so only the page and the window are walked again, not the offset
+   * (a row written between the two statements moves the count by one, as it moves an offset page).
+   */
+  const deepWindowed = async (count: () => Promise<number>, anchor: Anchor | undefined): Promise<[Row[], Counted] | undefined> => {
+    const seekable = seekKeys(orderKeys(query));
+    if (enough === undefined || !seekable) return undefined;
+    const rows = await pageAt(undefined, anchor);
+    const values = rows.length > 0 ? seekable.map((key) => sortValue(key, rows[0] as Record<string, unknown>)) : [];
+    // Past the end (or a key the store does not select): the count from the start, no more than the offset.
+    if (values.length === 0 || values.some((value) => value === undefined)) return [rows, counted(await count())];
+    const pastStart = sql<{ count: number | string }>`select count(*) as count from (select 1 as one from ${sql.table(table)}
+      where ${seekFrom(seekable, values)} and ${checked()} limit ${enough - query.offset + 1}) as windowed`;
+    const after = Number((await pastStart.execute(db)).rows[0]?.count ?? 0);
+    return [rows, counted(query.offset + after)];
+  };
   /** The page and the count: one after the other when the count decides the walk, else side by side. */
   const pageAndCount = async (count: () => Promise<number>, known: number | undefined, anchor?: Anchor): Promise<[Row[], Counted]> => {
+    const deep = known === undefined && query.offset >= deepOffset ? await deepWindowed(count, anchor) : undefined;
+    if (deep) return deep;
     if (known === undefined && query.offset < deepOffset) {
       const [rows, total] = await both(() => pageAt(undefined, anchor), count);
       return [rows, counted(total)];
