@@ -1,19 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListQuery, RawQuery } from '../../list-query/list-query.js';
 import { parseListQuery } from '../../list-query/parse-list-query.js';
 import { auditEventListSpec } from '../../domain/audit-event.js';
 import { lowerAscii } from '../../list-query/ascii-case.js';
 import type { ListTimeBound } from './list-time-bound.js';
-import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
 import { postgresOrSkip } from '../../testing/postgres-test-database.js';
-import { migratedPostgres } from '../../testing/migrated-postgres.js';
-import type { Database } from './kysely-schema.js';
+import { migratedPostgresKysely, migratedSqliteKysely, type MigratedKysely } from '../../testing/migrated-kysely.js';
 import { deepOffset, listRows, type ListRowsOptions } from './kysely-list-rows.js';
 
 /**
@@ -26,38 +21,12 @@ import { deepOffset, listRows, type ListRowsOptions } from './kysely-list-rows.j
 // Locally a missing server skips with the reason printed; on CI it fails.
 const unreachable = await postgresOrSkip('the PostgreSQL half of the deep page tests');
 
-interface Opened {
-  db: Kysely<Database>;
-  close(): Promise<void>;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'dms-deep-pages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function openSqlite(): Promise<Opened> {
-  const file = join(dir, 'deep.sqlite');
-  const storage = openSqliteStorage({ file });
-  await storage.migrate();
-  await storage.close();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
-  return { db, close: () => db.destroy() };
-}
-
-async function openPostgres(): Promise<Opened> {
-  const { url, close: closeDatabase } = await migratedPostgres();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
-  return {
-    db,
-    async close() {
-      await db.destroy();
-      await closeDatabase();
-    },
-  };
-}
-
 const adapters = [
-  { name: 'sqlite', open: openSqlite, skip: false },
-  { name: 'postgres', open: openPostgres, skip: unreachable !== undefined },
+  { name: 'sqlite', open: () => migratedSqliteKysely(join(dir, 'deep.sqlite')), skip: false },
+  { name: 'postgres', open: migratedPostgresKysely, skip: unreachable !== undefined },
 ] as const;
 
 /** Past the deep offset by 300 rows: pages there may walk from the end. */
@@ -78,12 +47,12 @@ const columns = ['id', 'at', 'actor_name', 'resource_type', 'outcome'];
 function event(i: number) {
   return {
     at: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 1000).toISOString(),
-    actor_kind: 'user',
+    actor_kind: 'user' as const,
     actor_name: names[i % names.length]!,
-    via: 'rest',
-    action: 'update',
+    via: 'rest' as const,
+    action: 'update' as const,
     resource_type: i % 4 === 0 ? null : types[i % 3]!,
-    outcome: i % 50 === 7 ? 'failure' : 'success',
+    outcome: i % 50 === 7 ? ('failure' as const) : ('success' as const),
   };
 }
 
@@ -109,7 +78,7 @@ function ordered(rows: readonly Row[], query: ListQuery): Row[] {
 
 for (const adapter of adapters) {
   describe.skipIf(adapter.skip)(`deep pages and count windows (${adapter.name})`, () => {
-    let opened: Opened;
+    let opened: MigratedKysely;
     let rows: Row[];
     beforeAll(async () => {
       opened = await adapter.open();
@@ -132,7 +101,13 @@ for (const adapter of adapters) {
     const matching = (raw: RawQuery) => rows.filter((row) => raw['outcome'] === undefined || row.outcome === raw['outcome'][0]);
 
     it('pages past the deep offset answer what the whole order holds there, walked from whichever end is nearer', async () => {
-      const orders: RawQuery[] = [{}, { sort_by: ['resource_type'] }, { sort_by: ['resource_type:desc'] }, { sort_by: ['actor:ci|at:desc'] }, { sort_by: ['id'] }];
+      const orders: RawQuery[] = [
+        {},
+        { sort_by: ['resource_type'] },
+        { sort_by: ['resource_type:desc'] },
+        { sort_by: ['actor:ci|at:desc'] },
+        { sort_by: ['id'] },
+      ];
       for (const raw of orders) {
         const all = ordered(rows, query(raw, 0));
         for (const offset of [deepOffset - 1, deepOffset, deepOffset + 137, total - 20, total - 5, total, total + 100]) {

@@ -145,7 +145,8 @@ async function listRowsOver<Row>(
     const total = counted(known ?? (await count()));
     return [await pageAt(total, anchor), total];
   };
-  const answer = (items: Row[], total: Counted): ListPage<Row> => (total.exact ? { count: total.count, items } : { count: total.count, items, countIsLowerBound: true });
+  const answer = (items: Row[], total: Counted): ListPage<Row> =>
+    total.exact ? { count: total.count, items } : { count: total.count, items, countIsLowerBound: true };
   if (!cache) {
     const [items, total] = await pageAndCount(countRows, undefined);
     return answer(items, total);

@@ -68,15 +68,7 @@ export function JobsScreen() {
             onToggle={(jobId) => setOpenId((current) => (current === jobId ? null : jobId))}
             onRetried={jobs.reload}
           />
-          <Pager
-            label="Jobs"
-            page={page}
-            perPage={perPage}
-            count={count}
-            atLeast={jobs.data.countIsLowerBound}
-            onPage={setPage}
-            onPerPage={setPerPage}
-          />
+          <Pager label="Jobs" page={page} perPage={perPage} count={count} atLeast={jobs.data.countIsLowerBound} onPage={setPage} onPerPage={setPerPage} />
         </>
       )}
     </>
