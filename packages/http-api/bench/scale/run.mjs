@@ -142,7 +142,7 @@ async function main() {
   record('scale.list_count_cpu_ms_max', Math.max(...countCost.map((c) => c.cpuMs)), 'ms');
   notes.push(
     `scale lists: ${plans.length} statements explained (printed above the table), ${offIndex.length} read a whole table${offIndex.length ? `: ${offIndex.map((plan) => plan.path).join(', ')}` : ''}; ` +
-      `each answer's count statement visits its matches up to the page's end plus 10,000 (decision 186; `rows` is what it answered): the thread's CPU for it alone (median of 3, in the bench process, so the machine's other load is not counted): ${countCost.map((c) => `${c.path} ${c.rows} rows ${round(c.cpuMs, 1)} ms`).join(', ')}`,
+      `each answer's count statement visits its matches up to the page's end plus 10,000 (decision 186; 'rows' is what it answered): the thread's CPU for it alone (median of 3, in the bench process, so the machine's other load is not counted): ${countCost.map((c) => `${c.path} ${c.rows} rows ${round(c.cpuMs, 1)} ms`).join(', ')}`,
   );
   if (args.seedOnly) return;
 
