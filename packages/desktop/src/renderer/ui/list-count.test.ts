@@ -10,7 +10,8 @@ const text = (markup: string) => markup.replace(/<!-- -->/g, '').replace(/<[^>]+
 describe('a history list whose count is a lower bound (docs/decisions/186-history-list-counts.md)', () => {
   it('issue 48: says "More than" and "+" for a lower bound, the exact count as it is', () => {
     const noop = () => undefined;
-    const pager = (atLeast: boolean) => text(renderToStaticMarkup(createElement(Pager, { label: 'Jobs', page: 2, perPage: 25, count: 10_050, atLeast, onPage: noop })));
+    const pager = (atLeast: boolean) =>
+      text(renderToStaticMarkup(createElement(Pager, { label: 'Jobs', page: 2, perPage: 25, count: 10_050, atLeast, onPage: noop })));
     expect(pager(true)).toContain('Page 2 of 402+ (26–50 of 10050+)');
     expect(pager(false)).toContain('Page 2 of 402 (26–50 of 10050)');
     const count = (atLeast: boolean, filtered: boolean) =>
