@@ -26,7 +26,8 @@ export interface ListRowsOptions {
  * cache, the count is read once per data version, and a page past an offset whose row is known
  * (an earlier page's first or last row) seeks to that row and walks only the rest. A page past
  * a deep offset walks back from the list's end when that is nearer (the exact count known
- * first); with a count window, its count starts at its first row. A list whose filters scan runs within the dialect's time bound: past it, a 400 naming it.
+ * first); with a count window, its count starts at its first row. A list whose filters scan
+ * runs within the dialect's time bound: past it, a 400 naming it.
  */
 export async function listRows<Row>(
   db: Kysely<Database>,
