@@ -148,6 +148,11 @@ export const snmpDefaults = {
 export const listDefaults = {
   pageSize: 20,
   maxPageSize: 100,
+  /**
+   * The audit and job lists count their matches at most this far past the page's end; beyond,
+   * `count` is a lower bound and the answer says so (docs/decisions/186-history-list-counts.md).
+   */
+  historyCountWindow: 10_000,
 } as const;
 
 /**

@@ -169,6 +169,48 @@ export function destroyAgent() {
   agent.destroy();
 }
 
+const errorText = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The end every bench section shares. Runs `main`; an error of it is noted (`ERROR: …` in
+ * `notes`), logged with its stack, and sets exit code 1. Past `budgetMs` (none when omitted) the
+ * section reports what it has, noted INCOMPLETE, and exits 1; on SIGINT or SIGTERM it cleans up
+ * and exits 130; at process exit children are killed whatever happened. Then the keep-alive
+ * agent is closed, children and temp dirs cleaned up, and `report()` runs, once.
+ */
+export async function withBudget({ budgetMs, main, report, notes, log }) {
+  let finished = false;
+  const watchdog =
+    budgetMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (finished) return;
+          log(`time budget of ${budgetMs / 1000} s exceeded: stopping`);
+          notes.push('INCOMPLETE: the time budget was exceeded');
+          try {
+            report();
+          } catch {
+            /* nothing more to say */
+          }
+          void cleanupAll().finally(() => process.exit(1));
+        }, budgetMs);
+  process.on('exit', cleanupSync);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanupAll().finally(() => process.exit(130)));
+  try {
+    await main();
+  } catch (error) {
+    notes.push(`ERROR: ${errorText(error)}`);
+    log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    finished = true;
+    clearTimeout(watchdog);
+    destroyAgent();
+    await cleanupAll();
+    report();
+  }
+}
+
 /** Polls `url` (with `headers`) until it answers 2xx or the child exits. */
 export async function waitForHttp(url, child, timeoutMs = 30_000, headers = {}) {
   const deadline = Date.now() + timeoutMs;

@@ -83,4 +83,9 @@ export interface ListSpec {
 export interface ListPage<T> {
   count: number;
   items: T[];
+  /**
+   * Set when `count` is a lower bound: a list that counts its matches only so far past the
+   * page (docs/decisions/186-history-list-counts.md) found more than that. Absent: exact.
+   */
+  countIsLowerBound?: true;
 }

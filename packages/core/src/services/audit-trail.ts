@@ -168,11 +168,14 @@ export class AuditTrail {
     this.told(stored);
   }
 
-  /** GET /audit_events: admins only, newest first unless `sort_by` says otherwise. */
-  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; audit_events: AuditEvent[] }> {
+  /**
+   * GET /audit_events: admins only, newest first unless `sort_by` says otherwise; `count` exact
+   * unless `countIsLowerBound` (docs/decisions/186-history-list-counts.md), which is not part of the body.
+   */
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; audit_events: AuditEvent[]; countIsLowerBound: boolean }> {
     authorizeAdmin(principal, 'audit_events', 'index', 'read the audit log');
     const page = await this.deps.storage.auditEvents.list(newestFirst(parseListQuery(raw, auditEventListSpec), 'at'));
-    return { count: page.count, audit_events: page.items.map(presentAuditEvent) };
+    return { count: page.count, audit_events: page.items.map(presentAuditEvent), countIsLowerBound: page.countIsLowerBound === true };
   }
 
   /** Deletes events older than `before`, a batch at a time; resolves how many. */

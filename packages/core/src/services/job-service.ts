@@ -158,20 +158,21 @@ export class JobService {
     return this.deps.storage.jobs.countUnfinishedByKind();
   }
 
-  /**
-   * GET /jobs: the jobs the principal may read (`visibleTo`), with the one list contract,
-   * newest first unless `sort_by` says otherwise.
-   */
   /** Whether `list` answers every job or only the principal's own (docs/decisions/140-jobs-scope-header.md). */
   listScope(principal: Principal): JobListScope {
     return jobListScope(principal);
   }
 
-  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; jobs: Job[] }> {
+  /**
+   * GET /jobs: the jobs the principal may read (`visibleTo`), with the one list contract,
+   * newest first unless `sort_by` says otherwise; `count` exact unless `countIsLowerBound`
+   * (docs/decisions/186-history-list-counts.md), which is not part of the body.
+   */
+  async list(principal: Principal, raw: RawQuery): Promise<{ count: number; jobs: Job[]; countIsLowerBound: boolean }> {
     authorize(principal, 'jobs', 'index');
     const query = onlyVisible(newestFirst(parseListQuery(raw, jobListSpec), 'created_at'), principal);
     const page = await this.deps.storage.jobs.list(query);
-    return { count: page.count, jobs: page.items.map((job) => presentJobResource(job, principal)) };
+    return { count: page.count, jobs: page.items.map((job) => presentJobResource(job, principal)), countIsLowerBound: page.countIsLowerBound === true };
   }
 
   /**

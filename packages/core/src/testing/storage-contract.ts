@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { Storage } from '../ports/storage.js';
 import type { ListQuery } from '../list-query/list-query.js';
 import { isDomainError } from '../errors/domain-error.js';
+import { listDefaults } from '../defaults.js';
 
 export type StorageFactory = () => Promise<Storage>;
 
@@ -731,6 +732,56 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.auditEvents.purge(at(62), 10)).toBe(1);
       expect((await storage.auditEvents.list({ limit: 10, offset: 0, sort: [], filters: [] })).items.map((event) => event.actor_name)).toEqual(['alice']);
     });
+
+    it('issue 48: the audit and job lists count at most 10,000 matches past the page, and say when their count is a lower bound', async () => {
+      const window = listDefaults.historyCountWindow;
+      const at = (i: number) => new Date(Date.UTC(2026, 0, 7) + i * 1000).toISOString();
+      // One past what a first page of one counts: the window plus the page, plus one.
+      const many = window + 2;
+      await storage.transaction(async (stores) => {
+        for (let i = 0; i < many; i++) {
+          await stores.auditEvents.append({
+            at: at(i),
+            actor_kind: 'system',
+            actor_id: null,
+            actor_name: 'scheduler',
+            via: 'scheduler',
+            client_address: null,
+            request_id: null,
+            action: 'test',
+            resource_type: 'nas_shares',
+            resource_id: String(i % 7),
+            resource_name: null,
+            changes: null,
+            outcome: i % 2 === 0 ? 'success' : 'failure',
+          });
+          await stores.jobs.enqueue({ id: `many-${i}`, kind: 'share_test', nas_id: 1, share_id: null, total: 1, payload_enc: null, created_at: at(i) });
+        }
+      });
+      const newest = [{ field: 'at', direction: 'desc' as const, nullable: false }];
+      const first = await storage.auditEvents.list(query({ limit: 1, sort: newest }));
+      expect(first).toMatchObject({ count: window + 1, countIsLowerBound: true });
+      expect(first.items.map((event) => event.at)).toEqual([at(many - 1)]);
+      // A page whose window reaches the end counts exactly.
+      const last = await storage.auditEvents.list(query({ limit: 1, offset: 1, sort: newest }));
+      expect(last.count).toBe(many);
+      expect(last.countIsLowerBound).toBeUndefined();
+      // A filter narrows what is counted, within the same window.
+      for (const filter of [
+        { field: 'outcome', op: 'eq' as const, values: ['failure'] },
+        { field: 'actor_kind', op: 'eq' as const, values: ['system'] },
+      ]) {
+        const filtered = await storage.auditEvents.list(query({ limit: 100, filters: [filter], sort: newest }));
+        const expected = filter.field === 'outcome' ? many / 2 : many;
+        expect(filtered.count).toBe(Math.min(expected, 100 + window));
+        expect(filtered.countIsLowerBound === true).toBe(expected > 100 + window);
+      }
+      const created = [{ field: 'created_at', direction: 'desc' as const, nullable: false }];
+      expect(await storage.jobs.list(query({ limit: 1, sort: created }))).toMatchObject({ count: window + 1, countIsLowerBound: true });
+      const jobs = await storage.jobs.list(query({ limit: 1, offset: 1, sort: created }));
+      expect(jobs.count).toBe(many);
+      expect(jobs.countIsLowerBound).toBeUndefined();
+    }, 60_000);
 
     // Races one SQLite writer hides and several PostgreSQL connections (or replicas) do not.
     it('race: two pools taking one share at once: exactly one succeeds, the other is a conflict', async () => {

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDms } from '@dms/core/runtime';
 import { systemPrincipal } from '@dms/core';
-import { cleanupAll, cleanupSync, makeTempDir, round } from '../lib.mjs';
+import { makeTempDir, round, withBudget } from '../lib.mjs';
 import { mergeResults, printResults } from '../report.mjs';
 import { loopDelayWindow } from '../watch/loop-delay.mjs';
 
@@ -141,18 +141,13 @@ async function main() {
   }
 }
 
-process.on('exit', cleanupSync);
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  notes.push(`ERROR: ${error instanceof Error ? error.message : String(error)}`);
-  log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-} finally {
-  await cleanupAll();
-  printResults(results, targets, notes);
-  mergeResults(resultsFile, results);
-  console.log(`\nmerged ${results.length} rows into ${resultsFile} (bench notify took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-}
-process.exitCode = failed ? 1 : 0;
+await withBudget({
+  main,
+  notes,
+  log,
+  report() {
+    printResults(results, targets, notes);
+    mergeResults(resultsFile, results);
+    console.log(`\nmerged ${results.length} rows into ${resultsFile} (bench notify took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  },
+});

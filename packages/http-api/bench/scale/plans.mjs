@@ -1,7 +1,8 @@
 // The statements the core runs for the scale section's list requests, and their plans on the
 // seeded database: the bench opens the storage itself, calls the core's list as the route would
 // (statements noted by history/statement-plans.mjs), then explains each one. A list's cost grows
-// with what its plan reads: a whole table (flagged), or every match of its filter for the count.
+// with what its plan reads: a whole table (flagged), or the matches of its filter its count visits
+// (for the audit and job lists, up to the page's end plus 10,000: docs/decisions/186-history-list-counts.md).
 import { randomBytes } from 'node:crypto';
 import { captureStatements, explainStatements } from '../history/statement-plans.mjs';
 

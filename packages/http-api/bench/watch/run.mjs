@@ -12,7 +12,7 @@ import { mergeResults, printResults } from '../report.mjs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, cleanupSync, round } from '../lib.mjs';
+import { round, withBudget } from '../lib.mjs';
 import { defaultPgServerUrl } from '../pg-bench.mjs';
 import { sqliteCommitFloor } from './commit-floor.mjs';
 import { directRun, scheduledRun } from './scheduled-run.mjs';
@@ -217,19 +217,4 @@ async function main() {
   }
 }
 
-const watchdog = setTimeout(() => {
-  log(`time budget of ${budgetMs / 1000} s exceeded: stopping`);
-  notes.push('INCOMPLETE: the time budget was exceeded');
-  report();
-  void cleanupAll().finally(() => process.exit(1));
-}, budgetMs);
-process.on('exit', cleanupSync);
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanupAll().finally(() => process.exit(130)));
-
-try {
-  await main();
-} finally {
-  clearTimeout(watchdog);
-  await cleanupAll();
-  report();
-}
+await withBudget({ budgetMs, main, report, notes, log });

@@ -7,6 +7,7 @@ import { integerParameter, waitBounds } from '../contracts/integer-parameter.js'
 import { collectionExample, jobExample, jobWorkingExample } from '../contracts/examples.js';
 import { defineOperation } from './operation.js';
 import { jobResponse } from './job-answers.js';
+import { countHeader, countHeaderDescription, withCountHeader } from './list-count-header.js';
 
 /** Who reads which jobs (the core's rule), said on both operations. */
 const visibility =
@@ -25,14 +26,14 @@ const { count, jobs } = await dms.jobs.list({
 });`,
     handle: async (c, core) => {
       const principal = c.get('principal');
-      const page = await core.jobs.list(principal, rawQuery(c));
-      return respondJson(c, page, 200, { [jobsScopeHeader]: core.jobs.listScope(principal) });
+      const { body, headers } = withCountHeader(await core.jobs.list(principal, rawQuery(c)));
+      return respondJson(c, body, 200, { ...headers, [jobsScopeHeader]: core.jobs.listScope(principal) });
     },
     method: 'get',
     path: '/jobs',
     tag: 'jobs',
     summary: 'List jobs',
-    description: `One page of jobs and \`count\`, the number of matches before paging, newest first (\`created_at\` descending) unless \`sort_by\` says otherwise. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`kind\` (\`share_test\`, \`share_scan\`), \`status\`, \`nas_share_id\`, \`nas_id\`, \`requester\` (the user's or key's name, or \`scheduler\`), \`created_at\` and \`finished_at\` (ISO 8601 UTC, with the compare operators: \`created_at=>=2025-01-15T00:00:00Z\`). ${visibility} Finished jobs are kept \`job_retention_days\` (see the settings).`,
+    description: `One page of jobs and \`count\`, the number of matches before paging (exact up to 10,000 past the page, then a lower bound: see \`${countHeader}\`), newest first (\`created_at\` descending) unless \`sort_by\` says otherwise. Takes \`limit\`/\`offset\` or \`page\`/\`per_page\`, \`sort_by\` and filters (see *Lists* in the introduction) on \`id\`, \`kind\` (\`share_test\`, \`share_scan\`), \`status\`, \`nas_share_id\`, \`nas_id\`, \`requester\` (the user's or key's name, or \`scheduler\`), \`created_at\` and \`finished_at\` (ISO 8601 UTC, with the compare operators: \`created_at=>=2025-01-15T00:00:00Z\`). ${visibility} Finished jobs are kept \`job_retention_days\` (see the settings).`,
     scope: { controller: 'jobs', action: 'index' },
     query: listQueryParameters(jobListSpec),
     success: {
@@ -43,6 +44,7 @@ const { count, jobs } = await dms.jobs.list({
       headers: {
         [jobsScopeHeader]:
           '`all`: the list (and `count`) covers every job; `own`: only the jobs of this key’s own key tree, as the key lacks `nas_shares / show`',
+        [countHeader]: countHeaderDescription,
       },
     },
   }),

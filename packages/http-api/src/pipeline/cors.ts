@@ -11,10 +11,11 @@ import type { Next, Step } from './step.js';
 /**
  * The answer headers a page may read beyond the safelisted ones: `Location` is where a started
  * job is followed, `Dms-Released-Shares` how many shares a deleted pool released, `Dms-Jobs-Scope` whether
- * GET /jobs listed every job or only the credential's own.
+ * GET /jobs listed every job or only the credential's own, `Dms-Count` whether a history list's
+ * `count` is exact or a lower bound.
  */
 const exposed =
-  'X-Request-Id, ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate, Dms-Released-Shares, Dms-Jobs-Scope';
+  'X-Request-Id, ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate, Dms-Released-Shares, Dms-Jobs-Scope, Dms-Count';
 const cacheMs = 2_000;
 
 /**

@@ -58,6 +58,13 @@ describe('GET /audit_events', () => {
     await expectModelError(await t.call('GET', api('/audit_events'), { auth: await t.bearer('jobs/index', 'users/index') }), 403, 'scope', 'forbidden');
   });
 
+  it('issue 48: says in Dms-Count whether count is exact, and keeps that out of the body', async () => {
+    const res = await t.call('GET', api('/audit_events?limit=1'), { auth: t.basic });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('dms-count')).toBe('exact');
+    expect(Object.keys(await readJson<AuditEventCollection>(res)).sort()).toEqual(['audit_events', 'count']);
+  });
+
   it('records the create, update and delete of a NAS over REST: actor, via, client address, request id, changes', async () => {
     const name = unique('audited-nas');
     const created = await t.call('POST', api('/nas'), { auth: t.basic, body: { name, host: 'nas.example', type: 'nfs_v4', comment: 'first floor' } });

@@ -183,6 +183,13 @@ describe('GET /jobs and GET /jobs/{job_id}', () => {
     expect(await scopeOf(await t.bearer('jobs/index', 'nas_shares/show'))).toBe('all');
   });
 
+  it('issue 48: says in Dms-Count whether count is exact, and keeps that out of the body', async () => {
+    const res = await t.call('GET', api('/jobs?limit=1'), { auth: t.basic });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('dms-count')).toBe('exact');
+    expect(Object.keys(await readJson<object>(res)).sort()).toEqual(['count', 'jobs']);
+  });
+
   it('shows one job: 200 once finished (with an ETag), 202 while queued, 404 for an unknown id', async () => {
     const finished = await t.call('GET', api(`/jobs/${failedId}`), { auth: t.basic });
     expect(finished.status).toBe(200);
@@ -215,6 +222,8 @@ describe('a job started from a web page', () => {
     expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Location');
     // issue 45: a page may read whether GET /jobs listed every job or only its key's own.
     expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Dms-Jobs-Scope');
+    // issue 48: and whether a history list's count is exact or a lower bound.
+    expect(res.headers.get('access-control-expose-headers')?.split(', ')).toContain('Dms-Count');
     expect(res.headers.get('location')).toBe(`/api/v2/jobs/${(await readJson<{ job_id: string }>(res)).job_id}`);
   });
 });

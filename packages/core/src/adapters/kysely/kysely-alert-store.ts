@@ -134,7 +134,7 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async list(query: ListQuery, reader?: AlertReader) {
-    const page = await listRows<Row>(this.db, this.quirks, 'alerts', columns, query, undefined, reader && visibleTo(reader));
+    const page = await listRows<Row>(this.db, this.quirks, 'alerts', columns, query, { visible: reader && visibleTo(reader) });
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

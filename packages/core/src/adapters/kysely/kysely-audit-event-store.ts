@@ -7,6 +7,7 @@ import { auditEventColumns as columns, type AuditEventRow } from '../../tables/a
 import { parseJsonText, toJsonText } from '../../tables/json-text.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
+import { listDefaults } from '../../defaults.js';
 
 type Row = AuditEventRow;
 
@@ -68,8 +69,8 @@ export class KyselyAuditEventStore implements AuditEventStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<Row>(this.db, this.quirks, 'audit_events', columns, query);
-    return { count: page.count, items: page.items.map(toRecord) };
+    const page = await listRows<Row>(this.db, this.quirks, 'audit_events', columns, query, { countWindow: listDefaults.historyCountWindow });
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   async purge(before: string, limit: number, action?: AuditAction) {

@@ -10,6 +10,7 @@ import { preparedFirst, type FirstRowReader } from './kysely-prepared.js';
 import { JobBatcher } from './kysely-job-batch.js';
 import type { ListQuery } from '../../list-query/list-query.js';
 import { listRows } from './kysely-list-rows.js';
+import { listDefaults } from '../../defaults.js';
 
 /** Takes the oldest queued job of the requester with the fewest working jobs, atomically. */
 function claimStatement(quirks: DialectQuirks, workerId: string, now: string) {
@@ -258,8 +259,8 @@ export class KyselyJobStore implements JobStore {
 
   async list(query: ListQuery) {
     // Every column: the payload is selected too but never leaves the core (JobService presents).
-    const page = await listRows<Selectable<JobTable>>(this.db, this.quirks, 'jobs', jobColumns, query);
-    return { count: page.count, items: page.items.map(toRecord) };
+    const page = await listRows<Selectable<JobTable>>(this.db, this.quirks, 'jobs', jobColumns, query, { countWindow: listDefaults.historyCountWindow });
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   async countByStatus() {

@@ -1,19 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../ports/storage.js';
 import type { ListQuery, RawQuery } from '../../list-query/list-query.js';
 import { parseListQuery } from '../../list-query/parse-list-query.js';
 import { nasListSpec } from '../../domain/nas.js';
 import type { ListTimeBound } from './list-time-bound.js';
-import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
 import { postgresOrSkip } from '../../testing/postgres-test-database.js';
-import { migratedPostgres } from '../../testing/migrated-postgres.js';
-import type { Database } from './kysely-schema.js';
+import { migratedPostgresKysely, migratedSqliteKysely, type MigratedKysely } from '../../testing/migrated-kysely.js';
 import { listRows } from './kysely-list-rows.js';
 import { createListCache } from './kysely-list-cache.js';
 
@@ -25,55 +19,20 @@ import { createListCache } from './kysely-list-cache.js';
 // Locally a missing server skips with the reason printed; on CI it fails.
 const unreachable = await postgresOrSkip('the PostgreSQL half of the decimal list tests');
 
-interface Opened {
-  storage: Storage;
-  /** A Kysely of its own on the same database, for listRows with a cache. */
-  db: Kysely<Database>;
-  close(): Promise<void>;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'dms-decimal-list-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function openSqlite(): Promise<Opened> {
-  const file = join(dir, 'list.sqlite');
-  const storage = openSqliteStorage({ file });
-  await storage.migrate();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
-  return {
-    storage,
-    db,
-    async close() {
-      await db.destroy();
-      await storage.close();
-    },
-  };
-}
-
-async function openPostgres(): Promise<Opened> {
-  const { url, storage, close: closeDatabase } = await migratedPostgres();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-  return {
-    storage,
-    db,
-    async close() {
-      await db.destroy();
-      await closeDatabase();
-    },
-  };
-}
 
 /** In id order: text order and number order differ (`9.00` > `100.50` as text), equal numbers written apart, nulls. */
 const prices = [null, '9.00', '100.50', '250', '12.5', null, '9', '1000.0001', '12.50', '99.9999', '100', '0', '999999999999999.9999'];
 
 const adapters = [
-  { name: 'sqlite', open: openSqlite, skip: false },
-  { name: 'postgres', open: openPostgres, skip: unreachable !== undefined },
+  { name: 'sqlite', open: () => migratedSqliteKysely(join(dir, 'list.sqlite')), skip: false },
+  { name: 'postgres', open: migratedPostgresKysely, skip: unreachable !== undefined },
 ] as const;
 
 for (const adapter of adapters) {
   describe.skipIf(adapter.skip)(`decimal lists (${adapter.name})`, () => {
-    let opened: Opened;
+    let opened: MigratedKysely;
     /** Each NAS's id, in the order of `prices`. */
     const ids: number[] = [];
     beforeAll(async () => {
@@ -152,7 +111,7 @@ for (const adapter of adapters) {
         const query = (offset: number): ListQuery => ({ ...parsed, limit: 3, offset, sort: parsed.sort.map((key) => ({ ...key, nullable: false })) });
         const all = expectedOrder(direction).filter((id) => prices[ids.indexOf(id)] !== null);
         for (const offset of [0, 3, 6, 9, 1, 4, 7, 10]) {
-          const page = await listRows<{ id: number }>(opened.db, { listTimeBound: unbounded }, 'nas', columns, query(offset), cache);
+          const page = await listRows<{ id: number }>(opened.db, { listTimeBound: unbounded }, 'nas', columns, query(offset), { cache });
           expect(page.count).toBe(all.length);
           expect(
             page.items.map((item) => item.id),

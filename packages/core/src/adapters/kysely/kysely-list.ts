@@ -147,6 +147,14 @@ export function orderByClause(query: ListQuery): RawBuilder<unknown> {
 }
 
 /**
+ * The list's order read from its other end: every key's direction turned, nulls with it (an
+ * ascending key's `nulls first` becomes `desc nulls last`), so the rows come exactly reversed.
+ */
+export function reversedOrderByClause(query: ListQuery): RawBuilder<unknown> {
+  return sql.join(orderKeys(query).map((key) => orderKey({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' })));
+}
+
+/**
  * The rows at or after the row whose sort keys hold `values`, in the order of `keys` (which
  * end at id, so the order is total). For NOT NULL keys only (`seekKeys`). The first key's bound
  * leads, so that an index on it starts there; the rest decides among rows equal to it:

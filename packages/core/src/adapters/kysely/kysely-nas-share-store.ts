@@ -55,7 +55,7 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   async list(query: ListQuery) {
-    const page = await listRows<ShareRow>(this.db, this.quirks, 'nas_shares', columns, query, this.lists);
+    const page = await listRows<ShareRow>(this.db, this.quirks, 'nas_shares', columns, query, { cache: this.lists });
     return { ...page, items: page.items.map((row) => toRecord(row)) };
   }
 

@@ -28,7 +28,7 @@ export class KyselyNotificationChannelStore implements NotificationChannelStore 
 
   async list(query: ListQuery) {
     const apiChannels = sql<boolean>`${sql.ref('notification_channels.trap_id')} is null`;
-    const page = await listRows<NotificationChannelRow>(this.db, this.quirks, 'notification_channels', columns, query, undefined, apiChannels);
+    const page = await listRows<NotificationChannelRow>(this.db, this.quirks, 'notification_channels', columns, query, { visible: apiChannels });
     return { count: page.count, items: page.items.map((row) => this.#api(row)) };
   }
 

@@ -147,7 +147,7 @@ export class KyselyNotificationDeliveryStore implements NotificationDeliveryStor
 
   async list(channelId: number, query: ListQuery) {
     const mine = sql<boolean>`${sql.ref('notification_deliveries.channel_id')} = ${channelId}`;
-    const page = await listRows<NotificationDeliveryRow>(this.db, this.quirks, 'notification_deliveries', columns, query, undefined, mine);
+    const page = await listRows<NotificationDeliveryRow>(this.db, this.quirks, 'notification_deliveries', columns, query, { visible: mine });
     return { count: page.count, items: page.items.map(toRecord) };
   }
 

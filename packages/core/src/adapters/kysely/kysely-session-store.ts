@@ -76,7 +76,7 @@ export class KyselySessionStore implements SessionStore {
   async list(query: ListQuery, now: string, userId?: number) {
     const live = sql<boolean>`expires_at > ${now}`;
     const visible = userId === undefined ? live : sql<boolean>`${live} and user_id = ${userId}`;
-    return await listRows<SessionRecord>(this.db, this.quirks, 'sessions', columns, query, undefined, visible);
+    return await listRows<SessionRecord>(this.db, this.quirks, 'sessions', columns, query, { visible });
   }
 
   async touch(id: string, at: string) {

@@ -12,6 +12,7 @@ import { notificationDigests } from './0030_notification_digests.js';
 import { roles } from './0031_roles.js';
 import { oidcTables } from './0032_oidc.js';
 import { totpSessions } from './0033_totp_sessions.js';
+import { historyFilterIndexes } from './0034_history_filter_indexes.js';
 
 /**
  * Every migration since 0021, in order: a new one is a file of this folder and a line here, and
@@ -31,6 +32,7 @@ export const sharedMigrations: readonly SharedMigration[] = [
   roles,
   oidcTables,
   totpSessions,
+  historyFilterIndexes,
 ];
 
 /** The shared migrations as one dialect's list takes them. */

@@ -45,8 +45,8 @@ export const jobsRouter = router({
    * unless sorted; each job with the names of its share and NAS, as the overview shows them.
    */
   list: userProcedure.input(historyQuery(jobListQuerySchema)).query(async ({ ctx, input }) => {
-    const { count, jobs } = await ctx.core.jobs.list(ctx.principal, input);
-    return { count, jobs: await withNames(ctx.core, ctx.principal, jobs) };
+    const { count, jobs, countIsLowerBound } = await ctx.core.jobs.list(ctx.principal, input);
+    return { count, countIsLowerBound, jobs: await withNames(ctx.core, ctx.principal, jobs) };
   }),
   /** One job with its steps and message (GET /jobs/{job_id}), and its share's and NAS's names. */
   get: userProcedure.input(oneJob).query(async ({ ctx, input }) => {

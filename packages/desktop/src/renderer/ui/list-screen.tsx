@@ -18,6 +18,8 @@ export function useFilteredPages<F>(initial: F) {
 
 interface ListCountProps {
   count: number;
+  /** `count` is a lower bound: a history list counted no further (docs/decisions/186-history-list-counts.md). */
+  atLeast?: boolean;
   /** One item's name: "job", "open alert". */
   noun: string;
   filtered: boolean;
@@ -25,12 +27,12 @@ interface ListCountProps {
 }
 
 /** Above a list: how many items there are (and that they match the filter), and Refresh. */
-export function ListCount({ count, noun, filtered, onRefresh }: ListCountProps) {
+export function ListCount({ count, atLeast = false, noun, filtered, onRefresh }: ListCountProps) {
   return (
     <div className="history-toolbar">
       <p className="storage-count">
-        {plural(count, noun)}
-        {filtered ? ` ${count === 1 ? 'matches' : 'match'} the filter` : ''}
+        {atLeast ? `More than ${plural(count, noun)}` : plural(count, noun)}
+        {filtered ? ` ${count === 1 && !atLeast ? 'matches' : 'match'} the filter` : ''}
       </p>
       <button type="button" className="secondary small" onClick={onRefresh}>
         Refresh

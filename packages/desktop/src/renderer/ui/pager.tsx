@@ -8,6 +8,8 @@ interface PagerProps {
   perPage: number;
   /** The list answer's `count`: matching items before pagination. */
   count: number;
+  /** `count` is a lower bound: there are more pages than it fills. */
+  atLeast?: boolean;
   onPage: (page: number) => void;
   /** Offers the page sizes when given. */
   onPerPage?: (perPage: number) => void;
@@ -19,8 +21,9 @@ export function pageCount(count: number, perPage: number): number {
 }
 
 /** "Page 2 of 3" with Previous and Next, under a table fed by the list contract's page/per_page. */
-export function Pager({ label, page, perPage, count, onPage, onPerPage }: PagerProps) {
+export function Pager({ label, page, perPage, count, atLeast = false, onPage, onPerPage }: PagerProps) {
   const pages = pageCount(count, perPage);
+  const more = atLeast ? '+' : '';
   const first = count === 0 ? 0 : (page - 1) * perPage + 1;
   const last = Math.min(count, page * perPage);
   return (
@@ -30,9 +33,11 @@ export function Pager({ label, page, perPage, count, onPage, onPerPage }: PagerP
       </button>
       <span aria-live="polite">
         Page {page} of {pages}
+        {more}
         <span className="hint">
           {' '}
-          ({first}–{last} of {count})
+          ({first}–{last} of {count}
+          {more})
         </span>
       </span>
       <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>

@@ -43,9 +43,23 @@ export function AuditScreen() {
       )}
       {events.data && count > 0 && (
         <>
-          <ListCount count={count} noun="event" filtered={filtered} onRefresh={() => (events.reload(), resourceTypes.reload())} />
+          <ListCount
+            count={count}
+            atLeast={events.data.countIsLowerBound}
+            noun="event"
+            filtered={filtered}
+            onRefresh={() => (events.reload(), resourceTypes.reload())}
+          />
           <AuditTable events={events.data.audit_events} openId={openId} onToggle={(id) => setOpenId((current) => (current === id ? null : id))} />
-          <Pager label="Audit events" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
+          <Pager
+            label="Audit events"
+            page={page}
+            perPage={perPage}
+            count={count}
+            atLeast={events.data.countIsLowerBound}
+            onPage={setPage}
+            onPerPage={setPerPage}
+          />
         </>
       )}
     </>

@@ -59,7 +59,7 @@ export function JobsScreen() {
       {jobs.data && count === 0 && filtered && <EmptyState title="No job matches the filter">Change the filter, or clear it to see every job.</EmptyState>}
       {jobs.data && count > 0 && (
         <>
-          <ListCount count={count} noun="job" filtered={filtered} onRefresh={jobs.reload} />
+          <ListCount count={count} atLeast={jobs.data.countIsLowerBound} noun="job" filtered={filtered} onRefresh={jobs.reload} />
           <JobTable
             jobs={rows}
             order={order}
@@ -68,7 +68,7 @@ export function JobsScreen() {
             onToggle={(jobId) => setOpenId((current) => (current === jobId ? null : jobId))}
             onRetried={jobs.reload}
           />
-          <Pager label="Jobs" page={page} perPage={perPage} count={count} onPage={setPage} onPerPage={setPerPage} />
+          <Pager label="Jobs" page={page} perPage={perPage} count={count} atLeast={jobs.data.countIsLowerBound} onPage={setPage} onPerPage={setPerPage} />
         </>
       )}
     </>
