@@ -71,12 +71,14 @@ export class ShareGaugeTable {
   #capacity: number;
   /** Gauge by gauge: the value of share `i` for gauge `g` is at `g * capacity + i`. */
   #values: Float64Array;
-  readonly #labels: Buffer[] = [];
+  #labels: Buffer[];
+  #labelBytes = 0;
 
   /** `expected`: about how many shares (the last scrape's count): room is doubled past it. */
   constructor(expected: number) {
-    this.#capacity = Math.max(64, expected);
+    this.#capacity = Math.max(64, Math.ceil(expected * 1.125));
     this.#values = new Float64Array(this.#capacity * encoded.length);
+    this.#labels = new Array<Buffer>(this.#capacity);
   }
 
   get count(): number {
@@ -86,8 +88,8 @@ export class ShareGaugeTable {
   add(row: ShareGaugeRow, labels: Buffer): void {
     if (this.#count === this.#capacity) this.#grow();
     for (let g = 0; g < encoded.length; g++) this.#values[g * this.#capacity + this.#count] = encoded[g]!.gauge.value(row) ?? Number.NaN;
-    this.#labels.push(labels);
-    this.#count++;
+    this.#labels[this.#count++] = labels;
+    this.#labelBytes += labels.length;
   }
 
   #grow(): void {
@@ -96,13 +98,13 @@ export class ShareGaugeTable {
     for (let g = 0; g < encoded.length; g++) values.set(this.#values.subarray(g * this.#capacity, g * this.#capacity + this.#count), g * capacity);
     this.#capacity = capacity;
     this.#values = values;
+    this.#labels.length = capacity;
   }
 
   /** The most bytes `write` writes (its buffer is taken first). */
   bound(): number {
-    let bound = 0;
+    let bound = this.#labelBytes * encoded.length;
     for (const { header, name } of encoded) bound += header.length + (name.length + maxNumberBytes + 1) * this.#count;
-    for (const label of this.#labels) bound += label.length * encoded.length;
     return bound;
   }
 
