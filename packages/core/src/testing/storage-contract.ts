@@ -850,7 +850,11 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       for (let i = 0; i < 5; i++) shares.push(await share(i % 2 === 0 ? a.id : b.id, `gauges-${i}`));
       const [first, second, third] = shares as [(typeof shares)[0], (typeof shares)[0], (typeof shares)[0]];
       await storage.pools.setMembers(pool.id, [second.id]);
-      await storage.shares.recordTest(first.id, { status: 'completed', at: '2026-11-29T01:15:00.250Z', capacity: { capacity_bytes: 2 ** 52, free_bytes: 2 ** 40 + 7 } });
+      await storage.shares.recordTest(first.id, {
+        status: 'completed',
+        at: '2026-11-29T01:15:00.250Z',
+        capacity: { capacity_bytes: 2 ** 52, free_bytes: 2 ** 40 + 7 },
+      });
       await storage.shares.recordScan(first.id, {
         at: '2026-11-29T02:00:00.001Z',
         file_count: 2 ** 33 + 1,
@@ -882,7 +886,20 @@ export function runStorageContract(name: string, open: StorageFactory): void {
         Date.parse('2026-11-29T02:00:00.001Z') / 1000,
         Date.parse('2027-01-01T00:00:00.999Z') / 1000,
       ]);
-      expect(rows[1]).toEqual([second.id, 'gauges-1', 'gauges-b', 'gauges-pool', 'unreachable', null, null, 0, 0, Date.parse('1999-12-31T23:59:59.999Z') / 1000, null, null]);
+      expect(rows[1]).toEqual([
+        second.id,
+        'gauges-1',
+        'gauges-b',
+        'gauges-pool',
+        'unreachable',
+        null,
+        null,
+        0,
+        0,
+        Date.parse('1999-12-31T23:59:59.999Z') / 1000,
+        null,
+        null,
+      ]);
       expect(rows[2]).toEqual([third.id, 'gauges-2', 'gauges-a', null, 'unknown', null, null, 0, 0, null, null, null]);
       // Pages of one, and of more than there are: the same rows.
       const all = async (pageSize: number) => {

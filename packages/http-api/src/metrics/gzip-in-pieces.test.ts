@@ -10,7 +10,8 @@ import { gzipInPieces } from './gzip-in-pieces.js';
 /** Lines much like a scrape's: labels repeated, values varying. */
 function exposition(lines: number): Buffer {
   const text: string[] = [];
-  for (let i = 0; i < lines; i++) text.push(`dms_share_free_bytes{share_id="${i}",share="projects-${i % 977}",nas="filer-${i % 20}",pool="pool-${i % 50}"} ${(i * 7919) % 1e9}\n`);
+  for (let i = 0; i < lines; i++)
+    text.push(`dms_share_free_bytes{share_id="${i}",share="projects-${i % 977}",nas="filer-${i % 20}",pool="pool-${i % 50}"} ${(i * 7919) % 1e9}\n`);
   return Buffer.from(text.join(''));
 }
 

@@ -32,7 +32,11 @@ describe('share label cache', () => {
     scrape(cache, [row(1, 'a', 'n', null), row(2, 'b', 'n', null), row(3, 'c', 'n', null)]);
     expect(cache.size).toBe(3);
     const labels = scrape(cache, [row(1, 'a', 'n', null), row(3, 'c', 'n', null), row(4, 'd', 'n', null)]);
-    expect(labels.map(String)).toEqual(['{share_id="1",share="a",nas="n",pool=""} ', '{share_id="3",share="c",nas="n",pool=""} ', '{share_id="4",share="d",nas="n",pool=""} ']);
+    expect(labels.map(String)).toEqual([
+      '{share_id="1",share="a",nas="n",pool=""} ',
+      '{share_id="3",share="c",nas="n",pool=""} ',
+      '{share_id="4",share="d",nas="n",pool=""} ',
+    ]);
     expect(cache.size).toBe(3);
     // A share id used again (a restored backup) with other names is not mistaken for the old share.
     expect(String(scrape(cache, [row(2, 'e', 'm', 'p')])[0])).toBe('{share_id="2",share="e",nas="m",pool="p"} ');

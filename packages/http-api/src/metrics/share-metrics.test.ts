@@ -166,7 +166,7 @@ describe('share capacity metrics', () => {
     expect(text).toContain(`share_id="${alone.id}"`);
   });
 
-  it("issue 47: a share renamed, its NAS or pool renamed, the share out of its pool, and a new share: the next scrape says so, each share once", async () => {
+  it('issue 47: a share renamed, its NAS or pool renamed, the share out of its pool, and a new share: the next scrape says so, each share once', async () => {
     const otherNas = await addNas(t, { type: 'local', host: 'localhost', name: 'nas-before' });
     const pool = await addPool(t, { name: 'pool-before' });
     const share = await testShare(await addShare(t, otherNas, { path: 'b', name: 'share-before' }));

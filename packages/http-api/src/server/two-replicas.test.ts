@@ -115,7 +115,9 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
   it("/metrics: a share renamed, its NAS and pool renamed, out of its pool, deleted on one replica: the other's next scrape says so", async () => {
     const key = await call(0, 'POST', '/api_keys', { name: 'prometheus', api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
     const scrape = async (replica: number) => {
-      const res = await fetch(new URL('/metrics', replicas[replica]!.base), { headers: { authorization: `Bearer ${String(key.body['key'])}`, 'accept-encoding': 'gzip' } });
+      const res = await fetch(new URL('/metrics', replicas[replica]!.base), {
+        headers: { authorization: `Bearer ${String(key.body['key'])}`, 'accept-encoding': 'gzip' },
+      });
       expect(res.status).toBe(200);
       return res.text();
     };
@@ -128,7 +130,8 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
     const started = await call(0, 'PUT', `/nas_shares/${id}/test`);
     while ((await call(1, 'GET', `/jobs/${String(started.body['job_id'])}?wait=10`)).status === 202);
     const healthy = (text: string) => text.split('\n').filter((line) => line.startsWith(`dms_share_healthy{share_id="${id}",`));
-    for (const replica of [0, 1]) expect(healthy(await scrape(replica))).toEqual([`dms_share_healthy{share_id="${id}",share="metrics-share",nas="metrics-nas",pool="metrics-pool"} 1`]);
+    for (const replica of [0, 1])
+      expect(healthy(await scrape(replica))).toEqual([`dms_share_healthy{share_id="${id}",share="metrics-share",nas="metrics-nas",pool="metrics-pool"} 1`]);
     expect((await call(0, 'PUT', `/nas_shares/${id}`, { name: 'metrics-share-2' })).status).toBe(200);
     expect((await call(0, 'PUT', `/nas/${String(nas.body['id'])}`, { name: 'metrics-nas-2' })).status).toBe(200);
     expect((await call(0, 'PUT', `/pools/${String(pool.body['id'])}`, { name: 'metrics-pool-2' })).status).toBe(200);

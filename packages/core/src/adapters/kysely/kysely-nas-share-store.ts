@@ -311,7 +311,7 @@ export class KyselyNasShareStore implements NasShareStore {
       2,
       this.arrayRows,
     );
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await this.#gaugePage(after, pageSize);
       if (page.length > 0) yield page;
       if (page.length < pageSize) return;
