@@ -29,7 +29,8 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 export async function respondMetrics(c: Context<AppEnv>, { text, release }: Exposition, contentType: string): Promise<Response> {
   const headers = responseHeaders(c, { 'Content-Type': contentType, Vary: 'Accept-Encoding' });
   if (text.length < compressFromBytes || !acceptsGzip(requestHeader(c, 'accept-encoding'))) {
-    // Sent as it is, so not given back (the buffer goes with the answer): the next scrape takes a new one.
+    // Sent as it is, so not given back (the buffer goes with the answer): the next scrape takes a
+    // new one. allocUnsafeSlow's memory: never a SharedArrayBuffer.
     return new Response(new Uint8Array(text.buffer as ArrayBuffer, text.byteOffset, text.byteLength), { headers });
   }
   let body: Buffer;
@@ -38,5 +39,6 @@ export async function respondMetrics(c: Context<AppEnv>, { text, release }: Expo
   } finally {
     release();
   }
-  return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
+  // Buffer.concat's memory: never a SharedArrayBuffer.
+  return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
 }
