@@ -1,17 +1,26 @@
 /** The most bytes `writeNumber` writes: a double as JavaScript prints it (e.g. -1.2345678901234567e+308). */
 export const maxNumberBytes = 25;
 
+/** "00" to "99": two digits a step. */
+const pairs = Buffer.from(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(''), 'latin1');
+
 /** Writes the digits of a non-negative safe integer at `at`; answers where they end. */
 function writeDigits(out: Buffer, at: number, value: number): number {
   let digits = 1;
   for (let power = 10; power <= value; power *= 10) digits++;
+  let i = at + digits;
   let rest = value;
-  for (let i = at + digits - 1; i > at; i--) {
-    const tenth = Math.floor(rest / 10);
-    out[i] = 0x30 + (rest - tenth * 10);
-    rest = tenth;
+  while (rest >= 100) {
+    const hundredth = Math.floor(rest / 100);
+    const pair = (rest - hundredth * 100) * 2;
+    out[--i] = pairs[pair + 1]!;
+    out[--i] = pairs[pair]!;
+    rest = hundredth;
   }
-  out[at] = 0x30 + rest;
+  if (rest >= 10) {
+    out[--i] = pairs[rest * 2 + 1]!;
+    out[--i] = pairs[rest * 2]!;
+  } else out[--i] = 0x30 + rest;
   return at + digits;
 }
 
