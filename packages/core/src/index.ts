@@ -252,4 +252,5 @@ export { roleCreateSchema, roleUpdateSchema, roleSchema, roleCollectionSchema, m
 
 // Events, as the event stream carries them
 export type { DmsEvent } from './domain/events.js';
-export type { ShareGauges, ShareCapacitySample } from './ports/storage.js';
+export type { ShareGaugeRow, ShareCapacitySample } from './ports/storage.js';
+export { shareGaugeField } from './ports/storage.js';

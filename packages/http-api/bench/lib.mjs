@@ -279,6 +279,29 @@ export function processCpuSeconds(pid) {
 }
 
 /**
+ * CPU seconds each kind of thread of a process has used so far, by the thread's name in
+ * /proc/<pid>/task/<tid>/stat with its number dropped: `MainThread` (node's main thread is named
+ * after the process: reported as such), `V8Worker` (the collector's and compiler's helpers),
+ * `libuv-worker` (the thread pool: zlib, fs, crypto), … A thread gone meanwhile is not counted.
+ */
+export function processThreadCpuSeconds(pid) {
+  const byKind = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const kind = Number(tid) === pid ? 'MainThread' : comm.replace(/\d+$/, '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byKind[kind] = (byKind[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return byKind;
+}
+
+/**
  * Context switches of a process's main thread so far (/proc/<pid>/status): `voluntary` when it
  * waited (an idle event loop), `preempted` when the scheduler took the CPU from it mid-work.
  */

@@ -3,7 +3,8 @@
 // (every per-share gauge has its series: 8 a share), served by `dms serve`; scraped as Prometheus
 // scrapes (a bearer key of scope metrics / index, Accept-Encoding: gzip), one at a time. Rows:
 // metrics.scrape_ms_10k_shares (median wall time of a scrape), metrics.scrape_cpu_ms_10k_shares
-// (the server's CPU a scrape), metrics.scrape_bytes_10k_shares
+// (the server's CPU a scrape, all its threads), metrics.scrape_loop_cpu_ms_10k_shares (its event
+// loop's thread alone), metrics.scrape_bytes_10k_shares
 // (the answer's bytes as Prometheus receives them, gzip) and metrics.scrape_text_bytes_10k_shares
 // (the same text uncompressed). `npm run bench` runs it; alone, `node bench/metrics-bench.mjs` in
 // packages/http-api after a build prints the rows and merges them into results.json.
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { openSqliteStorage } from '@dms/core/sqlite';
-import { makeTempDir, processCpuSeconds, removeTempDir, round } from './lib.mjs';
+import { makeTempDir, processCpuSeconds, processThreadCpuSeconds, removeTempDir, round } from './lib.mjs';
 import { mergeResults, printResults } from './report.mjs';
 
 const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
@@ -125,8 +126,12 @@ export async function metricsBench({ record, notes, log, shares = 10_000, rounds
     for (let i = 0; i < 3; i++) await scrape(url, key, true);
     const runs = [];
     const cpuBefore = processCpuSeconds(server.pid);
+    const threadsBefore = processThreadCpuSeconds(server.pid);
     for (let i = 0; i < rounds; i++) runs.push(await scrape(url, key, true));
     const cpuMs = ((processCpuSeconds(server.pid) - cpuBefore) * 1000) / rounds;
+    const threadMs = Object.entries(processThreadCpuSeconds(server.pid))
+      .map(([kind, seconds]) => [kind, ((seconds - (threadsBefore[kind] ?? 0)) * 1000) / rounds])
+      .filter(([, ms]) => ms > 0);
     const plain = await scrape(url, key, false);
     const seriesPerShare = plain.text.split('\n').filter((line) => line.startsWith('dms_share_')).length / shares;
     if (runs.some((run) => run.encoding !== 'gzip')) throw new Error('metrics: a scrape asking for gzip was not compressed');
@@ -134,10 +139,11 @@ export async function metricsBench({ record, notes, log, shares = 10_000, rounds
     const ms = median(runs.map((run) => run.ms));
     record('metrics.scrape_ms_10k_shares', ms, 'ms');
     record('metrics.scrape_cpu_ms_10k_shares', cpuMs, 'ms');
+    record('metrics.scrape_loop_cpu_ms_10k_shares', Object.fromEntries(threadMs)['MainThread'] ?? 0, 'ms');
     record('metrics.scrape_bytes_10k_shares', median(runs.map((run) => run.bytes)), 'bytes');
     record('metrics.scrape_text_bytes_10k_shares', Buffer.byteLength(plain.text), 'bytes');
     notes.push(
-      `metrics: GET /metrics of \`dms serve\` (SQLite) with ${shares} shares on 20 NAS and 50 pools, each with capacity, health, latest test and scan and a forecast (${seriesPerShare} series a share), a bearer key of metrics / index and Accept-Encoding: gzip as Prometheus sends; ${rounds} scrapes one at a time after 3 warm-up, median wall time (all: ${runs.map((run) => round(run.ms, 1)).join('/')} ms); scrape_cpu_ms: the server's CPU (user+sys, all its threads, gzip included) over those scrapes / ${rounds}, less sensitive than wall time to other load; scrape_bytes is the gzipped answer as Prometheus receives it, scrape_text_bytes the same text uncompressed (${round(plain.ms, 1)} ms without gzip)`,
+      `metrics: GET /metrics of \`dms serve\` (SQLite) with ${shares} shares on 20 NAS and 50 pools, each with capacity, health, latest test and scan and a forecast (${seriesPerShare} series a share), a bearer key of metrics / index and Accept-Encoding: gzip as Prometheus sends; ${rounds} scrapes one at a time after 3 warm-up, median wall time (all: ${runs.map((run) => round(run.ms, 1)).join('/')} ms); scrape_cpu_ms: the server's CPU (user+sys, all its threads, gzip included) over those scrapes / ${rounds}, less sensitive than wall time to other load; by thread: ${threadMs.map(([kind, ms]) => `${kind} ${round(ms, 1)}`).join(', ')} ms (scrape_loop_cpu_ms: the event loop's; V8Worker: the collector's and compiler's helpers; libuv-worker: the thread pool, gzip); scrape_bytes is the gzipped answer as Prometheus receives it, scrape_text_bytes the same text uncompressed (${round(plain.ms, 1)} ms without gzip)`,
     );
     log(`metrics: ${round(ms, 1)} ms a scrape, ${median(runs.map((run) => run.bytes))} bytes gzipped, ${Buffer.byteLength(plain.text)} bytes of text`);
   } finally {

@@ -48,7 +48,7 @@ export function createApp(options: AppOptions): DmsApp {
     unfinishedJobs: () => core.jobs.countUnfinishedByKind(),
     jobRejections: () => core.jobs.rejections(),
     openAlerts: () => core.alerts.countOpen(),
-    shares: () => core.shares.gauges(),
+    shares: (pageSize) => core.shares.gauges(pageSize),
     activity: core.activity,
   });
   const loginPath = `${apiBase}/auth/login`;

@@ -1,7 +1,7 @@
 import { refuseWhileAimedAt } from '../schedules/schedule-aims.js';
 import type { CoreDeps } from './core-deps.js';
 import type { Principal } from '../scopes/principal.js';
-import type { NasRecord, NasSharePatch, NasShareRecord, ShareGauges, ShareCapacitySample, Stores } from '../ports/storage.js';
+import type { NasRecord, NasSharePatch, NasShareRecord, ShareGaugeRow, ShareCapacitySample, Stores } from '../ports/storage.js';
 import { capacityOfOutcome, forecastReadingsRead } from '../jobs/capacity-findings.js';
 import { testAdoptionWindowMs, testFingerprint } from '../jobs/test-fingerprint.js';
 import type { ShareDriverRegistry } from '../ports/share-driver.js';
@@ -279,8 +279,8 @@ export class ShareService {
   }
 
   /** Every share's names and latest findings, for `/metrics` (whose route admits admins only). */
-  gauges(): Promise<ShareGauges[]> {
-    return this.deps.storage.shares.gauges();
+  gauges(pageSize: number): AsyncIterable<readonly ShareGaugeRow[]> {
+    return this.deps.storage.shares.gauges(pageSize);
   }
 
   /** GET /nas_shares/{id}/scans: the share's completed scans, newest first. */

@@ -893,6 +893,78 @@ export function runStorageContract(name: string, open: StorageFactory): void {
       expect(await storage.shares.capacityHistory(one.id, '2000-01-01T00:00:00.000Z', 10)).toEqual([]);
     });
 
+    it('issue 47: gauges reads every share by id in pages, with its names, findings, times in Unix seconds and the forecast full time', async () => {
+      const a = await nas('gauges-a');
+      const b = await nas('gauges-b');
+      const pool = await storage.pools.create({ name: 'gauges-pool', comment: null, type: 'primary', content: 'nas' });
+      const shares = [];
+      for (let i = 0; i < 5; i++) shares.push(await share(i % 2 === 0 ? a.id : b.id, `gauges-${i}`));
+      const [first, second, third] = shares as [(typeof shares)[0], (typeof shares)[0], (typeof shares)[0]];
+      await storage.pools.setMembers(pool.id, [second.id]);
+      await storage.shares.recordTest(first.id, {
+        status: 'completed',
+        at: '2026-11-29T01:15:00.250Z',
+        capacity: { capacity_bytes: 2 ** 52, free_bytes: 2 ** 40 + 7 },
+      });
+      await storage.shares.recordScan(first.id, {
+        at: '2026-11-29T02:00:00.001Z',
+        file_count: 2 ** 33 + 1,
+        file_size_sum: Number.MAX_SAFE_INTEGER,
+        duration_ms: 5,
+        capacity_bytes: null,
+        free_bytes: null,
+      });
+      await storage.shares.saveForecast(first.id, { samples: 3, days: 2, growth_bytes_per_day: 10, full_at: '2027-01-01T00:00:00.999Z' });
+      await storage.shares.recordTest(second.id, { status: 'failed', at: '1999-12-31T23:59:59.999Z' });
+      // Growing no more: a forecast without a full time.
+      await storage.shares.saveForecast(third.id, { samples: 3, days: 2, growth_bytes_per_day: 0, full_at: null });
+      const pages: Array<readonly unknown[][]> = [];
+      for await (const page of storage.shares.gauges(2)) pages.push(page as unknown as unknown[][]);
+      expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+      const rows = pages.flat();
+      expect(rows.map((row) => row[0])).toEqual(shares.map((row) => row.id));
+      expect(rows[0]).toEqual([
+        first.id,
+        'gauges-0',
+        'gauges-a',
+        null,
+        'ok',
+        2 ** 52,
+        2 ** 40 + 7,
+        2 ** 33 + 1,
+        Number.MAX_SAFE_INTEGER,
+        Date.parse('2026-11-29T01:15:00.250Z') / 1000,
+        Date.parse('2026-11-29T02:00:00.001Z') / 1000,
+        Date.parse('2027-01-01T00:00:00.999Z') / 1000,
+      ]);
+      expect(rows[1]).toEqual([
+        second.id,
+        'gauges-1',
+        'gauges-b',
+        'gauges-pool',
+        'unreachable',
+        null,
+        null,
+        0,
+        0,
+        Date.parse('1999-12-31T23:59:59.999Z') / 1000,
+        null,
+        null,
+      ]);
+      expect(rows[2]).toEqual([third.id, 'gauges-2', 'gauges-a', null, 'unknown', null, null, 0, 0, null, null, null]);
+      // Pages of one, and of more than there are: the same rows.
+      const all = async (pageSize: number) => {
+        const read = [];
+        for await (const page of storage.shares.gauges(pageSize)) read.push(...page);
+        return read;
+      };
+      expect(await all(1)).toEqual(rows);
+      expect(await all(1000)).toEqual(rows);
+      // A deleted share is not read.
+      await storage.shares.delete(third.id);
+      expect((await all(1000)).map((row) => row[0])).toEqual(rows.map((row) => row[0]).filter((id) => id !== third.id));
+    });
+
     it('same on every adapter: counts past 2^32 as numbers, byte-wise text order, nulls lowest', async () => {
       const a = await nas('bytes');
       const big = await share(a.id, 'big');

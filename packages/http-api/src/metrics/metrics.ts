@@ -1,15 +1,24 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerRequestMetrics } from './request-metrics.js';
-import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity, type ShareGauges } from '@dms/core';
+import { alertSources, jobKinds, severityLevels, unfinishedJobStatuses, type JobKind, type Severity, type ShareGaugeRow } from '@dms/core';
 import type { ActivityFeed } from '@dms/core/runtime';
 import { dmsVersion } from '../version.js';
-import { shareExposition } from './share-metrics.js';
+import { ShareGaugeTable } from './share-metrics.js';
+import { ShareLabelCache } from './share-label-cache.js';
+import { ScratchBuffer } from './scratch-buffer.js';
 import { registerActivityMetrics } from './activity-metrics.js';
+
+/** A scrape's text, in a buffer lent until `release` (metrics-response.ts gives it back once gzipped). */
+export interface Exposition {
+  text: Buffer;
+  /** Gives the buffer back for the next scrape: only once nothing reads `text` any more. */
+  release(): void;
+}
 
 export interface Metrics {
   registry: Registry;
   /** The whole `/metrics` answer: what the registry holds and the per-share gauges. */
-  exposition(): Promise<Buffer>;
+  exposition(): Promise<Exposition>;
   authFailures: Counter;
   trapSendFailures: Counter;
   /** Bytes of log lines dropped because standard output's reader fell too far behind. */
@@ -24,11 +33,14 @@ export interface MetricSources {
   jobRejections(): Readonly<Record<string, number>>;
   /** Open alerts by source and level (the alerts_open index: never the cleared ones). */
   openAlerts(): Promise<Array<{ source: string; level: Severity; count: number }>>;
-  /** Every share's names and latest findings (one query per scrape over the shares). */
-  shares(): Promise<ShareGauges[]>;
+  /** Every share's names and latest findings, a page at a time (one read by primary key a scrape over the shares). */
+  shares(pageSize: number): AsyncIterable<readonly ShareGaugeRow[]>;
   /** What this process's engine, dispatcher and scheduler do, counted as it happens. */
   activity: Pick<ActivityFeed, 'subscribe'>;
 }
+
+/** Shares read a page (docs/decisions/185-metrics-scrape-cost.md): small enough to die young in V8's heap, large enough that a page's statement costs little. */
+const sharePageSize = 1000;
 
 /** Prometheus metrics of one app (its own registry, so several apps can live in one process). */
 export function createMetrics(sources: MetricSources): Metrics {
@@ -87,15 +99,28 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
   });
 
-  const shares = shareExposition(sources.shares);
   registerActivityMetrics(registry, sources.activity);
+  const labels = new ShareLabelCache();
+  const scratch = new ScratchBuffer();
+  let lastShareCount = 0;
+  // Each page's rows copied into the table and let go before the next page is read.
+  const readShares = async () => {
+    const table = new ShareGaugeTable(lastShareCount);
+    labels.beginScrape();
+    for await (const page of sources.shares(sharePageSize)) for (const row of page) table.add(row, labels.labelOf(row));
+    labels.endScrape(table.count);
+    lastShareCount = table.count;
+    return table;
+  };
 
   return {
     registry,
-    // The registry's text, then the shares' (written apart: docs/decisions/180-metrics-per-share-and-activity.md).
+    // The registry's text, then the shares' (written apart: docs/decisions/185-metrics-scrape-cost.md), in one buffer.
     exposition: async () => {
-      const [registered, perShare] = await Promise.all([registry.metrics(), shares()]);
-      return Buffer.concat([Buffer.from(registered), perShare]);
+      const [text, table] = await Promise.all([registry.metrics(), readShares()]);
+      const out = scratch.take(Buffer.byteLength(text) + table.bound());
+      const end = table.write(out, out.write(text, 0, 'utf8'));
+      return { text: out.subarray(0, end), release: () => scratch.give(out) };
     },
     authFailures,
     trapSendFailures,

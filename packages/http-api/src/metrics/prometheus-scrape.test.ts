@@ -3,11 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTools } from '@dms/core/testing';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { addNas, addPool, addShare, joinPool, raiseAlert, readJson, type NasShare } from '../testing/fixtures.js';
+import { gzipInPieces } from './gzip-in-pieces.js';
 
 /**
  * Issue 47: Debian's Prometheus scrapes a real dms (SQLite, a `metrics / index` key, the scrape
@@ -27,6 +29,9 @@ interface Panel {
   targets?: Array<{ expr: string }>;
   panels?: Panel[];
 }
+
+/** Series a second target serves, gzipped in many pieces as a scrape of 10,000 shares is (gzip-in-pieces.ts). */
+const piecedSeries = 20_000;
 
 /** Every query of the dashboard, with its panel's title. */
 export function dashboardQueries(dashboard: { panels: Panel[] }): Array<{ panel: string; expr: string }> {
@@ -55,6 +60,7 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
   let prometheusLog = '';
   let prometheusUrl: string;
   let metricsKey: string;
+  let pieced: Server;
 
   async function runJob(share: NasShare, action: 'test' | 'scan'): Promise<void> {
     const started = await t.call('PUT', `/api/v2/nas_shares/${share.id}/${action}`, { auth: t.basic });
@@ -97,6 +103,12 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
 
     const port = await freePort();
     server = serve({ fetch: t.app.fetch, hostname: '127.0.0.1', port });
+    // ~0.8 MB of text in 64 KiB pieces: Prometheus' reader must take them as the one gzip stream they are.
+    const piecedText = Buffer.from(Array.from({ length: piecedSeries }, (_, i) => `pieced_series{i="${i}",share="projects-${i % 977}"} ${i}\n`).join(''));
+    const piecedBody = await gzipInPieces(piecedText, { level: 2, pieceBytes: 64 * 1024 });
+    const piecedPort = await freePort();
+    pieced = createHttpServer((_, res) => res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Content-Encoding': 'gzip' }).end(piecedBody));
+    await new Promise<void>((resolve) => pieced.listen(piecedPort, '127.0.0.1', resolve));
     const promPort = await freePort();
     prometheusUrl = `http://127.0.0.1:${promPort}`;
     // The configuration docs/api.md#metrics shows, with this test's key, port and a 1 s interval.
@@ -108,7 +120,8 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
       `global:\n  evaluation_interval: 1s\n${documented!
         .replace('<key>', metricsKey.replace(/^Bearer /, ''))
         .replace('dms.example.net:8080', `127.0.0.1:${port}`)
-        .replace('scrape_interval: 30s', 'scrape_interval: 1s')}`,
+        .replace('scrape_interval: 30s', 'scrape_interval: 1s')}` +
+        `  - job_name: pieced\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['127.0.0.1:${piecedPort}']\n`,
     );
     const checked = spawnSync(tools.paths['promtool']!, ['check', 'config', config], { encoding: 'utf8' });
     expect(checked.status, checked.stdout + checked.stderr).toBe(0);
@@ -122,7 +135,8 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
     for (;;) {
       if (prometheus.exitCode !== null) throw new Error(`prometheus exited ${prometheus.exitCode}: ${prometheusLog}`);
       const answer = await query('count_over_time(up{job="dms"}[1m]) >= 2 and up{job="dms"} == 1').catch(() => undefined);
-      if (answer?.status === 'success' && (answer.data?.result.length ?? 0) > 0) break;
+      const piecedUp = await query('up{job="pieced"} == 1').catch(() => undefined);
+      if (answer?.status === 'success' && (answer.data?.result.length ?? 0) > 0 && (piecedUp?.data?.result.length ?? 0) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }, 90_000);
@@ -131,6 +145,7 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
     prometheus?.kill('SIGTERM');
     if (prometheus && prometheus.exitCode === null) await new Promise((resolve) => prometheus!.once('exit', resolve));
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (pieced ? pieced.close(resolve) : resolve(undefined)));
     await t?.close();
     rmSync(root, { recursive: true, force: true });
   });
@@ -145,6 +160,13 @@ describe.skipIf(!tools.ok)('Prometheus scraping dms, and the Grafana dashboard',
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('issue 47: an answer gzipped in pieces (one gzip member) is read whole: every series, every value', async () => {
+    const scraped = await query('scrape_samples_scraped{job="pieced"}');
+    expect((scraped.data!.result as Array<{ value: [number, string] }>)[0]!.value[1]).toBe(String(piecedSeries));
+    const sum = await query('sum(pieced_series)');
+    expect((sum.data!.result as Array<{ value: [number, string] }>)[0]!.value[1]).toBe(String((piecedSeries * (piecedSeries - 1)) / 2));
   });
 
   it('issue 47: every query of the Grafana dashboard answers data', async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTools } from '@dms/core/testing';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -163,6 +164,42 @@ describe('share capacity metrics', () => {
     const text = await scrape();
     expect(text).not.toContain(`share_id="${doomed.id}"`);
     expect(text).toContain(`share_id="${alone.id}"`);
+  });
+
+  it('issue 47: a share renamed, its NAS or pool renamed, the share out of its pool, and a new share: the next scrape says so, each share once', async () => {
+    const otherNas = await addNas(t, { type: 'local', host: 'localhost', name: 'nas-before' });
+    const pool = await addPool(t, { name: 'pool-before' });
+    const share = await testShare(await addShare(t, otherNas, { path: 'b', name: 'share-before' }));
+    await joinPool(t, pool, [share.id]);
+    const healthy = (text: string, id: number) => text.split('\n').filter((line) => line.startsWith(`dms_share_healthy{share_id="${id}",`));
+    // Scraped once with the first names: what a scrape keeps from one to the next (share-label-cache.ts) holds them now.
+    expect(healthy(await scrape(), share.id)).toEqual([`dms_share_healthy{share_id="${share.id}",share="share-before",nas="nas-before",pool="pool-before"} 1`]);
+    const put = async (path: string, body: unknown) => expect((await t.call('PUT', api(path), { auth: t.basic, body })).status).toBe(200);
+    await put(`/nas_shares/${share.id}`, { name: 'share-after' });
+    expect(healthy(await scrape(), share.id)).toEqual([`dms_share_healthy{share_id="${share.id}",share="share-after",nas="nas-before",pool="pool-before"} 1`]);
+    await put(`/nas/${otherNas.id}`, { name: 'nas-after' });
+    expect(healthy(await scrape(), share.id)).toEqual([`dms_share_healthy{share_id="${share.id}",share="share-after",nas="nas-after",pool="pool-before"} 1`]);
+    await put(`/pools/${pool.id}`, { name: 'pool-after' });
+    expect(healthy(await scrape(), share.id)).toEqual([`dms_share_healthy{share_id="${share.id}",share="share-after",nas="nas-after",pool="pool-after"} 1`]);
+    await put(`/pools/${pool.id}`, { nas_share_ids: [] });
+    const text = await scrape();
+    expect(healthy(text, share.id)).toEqual([`dms_share_healthy{share_id="${share.id}",share="share-after",nas="nas-after",pool=""} 1`]);
+    // No series anywhere under the names left behind.
+    expect(text).not.toMatch(/share-before|nas-before|pool-before|pool="pool-after"/);
+    const added = await testShare(await addShare(t, otherNas, { path: 'b', name: 'share-new' }));
+    expect(healthy(await scrape(), added.id)).toEqual([`dms_share_healthy{share_id="${added.id}",share="share-new",nas="nas-after",pool=""} 1`]);
+  });
+
+  it('issue 47: a scrape asking for gzip gets one gzip member of the same text', async () => {
+    const plain = await scrape();
+    const res = await t.call('GET', '/metrics', { auth: metricsKey, headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const body = Buffer.from(await res.arrayBuffer());
+    const text = inflateRawSync(body.subarray(10, body.length - 8)).toString('utf8');
+    // The same series (the process's own gauges, such as its memory, move between two scrapes).
+    const shareLines = (exposition: string) => exposition.split('\n').filter((line) => line.startsWith('dms_share_'));
+    expect(shareLines(text)).toEqual(shareLines(plain));
+    expect(body.readUInt32LE(body.length - 4)).toBe(Buffer.byteLength(text));
   });
 
   it.skipIf(!promtool.ok)('issue 42 item 1: promtool check metrics accepts a scrape', async () => {

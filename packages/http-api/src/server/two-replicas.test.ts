@@ -112,6 +112,36 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
     expect(job.body).toMatchObject({ status: 'completed', progress: 2, total: 2 });
   });
 
+  it("/metrics: a share renamed, its NAS and pool renamed, out of its pool, deleted on one replica: the other's next scrape says so", async () => {
+    const key = await call(0, 'POST', '/api_keys', { name: 'prometheus', api_key_scopes: [{ controller: 'metrics', action: 'index' }] });
+    const scrape = async (replica: number) => {
+      const res = await fetch(new URL('/metrics', replicas[replica]!.base), {
+        headers: { authorization: `Bearer ${String(key.body['key'])}`, 'accept-encoding': 'gzip' },
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const nas = await call(0, 'POST', '/nas', { name: 'metrics-nas', host: 'localhost', type: 'local' });
+    const pool = await call(0, 'POST', '/pools', { name: 'metrics-pool' });
+    const share = await call(0, 'POST', `/nas/${String(nas.body['id'])}/nas_shares`, { name: 'metrics-share', path: 'projects' });
+    const id = String(share.body['id']);
+    expect((await call(0, 'PUT', `/pools/${String(pool.body['id'])}`, { nas_share_ids: [share.body['id']] })).status).toBe(200);
+    // Tested: the share has series (healthy, capacity) from then on.
+    const started = await call(0, 'PUT', `/nas_shares/${id}/test`);
+    while ((await call(1, 'GET', `/jobs/${String(started.body['job_id'])}?wait=10`)).status === 202);
+    const healthy = (text: string) => text.split('\n').filter((line) => line.startsWith(`dms_share_healthy{share_id="${id}",`));
+    for (const replica of [0, 1])
+      expect(healthy(await scrape(replica))).toEqual([`dms_share_healthy{share_id="${id}",share="metrics-share",nas="metrics-nas",pool="metrics-pool"} 1`]);
+    expect((await call(0, 'PUT', `/nas_shares/${id}`, { name: 'metrics-share-2' })).status).toBe(200);
+    expect((await call(0, 'PUT', `/nas/${String(nas.body['id'])}`, { name: 'metrics-nas-2' })).status).toBe(200);
+    expect((await call(0, 'PUT', `/pools/${String(pool.body['id'])}`, { name: 'metrics-pool-2' })).status).toBe(200);
+    expect(healthy(await scrape(1))).toEqual([`dms_share_healthy{share_id="${id}",share="metrics-share-2",nas="metrics-nas-2",pool="metrics-pool-2"} 1`]);
+    expect((await call(0, 'PUT', `/pools/${String(pool.body['id'])}`, { nas_share_ids: [] })).status).toBe(200);
+    expect(healthy(await scrape(1))).toEqual([`dms_share_healthy{share_id="${id}",share="metrics-share-2",nas="metrics-nas-2",pool=""} 1`]);
+    expect((await call(0, 'DELETE', `/nas_shares/${id}`)).status).toBe(204);
+    expect(await scrape(1)).not.toContain(`share_id="${id}"`);
+  });
+
   it('a key revoked on one replica is refused by the other within 2 s', async () => {
     const key = await call(0, 'POST', '/api_keys', { name: 'k', api_key_scopes: [{ controller: 'nas', action: 'index' }] });
     const bearer = `Bearer ${String(key.body['key'])}`;

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
 import type { Database } from './kysely-schema.js';
 import type { ListTimeBound } from './list-time-bound.js';
 
@@ -19,6 +19,13 @@ export interface DialectQuirks {
    * single writer already runs one such transaction at a time.
    */
   lockUntilCommit(trx: Transaction<Database>, name: string): Promise<void>;
+  /**
+   * A stored time (ISO 8601 text) as Unix seconds with its milliseconds, exactly as
+   * `Date.parse(at) / 1000`; null stays null. Read by the database: 30,000 of them a scrape.
+   */
+  epochSeconds(at: RawBuilder<string | null>): RawBuilder<number | null>;
+  /** A text field of a JSON text column, null where the column or the field is. */
+  jsonTextField(column: RawBuilder<string | null>, field: string): RawBuilder<string | null>;
   /** How a list whose filters scan is kept within its time bound (list-time-bound.ts). */
   readonly listTimeBound: ListTimeBound;
 }

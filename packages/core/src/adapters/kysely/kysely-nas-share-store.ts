@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type {
   NasShareInsert,
   NasSharePatch,
   NasShareRecord,
   NasShareStore,
-  ShareGauges,
+  ShareGaugeRow,
   ShareCapacityRow,
   ShareCapacitySample,
   ShareForecast,
@@ -20,7 +20,8 @@ import type { ScanAnalytics } from '../../domain/scan-analytics.js';
 import type { DialectQuirks } from './kysely-dialect-quirks.js';
 import { listRows } from './kysely-list-rows.js';
 import { definedOnly, uniqueWrite } from './kysely-store-helpers.js';
-import type { PreparedReads } from './kysely-prepared.js';
+import { preparedArrayRows, type ArrayRowsReader, type PreparedReads } from './kysely-prepared.js';
+import { shareGaugeField } from '../../ports/storage.js';
 import type { MaybePromise } from '../../ports/maybe-promise.js';
 import type { ListCache } from './kysely-list-cache.js';
 
@@ -41,8 +42,30 @@ function toRecord(row: ShareRow | undefined): NasShareRecord | undefined {
   return record as NasShareRecord;
 }
 
+/** The /metrics read: each value of a `ShareGaugeRow`, selected in its place (shareGaugeField). */
+function gaugeSelection(quirks: DialectQuirks): Record<keyof typeof shareGaugeField, RawBuilder<unknown>> {
+  const seconds = (column: string) => quirks.epochSeconds(sql.ref<string | null>(column));
+  return {
+    id: sql.ref('s.id'),
+    name: sql.ref('s.name'),
+    nas_name: sql.ref('n.name'),
+    pool_name: sql.ref('p.name'),
+    health: sql.ref('s.health'),
+    capacity_bytes: sql.ref('s.capacity_bytes'),
+    free_bytes: sql.ref('s.free_bytes'),
+    file_count: sql.ref('s.file_count'),
+    file_size_sum: sql.ref('s.file_size_sum'),
+    last_tested_at: seconds('s.last_tested_at'),
+    last_scanned_at: seconds('s.last_scanned_at'),
+    // Only the forecast's full_at, read by the database: no JSON parsed here a share.
+    full_at: quirks.epochSeconds(quirks.jsonTextField(sql.ref<string | null>('s.capacity_forecast'), 'full_at')),
+  };
+}
+
 export class KyselyNasShareStore implements NasShareStore {
   readonly #byId: (id: number) => MaybePromise<ShareRow | undefined>;
+  /** Compiled at the first scrape: a store is built for each transaction that touches shares. */
+  #gaugePage?: (after: number, limit: number) => Promise<ShareGaugeRow[]>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -50,6 +73,7 @@ export class KyselyNasShareStore implements NasShareStore {
     private readonly now: () => string,
     reads: PreparedReads,
     private readonly lists?: ListCache,
+    private readonly arrayRows?: ArrayRowsReader,
   ) {
     this.#byId = reads.first((id: number) => db.selectFrom('nas_shares').select(columns).where('id', '=', id));
   }
@@ -267,43 +291,32 @@ export class KyselyNasShareStore implements NasShareStore {
     }));
   }
 
-  async gauges(): Promise<ShareGauges[]> {
-    // Joined on primary keys: one pass over the shares, whatever the size of the job, scan or sample tables.
-    const rows = await this.db
-      .selectFrom('nas_shares as s')
-      .innerJoin('nas as n', 'n.id', 's.nas_id')
-      .leftJoin('pools as p', 'p.id', 's.pool_id')
-      .select([
-        's.id',
-        's.name',
-        'n.name as nas_name',
-        'p.name as pool_name',
-        's.health',
-        's.capacity_bytes',
-        's.free_bytes',
-        's.file_count',
-        's.file_size_sum',
-        's.last_tested_at',
-        's.last_scanned_at',
-        's.capacity_forecast',
-      ])
-      .orderBy('s.id')
-      .execute();
-    // Built field by field: a spread of each of 10,000 rows cost more than the query (bench metrics.*).
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      nas_name: row.nas_name,
-      pool_name: row.pool_name,
-      health: row.health,
-      capacity_bytes: nullableNumber(row.capacity_bytes),
-      free_bytes: nullableNumber(row.free_bytes),
-      file_count: Number(row.file_count),
-      file_size_sum: Number(row.file_size_sum),
-      last_tested_at: row.last_tested_at,
-      last_scanned_at: row.last_scanned_at,
-      full_at: row.capacity_forecast === null ? null : (JSON.parse(row.capacity_forecast) as ShareForecast).full_at,
-    }));
+  async *gauges(pageSize: number): AsyncIterable<readonly ShareGaugeRow[]> {
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`a page of gauges holds at least one share, not ${pageSize}`);
+    this.#gaugePage ??= preparedArrayRows<ShareGaugeRow, [number, number]>(
+      this.db,
+      (after: number, limit: number) => {
+        const selection = gaugeSelection(this.quirks);
+        const fields = (Object.keys(shareGaugeField) as Array<keyof typeof shareGaugeField>).sort((a, b) => shareGaugeField[a] - shareGaugeField[b]);
+        // Joined on primary keys, a range of the shares' own: whatever the size of the job, scan or sample tables.
+        return this.db
+          .selectFrom('nas_shares as s')
+          .innerJoin('nas as n', 'n.id', 's.nas_id')
+          .leftJoin('pools as p', 'p.id', 's.pool_id')
+          .select(fields.map((field) => selection[field].as(field)))
+          .where('s.id', '>', after)
+          .orderBy('s.id')
+          .limit(limit);
+      },
+      2,
+      this.arrayRows,
+    );
+    for (let after = 0; ;) {
+      const page = await this.#gaugePage(after, pageSize);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]![shareGaugeField.id];
+    }
   }
 
   async purgeScans(before: string, limit: number) {

@@ -10,6 +10,14 @@ import type { MaybePromise } from '../../ports/maybe-promise.js';
  */
 export type FirstRowReader = (sql: string) => (parameters: readonly unknown[]) => unknown;
 
+/**
+ * Runs one SQL text and answers every row as an array of its values in the order selected: for
+ * a read of every share (the /metrics gauges), where the driver's object a row was most of the
+ * cost. SQLite's is a prepared statement in raw mode, PostgreSQL's a named statement with
+ * `rowMode: 'array'`.
+ */
+export type ArrayRowsReader = (sql: string) => (parameters: readonly unknown[]) => MaybePromise<unknown[][]>;
+
 export interface PreparedReads {
   /**
    * A one-parameter lookup compiled once: hot reads (a share by id, a key by hash) skip
@@ -65,6 +73,25 @@ export function preparedFirst<Row, Args extends readonly unknown[]>(
 ): (...args: Args) => Promise<Row | undefined> {
   const run = firstRowOf(db, build, arity, direct);
   return async (...args) => run(...args);
+}
+
+/**
+ * `build` compiled once with a slot per argument, its rows answered as arrays: by `direct` where
+ * the adapter has one, else by Kysely's executor (each row object's values, in the order selected).
+ */
+export function preparedArrayRows<Row extends readonly unknown[], Args extends readonly unknown[]>(
+  db: Kysely<Database>,
+  build: (...args: Args) => Compilable<unknown>,
+  arity: Args['length'],
+  direct?: ArrayRowsReader,
+): (...args: Args) => Promise<Row[]> {
+  const { compiled, parameters } = compileWithSlots(build, arity);
+  if (direct) {
+    const run = direct(compiled.sql);
+    return async (...args) => (await run(parameters(args))) as unknown as Row[];
+  }
+  return async (...args) =>
+    (await db.executeQuery<Record<string, unknown>>({ ...compiled, parameters: parameters(args) })).rows.map((row) => Object.values(row) as unknown as Row);
 }
 
 export function preparedReads(db: Kysely<Database>, direct?: FirstRowReader): PreparedReads {

@@ -29,7 +29,7 @@ import { KyselyOidcStore } from './kysely-oidc-store.js';
 import { KyselySilenceStore } from './kysely-silence-store.js';
 import { KyselyNotificationDigestStore } from './kysely-notification-digest-store.js';
 import type { ListCache } from './kysely-list-cache.js';
-import { preparedReads, type FirstRowReader } from './kysely-prepared.js';
+import { preparedReads, type ArrayRowsReader, type FirstRowReader } from './kysely-prepared.js';
 
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
@@ -48,6 +48,8 @@ export interface KyselyStorageOptions {
    * direct path: on its one connection a write could land inside another call's transaction.
    */
   writeStatementRunner?: FirstRowReader;
+  /** A faster path than Kysely's executor for reads of many rows, answered as arrays, where the driver has one. */
+  arrayRowsReader?: ArrayRowsReader;
   /**
    * Seals the SNMP communities (trap targets, agent) at rest. The runtime always passes
    * one; without it (tests, in-memory databases) communities are stored as given.
@@ -75,11 +77,11 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const { db, quirks } = options;
   const now = options.now ?? (() => new Date().toISOString());
   const communities = secretColumn(options.secrets);
-  const storesOver = (over: Kysely<Database>, fast: Pick<KyselyStorageOptions, 'firstRowReader' | 'writeStatementRunner'>): Stores =>
+  const storesOver = (over: Kysely<Database>, fast: Pick<KyselyStorageOptions, 'firstRowReader' | 'writeStatementRunner' | 'arrayRowsReader'>): Stores =>
     lazyStores({
       nas: () => new KyselyNasStore(over, quirks, now),
       pools: () => new KyselyPoolStore(over, quirks, now),
-      shares: () => new KyselyNasShareStore(over, quirks, now, preparedReads(over, fast.firstRowReader), options.listCache),
+      shares: () => new KyselyNasShareStore(over, quirks, now, preparedReads(over, fast.firstRowReader), options.listCache, fast.arrayRowsReader),
       traps: () => new KyselyTrapStore(over, now, communities, quirks),
       snmpConfig: () => new KyselySnmpConfigStore(over, quirks, now, communities),
       users: () => new KyselyUserStore(over, quirks, now),

@@ -17,4 +17,7 @@ export const postgresQuirks: StaticDialectQuirks = {
   async lockUntilCommit(trx, name) {
     await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
   },
+  // The exact decimal seconds (microseconds kept) to the nearest double: JavaScript's ms / 1000.
+  epochSeconds: (at) => sql<number | null>`extract(epoch from (${at})::timestamptz)::float8`,
+  jsonTextField: (column, field) => sql<string | null>`((${column})::json ->> ${sql.lit(field)})`,
 };

@@ -7,7 +7,7 @@ import { DomainError } from '../../errors/domain-error.js';
 import { postgresDefaults } from '../../defaults.js';
 import { createKyselyStorage } from '../kysely/kysely-storage.js';
 import { RollbackKeepsErrorDriver } from '../kysely/rollback-keeps-error.js';
-import type { FirstRowReader } from '../kysely/kysely-prepared.js';
+import type { ArrayRowsReader, FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createListCache } from '../kysely/kysely-list-cache.js';
 import type { Database } from '../kysely/kysely-schema.js';
 import { postgresQuirks } from './postgres-dialect-quirks.js';
@@ -92,6 +92,15 @@ function postgresNamedStatements(pool: pg.Pool): FirstRowReader {
   };
 }
 
+/** Reads of many rows as named statements answering arrays (`rowMode: 'array'`): no object a row. */
+function postgresArrayRows(pool: pg.Pool): ArrayRowsReader {
+  let statements = 0;
+  return (text) => {
+    const name = `dms_rows_${++statements}`;
+    return (parameters) => pool.query<unknown[]>({ name, text, values: [...parameters], rowMode: 'array' }).then((result) => result.rows);
+  };
+}
+
 /**
  * PostgreSQL storage for one or several replicas. Share list counts are cached against a
  * version every writing transaction bumps (not SQLite's in-process write tracking, which
@@ -118,6 +127,7 @@ export function openPostgresStorage(options: PostgresStorageOptions): Storage {
     capabilities: { exclusiveOwner: false },
     migrate: migratePostgres,
     firstRowReader: namedStatements,
+    arrayRowsReader: postgresArrayRows(pool),
     listCache: createListCache(async () => {
       const row = (await readShareListVersion([])) as { version: string } | undefined;
       return row?.version ?? '';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { StaticDialectQuirks } from '../kysely/kysely-dialect-quirks.js';
 
 function sqliteCode(error: unknown): string {
@@ -15,4 +16,7 @@ export const sqliteQuirks: StaticDialectQuirks = {
   // A write transaction holds SQLite's single write lock: nothing to add per row.
   rowLockClause: '',
   lockUntilCommit: async () => {},
+  // SQLite's day count in milliseconds / 1000.0: the same double as JavaScript's ms / 1000.
+  epochSeconds: (at) => sql<number | null>`unixepoch(${at}, 'subsec')`,
+  jsonTextField: (column, field) => sql<string | null>`json_extract(${column}, ${sql.lit(`$.${field}`)})`,
 };

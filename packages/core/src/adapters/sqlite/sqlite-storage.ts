@@ -11,7 +11,7 @@ import { sqliteQuirks } from './sqlite-dialect-quirks.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import { createListCache } from '../kysely/kysely-list-cache.js';
-import type { FirstRowReader } from '../kysely/kysely-prepared.js';
+import type { ArrayRowsReader, FirstRowReader } from '../kysely/kysely-prepared.js';
 import { createPrivateDatabaseFile, restrictDatabaseFiles } from './sqlite-file-modes.js';
 import { BusyRetryingSqliteDialect, isSqliteBusy, type BusyRetryingSqliteDriver } from './sqlite-busy-driver.js';
 import { watchFileIdentity, type FileIdentityWatch } from './sqlite-file-identity.js';
@@ -78,6 +78,21 @@ function sqliteFirstRowReader(database: BetterSqlite3.Database): FirstRowReader 
   };
 }
 
+/** A prepared statement in raw mode: every row as an array, no object a row. Prepared at its first use too. */
+function sqliteArrayRowsReader(database: BetterSqlite3.Database): ArrayRowsReader {
+  return (sql) => {
+    let statement: BetterSqlite3.Statement<unknown[], unknown[]> | undefined;
+    return (parameters) => {
+      if (!statement) {
+        statement = database.prepare<unknown[], unknown[]>(sql);
+        if (!statement.readonly) throw new Error(`a read of rows must not write: ${sql}`);
+        statement.raw(true);
+      }
+      return statement.all(parameters);
+    };
+  };
+}
+
 /** Embedded SQLite storage: WAL mode, foreign keys on, case-sensitive LIKE as on PostgreSQL. */
 export function openSqliteStorage(options: SqliteStorageOptions): Storage {
   const onDisk = options.file !== ':memory:' && options.file !== '';
@@ -127,6 +142,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
     },
     listCache: createListCache(cached.dataVersion),
     firstRowReader: sqliteFirstRowReader(database),
+    arrayRowsReader: sqliteArrayRowsReader(database),
     ...(options.now ? { now: options.now } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     // The old pages with the clear text are still in the main file, and a crashed earlier
