@@ -155,34 +155,42 @@ describe.skipIf(unreachable !== undefined)('two replicas on one PostgreSQL datab
 
   // Last: it kills a replica. The job it kills is an SMB test (smbclient against a peer that never answers).
   const smbclient = requireTools(['smbclient'], 'apt-get install -y smbclient');
-  it.skipIf(!smbclient.ok)('a replica SIGKILLed during a job: the other fails the job "interrupted" once its heartbeat is stale (3 x 2 s)', async () => {
-    const peer = await silentPeer();
-    try {
-      const nas = await call(0, 'POST', '/nas', { name: 'silent-nas', host: '127.0.0.1', type: 'smb_v3' });
-      const started = await call(0, 'PUT', `/nas/${String(nas.body['id'])}/nas_shares/-/test`, { name: 'hangs', path: 'share', options: `port=${peer.port}` });
-      expect(started.status).toBe(202);
-      const jobId = String(started.body['job_id']);
-      const running = async () =>
-        (await database.query<{ status: string; worker_id: string | null }>('select status, worker_id from jobs where id = $1', [jobId]))[0];
-      await expect.poll(async () => (await running())?.status, { timeout: 5_000 }).toBe('working');
-      const workerId = (await running())?.worker_id;
-      const runner = replicas.findIndex((replica) => replica.workerId === workerId);
-      expect(runner).toBeGreaterThanOrEqual(0);
-      const survivor = 1 - runner;
-      const killed = new Promise((resolve) => replicas[runner]!.child.once('exit', resolve));
-      const killedAt = Date.now();
-      replicas[runner]!.child.kill('SIGKILL');
-      await killed;
+  it.skipIf(!smbclient.ok)(
+    'a replica SIGKILLed during a job: the other fails the job "interrupted" once its heartbeat is stale (3 x 2 s)',
+    async () => {
+      const peer = await silentPeer();
+      try {
+        const nas = await call(0, 'POST', '/nas', { name: 'silent-nas', host: '127.0.0.1', type: 'smb_v3' });
+        const started = await call(0, 'PUT', `/nas/${String(nas.body['id'])}/nas_shares/-/test`, {
+          name: 'hangs',
+          path: 'share',
+          options: `port=${peer.port}`,
+        });
+        expect(started.status).toBe(202);
+        const jobId = String(started.body['job_id']);
+        const running = async () =>
+          (await database.query<{ status: string; worker_id: string | null }>('select status, worker_id from jobs where id = $1', [jobId]))[0];
+        await expect.poll(async () => (await running())?.status, { timeout: 5_000 }).toBe('working');
+        const workerId = (await running())?.worker_id;
+        const runner = replicas.findIndex((replica) => replica.workerId === workerId);
+        expect(runner).toBeGreaterThanOrEqual(0);
+        const survivor = 1 - runner;
+        const killed = new Promise((resolve) => replicas[runner]!.child.once('exit', resolve));
+        const killedAt = Date.now();
+        replicas[runner]!.child.kill('SIGKILL');
+        await killed;
 
-      const follow = `/nas/${String(nas.body['id'])}/nas_shares/-/test?job_id=${jobId}&wait=10`;
-      let job = await call(survivor, 'GET', follow);
-      while (job.status === 202 && Date.now() - killedAt < 20_000) job = await call(survivor, 'GET', follow);
-      expect(job.body).toMatchObject({ status: 'failed', message: 'interrupted' });
-      // Not before the heartbeat went stale (3 x 2 s after the last one the dead replica saved).
-      expect(Date.now() - killedAt).toBeGreaterThanOrEqual(4_000);
-      expect((await running())?.status).toBe('failed');
-    } finally {
-      await peer.close();
-    }
-  }, 40_000);
+        const follow = `/nas/${String(nas.body['id'])}/nas_shares/-/test?job_id=${jobId}&wait=10`;
+        let job = await call(survivor, 'GET', follow);
+        while (job.status === 202 && Date.now() - killedAt < 20_000) job = await call(survivor, 'GET', follow);
+        expect(job.body).toMatchObject({ status: 'failed', message: 'interrupted' });
+        // Not before the heartbeat went stale (3 x 2 s after the last one the dead replica saved).
+        expect(Date.now() - killedAt).toBeGreaterThanOrEqual(4_000);
+        expect((await running())?.status).toBe('failed');
+      } finally {
+        await peer.close();
+      }
+    },
+    40_000,
+  );
 });
