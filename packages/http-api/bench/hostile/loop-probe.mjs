@@ -5,9 +5,10 @@
 // BENCH_LOOP_TRACE=FILE (a diagnosis, off by default): also a 10 ms timer that notes each tick
 // late by more than 20 ms or busy (30 statements or more since the tick before), with those
 // statements (better-sqlite3's Statement methods timed: count, total ms, the costliest by their
-// SQL; the garbage collections and the heap), one JSON line per such tick appended to FILE: which work held the loop, and when. At a
-// reduced size a busy tick is what grows with the site: 100 statements in one tick at 100 shares
-// may be 10,000 at 10,000.
+// SQL; the garbage collections and the heap), one JSON line per such tick appended to FILE, and
+// one per bench phase (reset to read) with every statement's totals: which work held the loop,
+// and when. At a reduced size a busy tick is what grows with the site: 100 statements in one
+// tick at 100 shares may be 10,000 at 10,000.
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
@@ -63,7 +64,13 @@ if (traceFile) {
       traceFile,
       JSON.stringify({
         at: new Date().toISOString(),
-        phase: { statements: sum((e) => e.n), ms: sum((e) => e.ms), commits: phase.get('commit')?.n ?? 0, writes: writes.reduce((n, [, e]) => n + e.n, 0), writeMs: round(writes.reduce((n, [, e]) => n + e.ms, 0)) },
+        phase: {
+          statements: sum((e) => e.n),
+          ms: sum((e) => e.ms),
+          commits: phase.get('commit')?.n ?? 0,
+          writes: writes.reduce((n, [, e]) => n + e.n, 0),
+          writeMs: round(writes.reduce((n, [, e]) => n + e.ms, 0)),
+        },
         top: all.slice(0, 30).map(([sql, e]) => ({ sql, n: e.n, ms: round(e.ms), max: round(e.max) })),
       }) + '\n',
     );
@@ -108,7 +115,10 @@ if (traceFile) {
         .map(([sql, e]) => ({ sql, n: e.n, ms: Math.round(e.ms * 10) / 10, max: Math.round(e.max * 10) / 10 }));
       const sqlMs = [...since.values()].reduce((sum, e) => sum + e.ms, 0);
       const heapMb = Math.round(process.memoryUsage().heapUsed / 1e6);
-      appendFileSync(traceFile, JSON.stringify({ at: new Date().toISOString(), lateMs: Math.round(lateMs), statements, sqlMs: Math.round(sqlMs), heapMb, collections, top }) + '\n');
+      appendFileSync(
+        traceFile,
+        JSON.stringify({ at: new Date().toISOString(), lateMs: Math.round(lateMs), statements, sqlMs: Math.round(sqlMs), heapMb, collections, top }) + '\n',
+      );
     }
     since = new Map();
     statements = 0;
