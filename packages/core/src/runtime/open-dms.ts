@@ -185,6 +185,8 @@ async function openStorage(options: OpenDmsOptions, secrets: ReturnType<typeof c
     warn: (message) => log.warn({}, message),
     error: (message) => log.error({}, message),
     integrity: options.allowDamagedDatabase ? 'warn' : 'refuse',
+    // The service's loop serves every user: no checkpoint inside its commits (decision 187).
+    checkpointOffLoop: options.role === 'service',
   });
 }
 

@@ -68,7 +68,8 @@ const record = (name, value, unit) => {
   log(`${name} = ${round(value, 2)} ${unit}`);
 };
 const t0 = performance.now();
-const log = (message) => process.stderr.write(`[bench scale +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+const log = (message) =>
+  process.stderr.write(`[bench scale +${((performance.now() - t0) / 1000).toFixed(1)}s ${new Date().toISOString().slice(11, 23)}] ${message}\n`);
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(1))

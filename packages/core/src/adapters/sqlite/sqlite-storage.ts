@@ -17,6 +17,7 @@ import { BusyRetryingSqliteDialect, isSqliteBusy, type BusyRetryingSqliteDriver 
 import { watchFileIdentity, type FileIdentityWatch } from './sqlite-file-identity.js';
 import { DatabaseDamagedError, integrityProblems } from './sqlite-integrity.js';
 import { sqliteListTimeBound, type SqliteListTimeBoundOptions } from './sqlite-list-time-bound.js';
+import { startWalCheckpointer, type WalCheckpointer } from './sqlite-wal-checkpointer.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -44,6 +45,18 @@ export interface SqliteStorageOptions {
   integrity?: 'refuse' | 'warn' | 'skip';
   /** How long a statement of a list whose filters scan may hold the loop (sqlite-list-time-bound.ts). */
   listTimeBound?: SqliteListTimeBoundOptions;
+  /**
+   * Checkpoints the -wal in a worker thread of its own (sqlite-wal-checkpointer.ts), not inside
+   * the commit that passes SQLite's 1,000 pages on the event loop; the service's choice (its
+   * loop serves every user), not the CLI's nor most tests'.
+   */
+  checkpointOffLoop?: boolean | { everyMs: number };
+}
+
+/** The checkpointer of a storage opened with `checkpointOffLoop`, once started (undefined: none, or it did not start). */
+const checkpointers = new WeakMap<Storage, Promise<WalCheckpointer | undefined>>();
+export function walCheckpointerOf(storage: Storage): Promise<WalCheckpointer | undefined> {
+  return checkpointers.get(storage) ?? Promise.resolve(undefined);
 }
 
 /** Below this much free space in the data dir /readyz fails: the next writes would. */
@@ -153,14 +166,47 @@ export function openSqliteStorage(options: SqliteStorageOptions): Storage {
     },
   });
   const probe = writeProbe(database, dialect.driver, onDisk ? options.file : undefined, identity);
-  return {
+  const everyMs = typeof options.checkpointOffLoop === 'object' ? options.checkpointOffLoop.everyMs : undefined;
+  const checkpointer = onDisk && options.checkpointOffLoop ? checkpointOffLoop(database, options.file, warn, everyMs) : undefined;
+  const opened: Storage = {
     ...storage,
     ping: probe,
     close: async () => {
       identity?.stop();
+      // Before the service's connection: the last connection to close checkpoints the rest.
+      await (await checkpointer)?.close();
       await storage.close();
     },
   };
+  if (checkpointer) checkpointers.set(opened, checkpointer);
+  return opened;
+}
+
+/**
+ * Starts the worker's checkpoints, then turns the connection's own off: until the worker
+ * answers, or if it cannot start (reported), SQLite checkpoints inside commits as before.
+ */
+async function checkpointOffLoop(
+  database: BetterSqlite3.Database,
+  file: string,
+  warn: (message: string) => void,
+  everyMs: number | undefined,
+): Promise<WalCheckpointer | undefined> {
+  try {
+    const checkpointer = await startWalCheckpointer(file, {
+      ...(everyMs === undefined ? {} : { everyMs }),
+      // Its worker gone, the -wal would grow without end: SQLite's own checkpoints again.
+      onError: (error) => {
+        warn(`the -wal checkpointer stopped, the -wal is checkpointed on the event loop again: ${String(error)}`);
+        if (database.open) database.pragma('wal_autocheckpoint = 1000');
+      },
+    });
+    if (database.open) database.pragma('wal_autocheckpoint = 0');
+    return checkpointer;
+  } catch (error) {
+    warn(`the -wal is checkpointed on the event loop: its worker did not start (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
 }
 
 function checkIntegrity(database: BetterSqlite3.Database, options: SqliteStorageOptions, warn: (message: string) => void): void {
