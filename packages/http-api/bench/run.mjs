@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, cleanupSync, destroyAgent, makeTempDir, processCpuSeconds, processMemory, request, round } from './lib.mjs';
+import { makeTempDir, processCpuSeconds, processMemory, request, round, withBudget } from './lib.mjs';
 import { seed } from './seed.mjs';
 import { printResults } from './report.mjs';
 import { assertBuilt, createApiKey, serverEnv, startBaseline, startContractFloor, startHonoFloor, startServer } from './server.mjs';
@@ -380,33 +380,4 @@ async function main() {
   );
 }
 
-let finished = false;
-const watchdog = setTimeout(() => {
-  if (finished) return;
-  log(`time budget of ${config.budgetMs / 1000} s exceeded: stopping`);
-  notes.push('INCOMPLETE: the time budget was exceeded');
-  try {
-    report();
-  } catch {
-    /* nothing more to say */
-  }
-  void cleanupAll().finally(() => process.exit(1));
-}, config.budgetMs);
-process.on('exit', cleanupSync);
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanupAll().finally(() => process.exit(130)));
-
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  notes.push(`ERROR: ${error instanceof Error ? error.message : String(error)}`);
-  log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-} finally {
-  finished = true;
-  clearTimeout(watchdog);
-  destroyAgent();
-  await cleanupAll();
-  report();
-}
-process.exitCode = failed ? 1 : 0;
+await withBudget({ budgetMs: config.budgetMs, main, report, notes, log });
