@@ -1,6 +1,6 @@
 import type { JobOutcome } from '../ports/job-store.js';
 import type { ShareCapacity } from '../ports/share-driver.js';
-import type { Storage } from '../ports/storage.js';
+import type { NasShareStore } from '../ports/storage.js';
 import { capacityDefaults } from '../defaults.js';
 import { forecastCapacity } from '../domain/capacity-forecast.js';
 
@@ -17,7 +17,7 @@ export function capacityOfOutcome(outcome: JobOutcome): ShareCapacity | undefine
 }
 
 /** Fits the share's capacity history again and stores the forecast (null while there is too little). */
-export async function refreshForecast(storage: Storage, shareId: number, now: Date): Promise<void> {
+export async function refreshForecast(storage: { shares: NasShareStore }, shareId: number, now: Date): Promise<void> {
   const since = new Date(now.getTime() - capacityDefaults.forecastDays * dayMs).toISOString();
   const history = await storage.shares.capacityHistory(shareId, since, forecastReadingsRead);
   const forecast = forecastCapacity(

@@ -17,7 +17,7 @@ import { ProgressSaver } from './progress-saver.js';
 import { openSealedJob, sealJobPayload, type JobShare } from './job-payload.js';
 import { contextOf, failSpan, inSpan, type Span, type TraceCarrier } from '../tracing/spans.js';
 import { untilStored, type UntilStoredOptions } from './until-stored.js';
-import { capacityOfOutcome, refreshForecast } from './capacity-findings.js';
+import { storeShareFindings } from './share-findings.js';
 import { withoutHostPath } from '../domain/host-path-note.js';
 
 export interface JobEngineOptions {
@@ -336,38 +336,21 @@ export class JobEngine {
   }
 
   /**
-   * What a finished job found out about its saved share: a test its health, a completed scan
-   * its counts and a row of its scan history (docs/decisions/090-health-scans-capacity.md), stored before the job's finish.
-   * A failure here is reported; the job's own outcome is stored all the same.
+   * What a finished job found out about its saved share, stored before the job's finish
+   * (storeShareFindings). A failure here is reported; the job's own outcome is stored all the same.
    */
   private async recordFindings(job: JobRecord, outcome: JobOutcome, analytics: ScanAnalytics | undefined): Promise<void> {
     if (job.share_id === null) return;
-    const { storage, clock } = this.#options;
-    const shareId = job.share_id;
-    const at = this.now();
-    const durationMs = Math.round(this.secondsSinceStart(job) * 1000);
-    const capacity = capacityOfOutcome(outcome);
-    // Tried again while storage is unavailable, as the finish; given up on any other refusal.
-    await untilStored(async (refusals) => {
-      if (refusals > 0) return;
-      if (job.kind === 'share_test') await storage.shares.recordTest(shareId, { status: outcome.status, at, ...(capacity ? { capacity } : {}) });
-      else if (outcome.status === 'completed' && outcome.result) {
-        await storage.shares.recordScan(
-          shareId,
-          {
-            at,
-            file_count: outcome.result['file_count'] ?? 0,
-            file_size_sum: outcome.result['file_size_sum'] ?? 0,
-            duration_ms: durationMs,
-            capacity_bytes: capacity?.capacity_bytes ?? null,
-            free_bytes: capacity?.free_bytes ?? null,
-          },
-          analytics,
-        );
-      }
-    }, this.retryOptions()).catch(() => {});
-    // The forecast follows from the history the reading joined; a failure leaves the last one.
-    if (capacity) await refreshForecast(storage, shareId, clock()).catch((error: unknown) => this.#options.onError?.(error));
+    const finished = {
+      kind: job.kind,
+      shareId: job.share_id,
+      outcome,
+      analytics,
+      at: this.now(),
+      durationMs: Math.round(this.secondsSinceStart(job) * 1000),
+      now: this.#options.clock(),
+    };
+    await storeShareFindings(this.#options.storage, finished, this.retryOptions(), (error) => this.#options.onError?.(error));
   }
 
   /** How long the job has run, from its claim, by the engine's clock (0 for a job never started). */
