@@ -44,7 +44,7 @@ function forecastRefused(storage: Storage): Storage {
   });
 }
 
-describe.each(['sqlite', 'postgres'] as const)('a finished job stores its reading and the forecast in one commit (docs/decisions/190-findings-in-one-commit.md) (%s)', (adapter) => {
+describe.each(['sqlite', 'postgres'] as const)('a finished job stores its reading and the forecast in one commit (docs/decisions/190-fewer-commits-per-test.md) (%s)', (adapter) => {
   let storage: Storage;
   let shareId: number;
   let close: () => Promise<void>;

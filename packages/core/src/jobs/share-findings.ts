@@ -44,7 +44,7 @@ async function writeReading(stores: Pick<Stores, 'shares'>, job: FinishedShareJo
  * Stores what a finished job found out about its saved share (docs/decisions/090-health-scans-capacity.md)
  * and, when it read the capacity, the forecast that reading changes, in one transaction: on
  * SQLite each commit is a flush of the log on the event loop, and an hourly test of every share
- * makes thousands (docs/decisions/190-findings-in-one-commit.md).
+ * makes thousands (docs/decisions/190-fewer-commits-per-test.md).
  * The reading is kept even when the forecast cannot be stored: a refused transaction is followed
  * by the reading alone, then the forecast alone, whose failure leaves the last one. Tried again
  * while storage is unavailable; the reading is given up on a second refusal of another kind.

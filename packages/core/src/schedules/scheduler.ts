@@ -55,6 +55,8 @@ export const storageRetryMs = 500;
 export const storageRetryMaxMs = 5_000;
 /** A run's holder renews its lease as it feeds; a run whose lease ran out is taken over (its holder died). */
 export const runLeaseMs = 60_000;
+/** A run waiting for room renews its lease once this fraction of it has passed without a step (three times a lease). */
+const leaseRenewalsPerLease = 3;
 
 /**
  * Lets the event loop turn once. On SQLite (a synchronous driver) queuing a job resolves
@@ -309,28 +311,39 @@ export class Scheduler {
     const signal = this.#stop.signal;
     let done = false;
     let lost = false;
+    // When the lease was last extended (the run was claimed with one just now); each step extends it.
+    let leasedAt = this.#options.clock().getTime();
     try {
       for await (const { id, share } of this.targetShares(schedule, run.after_share_id)) {
         await nextTurn();
         for (;;) {
           if (signal.aborted) return;
+          const stepAt = this.#options.clock().getTime();
           const leaseUntil = this.lease().until;
           if (!share || !mayActOn(principal, schedule)) {
             // A share named but gone, or one the creator may not act on: counted, not dropped.
             if (!(await storage.schedules.stepRun(run.id, this.#owner, id, 'not_started', leaseUntil))) throw new RunLost();
+            leasedAt = stepAt;
             break;
           }
           try {
             await this.#options.startJob(schedule.action, share, schedule.id, async (stores) => {
               if (!(await stores.schedules.stepRun(run.id, this.#owner, share.id, 'queued', leaseUntil))) throw new RunLost();
             });
+            leasedAt = stepAt;
             break;
           } catch (error) {
             if (error instanceof RunLost) throw error;
             // The bounds: wait for a worker to finish something.
             if (isDomainError(error) && (error.code === 'rate_limited' || error.code === 'unavailable')) {
               await this.waitForRoom(schedule.id, signal);
-              if (!(await storage.schedules.renewRun(run.id, this.#owner, this.lease().until))) throw new RunLost();
+              // Renewed by itself only when no step has extended it for a while: a renewal is a
+              // commit, and a run held by its bounds waits for room before nearly every job.
+              const now = this.#options.clock().getTime();
+              if (now - leasedAt >= this.#options.leaseMs / leaseRenewalsPerLease) {
+                if (!(await storage.schedules.renewRun(run.id, this.#owner, this.lease().until))) throw new RunLost();
+                leasedAt = now;
+              }
               continue;
             }
             // Any other refusal (a host no longer allowed) concerns this share only: counted.
