@@ -15,6 +15,7 @@ import { makeTempDir, removeTempDir, round } from './lib.mjs';
 import { mergeResults, printResults } from './report.mjs';
 import { duSeconds, generateTree } from './scan-bench.mjs';
 import { startIdleProcessWatch, startLoopWatch } from './loop-watch.mjs';
+import { serveNodeFlags } from './server.mjs';
 
 export const localScanTargets = {
   'scan.ratio_vs_du': { op: '<=', value: 0.7 },
@@ -114,9 +115,10 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
     const runs = [];
     for (let run = 0; run < bigRuns; run++) {
       idle.resume();
+      // Under `npm start`'s V8 flags: the scan runs inside the server, whose young generation they bound.
       const { stdout } = await execFileAsync(
         process.execPath,
-        ['--expose-gc', fileURLToPath(new URL('./local-scan-child.mjs', import.meta.url)), base, bigDir],
+        [...serveNodeFlags, '--expose-gc', fileURLToPath(new URL('./local-scan-child.mjs', import.meta.url)), base, bigDir],
         {
           maxBuffer: 1 << 20,
         },
@@ -137,7 +139,7 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
     record('scan.local.idle_process_loop_delay_max_ms', machine.maxMs, 'ms');
     record('scan.local.idle_process_loop_stalls_over_50ms', machine.stallsOver50Ms, 'count');
     notes.push(
-      `scan.rss_growth_mb: a scan with analytics of ${entries} entries (${large.dirs} dirs × ${large.files} files${onTmpfs}) in a process of its own, RSS sampled every 10 ms, ${bigRuns} runs (growth ${runs.map((r) => round(r.rssGrowthMb, 1)).join('/')} MB), the median run: ${round(measured.rssBeforeMb)} MB before (after a GC), ${round(measured.rssMaxMb)} MB at most (${round(measured.seconds, 2)} s); scan.local.loop_delay_*: the event loop's lateness on a 10 ms timer during every scan with analytics above (${worst.samples} ticks), worst and stalls over 50 ms; scan.local.loop_busy_max_ms: the most CPU the event loop's thread spent between two of those ticks (the loop held by work, not waiting for a core); scan.local.idle_process_*: the same timer in an idle process of its own over the same moments (${machine.samples} ticks), what the machine's load alone does to an event loop`,
+      `scan.rss_growth_mb: a scan with analytics of ${entries} entries (${large.dirs} dirs × ${large.files} files${onTmpfs}) in a process of its own under npm start's V8 flags (${serveNodeFlags.join(' ')}), RSS sampled every 10 ms, ${bigRuns} runs (growth ${runs.map((r) => round(r.rssGrowthMb, 1)).join('/')} MB), the median run: ${round(measured.rssBeforeMb)} MB before (after a GC), ${round(measured.rssMaxMb)} MB at most (${round(measured.seconds, 2)} s); scan.local.loop_delay_*: the event loop's lateness on a 10 ms timer during every scan with analytics above (${worst.samples} ticks), worst and stalls over 50 ms; scan.local.loop_busy_max_ms: the most CPU the event loop's thread spent between two of those ticks (the loop held by work, not waiting for a core); scan.local.idle_process_*: the same timer in an idle process of its own over the same moments (${machine.samples} ticks), what the machine's load alone does to an event loop`,
     );
     log(`local scan: 1M entries in ${round(measured.seconds, 2)} s, RSS +${round(measured.rssGrowthMb)} MB; loop delay max ${round(worst.maxMs)} ms`);
   } finally {

@@ -1,4 +1,4 @@
-// Child of local-scan-bench.mjs (run with --expose-gc): one scan with analytics of the directory
+// Child of local-scan-bench.mjs (run with --expose-gc and npm start's V8 flags): one scan with analytics of the directory
 // it is given, as a scan job runs it, in a process that did nothing before; prints its RSS before
 // and at most during the scan, the event loop's lateness and the scan's result as one JSON line.
 import { ScanAnalyticsBuilder } from '@dms/core';
