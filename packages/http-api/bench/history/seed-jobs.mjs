@@ -1,5 +1,5 @@
 // A job history to measure on: NAS, shares and jobs written straight into a migrated database
-// in one transaction (better-sqlite3 on SQLite; on PostgreSQL `insert … select from unnest(…)`
+// in one transaction (better-sqlite3 on SQLite; on PostgreSQL `insert … select from unnest(…)`, pg-unnest.mjs,
 // 10,000 rows a statement, then VACUUM ANALYZE as autovacuum would run soon after). The rows
 // are what the engine leaves behind: finished jobs with their steps, message and scan result.
 import { randomUUID } from 'node:crypto';
