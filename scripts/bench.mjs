@@ -7,7 +7,8 @@
 // packages/http-api/bench/watch/run.mjs) likewise; then the notifications section
 // (packages/http-api/bench/notify/run.mjs). With `--scale` (issue 48) only the scale section runs
 // (packages/http-api/bench/scale/run.mjs: a site at its real size; `--scale-size small` divides
-// its counts by 100 for a quick check), with the other ARGS.
+// its counts by 100 for a quick check; `--db postgres` measures it on PostgreSQL, pg.scale.* rows),
+// with the other ARGS.
 import { spawnSync } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,36 +5,18 @@
 // with the server's settings, or PostgreSQL databases), taking turns. Then the same
 // change through the real server, PUT /api/v2/nas/{id}, for the size of the difference next to a
 // whole request.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { makeTempDir, percentile, request, round } from '../lib.mjs';
 import { runCli, serverEnv, startServer } from '../server.mjs';
 import { createBenchDatabase } from '../pg-bench.mjs';
+import { commentEvent } from './comment-event.mjs';
 
 export const auditOverheadGoal = 1.15;
 
 const settings = (quick) => ({ blocks: quick ? 3 : 10, turnsPerBlock: quick ? 100 : 300, warmupTurns: 100, httpPuts: quick ? 300 : 1500, httpWarmup: 100 });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** The event the service writes for a REST comment change (AuditTrail.insert, describeChanges). */
-function commentEvent(nas, from, to) {
-  return {
-    at: new Date().toISOString(),
-    actor_kind: 'user',
-    actor_id: 1,
-    actor_name: 'admin',
-    via: 'rest',
-    client_address: '127.0.0.1',
-    request_id: randomUUID(),
-    action: 'update',
-    resource_type: 'nas',
-    resource_id: String(nas.id),
-    resource_name: nas.name,
-    changes: { comment: { from, to } },
-    outcome: 'success',
-  };
-}
 
 /** A migrated storage holding one NAS: a SQLite file in `dir`, or a PostgreSQL database of its own. */
 async function openWithNas(adapter, { dir, pgServerUrl }, label) {

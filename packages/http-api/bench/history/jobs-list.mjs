@@ -8,7 +8,7 @@ import { makeTempDir, request, round, sleep } from '../lib.mjs';
 import { runCli, serverEnv, startServer } from '../server.mjs';
 import { createBenchDatabase } from '../pg-bench.mjs';
 import { jobRows, seedPostgresHistory, seedSqliteHistory } from './seed-jobs.mjs';
-import { captureStatements, explainStatements } from './statement-plans.mjs';
+import { captureStatements, explainStatements, rawQuery, withCore } from './statement-plans.mjs';
 import { alternatedLatency, latencySummary } from './latency.mjs';
 
 const dayMs = 24 * 3600_000;
@@ -48,12 +48,6 @@ function listCases(seeded, newestAt) {
   };
 }
 
-const rawQuery = (query) => {
-  const raw = {};
-  for (const [name, value] of new URLSearchParams(query)) (raw[name] ??= []).push(value);
-  return raw;
-};
-
 /** Calls of the core's list per case in the bench process, timed: the query's cost without HTTP. */
 const inProcessCalls = 200;
 
@@ -61,16 +55,9 @@ const inProcessCalls = 200;
  * Opens the storage in this process and calls the core's list for each case: the statements
  * it runs (noted), and its time per call.
  */
-async function listStatements({ adapter, file, url, dataDir }, cases) {
-  const { wireCore, createAesGcmSecretBox } = await import('@dms/core/runtime');
-  const { createShareDriverRegistry } = await import('@dms/core/drivers');
-  const { systemPrincipal } = await import('@dms/core');
-  const storage =
-    adapter === 'sqlite'
-      ? (await import('@dms/core/sqlite')).openSqliteStorage({ file, integrity: 'skip' })
-      : (await import('@dms/core/postgres')).openPostgresStorage({ url, poolMax: 1 });
-  const { core } = wireCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [dataDir] }) });
-  try {
+async function listStatements(target, cases) {
+  const { adapter } = target;
+  return withCore(target, async (core, systemPrincipal) => {
     const out = {};
     for (const [name, listCase] of Object.entries(cases)) {
       const raw = rawQuery(listCase.query);
@@ -85,9 +72,7 @@ async function listStatements({ adapter, file, url, dataDir }, cases) {
       out[name] = { statements: statements.filter((statement) => /\bfrom "jobs"/.test(statement.sql)), inProcess: latencySummary(times) };
     }
     return out;
-  } finally {
-    await storage.close();
-  }
+  });
 }
 
 /** Prints each case's page and count plans; resolves how many read the whole table. */

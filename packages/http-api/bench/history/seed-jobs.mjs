@@ -1,10 +1,11 @@
 // A job history to measure on: NAS, shares and jobs written straight into a migrated database
-// in one transaction (better-sqlite3 on SQLite; on PostgreSQL `insert … select from unnest(…)`
+// in one transaction (better-sqlite3 on SQLite; on PostgreSQL `insert … select from unnest(…)`, pg-unnest.mjs,
 // 10,000 rows a statement, then VACUUM ANALYZE as autovacuum would run soon after). The rows
 // are what the engine leaves behind: finished jobs with their steps, message and scan result.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { unnestInserter } from '../pg-unnest.mjs';
 
 // better-sqlite3 and pg are dependencies of @dms/core: resolve them from there.
 const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
@@ -21,7 +22,8 @@ export const requesters = [
   { requester: 'scheduler', requested_by: 'system' },
 ];
 
-const jobColumns = [
+/** The columns of a job row, as jobRows writes them. */
+export const jobColumns = [
   'id',
   'kind',
   'status',
@@ -197,19 +199,9 @@ export async function seedPostgresHistory(url, { nasCount = 4, shares = 200, job
       stored.push({ id: rows[0].id, nas_id: nasIds[share.nas] });
     }
     const all = jobs(stored);
-    const { rows: types } = await client.query(
-      `select attname, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'jobs'::regclass and attnum > 0 and not attisdropped`,
-    );
-    const typeOf = new Map(types.map((row) => [row.attname, row.type]));
+    const insertJobs = await unnestInserter(client, 'jobs', jobColumns);
     const batch = 10_000;
-    for (let from = 0; from < all.length; from += batch) {
-      const slice = all.slice(from, from + batch);
-      const arrays = jobColumns.map((column) => slice.map((row) => row[column]));
-      await client.query(
-        `insert into jobs (${jobColumns.join(', ')}) select * from unnest(${jobColumns.map((column, i) => `$${i + 1}::${typeOf.get(column)}[]`).join(', ')})`,
-        arrays,
-      );
-    }
+    for (let from = 0; from < all.length; from += batch) await insertJobs(all.slice(from, from + batch).map((row) => jobColumns.map((column) => row[column])));
     await client.query('commit');
     for (const table of ['nas', 'nas_shares', 'jobs']) await client.query(`vacuum analyze ${table}`);
     return { jobCount: all.length, shares: stored, nasIds };

@@ -4,11 +4,39 @@
 // statement is explained on a connection of its own: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
 // PostgreSQL. A plan that reads a whole table (`SCAN <table>` with no index, `Seq Scan on
 // <table>`) is flagged: the answer's cost would grow with the table.
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 const requireFromCore = createRequire(import.meta.resolve('@dms/core'));
 const BetterSqlite3 = requireFromCore('better-sqlite3');
 const pg = requireFromCore('pg');
+
+/** A request's query string as the routes hand it to the core: each name with its values. */
+export const rawQuery = (query) => {
+  const raw = {};
+  for (const [name, value] of new URLSearchParams(query)) (raw[name] ??= []).push(value);
+  return raw;
+};
+
+/**
+ * Runs `work(core, systemPrincipal)` on the core wired in this process over the SQLite `file`
+ * (adapter 'sqlite') or the PostgreSQL database `url` (adapter 'postgres'); the storage closed after.
+ */
+export async function withCore({ adapter, file, url, dataDir }, work) {
+  const { wireCore, createAesGcmSecretBox } = await import('@dms/core/runtime');
+  const { createShareDriverRegistry } = await import('@dms/core/drivers');
+  const { systemPrincipal } = await import('@dms/core');
+  const storage =
+    adapter === 'sqlite'
+      ? (await import('@dms/core/sqlite')).openSqliteStorage({ file, integrity: 'skip' })
+      : (await import('@dms/core/postgres')).openPostgresStorage({ url, poolMax: 1 });
+  const { core } = wireCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [dataDir] }) });
+  try {
+    return await work(core, systemPrincipal);
+  } finally {
+    await storage.close();
+  }
+}
 
 /** The prototype of better-sqlite3's statements: where all/get/iterate/run live. */
 function sqliteStatementPrototype() {

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { makeTempDir, removeTempDir } from '../lib.mjs';
+import { commentEvent } from '../history/comment-event.mjs';
 
 const BetterSqlite3 = createRequire(import.meta.resolve('@dms/core'))('better-sqlite3');
 const writes = Number(process.env.AUDIT_STATEMENT_WRITES ?? 3000);
@@ -49,28 +50,13 @@ try {
   await storage.migrate();
   const nas = await storage.nas.create({ name: 'filer', host: 'filer.example.com', type: 'nfs_v4', comment: 'c0', price: null });
   let comment = 0;
-  const event = (updated) => ({
-    at: new Date().toISOString(),
-    actor_kind: 'user',
-    actor_id: 1,
-    actor_name: 'admin',
-    via: 'rest',
-    client_address: '127.0.0.1',
-    request_id: null,
-    action: 'update',
-    resource_type: 'nas',
-    resource_id: String(updated.id),
-    resource_name: updated.name,
-    changes: { comment: { from: 'x', to: updated.comment } },
-    outcome: 'success',
-  });
   const variants = {
     plain: () => storage.nas.update(nas.id, { comment: `c${++comment}` }),
     transaction: () => storage.transaction((stores) => stores.nas.update(nas.id, { comment: `c${++comment}` })),
     audited: () =>
       storage.transaction(async (stores) => {
         const updated = await stores.nas.update(nas.id, { comment: `c${++comment}` });
-        await stores.auditEvents.append(event(updated));
+        await stores.auditEvents.append(commentEvent(updated, `c${comment - 1}`, updated.comment));
       }),
   };
   const cpu = {};

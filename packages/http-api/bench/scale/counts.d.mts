@@ -13,5 +13,6 @@ export const fullScale: ScaleCounts;
 export const jobSpanDays: number;
 export const auditSpanDays: number;
 export function scaleCounts(size: string): ScaleCounts;
-export function batches(total: number, perStatement: number): { full: number; rest: number };
+export function rowBatches<Row>(total: number, row: (i: number) => Row, size: number): Generator<Row[]>;
+export function historyParts(counts: ScaleCounts): { table: string; spanDays: number }[];
 export function bytesPerShareYear(input: { shares: number; parts: { bytes: number; spanDays: number }[] }): number;

@@ -35,13 +35,23 @@ export function scaleCounts(size) {
   };
 }
 
-/**
- * Rows in statements of `perStatement` rows: the full statements, then the rest (0 when none).
- * The seed prepares one statement of each size, so 10 M rows are 10 M / perStatement calls.
- */
-export function batches(total, perStatement) {
-  return { full: Math.floor(total / perStatement), rest: total % perStatement };
+/** `total` rows of `row(i)` (i from 0) in arrays of `size` rows, the last one shorter: what a seed writes a statement at a time. */
+export function* rowBatches(total, row, size) {
+  for (let from = 0; from < total; from += size) {
+    const batch = [];
+    for (let i = from; i < Math.min(total, from + size); i++) batch.push(row(i));
+    yield batch;
+  }
 }
+
+/** The history tables and the days each spans: what the bytes per share-year are measured over. */
+export const historyParts = (counts) => [
+  { table: 'audit_events', spanDays: auditSpanDays },
+  { table: 'jobs', spanDays: jobSpanDays },
+  { table: 'share_scans', spanDays: counts.scanDays },
+  { table: 'share_scan_analytics', spanDays: counts.scanDays },
+  { table: 'share_capacity_samples', spanDays: counts.scanDays },
+];
 
 /** Bytes per share and year of history, from the bytes each kind of history takes over the days it spans. */
 export function bytesPerShareYear({ shares, parts }) {

@@ -1,41 +1,29 @@
 // The statements the core runs for the scale section's list requests, and their plans on the
-// seeded database: the bench opens the storage itself, calls the core's list as the route would
+// seeded database (SQLite or PostgreSQL): the bench opens the storage itself, calls the core's list as the route would
 // (statements noted by history/statement-plans.mjs), then explains each one. A list's cost grows
 // with what its plan reads: a whole table (flagged), or the matches of its filter its count visits
 // (for the audit and job lists, up to the page's end plus 10,000: docs/decisions/186-history-list-counts.md).
-import { randomBytes } from 'node:crypto';
-import { captureStatements, explainStatements } from '../history/statement-plans.mjs';
-
-const rawQuery = (query) => {
-  const raw = {};
-  for (const [name, value] of new URLSearchParams(query)) (raw[name] ??= []).push(value);
-  return raw;
-};
+import { captureStatements, explainStatements, rawQuery, withCore } from '../history/statement-plans.mjs';
 
 /**
  * For each `{ table, list: 'auditEvents' | 'jobs', paths }`, each path's statements on `table`
- * with their plans: `{ path, sql, plan, wholeTable }[]`.
+ * with their plans: `{ path, sql, plan, wholeTable }[]`; on the SQLite `file` (adapter 'sqlite')
+ * or the PostgreSQL database `url` (adapter 'postgres').
  */
-export async function listPlans({ file, dataDir }, groups) {
-  const { wireCore, createAesGcmSecretBox } = await import('@dms/core/runtime');
-  const { createShareDriverRegistry } = await import('@dms/core/drivers');
-  const { systemPrincipal } = await import('@dms/core');
-  const storage = (await import('@dms/core/sqlite')).openSqliteStorage({ file, integrity: 'skip' });
-  const { core } = wireCore({ storage, secrets: createAesGcmSecretBox(randomBytes(32)), drivers: createShareDriverRegistry({ localRoots: [dataDir] }) });
-  try {
+export async function listPlans(target, groups) {
+  const { adapter, file, url } = target;
+  return withCore(target, async (core, systemPrincipal) => {
     const out = [];
     for (const { table, list, paths } of groups) {
       for (const path of paths) {
         const raw = rawQuery(path.split('?')[1] ?? '');
-        const statements = await captureStatements('sqlite', () => core[list].list(systemPrincipal, raw));
+        const statements = await captureStatements(adapter, () => core[list].list(systemPrincipal, raw));
         const onTable = statements.filter((statement) => new RegExp(`\\bfrom "${table}"`).test(statement.sql));
-        for (const plan of await explainStatements({ adapter: 'sqlite', file, table }, onTable)) out.push({ path, ...plan });
+        for (const plan of await explainStatements({ adapter, file, url, table }, onTable)) out.push({ path, ...plan });
       }
     }
     return out;
-  } finally {
-    await storage.close();
-  }
+  });
 }
 
 /** A plan as log lines: the statement (its column list shortened), then its steps; a whole-table read called out. */

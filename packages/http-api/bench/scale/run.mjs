@@ -1,35 +1,37 @@
 // The scale section of the bench (issue 48): `npm run bench -- --scale [--scale-size small]`
-// (or `node bench/scale/run.mjs [--scale-size small|full] [--seed-only]` after a build;
-// BENCH_SCALE_SIZE too; --seed-only stops after the seed, the plans and the count costs).
-// A site at its real size (counts.mjs: 500 NAS, 10,000 local shares, 1 M finished jobs, 10 M
-// audit events, 90 days of scans with analytics, 20 schedules, 50 open alerts) is seeded
-// straight into SQLite (seed.mjs), then the real server (`dms serve`, loop-probe.mjs preloaded
+// (or `node bench/scale/run.mjs [--scale-size small|full] [--seed-only] [--db sqlite|postgres]
+// [--pg-url URL]` after a build; BENCH_SCALE_SIZE too; --seed-only stops after the seed, the
+// plans and the count costs). A site at its real size (counts.mjs: 500 NAS, 10,000 local shares,
+// 1 M finished jobs, 10 M audit events, 90 days of scans with analytics, 20 schedules, 50 open
+// alerts; the rows: site-rows.mjs) is seeded straight into SQLite (site-sqlite.mjs, seed.mjs), or
+// with --db postgres into a PostgreSQL database of its own, dropped at the end (site-postgres.mjs,
+// seed-postgres.mjs; on the server of --pg-url, else DMS_BENCH_PG_URL, else the local one; the
+// rows are then named pg.scale.*), then the real server (`dms serve`, loop-probe.mjs preloaded
 // for its event-loop delay) answers: the capacity statistics, audit and job lists, /metrics,
 // an hourly test schedule over every share (shows and lists timed meanwhile), the retention
 // purge of a day of audit events; then its RSS and the database's bytes per share-year. Prints
 // the rows with their goals and merges them into bench/results.json (scale.* rows replaced).
 import { randomBytes } from 'node:crypto';
-import { statSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cannon, freePort, makeTempDir, processMemory, request, round, sleep, spawnChild, stopChild, waitForHttp, withBudget } from '../lib.mjs';
 import { mergeResults, printResults } from '../report.mjs';
 import { assertBuilt, cliMain, serveNodeFlags, serverEnv } from '../server.mjs';
+import { defaultPgServerUrl } from '../pg-bench.mjs';
 import { auditSpanDays, bytesPerShareYear, jobSpanDays, scaleCounts } from './counts.mjs';
 import { ask } from '../history/purge-stall.mjs';
-import { listPlans, planLines } from './plans.mjs';
-import { seedSqliteScale } from './seed.mjs';
+import { planLines } from './plans.mjs';
+import { postgresSite } from './site-postgres.mjs';
+import { sqliteSite } from './site-sqlite.mjs';
 
-const BetterSqlite3 = createRequire(import.meta.resolve('@dms/core'))('better-sqlite3');
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const loopProbe = join(benchDir, 'hostile', 'loop-probe.mjs');
 const resultsFile = join(benchDir, 'results.json');
 const dayMs = 24 * 3600_000;
 
 /** The goals of issue 48. */
-const goals = {
+const sqliteGoals = {
   'scale.hourly_tests_minutes': { op: '<', value: 20 },
   'scale.show_p99_ms_during_tests': { op: '<', value: 20 },
   'scale.list_p99_ms_during_tests': { op: '<', value: 50 },
@@ -43,29 +45,34 @@ const goals = {
 };
 
 function parseArgs(argv) {
-  const options = { size: process.env.BENCH_SCALE_SIZE || 'full', db: 'sqlite' };
+  const options = { size: process.env.BENCH_SCALE_SIZE || 'full', db: 'sqlite', pgUrl: process.env.DMS_BENCH_PG_URL || defaultPgServerUrl };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
     const value = () => inline ?? argv[++i];
     if (flag === '--scale-size') options.size = value();
     else if (flag === '--db') options.db = value();
+    else if (flag === '--pg-url') options.pgUrl = value();
     else if (flag === '--seed-only') options.seedOnly = true;
     else if (flag === '--scale') continue;
-    else throw new Error(`bench scale: unknown argument '${argv[i]}' (known: --scale-size full|small, --seed-only, --db sqlite)`);
+    else throw new Error(`bench scale: unknown argument '${argv[i]}' (known: --scale-size full|small, --seed-only, --db sqlite|postgres, --pg-url URL)`);
   }
-  if (options.db !== 'sqlite') throw new Error('bench scale: only --db sqlite is measured so far (PostgreSQL is not seeded yet)');
+  if (options.db !== 'sqlite' && options.db !== 'postgres') throw new Error(`bench scale: --db must be sqlite or postgres, got '${options.db}'`);
   options.counts = scaleCounts(options.size);
   return options;
 }
 
 const args = parseArgs(process.argv.slice(2));
 const counts = args.counts;
-const budgetMs = 1_800_000;
+// On PostgreSQL the rows are named pg.scale.*, their goals the same.
+const prefix = args.db === 'postgres' ? 'pg.' : '';
+const goals = Object.fromEntries(Object.entries(sqliteGoals).map(([name, goal]) => [prefix + name, goal]));
+// PostgreSQL's seed takes longer than SQLite's (rows over the wire, its indexes built after).
+const budgetMs = args.db === 'postgres' ? 2_700_000 : 1_800_000;
 const results = [];
 const notes = [];
 const record = (name, value, unit) => {
-  results.push({ name, value: round(value, 2), unit });
-  log(`${name} = ${round(value, 2)} ${unit}`);
+  results.push({ name: prefix + name, value: round(value, 2), unit });
+  log(`${prefix}${name} = ${round(value, 2)} ${unit}`);
 };
 const t0 = performance.now();
 const log = (message) =>
@@ -108,14 +115,26 @@ const dtstart = (date) =>
 async function main() {
   assertBuilt();
   notes.push(
-    `scale (${args.size === 'full' ? 'full size' : 'REDUCED SIZE: counts / 100'}): ${counts.nas} NAS, ${counts.shares} local shares, ${counts.pools} pools, ${counts.jobs} finished jobs over ${jobSpanDays} days, ${counts.auditEvents} audit events over ${auditSpanDays} days, ${counts.scanDays} days of scans (with analytics and capacity readings) per share, ${counts.schedules} schedules, ${counts.openAlerts} open alerts; SQLite; ${availableParallelism()} CPUs, Node ${process.version}, load average at start ${load()}`,
+    `scale (${args.size === 'full' ? 'full size' : 'REDUCED SIZE: counts / 100'}): ${counts.nas} NAS, ${counts.shares} local shares, ${counts.pools} pools, ${counts.jobs} finished jobs over ${jobSpanDays} days, ${counts.auditEvents} audit events over ${auditSpanDays} days, ${counts.scanDays} days of scans (with analytics and capacity readings) per share, ${counts.schedules} schedules, ${counts.openAlerts} open alerts; ${args.db === 'postgres' ? 'PostgreSQL (a database of its own, ANALYZEd after the seed as autovacuum would soon)' : 'SQLite'}; ${availableParallelism()} CPUs, Node ${process.version}, load average at start ${load()}`,
   );
   const dataDir = makeTempDir('dms-bench-scale-');
   const now = Date.now();
   const seedStarted = performance.now();
-  const seeded = await seedSqliteScale(dataDir, counts, { now, log });
-  record('scale.seed_s', (performance.now() - seedStarted) / 1000, 's');
+  const site = args.db === 'postgres' ? await postgresSite(args.pgUrl, dataDir, counts, { now, log }) : await sqliteSite(dataDir, counts, { now, log });
+  try {
+    record('scale.seed_s', (performance.now() - seedStarted) / 1000, 's');
+    notes.push(
+      `scale.seed_s on ${site.name}: ${Object.entries(site.took)
+        .map(([what, s]) => `${what} ${round(s, 1)} s`)
+        .join(', ')}`,
+    );
+    await measure(site, dataDir, now);
+  } finally {
+    await site.drop();
+  }
+}
 
+async function measure(site, dataDir, now) {
   // Audit list: by actor, resource, time, and deep pages; jobs likewise.
   const auditPaths = [
     '/api/v2/audit_events?actor=alice',
@@ -132,26 +151,26 @@ async function main() {
     '/api/v2/jobs?status=failed&kind=share_scan',
     '/api/v2/jobs?limit=100&offset=2000',
   ];
-  const plans = await listPlans({ file: seeded.file, dataDir }, [
+  const plans = await site.plans([
     { table: 'audit_events', list: 'auditEvents', paths: auditPaths },
     { table: 'jobs', list: 'jobs', paths: jobsPaths },
   ]);
   log(['plans of the list statements:', ...plans.flatMap(planLines)].join('\n'));
   const offIndex = plans.filter((plan) => plan.wholeTable);
   record('scale.list_statements_off_index', offIndex.length, 'count');
-  const countCost = countCosts(seeded.file, plans);
-  record('scale.list_count_cpu_ms_max', Math.max(...countCost.map((c) => c.cpuMs)), 'ms');
+  const countCost = await site.countCosts(plans);
+  record(site.countCostName, Math.max(...countCost.map((c) => c.ms)), 'ms');
   notes.push(
     `scale lists: ${plans.length} statements explained (printed above the table), ${offIndex.length} read a whole table${offIndex.length ? `: ${offIndex.map((plan) => plan.path).join(', ')}` : ''}; ` +
-      `each answer's count statement visits its matches up to the page's end plus 10,000 (decision 186; 'rows' is what it answered): the thread's CPU for it alone (median of 3, in the bench process, so the machine's other load is not counted): ${countCost.map((c) => `${c.path} ${c.rows} rows ${round(c.cpuMs, 1)} ms`).join(', ')}`,
+      `each answer's count statement visits its matches up to the page's end plus 10,000 (decision 186; 'rows' is what it answered): ${site.countCostWhat}: ${countCost.map((c) => `${c.path} ${c.rows} rows ${round(c.ms, 1)} ms`).join(', ')}`,
   );
   if (args.seedOnly) return;
 
   const adminPassword = randomBytes(12).toString('hex');
   const port = await freePort();
-  const env = serverEnv({ dataDir, port, adminPassword, logLevel: 'warn', localRoots: seeded.sharesRoot });
+  const env = serverEnv({ dataDir, port, adminPassword, logLevel: 'warn', localRoots: site.sharesRoot, extraEnv: site.serverEnv });
   const child = spawnChild(process.execPath, [...serveNodeFlags, '--import', loopProbe, cliMain, 'serve'], { env, ipc: true });
-  const watcher = new BetterSqlite3(seeded.file, { readonly: true });
+  await site.open();
   try {
     const origin = `http://127.0.0.1:${port}`;
     const base = `${origin}/api/v2`;
@@ -190,45 +209,18 @@ async function main() {
     scrapes.sort((a, b) => a - b);
     record('scale.metrics_scrape_ms', scrapes[2], 'ms');
 
-    await hourlyTests({ base, origin, headers, child, watcher });
-    await retentionPurge({ base, headers, child, watcher });
+    await hourlyTests({ base, origin, headers, child, site });
+    await retentionPurge({ base, headers, child, site });
 
     record('scale.rss_mb', processMemory(child.pid).rssMb, 'MB');
-    record('scale.db_bytes_per_share_year', dbBytesPerShareYear(watcher, seeded.file), 'B');
+    record('scale.db_bytes_per_share_year', await dbBytesPerShareYear(site), 'B');
   } finally {
-    watcher.close();
+    await site.close();
     await stopChild(child, 5000);
   }
 }
 
 const iso = (ms) => new Date(ms).toISOString();
-
-const threadCpuMs = () => {
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
-};
-
-/** The count statement of each list alone on a read-only connection: the rows it counts and its CPU (median of 3). */
-function countCosts(file, plans) {
-  const db = new BetterSqlite3(file, { readonly: true });
-  try {
-    return plans
-      .filter((plan) => /^\s*select count\(\*\)/i.test(plan.sql))
-      .map((plan) => {
-        const statement = db.prepare(plan.sql);
-        const times = [];
-        let rows = 0;
-        for (let i = 0; i < 3; i++) {
-          const before = threadCpuMs();
-          rows = statement.get(...plan.parameters).count;
-          times.push(threadCpuMs() - before);
-        }
-        return { path: plan.path.replace('/api/v2', ''), rows, cpuMs: times.sort((a, b) => a - b)[1] };
-      });
-  } finally {
-    db.close();
-  }
-}
 
 /** Each path answered 200 once (its count logged), then all of them cycled at 4 connections for 5 s: the p99. */
 async function listP99(what, paths, origin, headers) {
@@ -245,7 +237,7 @@ async function listP99(what, paths, origin, headers) {
  * and lists timed at 4 connections each meanwhile, in windows of 10 s (the worst window's p99
  * is the row), the server's loop delay over the whole run; done when every job of the run finished.
  */
-async function hourlyTests({ base, origin, headers, child, watcher }) {
+async function hourlyTests({ base, origin, headers, child, site }) {
   const firstRun = new Date(Math.ceil((Date.now() + 45_000) / 60_000) * 60_000);
   const tomorrow = new Date(Math.ceil(Date.now() / dayMs) * dayMs + 3 * 3600_000);
   const post = async (body) => {
@@ -268,8 +260,6 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
       rrule: `DTSTART:${dtstart(new Date(tomorrow.getTime() + n * 60_000))}\nRRULE:FREQ=DAILY`,
     });
   }
-  const finished = watcher.prepare("select count(*) as n, max(finished_at) as last from jobs where schedule_id = ? and status in ('completed', 'failed')");
-  const failed = watcher.prepare("select count(*) as n from jobs where schedule_id = ? and status = 'failed'");
   log(`hourly tests: first run at ${firstRun.toISOString()} (${counts.shares} shares), load average ${load()}`);
   // The idle server's loop delay until the run is due: the floor the machine gives now.
   await ask(child, 'reset');
@@ -282,34 +272,33 @@ async function hourlyTests({ base, origin, headers, child, watcher }) {
   const listP99s = [];
   const deadline = Date.now() + 40 * 60_000;
   for (;;) {
-    const { n } = finished.get(scheduleId);
+    const { n } = await site.finishedJobs(scheduleId);
     if (n >= counts.shares) break;
     if (Date.now() > deadline) throw new Error(`hourly tests: ${n} of ${counts.shares} finished after 40 minutes`);
     const [show, list] = await Promise.all([load4(origin, showPaths, headers, 10), load4(origin, listPaths, headers, 10)]);
     showP99.push(show.latency.p99);
     listP99s.push(list.latency.p99);
     log(
-      `hourly tests: ${finished.get(scheduleId).n} of ${counts.shares} finished; show p99 ${show.latency.p99} ms, list p99 ${list.latency.p99} ms; load ${load()}`,
+      `hourly tests: ${(await site.finishedJobs(scheduleId)).n} of ${counts.shares} finished; show p99 ${show.latency.p99} ms, list p99 ${list.latency.p99} ms; load ${load()}`,
     );
   }
   const during = await ask(child, 'read');
-  const { last } = finished.get(scheduleId);
+  const { last } = await site.finishedJobs(scheduleId);
   record('scale.hourly_tests_minutes', (Date.parse(last) - firstRun.getTime()) / 60_000, 'min');
   record('scale.show_p99_ms_during_tests', Math.max(...showP99), 'ms');
   record('scale.list_p99_ms_during_tests', Math.max(...listP99s), 'ms');
   record('scale.loop_delay_max_ms', during.loopDelayMaxMs, 'ms');
   notes.push(
-    `scale.hourly_tests: ${counts.shares} local shares, one hourly all_shares test schedule (default job bounds) from its due time to the last job finished (${failed.get(scheduleId).n} failed); meanwhile GET /nas_shares/{id} and lists (${listPaths.join(', ')}) at 4 connections each, in ${showP99.length} windows of 10 s: the worst window's p99 (show ${showP99.map((v) => round(v, 1)).join(' / ')}; list ${listP99s.map((v) => round(v, 1)).join(' / ')}); the server's loop delay (monitorEventLoopDelay, 10 ms resolution) max over the run, p99 ${round(during.loopDelayP99Ms, 1)} ms`,
+    `scale.hourly_tests: ${counts.shares} local shares, one hourly all_shares test schedule (default job bounds) from its due time to the last job finished (${await site.failedJobs(scheduleId)} failed); meanwhile GET /nas_shares/{id} and lists (${listPaths.join(', ')}) at 4 connections each, in ${showP99.length} windows of 10 s: the worst window's p99 (show ${showP99.map((v) => round(v, 1)).join(' / ')}; list ${listP99s.map((v) => round(v, 1)).join(' / ')}); the server's loop delay (monitorEventLoopDelay, 10 ms resolution) max over the run, p99 ${round(during.loopDelayP99Ms, 1)} ms`,
   );
 }
 
 /** audit_retention_days lowered by one: the next housekeeping round (each minute) deletes a day of the audit events; the loop delay meanwhile. */
-async function retentionPurge({ base, headers, child, watcher }) {
+async function retentionPurge({ base, headers, child, site }) {
   // The oldest day of the seeded year: older than the retention the bench sets.
   const retentionDays = auditSpanDays - 1;
   const cutoff = iso(Date.now() - retentionDays * dayMs);
-  const expired = watcher.prepare('select count(*) as n from audit_events where at < ?');
-  const toGo = expired.get(cutoff).n;
+  const toGo = await site.auditEventsBefore(cutoff);
   await ask(child, 'reset');
   const res = await request(`${base}/settings`, {
     method: 'PUT',
@@ -319,8 +308,8 @@ async function retentionPurge({ base, headers, child, watcher }) {
   if (res.status !== 200) throw new Error(`PUT /settings answered ${res.status}: ${res.body.slice(0, 300)}`);
   const started = performance.now();
   const deadline = started + 180_000;
-  while (expired.get(cutoff).n > 0) {
-    if (performance.now() > deadline) throw new Error(`retention: ${expired.get(cutoff).n} of ${toGo} expired audit events left after 180 s`);
+  for (let left = toGo; left > 0; left = await site.auditEventsBefore(cutoff)) {
+    if (performance.now() > deadline) throw new Error(`retention: ${left} of ${toGo} expired audit events left after 180 s`);
     await sleep(50);
   }
   const during = await ask(child, 'read');
@@ -331,32 +320,15 @@ async function retentionPurge({ base, headers, child, watcher }) {
   );
 }
 
-/** Bytes the per-share history takes in a year at this rate: dbstat per table over the days each spans. */
-function dbBytesPerShareYear(db, file) {
-  let bytesOf;
-  try {
-    const stat = db.prepare(
-      "select sum(pgsize) as bytes from dbstat where name = ? or name in (select name from sqlite_master where type = 'index' and tbl_name = ?)",
-    );
-    bytesOf = (table) => stat.get(table, table).bytes ?? 0;
-    bytesOf('nas');
-  } catch {
-    bytesOf = undefined;
+/** Bytes the per-share history takes in a year at this rate: each history table over the days it spans. */
+async function dbBytesPerShareYear(site) {
+  const { parts, whole, note } = await site.historyBytes();
+  if (!parts) {
+    notes.push(`scale.db_bytes_per_share_year: ${note}`);
+    return whole / counts.shares;
   }
-  if (!bytesOf) {
-    const size = statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
-    notes.push('scale.db_bytes_per_share_year: dbstat unavailable, the whole file over the shares (a year of audit)');
-    return size / counts.shares;
-  }
-  const parts = [
-    { table: 'audit_events', spanDays: auditSpanDays },
-    { table: 'jobs', spanDays: jobSpanDays },
-    { table: 'share_scans', spanDays: counts.scanDays },
-    { table: 'share_scan_analytics', spanDays: counts.scanDays },
-    { table: 'share_capacity_samples', spanDays: counts.scanDays },
-  ].map((part) => ({ ...part, bytes: bytesOf(part.table) }));
   notes.push(
-    `scale.db_bytes_per_share_year: the history tables with their indexes (dbstat) scaled to a year each and over the shares: ${parts.map((p) => `${p.table} ${(p.bytes / 1e6).toFixed(1)} MB over ${p.spanDays} d`).join(', ')}; the file ${(statSync(file).size / 1e6).toFixed(0)} MB`,
+    `scale.db_bytes_per_share_year: ${note}, scaled to a year each and over the shares: ${parts.map((p) => `${p.table} ${(p.bytes / 1e6).toFixed(1)} MB over ${p.spanDays} d`).join(', ')}`,
   );
   return bytesPerShareYear({ shares: counts.shares, parts });
 }

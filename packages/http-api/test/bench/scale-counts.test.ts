@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditSpanDays, batches, bytesPerShareYear, fullScale, jobSpanDays, scaleCounts } from '../../bench/scale/counts.mjs';
+import { auditSpanDays, bytesPerShareYear, fullScale, historyParts, jobSpanDays, rowBatches, scaleCounts } from '../../bench/scale/counts.mjs';
 
 describe('the scale bench counts (bench/scale/counts.mjs)', () => {
   it('full size is the site issue 48 names', () => {
@@ -28,10 +28,24 @@ describe('the scale bench counts (bench/scale/counts.mjs)', () => {
     expect(auditSpanDays).toBeLessThan(365);
   });
 
-  it('splits rows into full statements and a rest', () => {
-    expect(batches(1_000, 100)).toEqual({ full: 10, rest: 0 });
-    expect(batches(1_050, 100)).toEqual({ full: 10, rest: 50 });
-    expect(batches(7, 100)).toEqual({ full: 0, rest: 7 });
+  it('writes rows in full statements and a shorter last one, each row once and in order', () => {
+    const sizes = (total: number, size: number) => [...rowBatches(total, (i) => i, size)].map((batch) => batch.length);
+    expect(sizes(1_000, 100)).toEqual(Array(10).fill(100));
+    expect(sizes(1_050, 100)).toEqual([...Array(10).fill(100), 50]);
+    expect(sizes(7, 100)).toEqual([7]);
+    expect(sizes(0, 100)).toEqual([]);
+    expect([...rowBatches(5, (i) => i * 10, 2)]).toEqual([[0, 10], [20, 30], [40]]);
+  });
+
+  it('measures each history table over the days its seeded rows span', () => {
+    const counts = scaleCounts('small');
+    expect(historyParts(counts)).toEqual([
+      { table: 'audit_events', spanDays: auditSpanDays },
+      { table: 'jobs', spanDays: jobSpanDays },
+      { table: 'share_scans', spanDays: counts.scanDays },
+      { table: 'share_scan_analytics', spanDays: counts.scanDays },
+      { table: 'share_capacity_samples', spanDays: counts.scanDays },
+    ]);
   });
 
   it('scales each kind of history to a year before dividing by the shares', () => {
