@@ -26,6 +26,14 @@ export interface DialectQuirks {
   epochSeconds(at: RawBuilder<string | null>): RawBuilder<number | null>;
   /** A text field of a JSON text column, null where the column or the field is. */
   jsonTextField(column: RawBuilder<string | null>, field: string): RawBuilder<string | null>;
+  /**
+   * `at <= bound` among the rows of one parent (`parent = parentValue` is said beside it), in
+   * the form that lets a (parent, at) index bound the search. PostgreSQL: the row value
+   * `(parent, at) <= (parentValue, bound)`, which no index on `at` alone can take: with few rows
+   * before the bound its estimate picked such an index and walked it back for every parent.
+   * SQLite bounds (parent, at) by the plain comparison and would only filter a row value.
+   */
+  atOrBeforeOnParent(parent: RawBuilder<unknown>, parentValue: RawBuilder<unknown>, at: RawBuilder<unknown>, bound: string): RawBuilder<boolean>;
   /** How a list whose filters scan is kept within its time bound (list-time-bound.ts). */
   readonly listTimeBound: ListTimeBound;
 }

@@ -267,8 +267,11 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   async capacity(since: string) {
+    // The baseline: the share's last scan at or before `since`, else its first after.
+    const beforeSince = this.quirks.atOrBeforeOnParent(sql.ref('b.share_id'), sql.ref('s.id'), sql.ref('b.at'), since);
     const baseline = (column: 'file_count' | 'file_size_sum' | 'id') => sql<number | null>`coalesce(
-        (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and b.at <= ${since} order by b.at desc, b.id desc limit 1),
+        (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and ${beforeSince}
+          order by b.share_id desc, b.at desc, b.id desc limit 1),
         (select f.${sql.ref(column)} from share_scans f where f.share_id = s.id and f.at > ${since} order by f.at, f.id limit 1))`;
     type Row = Omit<ShareCapacityRow, 'capacity_forecast'> & { capacity_forecast: string | null };
     const { rows } = await sql<Row>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,

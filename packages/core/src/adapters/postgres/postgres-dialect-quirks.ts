@@ -20,4 +20,5 @@ export const postgresQuirks: StaticDialectQuirks = {
   // The exact decimal seconds (microseconds kept) to the nearest double: JavaScript's ms / 1000.
   epochSeconds: (at) => sql<number | null>`extract(epoch from (${at})::timestamptz)::float8`,
   jsonTextField: (column, field) => sql<string | null>`((${column})::json ->> ${sql.lit(field)})`,
+  atOrBeforeOnParent: (parent, parentValue, at, bound) => sql<boolean>`(${parent}, ${at}) <= (${parentValue}, ${bound})`,
 };

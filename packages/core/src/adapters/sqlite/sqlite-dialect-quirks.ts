@@ -19,4 +19,5 @@ export const sqliteQuirks: StaticDialectQuirks = {
   // SQLite's day count in milliseconds / 1000.0: the same double as JavaScript's ms / 1000.
   epochSeconds: (at) => sql<number | null>`unixepoch(${at}, 'subsec')`,
   jsonTextField: (column, field) => sql<string | null>`json_extract(${column}, ${sql.lit(`$.${field}`)})`,
+  atOrBeforeOnParent: (_parent, _parentValue, at, bound) => sql<boolean>`${at} <= ${bound}`,
 };
