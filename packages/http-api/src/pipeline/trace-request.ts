@@ -43,19 +43,20 @@ export function traceRequest(
     { 'http.request.method': method, ...(route === undefined ? {} : { 'http.route': route }) },
     parent,
   );
-  if (span.isRecording()) {
-    const agent = requestHeader(c, 'user-agent');
-    span.setAttributes({
-      'url.path': c.req.path,
-      'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
-      ...(agent === undefined ? {} : { 'user_agent.original': agent.slice(0, 256) }),
-    });
-  }
+  const active = trace.setSpan(parent, span);
+  // A span that does not record has nothing to be told of the answer: no wait on it.
+  if (!span.isRecording()) return context.with(active, handle);
+  const agent = requestHeader(c, 'user-agent');
+  span.setAttributes({
+    'url.path': c.req.path,
+    'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
+    ...(agent === undefined ? {} : { 'user_agent.original': agent.slice(0, 256) }),
+  });
   const answered = (response: Response) => {
     end(span, response.status);
     return response;
   };
-  const response = context.with(trace.setSpan(parent, span), handle);
+  const response = context.with(active, handle);
   return response instanceof Promise
     ? response.then(answered, (error: unknown) => {
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
