@@ -98,12 +98,15 @@ describe('the sampler decides before a request span is built', () => {
 
   it('a sampled request is the SDK span of the trace id the sampler was asked about; its jobs are its children', async () => {
     const { finished, get } = await tracedApp('traceidratio', '0.5');
+    const askedAbout = vi.spyOn(TraceIdRatioBasedSampler.prototype, 'shouldSample');
     const ratio = new TraceIdRatioBasedSampler(0.5);
-    const asked: string[] = [];
-    for (let request = 0; request < 24; request += 1) asked.push(traceparentOf((await get()).carrier).traceId);
+    const carried: string[] = [];
+    for (let request = 0; request < 24; request += 1) carried.push(traceparentOf((await get()).carrier).traceId);
+    // The request path asked about the trace id each request carries, and the SDK, asking again
+    // about the sampled ones, was asked about no other.
+    expect(new Set(askedAbout.mock.calls.map(([, traceId]) => traceId))).toEqual(new Set(carried));
     const exported = serverSpans(await finished());
-    // The SDK, asked again about the same trace id, decided as the request path did.
-    const sampled = asked.filter((traceId) => ratio.shouldSample(ROOT_CONTEXT, traceId).decision !== 0);
+    const sampled = carried.filter((traceId) => ratio.shouldSample(ROOT_CONTEXT, traceId).decision !== 0);
     expect(exported.map((span) => span.spanContext().traceId).sort()).toEqual([...sampled].sort());
     for (const span of exported)
       expect(span.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.route': '/shares/:id', 'http.response.status_code': 200 });
