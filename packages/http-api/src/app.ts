@@ -12,6 +12,7 @@ import { authenticate } from './pipeline/access.js';
 import { corsFromRules } from './pipeline/cors.js';
 import { limitBody } from './pipeline/body-limit.js';
 import { createPipeline } from './pipeline/pipeline.js';
+import type { RequestTracer } from './pipeline/trace-request.js';
 import { clientAddressResolver } from './rate-limit/client-address.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { respondMetrics } from './metrics/metrics-response.js';
@@ -30,8 +31,8 @@ export interface AppOptions {
   trustedProxies?: readonly string[];
   /** The SNMP agent's state, for /readyz (openDms's `snmpAgent`); no agent when absent. */
   snmpAgent?: () => SnmpAgentState;
-  /** A server span per request (tracing on; docs/decisions/181-traces.md). */
-  traced?: boolean;
+  /** A server span per request, started by this tracer (tracing on; docs/decisions/181-traces.md). */
+  tracer?: RequestTracer | undefined;
 }
 
 export interface DmsApp {
@@ -71,7 +72,7 @@ export function createApp(options: AppOptions): DmsApp {
     // /metrics takes credentials too: the same failure count, lockout and rate limits apply.
     guards: (path) => path === apiBase || path.startsWith(`${apiBase}/`) || path === '/metrics',
     logger,
-    traced: options.traced ?? false,
+    tracer: options.tracer,
   });
   const routes = new RouteTable(app, apiBase, pipeline);
 

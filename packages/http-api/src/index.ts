@@ -1,4 +1,5 @@
 export { createApp, apiBase, type AppOptions, type DmsApp } from './app.js';
+export type { RequestTracer } from './pipeline/trace-request.js';
 export { statusByCode } from './contracts/error-table.js';
 export type { ModelError } from '@dms/core';
 export { createLogger } from './http/logger.js';

@@ -6,7 +6,7 @@ import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
 import type { Observer } from './observe.js';
 import type { RouteHandler, Step } from './step.js';
-import { traceRequest } from './trace-request.js';
+import { traceRequest, type RequestTracer } from './trace-request.js';
 
 export interface PipelineSteps {
   observer: Observer;
@@ -19,7 +19,7 @@ export interface PipelineSteps {
   guards(path: string): boolean;
   logger: Logger;
   /** Each request a server span around every step (tracing on: docs/decisions/181-traces.md); off, not composed in. */
-  traced?: boolean;
+  tracer?: RequestTracer | undefined;
 }
 
 export interface Pipeline {
@@ -63,7 +63,7 @@ const uriTooLong = () =>
   });
 
 export function createPipeline(steps: PipelineSteps): Pipeline {
-  const { observer, cors, limitBody, authenticate, guards, logger, traced = false } = steps;
+  const { observer, cors, limitBody, authenticate, guards, logger, tracer } = steps;
 
   /** Anything thrown, by a step or the route, becomes a model_error answer here. */
   const answerError = (c: Context<AppEnv>, error: unknown): Response => {
@@ -101,7 +101,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
       }
       return response instanceof Promise ? response.then(answered, failed) : answered(response);
     };
-    return traced ? (c: Context<AppEnv>) => traceRequest(c, route, () => handleRequest(c)) : handleRequest;
+    return tracer ? (c: Context<AppEnv>) => traceRequest(c, route, tracer, () => handleRequest(c)) : handleRequest;
   };
 
   return {

@@ -1,10 +1,15 @@
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context as TraceContext, type Span } from '@opentelemetry/api';
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 
-const tracer = trace.getTracer('dms');
+/** How a traced server starts a request's span (server/request-tracer.ts, made when the SDK starts). */
+export interface RequestTracer {
+  /** The headers the registered propagator reads (`traceparent`, `tracestate`, `baggage` by default). */
+  readonly carrierHeaders: readonly Lowercase<string>[];
+  startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: TraceContext): Span;
+}
 
 /**
  * Reads the request's headers as Node parsed them (requestHeader): `c.req.header()` or
@@ -18,31 +23,40 @@ const headerGetter = {
 /**
  * A request as a server span (HTTP semantic conventions), active while the route runs, so the
  * jobs it queues and the lines it logs carry its trace. A `traceparent` the client sent is
- * continued. Only composed in when tracing is on (docs/decisions/181-traces.md).
+ * continued. Only composed in when tracing is on (docs/decisions/181-traces.md); the sampler
+ * decides before a span is built (docs/decisions/189-sampler-first-request-spans.md).
  */
-export function traceRequest(c: Context<AppEnv>, route: string | undefined, handle: () => Response | Promise<Response>): Response | Promise<Response> {
+export function traceRequest(
+  c: Context<AppEnv>,
+  route: string | undefined,
+  tracer: RequestTracer,
+  handle: () => Response | Promise<Response>,
+): Response | Promise<Response> {
   const method = c.req.method;
-  const parent = propagation.extract(context.active(), c, headerGetter);
+  // Most requests carry no trace context: the propagator's extraction costs them for nothing.
+  const parent = carriesTraceContext(c, tracer.carrierHeaders) ? propagation.extract(context.active(), c, headerGetter) : context.active();
   // What a sampler may look at goes in at the start; the rest only onto a span that records
   // (most are not sampled, and attributes cost each span that carries them).
   const span = tracer.startSpan(
     route === undefined ? method : `${method} ${route}`,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, ...(route === undefined ? {} : { 'http.route': route }) } },
+    SpanKind.SERVER,
+    { 'http.request.method': method, ...(route === undefined ? {} : { 'http.route': route }) },
     parent,
   );
-  if (span.isRecording()) {
-    const agent = requestHeader(c, 'user-agent');
-    span.setAttributes({
-      'url.path': c.req.path,
-      'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
-      ...(agent === undefined ? {} : { 'user_agent.original': agent.slice(0, 256) }),
-    });
-  }
+  const active = trace.setSpan(parent, span);
+  // A span that does not record has nothing to be told of the answer: no wait on it.
+  if (!span.isRecording()) return context.with(active, handle);
+  const agent = requestHeader(c, 'user-agent');
+  span.setAttributes({
+    'url.path': c.req.path,
+    'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http',
+    ...(agent === undefined ? {} : { 'user_agent.original': agent.slice(0, 256) }),
+  });
   const answered = (response: Response) => {
     end(span, response.status);
     return response;
   };
-  const response = context.with(trace.setSpan(parent, span), handle);
+  const response = context.with(active, handle);
   return response instanceof Promise
     ? response.then(answered, (error: unknown) => {
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
@@ -50,6 +64,11 @@ export function traceRequest(c: Context<AppEnv>, route: string | undefined, hand
         throw error;
       })
     : answered(response);
+}
+
+function carriesTraceContext(c: Context<AppEnv>, headers: readonly Lowercase<string>[]): boolean {
+  for (const header of headers) if (requestHeader(c, header) !== undefined) return true;
+  return false;
 }
 
 function end(span: Span, status: number): void {

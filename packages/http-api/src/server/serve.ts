@@ -80,7 +80,7 @@ export async function startServer(config: ServerConfig, hooks: StartHooks = {}):
       logger,
       trustedProxies: config.trustedProxies,
       snmpAgent: () => opened.snmpAgent(),
-      traced: tracing !== undefined,
+      tracer: tracing?.requests,
     });
     trapFailures = () => metrics.trapSendFailures.inc();
     logDropped = (bytes) => metrics.logDroppedBytes.inc(bytes);

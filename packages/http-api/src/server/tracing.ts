@@ -1,11 +1,19 @@
+import { trace } from '@opentelemetry/api';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { RequestTracer } from '../pipeline/trace-request.js';
+
 /**
  * OpenTelemetry traces, opt-in with the standard variables (docs/decisions/181-traces.md): on when
  * `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or an `OTEL_TRACES_EXPORTER`
  * other than `none` is set, and `OTEL_SDK_DISABLED` is not `true`. The SDK reads the rest itself
- * (`OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER[_ARG]`, `OTEL_EXPORTER_OTLP_PROTOCOL`, headers…).
- * Off, the SDK is never loaded and the core's spans meet the API's no-op tracer.
+ * (`OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_PROTOCOL`, headers…), except the sampler, built here
+ * from `OTEL_TRACES_SAMPLER[_ARG]` so that requests ask it before making a span
+ * (docs/decisions/189-sampler-first-request-spans.md). Off, the SDK is never loaded and the core's
+ * spans meet the API's no-op tracer.
  */
 export interface Tracing {
+  /** Starts the span of each request, given the same sampler and ids as the SDK. */
+  requests: RequestTracer;
   /** Sends what is buffered and stops. */
   shutdown(): Promise<void>;
 }
@@ -23,15 +31,27 @@ export function tracingRequested(env: TracingEnv = process.env): boolean {
 }
 
 /** Starts the SDK (traces only: metrics stay on /metrics, logs on standard output) when asked for. */
-export async function startTracing(env: TracingEnv = process.env): Promise<Tracing | undefined> {
+export async function startTracing(env: TracingEnv = process.env, { spanProcessors }: { spanProcessors?: SpanProcessor[] } = {}): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const [{ NodeSDK }, { samplerFromEnv }, { ChosenTraceIds, samplerFirstTracer }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('./trace-sampler.js'),
+    import('./request-tracer.js'),
+  ]);
+  // One sampler and one id generator for the SDK and the request path, so that both decide alike.
+  const sampler = samplerFromEnv(env);
+  const ids = new ChosenTraceIds();
   const sdk = new NodeSDK({
     ...(env['OTEL_SERVICE_NAME'] ? {} : { serviceName: 'dms' }),
+    sampler,
+    idGenerator: ids,
+    // Where spans go: by default the exporter the variables name, in the SDK's batch processor.
+    ...(spanProcessors ? { spanProcessors } : {}),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
   });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  // After start: the propagator whose headers a request is looked at for is the SDK's.
+  return { requests: samplerFirstTracer(sampler, ids, trace.getTracer('dms')), shutdown: () => sdk.shutdown() };
 }
