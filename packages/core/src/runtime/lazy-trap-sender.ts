@@ -28,11 +28,17 @@ export function lazyTrapSender(load: () => Promise<TrapSender>): TrapSender {
     },
     abandonInforms() {
       informsAbandoned = true;
-      void loaded?.then((made) => made.abandonInforms?.(), () => undefined);
+      void loaded?.then(
+        (made) => made.abandonInforms?.(),
+        () => undefined,
+      );
     },
     close() {
       closed = true;
-      void loaded?.then((made) => made.close(), () => undefined);
+      void loaded?.then(
+        (made) => made.close(),
+        () => undefined,
+      );
     },
   };
 }
