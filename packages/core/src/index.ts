@@ -4,9 +4,10 @@
 // /drivers, /snmp), test fixtures on /testing. A name is listed here because a host uses it;
 // everything else stays inside the core.
 
-// Operator-facing defaults a host reads (environment, listening, lists), and the byte formatter
+// Operator-facing defaults a host reads (environment, listening, lists), and the byte and count formatters
 export { serverDefaults, httpDefaults, listDefaults, environmentDefaults } from './defaults.js';
 export { formatBytes } from './format-bytes.js';
+export { formatCount } from './format-count.js';
 
 // Errors: the domain error, its reading from anything thrown, and input validation
 export { DomainError, isDomainError, type DomainErrorCode, type ErrorDetails } from './errors/domain-error.js';

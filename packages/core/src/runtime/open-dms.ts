@@ -21,6 +21,7 @@ import type { DataDirLock } from './data-dir-lock.js';
 import { startSnmpServices, type SnmpAgentState, type SnmpServices } from './snmp-services.js';
 import { silentLog, type DmsLog } from './log.js';
 import { replicaCoordination, type RateLimitStore } from './replicas.js';
+import { lazyTrapSender } from './lazy-trap-sender.js';
 import { createMemoryAccessLimits } from '../adapters/memory/memory-rate-limiter.js';
 import { serverDefaults, snmpDefaults } from '../defaults.js';
 
@@ -252,16 +253,20 @@ export async function openDms(options: OpenDmsOptions): Promise<Dms> {
         : {};
 
     // The heavy adapters are loaded when a data dir is opened, not with @dms/core/runtime:
-    // net-snmp only when no sender is given, the share drivers (and what they spawn) here.
+    // net-snmp at the first trap sent (when no sender is given), the share drivers (and what
+    // they spawn) here.
     const trapSender =
       options.trapSender === null
         ? undefined
         : (options.trapSender ??
-          new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({
-            ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}),
-            // v3 traps and informs leave from the agent's persisted engine (docs/decisions/052-snmp-v3.md)
-            engineId: () => storage.snmpConfig.ensureEngineId(() => generateEngineId(options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid)),
-          }));
+          lazyTrapSender(
+            async () =>
+              new (await import('../adapters/snmp/snmp-trap-sender.js')).NetSnmpTrapSender({
+                ...(options.snmp?.enterpriseOid ? { enterpriseOid: options.snmp.enterpriseOid } : {}),
+                // v3 traps and informs leave from the agent's persisted engine (docs/decisions/052-snmp-v3.md)
+                engineId: () => storage.snmpConfig.ensureEngineId(() => generateEngineId(options.snmp?.enterpriseOid ?? snmpDefaults.enterpriseOid)),
+              }),
+          ));
     const onTrapSendError = options.onTrapSendError ?? (() => {});
     const { createShareDriverRegistry } = await import('../adapters/share-drivers/index.js');
     const { core, engine, scheduler, recurrences, alertWatch, notifications } = wireCore({

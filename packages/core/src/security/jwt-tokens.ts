@@ -1,4 +1,9 @@
-import { SignJWT, jwtVerify, errors } from 'jose';
+/**
+ * jose, imported at the first token signed or verified, not with the service: most servers take
+ * API keys and passwords, and jose is about 0.8 MB of heap (decision 188).
+ */
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () => (jose ??= import('jose'));
 
 /** HS256 tokens for JWT mode; the key is derived from the server secret by the caller. */
 export interface JwtClaims {
@@ -15,6 +20,7 @@ export interface JwtClaims {
 export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Date, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
+  const { SignJWT } = await loadJose();
   const token = await new SignJWT({ username: claims.username, cv: claims.credentialVersion, ep: claims.epoch, sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
@@ -28,6 +34,7 @@ export async function signUserToken(key: Uint8Array, claims: JwtClaims, now: Dat
 
 /** Resolves the claims, or undefined for a bad signature, an expired token or wrong claims. */
 export async function verifyUserToken(key: Uint8Array, token: string, now: Date): Promise<JwtClaims | undefined> {
+  const { jwtVerify, errors } = await loadJose();
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'dms', audience: 'dms-api', currentDate: now });
     const userId = Number(payload.sub);

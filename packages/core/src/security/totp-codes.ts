@@ -1,5 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+
+/**
+ * otplib, imported at the first TOTP operation, not with the service: most servers never enroll
+ * a second factor, and otplib with its hashes is about 1 MB of heap (decision 188).
+ */
+let otplib: Promise<typeof import('otplib')> | undefined;
+const loadOtplib = () => (otplib ??= import('otplib'));
 
 /** RFC 6238 as every authenticator app does it: SHA-1, 6 digits, 30-second steps. */
 export const totpPeriodSeconds = 30;
@@ -9,7 +15,8 @@ export const recoveryCodeCount = 10;
 const recoveryAlphabet = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** A new secret (160 bits, base32) and the `otpauth://` URI an app scans. */
-export function newTotpSecret(username: string): { secret: string; uri: string } {
+export async function newTotpSecret(username: string): Promise<{ secret: string; uri: string }> {
+  const { generateSecret, generateURI } = await loadOtplib();
   const secret = generateSecret();
   return { secret, uri: generateURI({ issuer: 'dms', label: username, secret }) };
 }
@@ -20,6 +27,7 @@ export function newTotpSecret(username: string): { secret: string; uri: string }
  * so a code is never taken twice.
  */
 export async function totpCodeStep(secret: string, code: string, now: Date, afterStep: number | null): Promise<number | undefined> {
+  const { verify } = await loadOtplib();
   const result = await verify({
     secret,
     token: code,

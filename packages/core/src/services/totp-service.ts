@@ -71,7 +71,7 @@ export class TotpService {
   /** A new secret for the caller, not in force until confirmed; enrolling again replaces an unconfirmed one. */
   async enroll(principal: Principal): Promise<TotpEnrollment> {
     const user = ownUser(principal);
-    const { secret, uri } = newTotpSecret(user.username);
+    const { secret, uri } = await newTotpSecret(user.username);
     if (!(await this.deps.storage.userTotp.beginEnrollment(user.userId, this.deps.secrets.seal(secret)))) {
       throw new DomainError('conflict', 'TOTP is on already: turn it off first (POST /auth/totp/disable) to enroll a new secret', {
         details: { totp: [{ error: 'taken' }] },

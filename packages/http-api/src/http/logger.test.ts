@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -84,5 +86,29 @@ describe('log lines within a traced request or job (tracing on)', () => {
     } finally {
       context.disable();
     }
+  });
+});
+
+describe('the pretty format', () => {
+  it('loads pino-pretty when a logger is to be pretty, not before, and writes readable lines (decision 188)', () => {
+    const module = fileURLToPath(new URL('./logger.ts', import.meta.url));
+    const script = `
+      import { createRequire } from 'node:module';
+      import { createLogger } from ${JSON.stringify(module)};
+      const require = createRequire(${JSON.stringify(module)});
+      const loaded = () => Object.keys(require.cache).some((file) => file.includes('/pino-pretty/'));
+      createLogger('info', { write() {} });
+      const before = loaded();
+      const logger = createLogger('info', undefined, 'pretty');
+      logger.info({ share: 'finance' }, 'hello in a terminal');
+      logger.flush();
+      console.error(JSON.stringify({ before, after: loaded() }));
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stderr.trim().split('\n').at(-1)!)).toEqual({ before: false, after: true });
+    expect(child.stdout).toMatch(/INFO.*hello in a terminal/);
+    expect(child.stdout).toMatch(/share: "finance"/);
+    expect(child.stdout).not.toContain('{"level"');
   });
 });

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import type { PrettyOptions, PrettyStream } from 'pino-pretty';
 import { serverDefaults } from '@dms/core';
 import { batchedDestination } from './batched-destination.js';
 import { TraceFlags, trace } from '@opentelemetry/api';
@@ -80,6 +81,15 @@ function traceIds(): { trace_id?: string; span_id?: string } {
 }
 
 /**
+ * pino-pretty, required when a logger is to be pretty, not imported with this module: a service
+ * logs JSON lines, and pino-pretty with its dependencies is about 1 MB of heap (decision 188).
+ */
+function prettyStream(options: PrettyOptions): PrettyStream {
+  const { PinoPretty } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  return PinoPretty(options);
+}
+
+/**
  * JSON lines by default (for journald, Loki, …); `pretty` for a terminal, through pino-pretty
  * as a stream in this thread, so no worker thread and no line is lost at exit.
  */
@@ -93,7 +103,7 @@ export function createLogger(
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'dms' }, ...(traced ? { mixin: traceIds } : {}) };
   if (destination) return pino(options, destination);
   return format === 'pretty'
-    ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }))
+    ? pino(options, prettyStream({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }))
     : pino(options, stdoutDestination(onDrop));
 }
 

@@ -1,4 +1,4 @@
-import { listDefaults } from '@dms/core';
+import { formatCount, listDefaults } from '@dms/core';
 
 /**
  * Says whether a history list's `count` is every match or a lower bound: the audit and job lists
@@ -7,7 +7,7 @@ import { listDefaults } from '@dms/core';
 export const countHeader = 'Dms-Count';
 
 /** The header's documentation, as the operations' answers declare it. */
-export const countHeaderDescription = `\`exact\`: \`count\` is the number of matches; \`at_least\`: more match than \`count\`, which is the page's end plus ${listDefaults.historyCountWindow.toLocaleString('en-US')} (the list counts no further)`;
+export const countHeaderDescription = `\`exact\`: \`count\` is the number of matches; \`at_least\`: more match than \`count\`, which is the page's end plus ${formatCount(listDefaults.historyCountWindow)} (the list counts no further)`;
 
 /** The answer's body, without the flag the core adds, and its header. */
 export function withCountHeader<Body extends { count: number }>({ countIsLowerBound, ...body }: Body & { countIsLowerBound: boolean }) {

@@ -5,7 +5,6 @@ import { respond, respondJson } from '../http/respond.js';
 import { rawQuery } from '../http/raw-query.js';
 import { statisticsReportExample } from '../contracts/examples.js';
 import { defineOperation } from './operation.js';
-import { reportCsv } from '../formats/report-csv.js';
 
 const csvType = 'text/csv';
 
@@ -19,6 +18,8 @@ for (const share of report.shares) console.log(share.name, share.used_bytes, sha
       const report = await core.statistics.report(c.get('principal'), rawQuery(c));
       const wanted = accepts(c, { header: 'Accept', supports: ['application/json', csvType], default: 'application/json' });
       if (wanted !== csvType) return respondJson(c, report);
+      // csv-stringify is loaded by the first CSV report, not with every server (decision 188).
+      const { reportCsv } = await import('../formats/report-csv.js');
       return respond(c, reportCsv(report), 'text/csv; charset=utf-8; header=present', 200, {
         'Content-Disposition': `attachment; filename="dms-report-${report.period_days}d.csv"`,
       });

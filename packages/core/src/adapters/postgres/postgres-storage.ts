@@ -14,6 +14,7 @@ import { postgresQuirks } from './postgres-dialect-quirks.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { postgresTypes } from './postgres-int8.js';
 import { postgresListTimeBound } from './postgres-list-time-bound.js';
+import { migrationNameOrder } from '../migrations/migration-name-order.js';
 
 export interface PostgresStorageOptions {
   /** `postgres://user:password@host:port/database` */
@@ -58,7 +59,7 @@ export async function migratePostgres(db: Kysely<Database>): Promise<void> {
           `the database schema is newer than this dms (unknown migration ${unknown.join(', ')}): upgrade dms before starting it on this database`,
         );
       }
-      const { error, results } = await new Migrator({ db: connection, provider }).migrateToLatest();
+      const { error, results } = await new Migrator({ db: connection, provider, nameComparator: migrationNameOrder }).migrateToLatest();
       if (error) {
         const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
         throw new DomainError('internal', `migration ${failed} failed`, { cause: error });

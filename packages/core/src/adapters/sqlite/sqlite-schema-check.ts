@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { sqliteMigrations } from './sqlite-migrations.js';
+import { migrationNameOrder } from '../migrations/migration-name-order.js';
 
 /** One row of sqlite_master: a table, an index, a trigger or a view, with its SQL. */
 interface SchemaObject {
@@ -35,7 +36,7 @@ export async function schemaOfMigrations(applied: readonly string[]): Promise<Ma
   const database = new BetterSqlite3(':memory:');
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
   try {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations }, nameComparator: migrationNameOrder }).migrateToLatest();
     if (error) throw error;
     return schemaOf(database);
   } finally {

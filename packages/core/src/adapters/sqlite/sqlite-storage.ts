@@ -18,6 +18,7 @@ import { watchFileIdentity, type FileIdentityWatch } from './sqlite-file-identit
 import { DatabaseDamagedError, integrityProblems } from './sqlite-integrity.js';
 import { sqliteListTimeBound, type SqliteListTimeBoundOptions } from './sqlite-list-time-bound.js';
 import { startWalCheckpointer, type WalCheckpointer } from './sqlite-wal-checkpointer.js';
+import { migrationNameOrder } from '../migrations/migration-name-order.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for tests that need no file. */
@@ -67,7 +68,7 @@ const probeEveryMs = 1000;
 const provider: MigrationProvider = { getMigrations: async () => sqliteMigrations };
 
 export async function migrateSqlite(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider, nameComparator: migrationNameOrder }).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     throw new DomainError('internal', `migration ${failed} failed`, { cause: error });
