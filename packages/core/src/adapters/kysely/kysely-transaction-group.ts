@@ -11,6 +11,13 @@ interface Member {
 /** What a member's work came to inside the group, told to its caller once the group has ended. */
 type Outcome = { member: Member; done: true; value: unknown } | { member: Member; done: false; error: unknown };
 
+/**
+ * Every member's savepoint has this one name: members run one after another, each savepoint
+ * released or rolled back before the next is made, and one SQL text a statement keeps the
+ * statement cache (sqlite-statement-cache.ts) to three entries.
+ */
+const memberSavepoint = 'dms_group_member';
+
 /** Members a group takes at most: a bound on how long one group holds the connection. */
 export const maxGroupMembers = 64;
 
@@ -85,7 +92,7 @@ export class TransactionGroup {
     while (outcomes.length < this.#maxMembers && lost === undefined) {
       const member = this.#queue.shift();
       if (!member) break;
-      const ran = await this.#runMember(trx, member, outcomes.length);
+      const ran = await this.#runMember(trx, member);
       outcomes.push(ran.outcome);
       lost = ran.lost;
     }
@@ -115,8 +122,8 @@ export class TransactionGroup {
    * committed (a savepoint statement failed, or SQLite rolled the whole transaction back on the
    * member's error), with the error every member whose work succeeded is told.
    */
-  async #runMember(trx: ControlledTransaction<Database>, member: Member, index: number): Promise<{ outcome: Outcome; lost?: { error: unknown } }> {
-    const name = `dms_group_member_${index}`;
+  async #runMember(trx: ControlledTransaction<Database>, member: Member): Promise<{ outcome: Outcome; lost?: { error: unknown } }> {
+    const name = memberSavepoint;
     let point: ControlledTransaction<Database, [string]>;
     try {
       point = await trx.savepoint(name).execute();
