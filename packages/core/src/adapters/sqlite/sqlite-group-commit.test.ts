@@ -81,7 +81,7 @@ describe('SQLite group commit (decision 191)', () => {
 
     // Every write is there, as another connection reads the file.
     const reader = new BetterSqlite3(file, { readonly: true });
-    cleanups.push(() => reader.close());
+    cleanups.push(() => void reader.close());
     const keys = reader.prepare("select key from settings where key like 'together.%' or key like 'alone.%' order by key").pluck().all();
     expect(keys).toEqual(['alone.1', 'alone.2', 'alone.3', 'together.1', 'together.2', 'together.3', 'together.4', 'together.5']);
   });
