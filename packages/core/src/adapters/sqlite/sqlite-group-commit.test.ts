@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isStorageUnavailable } from '../../errors/storage-unavailable.js';
 import type { Storage } from '../../ports/storage.js';
 import { mountSmallDisk, type SmallDisk } from '../../testing/small-disk.js';
+import { holdSqliteWriteLock, requireTools } from '../../testing/index.js';
 import { maxGroupMembers } from '../kysely/kysely-transaction-group.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 
@@ -25,8 +26,8 @@ function newDir(): string {
   return dir;
 }
 
-async function openStorage(file: string): Promise<Storage> {
-  const storage = openSqliteStorage({ file, warn: () => {} });
+async function openStorage(file: string, busyBudgetMs?: number): Promise<Storage> {
+  const storage = openSqliteStorage({ file, warn: () => {}, ...(busyBudgetMs === undefined ? {} : { busyBudgetMs }) });
   cleanups.push(() => storage.close());
   await storage.migrate();
   // An empty -wal from here on (a second connection checkpoints it), so its commit frames are this test's commits.
@@ -158,6 +159,30 @@ describe('SQLite group commit (decision 191)', () => {
     expect(await reopened.settings.get('queued.3')).toBe(3);
     expect(await reopened.settings.get('late')).toBeUndefined();
   });
+
+  const tools = requireTools(['sqlite3'], 'apt-get install -y sqlite3');
+  it.skipIf(!tools.ok)(
+    'a BEGIN refused by a lock held elsewhere rejects the members waiting for it with SQLITE_BUSY, none applied; the next group commits once the lock goes',
+    async () => {
+      const file = join(newDir(), 'dms.sqlite');
+      const storage = await openStorage(file, 300);
+      const holder = await holdSqliteWriteLock(tools.paths['sqlite3']!, file);
+      cleanups.push(() => holder.release());
+
+      const outcomes = await Promise.allSettled([1, 2, 3].map((n) => writeSetting(storage, `locked.${n}`, n, n)));
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('rejected');
+        const reason = (outcome as PromiseRejectedResult).reason as { code?: string };
+        expect(reason.code, String(reason)).toMatch(/^SQLITE_BUSY/);
+        expect(isStorageUnavailable(reason)).toBe(true);
+      }
+
+      await holder.release();
+      expect(await Promise.all([1, 2].map((n) => writeSetting(storage, `after.${n}`, n, n)))).toEqual([1, 2]);
+      expect(commitFrames(file)).toBe(1);
+      for (const n of [1, 2, 3]) expect(await storage.settings.get(`locked.${n}`)).toBeUndefined();
+    },
+  );
 
   describe('on a full disk', () => {
     function smallDisk(): SmallDisk | undefined {
