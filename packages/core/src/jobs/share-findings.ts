@@ -50,12 +50,7 @@ async function writeReading(stores: Pick<Stores, 'shares'>, job: FinishedShareJo
  * while storage is unavailable; the reading is given up on a second refusal of another kind.
  * Failures go to `onError`; nothing here throws.
  */
-export async function storeShareFindings(
-  storage: Storage,
-  job: FinishedShareJob,
-  retry: UntilStoredOptions,
-  onError: (error: unknown) => void,
-): Promise<void> {
+export async function storeShareFindings(storage: Storage, job: FinishedShareJob, retry: UntilStoredOptions, onError: (error: unknown) => void): Promise<void> {
   const forecastDue = capacityOfOutcome(job.outcome) !== undefined;
   let forecastStored = false;
   await untilStored(async (refusals) => {
