@@ -55,6 +55,7 @@ describe.each(['sqlite', 'postgres'] as const)(
 
     beforeEach(async (context) => {
       if (adapter === 'postgres') {
+        // No PostgreSQL server here: postgresOrSkip printed why (on CI it throws instead).
         if (await postgresOrSkip('share findings on PostgreSQL')) return context.skip();
         const migrated = await migratedPostgres();
         storage = migrated.storage;

@@ -161,6 +161,7 @@ describe('SQLite group commit (decision 191)', () => {
   });
 
   const tools = requireTools(['sqlite3'], 'apt-get install -y sqlite3');
+  // Without the sqlite3 shell no other process can hold the lock: requireTools printed why (CI fails).
   it.skipIf(!tools.ok)(
     'a BEGIN refused by a lock held elsewhere rejects the members waiting for it with SQLITE_BUSY, none applied; the next group commits once the lock goes',
     async () => {
@@ -194,6 +195,7 @@ describe('SQLite group commit (decision 191)', () => {
 
     it('a COMMIT that fails rejects every member with the storage error, and none of their writes is kept', async (context) => {
       const disk = smallDisk();
+      // No tmpfs to fill without root: mountSmallDisk printed why (on CI it throws instead).
       if (!disk) return context.skip();
       const file = join(disk.dir, 'dms.sqlite');
       const storage = await openStorage(file);
@@ -218,6 +220,7 @@ describe('SQLite group commit (decision 191)', () => {
 
     it('a member whose write fails on the full disk mid-transaction takes the group down with it: nobody is told done, nothing is kept', async (context) => {
       const disk = smallDisk();
+      // No tmpfs to fill without root: mountSmallDisk printed why (on CI it throws instead).
       if (!disk) return context.skip();
       const file = join(disk.dir, 'dms.sqlite');
       const storage = await openStorage(file);
