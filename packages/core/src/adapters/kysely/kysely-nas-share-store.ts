@@ -267,18 +267,25 @@ export class KyselyNasShareStore implements NasShareStore {
   }
 
   async capacity(since: string) {
-    // The baseline: the share's last scan at or before `since`, else its first after.
-    const beforeSince = this.quirks.atOrBeforeOnParent(sql.ref('b.share_id'), sql.ref('s.id'), sql.ref('b.at'), since);
-    const baseline = (column: 'file_count' | 'file_size_sum' | 'id') => sql<number | null>`coalesce(
-        (select b.${sql.ref(column)} from share_scans b where b.share_id = s.id and ${beforeSince}
-          order by b.share_id desc, b.at desc, b.id desc limit 1),
-        (select f.${sql.ref(column)} from share_scans f where f.share_id = s.id and f.at > ${since} order by f.at, f.id limit 1))`;
+    // Three probes a share on (share_id, at, id): the baseline (its last scan at or before
+    // `since`, else its first after) and the latest scan, by id; the baseline's counts then by
+    // primary key. The probes' select is materialized so that they run once a share (PostgreSQL
+    // would otherwise copy them into each use of the baseline's id).
+    const beforeSince = this.quirks.atOrBeforeOnParent(sql.ref('b.share_id'), sql.ref('n.id'), sql.ref('b.at'), since);
     type Row = Omit<ShareCapacityRow, 'capacity_forecast'> & { capacity_forecast: string | null };
-    const { rows } = await sql<Row>`select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
+    const { rows } = await sql<Row>`with s as materialized (select n.id, n.nas_id, n.pool_id, n.last_scanned_at, n.file_count, n.file_size_sum,
+          n.capacity_bytes, n.free_bytes, n.capacity_checked_at, n.capacity_forecast,
+          coalesce(
+            (select b.id from share_scans b where b.share_id = n.id and ${beforeSince} order by b.share_id desc, b.at desc, b.id desc limit 1),
+            (select f.id from share_scans f where f.share_id = n.id and f.at > ${since} order by f.at, f.id limit 1)) as base_scan_id,
+          (select l.id from share_scans l where l.share_id = n.id order by l.at desc, l.id desc limit 1) as latest_scan_id
+        from nas_shares n)
+      select s.id, s.nas_id, s.pool_id, s.last_scanned_at, s.file_count, s.file_size_sum,
         s.capacity_bytes, s.free_bytes, s.capacity_checked_at, s.capacity_forecast,
-        ${baseline('file_count')} as base_file_count, ${baseline('file_size_sum')} as base_file_size_sum, ${baseline('id')} as base_scan_id,
-        (select l.id from share_scans l where l.share_id = s.id order by l.at desc, l.id desc limit 1) as latest_scan_id
-      from nas_shares s order by s.id`.execute(this.db);
+        (select x.file_count from share_scans x where x.id = s.base_scan_id) as base_file_count,
+        (select x.file_size_sum from share_scans x where x.id = s.base_scan_id) as base_file_size_sum,
+        s.base_scan_id, s.latest_scan_id
+      from s order by s.id`.execute(this.db);
     const number = (value: number | string | null) => (value === null ? null : Number(value));
     return rows.map((row) => ({
       ...row,
