@@ -66,6 +66,67 @@ export interface ScanAnalyticsSink {
 }
 
 /**
+ * How a walker that folds files in its own threads buckets and ranks them (see
+ * FoldingScanAnalyticsSink): the sink's own rules, handed to the walker so both count alike.
+ */
+export interface ScanFoldPlan {
+  /** The scan's clock, ms since the epoch: the age histograms' reference. */
+  now: number;
+  /** Lower bounds, in ms of age (now minus the file's time), of the age buckets after the first. */
+  ageBounds: readonly number[];
+  /** Upper bounds (exclusive), in bytes, of the size buckets before the last. */
+  sizeBounds: readonly number[];
+  /** How many largest files the scan keeps: a batch sends at most this many candidates. */
+  largestFiles: number;
+}
+
+/** A directory a folding walker listed: its own regular files with one link (not its subtree's). */
+export interface FoldedDirectory {
+  /** Share-relative, '/'-separated, '/' for the root. */
+  path: string;
+  /** Subdirectories announced, each reported later by an entry of its own (0 when it could not be listed). */
+  subdirectories: number;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * What a walker folded from one batch of directories. It covers the files with one link; a file
+ * with several comes by `file` (once, however many workers met it), before its directory's entry.
+ */
+export interface FoldedBatch {
+  /** In the order walked. */
+  directories: FoldedDirectory[];
+  /**
+   * Six rows of one number per bucket, one after the other: files and bytes by modification age,
+   * files and bytes by access age, files and bytes by size (each row as long as its buckets).
+   */
+  histograms: Float64Array;
+  /** Some file's access time differed from its modification time. */
+  accessDiffers: boolean;
+  /**
+   * Extensions as the names hold them (the text after the last '.', when a name has text before
+   * it), optionally lower-cased; the sink applies the extension rules again. Files and bytes per
+   * extension in `extensionTotals`, two numbers each.
+   */
+  extensions: string[];
+  extensionTotals: Float64Array;
+  /** The batch's largest files, at most `largestFiles`, by bytes then path (code point order). */
+  largest: { path: string; bytes: number; modifiedMs: number }[];
+}
+
+/** A sink that takes a batch folded in the walker's threads instead of a call per file. */
+export interface FoldingScanAnalyticsSink extends ScanAnalyticsSink {
+  readonly foldPlan: ScanFoldPlan;
+  absorb(batch: FoldedBatch): void;
+}
+
+/** Whether `sink` takes folded batches. */
+export function takesFoldedBatches(sink: ScanAnalyticsSink): sink is FoldingScanAnalyticsSink {
+  return 'absorb' in sink && 'foldPlan' in sink;
+}
+
+/**
  * The file system a share lies on, as its protocol reports it: its size, and the bytes the
  * share's user may still write (statfs `bavail`, NFS `abytes`/`space_avail`, SMB's caller
  * available units), not the root's reserve. A share on a shared file system reports all of it.

@@ -21,16 +21,16 @@ export class ExtensionTotals {
 
   constructor(private readonly capacity: number = maxTrackedExtensions) {}
 
-  add(extension: string, bytes: number): void {
+  add(extension: string, bytes: number, files = 1): void {
     const key = extension.length > maxExtensionLength ? '' : extension;
     const totals = this.totals.get(key);
     if (totals !== undefined) {
-      totals.files += 1;
+      totals.files += files;
       totals.bytes += bytes;
       return;
     }
     if (this.totals.size >= this.capacity) this.prune();
-    this.totals.set(key, { files: 1, bytes });
+    this.totals.set(key, { files, bytes });
   }
 
   /** The `limit` extensions holding most bytes (ties: more files, then by name), the rest summed. */

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ScanAnalyticsBuilder, type ScanAnalyticsLimits } from './scan-analytics-builder.js';
 import { ageBuckets, sizeBuckets, type ScanAnalytics, type TopDirectory } from '../domain/scan-analytics.js';
 import { fileExtension } from './file-extension.js';
+import { codePointBefore } from './code-point-order.js';
+import type { FoldedBatch, ScanFoldPlan } from '../ports/share-driver.js';
 
 const day = 86_400_000;
 const now = Date.UTC(2026, 10, 28, 12);
@@ -153,7 +155,77 @@ function naive(tree: Tree, limits: ScanAnalyticsLimits): ScanAnalytics {
   };
 }
 
+/** What a folding walker sends for `directories` of the tree: the port's rules, computed plainly. */
+function foldBatch(tree: Tree, directories: number[], plan: ScanFoldPlan): FoldedBatch {
+  const bucket = (value: number, bounds: readonly number[]) => bounds.filter((bound) => value >= bound).length;
+  const ages = plan.ageBounds.length + 1;
+  const sizes = plan.sizeBounds.length + 1;
+  const histograms = new Float64Array(4 * ages + 2 * sizes);
+  const extensions = new Map<string, [number, number]>();
+  const files = tree.files.filter((file) => directories.includes(file.directory));
+  let accessDiffers = false;
+  for (const file of files) {
+    const age = bucket(plan.now - file.modifiedMs, plan.ageBounds);
+    histograms[age]! += 1;
+    histograms[ages + age]! += file.bytes;
+    if (file.accessedMs !== null) {
+      const accessAge = bucket(plan.now - file.accessedMs, plan.ageBounds);
+      histograms[2 * ages + accessAge]! += 1;
+      histograms[3 * ages + accessAge]! += file.bytes;
+      if (file.accessedMs !== file.modifiedMs) accessDiffers = true;
+    }
+    const size = bucket(file.bytes, plan.sizeBounds);
+    histograms[4 * ages + size]! += 1;
+    histograms[4 * ages + sizes + size]! += file.bytes;
+    const dot = file.name.lastIndexOf('.');
+    const extension = dot > 0 ? file.name.slice(dot + 1) : '';
+    const totals = extensions.get(extension) ?? [0, 0];
+    extensions.set(extension, [totals[0] + 1, totals[1] + file.bytes]);
+  }
+  const pathOf = (file: TreeFile) => (file.directory === 0 ? `/${file.name}` : `${tree.paths[file.directory]}/${file.name}`);
+  const largest = files
+    .map((file) => ({ path: pathOf(file), bytes: file.bytes, modifiedMs: file.modifiedMs }))
+    .sort((a, b) => b.bytes - a.bytes || (codePointBefore(a.path, b.path) ? -1 : 1))
+    .slice(0, plan.largestFiles);
+  return {
+    directories: directories.map((index) => {
+      const own = files.filter((file) => file.directory === index);
+      const subdirectories = tree.parents.filter((parent) => parent === index).length;
+      return { path: tree.paths[index]!, subdirectories, files: own.length, bytes: own.reduce((sum, file) => sum + file.bytes, 0) };
+    }),
+    histograms,
+    accessDiffers,
+    extensions: [...extensions.keys()],
+    extensionTotals: Float64Array.from([...extensions.values()].flat()),
+    largest,
+  };
+}
+
 describe('ScanAnalyticsBuilder', () => {
+  it('answers the same from batches folded in a walker, in any batches and order', () => {
+    const small: ScanAnalyticsLimits = { topDirectories: 4, extensions: 3, largestFiles: 5 };
+    fc.assert(
+      fc.property(treeArbitrary, fc.integer(), fc.integer({ min: 1, max: 6 }), fc.boolean(), (tree, seed, batches, useDefaults) => {
+        const limits = useDefaults ? { topDirectories: 100, extensions: 50, largestFiles: 20 } : small;
+        const builder = new ScanAnalyticsBuilder(now, limits);
+        const random = seeded(seed);
+        const order = tree.paths.map((_, index) => ({ index, key: random() })).sort((a, b) => a.key - b.key);
+        const groups = Array.from({ length: batches }, () => [] as number[]);
+        order.forEach(({ index }, at) => groups[at % batches]!.push(index));
+        for (const group of groups) builder.absorb(foldBatch(tree, group, builder.foldPlan));
+        expect(builder.result()).toEqual(naive(tree, limits));
+        expect(builder.directoriesInFlight).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a folded batch whose histograms have another shape', () => {
+    const builder = new ScanAnalyticsBuilder(now);
+    const batch = { directories: [], histograms: new Float64Array(5), accessDiffers: false, extensions: [], extensionTotals: new Float64Array(), largest: [] };
+    expect(() => builder.absorb(batch)).toThrow(/histogram numbers/);
+  });
+
   it('answers what a naive computation over the whole tree answers, whatever order a parallel walk reports in', () => {
     const small: ScanAnalyticsLimits = { topDirectories: 4, extensions: 3, largestFiles: 5 };
     fc.assert(

@@ -1,4 +1,4 @@
-import type { ScanAnalyticsSink } from '../ports/share-driver.js';
+import type { FoldedBatch, FoldingScanAnalyticsSink, ScanFoldPlan } from '../ports/share-driver.js';
 import {
   ageBuckets,
   extensionLimit,
@@ -14,6 +14,7 @@ import { TopK } from './top-k.js';
 import { answerPath } from './answer-path.js';
 import { fileExtension } from './file-extension.js';
 import { ExtensionTotals } from './extension-totals.js';
+import { codePointBefore } from './code-point-order.js';
 
 const day = 86_400_000;
 /** Lower bounds of the age buckets after the first, in ms (a year is 365 days). */
@@ -71,7 +72,8 @@ const byBytes = (a: TopDirectory, b: TopDirectory): boolean =>
   a.bytes !== b.bytes ? a.bytes > b.bytes : a.files !== b.files ? a.files > b.files : a.path < b.path;
 const byFiles = (a: TopDirectory, b: TopDirectory): boolean =>
   a.files !== b.files ? a.files > b.files : a.bytes !== b.bytes ? a.bytes > b.bytes : a.path < b.path;
-const largerFile = (a: RankedFile, b: RankedFile): boolean => (a.bytes !== b.bytes ? a.bytes > b.bytes : a.path < b.path);
+// Ties by code point order, which a walker in another language can keep too (UTF-8 byte order).
+const largerFile = (a: RankedFile, b: RankedFile): boolean => (a.bytes !== b.bytes ? a.bytes > b.bytes : codePointBefore(a.path, b.path));
 
 function isoTime(ms: number): string | null {
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
@@ -88,7 +90,7 @@ function isoTime(ms: number): string | null {
  * walk has ended; a walk that stopped early leaves directories in flight, which `result()` folds
  * as they are.
  */
-export class ScanAnalyticsBuilder implements ScanAnalyticsSink {
+export class ScanAnalyticsBuilder implements FoldingScanAnalyticsSink {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly topByBytes: TopK<TopDirectory>;
   private readonly topByFiles: TopK<TopDirectory>;
@@ -146,14 +148,40 @@ export class ScanAnalyticsBuilder implements ScanAnalyticsSink {
 
     this.extensions.add(fileExtension(name), bytes);
 
-    // Most files of a large walk are smaller than the 20th largest: turned away without an allocation.
-    const bar = this.largest.bar();
-    if (bar !== undefined && bytes < bar.bytes) return;
-    const probe: RankedFile = { path: '', bytes, modifiedMs };
-    if (this.largest.admits(probe)) {
-      // An empty path ranks before any other of the same size: the real one is built only here.
-      probe.path = answerPath(directory === '/' ? `/${name}` : `${directory}/${name}`);
-      this.largest.offer(probe);
+    this.offerLargest(directory === '/' ? `/${name}` : `${directory}/${name}`, bytes, modifiedMs);
+  }
+
+  get foldPlan(): ScanFoldPlan {
+    return { now: this.now, ageBounds, sizeBounds, largestFiles: this.limits.largestFiles };
+  }
+
+  /** A batch folded by the walker's threads: the same sums as a `file` call per file, then each directory. */
+  absorb(batch: FoldedBatch): void {
+    const ages = ageBuckets.length;
+    const sizes = sizeBuckets.length;
+    const rows = batch.histograms;
+    if (rows.length !== 4 * ages + 2 * sizes) throw new Error(`a folded batch has ${rows.length} histogram numbers, not ${4 * ages + 2 * sizes}`);
+    for (let index = 0; index < ages; index += 1) {
+      this.modifiedFiles[index]! += rows[index]!;
+      this.modifiedBytes[index]! += rows[ages + index]!;
+      this.accessedFiles[index]! += rows[2 * ages + index]!;
+      this.accessedBytes[index]! += rows[3 * ages + index]!;
+    }
+    for (let index = 0; index < sizes; index += 1) {
+      this.sizeFiles[index]! += rows[4 * ages + index]!;
+      this.sizeBytes[index]! += rows[4 * ages + sizes + index]!;
+    }
+    if (batch.accessDiffers) this.accessDiffers = true;
+    batch.extensions.forEach((extension, index) => {
+      // The walker's text after the last dot; the rules (length, case) are applied here.
+      this.extensions.add(fileExtension(`x.${extension}`), batch.extensionTotals[2 * index + 1]!, batch.extensionTotals[2 * index]!);
+    });
+    for (const file of batch.largest) this.offerLargest(file.path, file.bytes, file.modifiedMs);
+    for (const folded of batch.directories) {
+      const node = this.nodeOf(folded.path);
+      node.files += folded.files;
+      node.bytes += folded.bytes;
+      this.directory(folded.path, folded.subdirectories);
     }
   }
 
@@ -201,6 +229,18 @@ export class ScanAnalyticsBuilder implements ScanAnalyticsSink {
       extensions_other: other,
       largest_files: this.largest.sorted().map((file) => ({ path: file.path, bytes: file.bytes, modified_at: isoTime(file.modifiedMs) })),
     };
+  }
+
+  private offerLargest(path: string, bytes: number, modifiedMs: number): void {
+    // Most files of a large walk are smaller than the 20th largest: turned away without an allocation.
+    const bar = this.largest.bar();
+    if (bar !== undefined && bytes < bar.bytes) return;
+    const probe: RankedFile = { path: '', bytes, modifiedMs };
+    if (this.largest.admits(probe)) {
+      // An empty path ranks before any other of the same size: the real one is built only here.
+      probe.path = answerPath(path);
+      this.largest.offer(probe);
+    }
   }
 
   private nodeOf(path: string): InFlight {
