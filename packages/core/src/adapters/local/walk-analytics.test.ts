@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FoldingScanAnalyticsSink } from '../../ports/share-driver.js';
 import { ScanAnalyticsBuilder } from '../../scans/scan-analytics-builder.js';
 import { recordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
 import type { RecordedDirectory, RecordedFile, RecordingAnalyticsSink } from '../../testing/recording-analytics-sink.js';
@@ -117,18 +118,30 @@ describe('local walk feeding scan analytics', () => {
     expect(sink.files).toHaveLength(made.length);
   });
 
-  it('gives the analytics builder the top directories, histograms, extensions and largest files of the tree', async () => {
+  it.each([
+    ['three workers, one directory a batch', { workers: 3, batchMs: 0 }],
+    ['the default pool and batches', {}],
+  ])('gives the builder the top directories, histograms, extensions and largest files of the tree, folded in the walk (%s)', async (_how, pool) => {
     const builder = new ScanAnalyticsBuilder(base * 1000);
     const seen = recordingAnalyticsSink();
-    const both = {
-      file: (...args: Parameters<ScanAnalyticsBuilder['file']>) => (builder.file(...args), seen.file(...args)),
-      directory: (path: string, subdirectories: number) => (builder.directory(path, subdirectories), seen.directory(path, subdirectories)),
+    // Folds as the builder does; records the files told one by one (those with several links).
+    const both: FoldingScanAnalyticsSink = {
+      foldPlan: builder.foldPlan,
+      absorb: (batch) => builder.absorb(batch),
+      file: (...args) => (builder.file(...args), seen.file(...args)),
+      directory: (path, subdirectories) => (builder.directory(path, subdirectories), seen.directory(path, subdirectories)),
     };
-    await walkTree(root, { signal: new AbortController().signal, onProgress: () => {}, analytics: both, workers: 3, batchMs: 0 });
+    const result = await walkTree(root, { signal: new AbortController().signal, onProgress: () => {}, analytics: both, ...pool });
+    expect(result).toEqual(expectedTotals());
+    // Only the files with several links were told one by one; the rest came folded.
+    expect(seen.files).toHaveLength(made.filter((file) => file.links.length > 0).length);
     const analytics = builder.result();
 
     // A linked inode counts under the name the walk met first (any of them): taken from the calls.
-    const counted = made.map((file) => ({ ...file, path: seen.files.find((recorded) => [file.path, ...file.links].includes(recorded.path))?.path ?? '' }));
+    const counted = made.map((file) => ({
+      ...file,
+      path: file.links.length === 0 ? file.path : (seen.files.find((recorded) => [file.path, ...file.links].includes(recorded.path))?.path ?? ''),
+    }));
     const directories = new Map<string, { bytes: number; files: number }>();
     for (const file of counted) {
       const parts = file.path.split('/').slice(1, -1);
@@ -171,6 +184,61 @@ describe('local walk feeding scan analytics', () => {
     expect(analytics.largest_files).toEqual(
       largest.map((file) => ({ path: file.path, bytes: file.bytes, modified_at: new Date(file.modifiedMs).toISOString() })),
     );
+  });
+
+  it('folds in the walk threads what a call per file tells the builder', async () => {
+    // One worker walks in the same order every time, so a linked inode counts under the same name.
+    const folded = new ScanAnalyticsBuilder(base * 1000);
+    const perFile = new ScanAnalyticsBuilder(base * 1000);
+    const told = { file: perFile.file.bind(perFile), directory: perFile.directory.bind(perFile) };
+    const options = { signal: new AbortController().signal, onProgress: () => {}, workers: 1, batchMs: 0 };
+    await walkTree(root, { ...options, analytics: folded });
+    await walkTree(root, { ...options, analytics: told });
+    expect(folded.result()).toEqual(perFile.result());
+  });
+
+  it('counts once an inode whose links land in batches of different workers', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'dms-walk-links-'));
+    try {
+      const names = Array.from({ length: 12 }, (_, i) => join(tree, `d${i}`, 'shared.iso'));
+      for (const [i, name] of names.entries()) {
+        mkdirSync(dirname(name));
+        writeFileSync(join(dirname(name), 'own.txt'), 'x'.repeat(i + 1));
+      }
+      writeFileSync(names[0]!, Buffer.alloc(50_000));
+      for (const name of names.slice(1)) linkSync(names[0]!, name);
+      const own = (12 * 13) / 2;
+      for (let round = 0; round < 4; round += 1) {
+        const builder = new ScanAnalyticsBuilder(Date.now());
+        const result = await walkTree(tree, { signal: new AbortController().signal, onProgress: () => {}, analytics: builder, workers: 4, batchMs: 0 });
+        expect(result).toEqual({ file_count: 13, file_size_sum: 50_000 + own });
+        const analytics = builder.result();
+        expect(analytics.extensions).toEqual([
+          { extension: 'iso', files: 1, bytes: 50_000 },
+          { extension: 'txt', files: 12, bytes: own },
+        ]);
+        expect(analytics.size_histogram.reduce((sum, row) => sum + row.files, 0)).toBe(13);
+        expect(analytics.largest_files.filter((file) => file.path.endsWith('/shared.iso'))).toHaveLength(1);
+        expect(analytics.top_directories.reduce((sum, row) => sum + row.files, 0)).toBe(13);
+      }
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the largest files of a batch by code point order among files of one size', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'dms-walk-ties-'));
+    try {
+      // UTF-16 order puts an astral code point before U+E000-U+FFFF; code point order after.
+      const names = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `\u{1F600}${i}` : i % 3 === 1 ? `\uFFFD${i}` : `a${i}`));
+      for (const name of names) writeFileSync(join(tree, name), 'same');
+      const builder = new ScanAnalyticsBuilder(Date.now());
+      await walkTree(tree, { signal: new AbortController().signal, onProgress: () => {}, analytics: builder, workers: 1, batchMs: 0 });
+      const utf8Order = names.map((name) => `/${name}`).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      expect(builder.result().largest_files.map((file) => file.path)).toEqual(utf8Order.slice(0, 20));
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('counts a linked inode once without analytics too, in both engines', async () => {

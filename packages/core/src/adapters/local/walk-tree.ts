@@ -2,11 +2,13 @@ import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DriverError } from '../../ports/share-driver.js';
-import type { ScanAnalyticsSink, ScanProgress, ScanResult } from '../../ports/share-driver.js';
+import { takesFoldedBatches } from '../../ports/share-driver.js';
+import type { FoldingScanAnalyticsSink, ScanAnalyticsSink, ScanProgress, ScanResult } from '../../ports/share-driver.js';
 import { localFsMessage } from './confine-path.js';
+import { fileByFileSink } from './file-by-file-sink.js';
 import { descriptorPath, openWalkStart } from './proc-fd.js';
-import { absorbBatch } from './walk-batch.js';
-import type { BatchResult } from './walk-batch.js';
+import { absorbFoldedBatch } from './walk-batch.js';
+import type { FoldedWalkBatch } from './walk-batch.js';
 import { walkWorkerSource } from './walk-worker-source.js';
 
 export interface WalkOptions {
@@ -18,8 +20,17 @@ export interface WalkOptions {
   progressIntervalMs?: number;
   /** How long a worker walks before handing work back; 0 means one directory per batch (tests). */
   batchMs?: number;
-  /** Told of every file and directory the walk reaches; absent, workers collect nothing for it. */
+  /**
+   * Told of every file and directory the walk reaches; absent, workers collect nothing for it.
+   * A sink that takes folded batches (ScanAnalyticsBuilder) gets the files with one link folded
+   * in the walker's threads; any other is told file by file (see fileByFileSink).
+   */
   analytics?: ScanAnalyticsSink;
+}
+
+/** A worker's answer: its batch, and the directories it leaves for any idle worker. */
+interface WorkerAnswer extends FoldedWalkBatch {
+  pending: string[];
 }
 
 /**
@@ -42,7 +53,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Scan
 async function runWorkers(root: string, pinned: boolean, options: WalkOptions): Promise<ScanResult> {
   const count = options.workers ?? Math.max(1, Math.min(4, availableParallelism()));
   const interval = options.progressIntervalMs ?? 250;
-  const workerData = { root, pinned, batchMs: options.batchMs ?? 20, analytics: options.analytics !== undefined };
+  const given = options.analytics;
+  const sink: FoldingScanAnalyticsSink | undefined = given === undefined || takesFoldedBatches(given) ? given : fileByFileSink(given);
+  const fileByFile = sink !== given;
+  const workerData = { root, pinned, batchMs: options.batchMs ?? 20, plan: sink?.foldPlan ?? null, fileByFile };
   // A walker's garbage is short-lived (entries, stats, a batch's arrays): a young generation of
   // 8 MB instead of V8's default keeps ~15 MB of RSS off each scan at the same CPU (measured).
   const resourceLimits = { maxYoungGenerationSizeMb: 8 };
@@ -74,11 +88,11 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
         }
         if (busy === 0 && queue.length === 0) finish();
       };
-      const onResult = (worker: Worker, result: BatchResult) => {
+      const onResult = (worker: Worker, result: WorkerAnswer) => {
         if (settled) return;
         busy -= 1;
         try {
-          absorbBatch(result, totals, seenInodes, options.analytics);
+          absorbFoldedBatch(result, totals, seenInodes, sink);
         } catch (error) {
           return finish(error);
         }
@@ -103,7 +117,7 @@ async function runWorkers(root: string, pinned: boolean, options: WalkOptions): 
       };
       options.signal.addEventListener('abort', onAbort, { once: true });
       for (const worker of workers) {
-        worker.on('message', (result: BatchResult) => onResult(worker, result));
+        worker.on('message', (result: WorkerAnswer) => onResult(worker, result));
         worker.on('error', (error) => finish(error));
         worker.on('exit', (code) => {
           if (code !== 0) finish(new Error(`walk worker exited with code ${code}`));

@@ -8,16 +8,22 @@
  * the 2x bar and leave the main event loop free.
  *
  * Protocol: the main thread posts `{ dirs }`; the worker walks depth-first for about
- * `batchMs` (always at least one directory) and answers `{ files, bytes, dirs, pending }`,
- * handing unvisited directories back so idle workers can take them. It never follows
- * symlinks; a directory or file that vanished (ENOENT/ENOTDIR) is skipped, except the root.
- * Files with more than one hard link are not counted here but handed back as `links`
- * (`dev:ino`) with `linkBytes`, so the main thread counts each inode once across workers.
- * With `analytics`, the answer also carries what the sink is told: `listed`, one entry per
- * directory reached (share-relative path, subdirectories it pushed, its files' names joined
- * by '/', the one character no name holds), and `facts`, four numbers per listed name (bytes,
- * mtime ms, atime ms, index in `links` or -1) in one Float64Array: a batch is cloned as a few
- * strings and one buffer, not one message or object per file.
+ * `batchMs` (always at least one directory) and answers a FoldedWalkBatch (walk-batch.ts)
+ * with `pending`, the unvisited directories it hands back so idle workers can take them. It
+ * never follows symlinks; a directory or file that vanished (ENOENT/ENOTDIR) is skipped,
+ * except the root. Files with more than one hard link are not counted here but handed back
+ * one by one in `linked` (`dev:ino` key, bytes, times), so the main thread counts each inode
+ * once across workers.
+ *
+ * With `plan` (the analytics sink's ScanFoldPlan), the worker also folds the batch's files
+ * with one link itself, so the main thread does nothing per file (decision 192): `folded`
+ * holds each directory reached with its own files and bytes (share-relative path, the
+ * subdirectories it pushed; a vanished or unreadable one with none), the six histogram rows
+ * bucketed by the plan's bounds, files and bytes per extension, and the batch's largest files
+ * (at most `plan.largestFiles`, by bytes then code point order, a path built only for a file
+ * that makes the list). A batch is cloned as one object per directory, a few typed arrays and
+ * at most a few dozen candidates, whatever its files. With `fileByFile` (a sink that does not
+ * fold), every file is handed back in `linked`, and `folded` carries only the directories.
  *
  * With `pinned` (root is /proc/self/fd/N of a directory the main thread opened), a path
  * string is never trusted past the listing: each subdirectory is opened with O_NOFOLLOW, the
@@ -31,7 +37,7 @@
 export const walkWorkerSource = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { readdirSync, lstatSync, statSync, fstatSync, openSync, closeSync, readlinkSync, constants } = require('node:fs');
-const { root, pinned, batchMs, analytics } = workerData;
+const { root, pinned, batchMs, plan, fileByFile } = workerData;
 const ENTER = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const vanished = (e) => e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
 const fdPath = (fd) => '/proc/self/fd/' + fd;
@@ -112,18 +118,101 @@ function filesOf(opened, entries, shown) {
 // Share-relative name of a directory the walk reached ('/' for the root).
 const rootEnd = root.endsWith('/') ? root.length - 1 : root.length;
 const relative = (dir) => (dir === root ? '/' : dir.slice(rootEnd));
+// Same as scans/code-point-order.ts (a worker run from a string imports nothing): whether 'a'
+// sorts before 'b' by code points, the order of their UTF-8 bytes.
+function codePointBefore(a, b) {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const x = a.charCodeAt(index);
+    const y = b.charCodeAt(index);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return (x >= 0xe000 ? x - 0x800 : x + 0x2000) < (y >= 0xe000 ? y - 0x800 : y + 0x2000);
+    return x < y;
+  }
+  return a.length < b.length;
+}
+function bucketOf(value, bounds) {
+  let index = 0;
+  while (index < bounds.length && value >= bounds[index]) index++;
+  return index;
+}
+// One batch's files with one link, folded by the sink's plan (see FoldedBatch in ports/share-driver.ts).
+const ages = plan ? plan.ageBounds.length + 1 : 0;
+const sizes = plan ? plan.sizeBounds.length + 1 : 0;
+class Fold {
+  constructor() {
+    this.directories = [];
+    // Files and bytes by modification age, by access age, by size: six rows, one after the other.
+    this.histograms = new Float64Array(4 * ages + 2 * sizes);
+    this.accessDiffers = false;
+    this.extensions = new Map();
+    // Best first: bytes descending, then path in code point order; at most plan.largestFiles.
+    this.largest = [];
+  }
+  file(directory, name, bytes, modifiedMs, accessedMs) {
+    const rows = this.histograms;
+    const modified = bucketOf(plan.now - modifiedMs, plan.ageBounds);
+    rows[modified] += 1;
+    rows[ages + modified] += bytes;
+    const accessed = bucketOf(plan.now - accessedMs, plan.ageBounds);
+    rows[2 * ages + accessed] += 1;
+    rows[3 * ages + accessed] += bytes;
+    if (accessedMs !== modifiedMs) this.accessDiffers = true;
+    const size = bucketOf(bytes, plan.sizeBounds);
+    rows[4 * ages + size] += 1;
+    rows[4 * ages + sizes + size] += bytes;
+    // The text after the last dot, when there is text before it; the sink applies its rules.
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 ? name.slice(dot + 1) : '';
+    const totals = this.extensions.get(extension);
+    if (totals === undefined) this.extensions.set(extension, { files: 1, bytes });
+    else {
+      totals.files += 1;
+      totals.bytes += bytes;
+    }
+    this.offerLargest(directory, name, bytes, modifiedMs);
+  }
+  offerLargest(directory, name, bytes, modifiedMs) {
+    const limit = plan.largestFiles;
+    const largest = this.largest;
+    const full = largest.length >= limit;
+    // Most files are smaller than the worst kept: turned away before a path is built.
+    if (full && (limit <= 0 || bytes < largest[limit - 1].bytes)) return;
+    const path = directory === '/' ? '/' + name : directory + '/' + name;
+    const ranksBefore = (kept) => bytes > kept.bytes || (bytes === kept.bytes && codePointBefore(path, kept.path));
+    if (full && !ranksBefore(largest[limit - 1])) return;
+    let at = largest.length;
+    while (at > 0 && ranksBefore(largest[at - 1])) at--;
+    largest.splice(at, 0, { path, bytes, modifiedMs });
+    if (largest.length > limit) largest.pop();
+  }
+  batch() {
+    const extensions = [...this.extensions.keys()];
+    const extensionTotals = new Float64Array(2 * extensions.length);
+    extensions.forEach((extension, index) => {
+      const totals = this.extensions.get(extension);
+      extensionTotals[2 * index] = totals.files;
+      extensionTotals[2 * index + 1] = totals.bytes;
+    });
+    const { directories, histograms, accessDiffers, largest } = this;
+    return { directories, histograms, accessDiffers, extensions, extensionTotals, largest };
+  }
+}
 parentPort.on('message', ({ dirs: queued }) => {
   let files = 0, bytes = 0, dirs = 0;
-  // Files with several hard links go to the main thread, which counts each inode once
-  // across all workers: 'dev:ino' keys and their sizes.
-  const links = [], linkBytes = [];
-  // With analytics: per directory { path, subdirectories, names }, and per file of those
-  // names four numbers in 'facts' (bytes, mtime ms, atime ms, index in 'links' or -1).
-  const listed = analytics ? [] : undefined;
-  const facts = analytics ? [] : undefined;
+  // Files with several hard links (every file, 'fileByFile') go to the main thread, which counts
+  // each inode once across all workers by its 'dev:ino' key.
+  const linked = [];
+  const fold = plan ? new Fold() : undefined;
   const stack = queued.slice();
   const until = performance.now() + batchMs;
   let current;
+  const answer = (error) => {
+    const batch = { files, bytes, dirs, pending: error ? [] : stack, linked };
+    if (fold) batch.folded = fold.batch();
+    if (error) batch.error = error;
+    parentPort.postMessage(batch);
+  };
   try {
     do {
       const dir = stack.pop();
@@ -132,14 +221,14 @@ parentPort.on('message', ({ dirs: queued }) => {
       try {
         opened = enter(dir);
         if (opened === undefined) {
-          if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: '' });
+          if (fold) fold.directories.push({ path: relative(dir), subdirectories: 0, files: 0, bytes: 0 });
           continue;
         }
         entries = readdirSync(opened.at, { withFileTypes: true });
       } catch (e) {
         if (opened !== undefined && opened.fd >= 0) closeSync(opened.fd);
         // Vanished or unreadable, it is still reported, with nothing below it.
-        if (listed) listed.push({ path: relative(dir), subdirectories: 0, names: '' });
+        if (fold) fold.directories.push({ path: relative(dir), subdirectories: 0, files: 0, bytes: 0 });
         if (vanished(e) && dir !== root) continue;
         throw Object.assign(e, { path: dir });
       }
@@ -154,32 +243,29 @@ parentPort.on('message', ({ dirs: queued }) => {
           }
         }
         const found = filesOf(opened, entries, prefix);
-        const names = listed ? [] : undefined;
+        const shown = fold ? relative(dir) : '';
+        let ownFiles = 0, ownBytes = 0;
         for (let i = 0; i < found.length; i += 2) {
           const st = found[i + 1];
-          let link = -1;
-          if (st.nlink > 1) {
-            link = links.length;
-            links.push(st.dev + ':' + st.ino);
-            linkBytes.push(st.size);
-          } else {
-            files++;
-            bytes += st.size;
+          if (fileByFile || st.nlink > 1) {
+            const name = fold ? found[i] : '';
+            linked.push({ key: st.dev + ':' + st.ino, bytes: st.size, directory: shown, name, modifiedMs: st.mtimeMs, accessedMs: st.atimeMs });
+            continue;
           }
-          if (names) {
-            names.push(found[i]);
-            facts.push(st.size, st.mtimeMs, st.atimeMs, link);
-          }
+          ownFiles++;
+          ownBytes += st.size;
+          if (fold) fold.file(shown, found[i], st.size, st.mtimeMs, st.atimeMs);
         }
-        if (listed) listed.push({ path: relative(dir), subdirectories, names: names.join('/') });
+        files += ownFiles;
+        bytes += ownBytes;
+        if (fold) fold.directories.push({ path: shown, subdirectories, files: ownFiles, bytes: ownBytes });
       } finally {
         if (opened.fd >= 0) closeSync(opened.fd);
       }
     } while (stack.length > 0 && performance.now() < until);
-    parentPort.postMessage({ files, bytes, dirs, pending: stack, links, linkBytes, listed, facts: facts && Float64Array.from(facts) });
+    answer(undefined);
   } catch (e) {
-    const error = { code: e.code, path: e.path ?? current, message: e.message };
-    parentPort.postMessage({ files, bytes, dirs, pending: [], links, linkBytes, listed, facts: facts && Float64Array.from(facts), error });
+    answer({ code: e.code, path: e.path ?? current, message: e.message });
   }
 });
 `;
