@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,35 @@ describe.skipIf(walker === undefined)('native walker', () => {
     expect(byNative.directoriesInFlight).toBe(0);
   });
 
+  it('walks past the descriptors it keeps (256 parents), opening the rest from the root one component at a time', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'dms-native-deep-'));
+    try {
+      // 600 levels, each with a side directory: one thread goes down first wherever the listing
+      // puts the next level before the side directory (about half the levels in hash order,
+      // all in newest-first order), each such parent still waiting for its side directory:
+      // more than 256 at once (a second thread would take the side directories meanwhile).
+      let directory = tree;
+      for (let depth = 0; depth < 600; depth += 1) {
+        mkdirSync(join(directory, 's'));
+        directory = join(directory, `n${depth}`);
+        mkdirSync(directory);
+        if (depth % 100 === 99) {
+          writeFileSync(join(directory, 'f'), Buffer.alloc(depth));
+          symlinkSync(tree, join(directory, 'up'));
+        }
+      }
+      const before = openDescriptors();
+      const builder = new ScanAnalyticsBuilder(now);
+      const result = await nativeWalkTree(tree, native, { ...quiet, threads: 1, analytics: builder });
+      expect(result).toEqual(await walkTree(tree, quiet));
+      expect(result.file_count).toBe(6);
+      expect(builder.result().largest_files[0]?.bytes).toBe(599);
+      expect(openDescriptors()).toBe(before);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it('counts a name that is not UTF-8, reporting it with U+FFFD as Node decodes it', async () => {
     const tree = mkdtempSync(join(tmpdir(), 'dms-native-bytes-'));
     try {
@@ -119,11 +148,12 @@ describe.skipIf(walker === undefined)('native walker', () => {
   });
 
   it('stops when aborted mid-walk and closes every descriptor it opened', async () => {
-    const tree = mkdtempSync(join(tmpdir(), 'dms-native-abort-'));
+    // More files than one batch holds (4,096), made on tmpfs where there is one: fast to make.
+    const tree = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'dms-native-abort-'));
     try {
-      for (let d = 0; d < 60; d += 1) {
+      for (let d = 0; d < 40; d += 1) {
         mkdirSync(join(tree, `d${d}`, 'inner'), { recursive: true });
-        for (let f = 0; f < 200; f += 1) writeFileSync(join(tree, `d${d}`, f % 2 === 0 ? 'inner' : '', `f${f}`), '');
+        for (let f = 0; f < 150; f += 1) writeFileSync(join(tree, `d${d}`, f % 2 === 0 ? 'inner' : '', `f${f}`), '');
       }
       const before = openDescriptors();
       const controller = new AbortController();
@@ -141,7 +171,7 @@ describe.skipIf(walker === undefined)('native walker', () => {
       expect(progress.length).toBeGreaterThan(0);
       expect(openDescriptors()).toBe(before);
       // And a whole walk leaves none open either.
-      expect(await nativeWalkTree(tree, native, quiet)).toEqual({ file_count: 12_000, file_size_sum: 0 });
+      expect(await nativeWalkTree(tree, native, quiet)).toEqual({ file_count: 6_000, file_size_sum: 0 });
       expect(openDescriptors()).toBe(before);
     } finally {
       rmSync(tree, { recursive: true, force: true });
