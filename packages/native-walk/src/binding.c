@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <node_api.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,16 +19,30 @@
 
 #define QUEUE 8
 
+/* Histogram numbers a batch carries: four age rows and two size rows. */
+typedef struct binding binding_t;
 typedef struct {
+  binding_t *binding;
+  int histogram_length;
+} context_t;
+
+struct binding {
   walk_t *walk;
+  context_t context;
   napi_threadsafe_function deliver;
   /* Batches handed over and not yet taken by JavaScript, at most QUEUE. */
   pthread_mutex_t flow_lock;
   pthread_cond_t flow_wake;
   int in_flight;
-  /* Freed once both the JavaScript handle and the thread-safe function are gone. */
-  int holders;
-} binding_t;
+  /* The function is being finalized (its walk ended, or the environment is torn down): no call may reach it. */
+  bool closing;
+  /*
+   * Freed once the JavaScript handle, the thread-safe function and the walker threads are all
+   * gone: at an environment's teardown (a worker thread terminated mid-walk) Node finalizes the
+   * first two while the threads may still walk; they then stop at their next hand-over.
+   */
+  atomic_int holders;
+};
 
 static void taken(binding_t *binding) {
   pthread_mutex_lock(&binding->flow_lock);
@@ -42,7 +57,7 @@ static void taken(binding_t *binding) {
   } while (0)
 
 static void drop_holder(binding_t *binding) {
-  if (--binding->holders > 0) return;
+  if (atomic_fetch_sub(&binding->holders, 1) > 1) return;
   walk_free(binding->walk);
   pthread_mutex_destroy(&binding->flow_lock);
   pthread_cond_destroy(&binding->flow_wake);
@@ -160,12 +175,6 @@ static bool end_of(napi_env env, const batch_t *batch, napi_value *out) {
   return set_string(env, *out, "path", path, NAPI_AUTO_LENGTH);
 }
 
-/* Histogram numbers a batch carries: four age rows and two size rows. */
-typedef struct {
-  binding_t *binding;
-  int histogram_length;
-} context_t;
-
 static void call_js(napi_env env, napi_value on_message, void *context_data, void *data) {
   batch_t *batch = data;
   context_t *context = context_data;
@@ -181,7 +190,8 @@ static void call_js(napi_env env, napi_value on_message, void *context_data, voi
     if (made) napi_call_function(env, undefined, on_message, 2, arguments, NULL);
   }
   batch_free(batch);
-  taken(context->binding);
+  /* env NULL: the queue is emptied after finalize_function, which already joined the threads. */
+  if (env != NULL) taken(context->binding);
 }
 
 static bool deliver(void *context_data, batch_t *batch) {
@@ -190,24 +200,41 @@ static bool deliver(void *context_data, batch_t *batch) {
   napi_threadsafe_function function = binding->deliver;
   bool done = batch->done;
   pthread_mutex_lock(&binding->flow_lock);
-  while (binding->in_flight >= QUEUE && !done) pthread_cond_wait(&binding->flow_wake, &binding->flow_lock);
-  binding->in_flight++;
+  while (binding->in_flight >= QUEUE && !done && !binding->closing) pthread_cond_wait(&binding->flow_wake, &binding->flow_lock);
+  /* Called under the lock: once a call was answered napi_closing, or finalization began, no other may follow. */
+  bool handed = !binding->closing && napi_call_threadsafe_function(function, batch, napi_tsfn_nonblocking) == napi_ok;
+  if (handed)
+    binding->in_flight++;
+  else
+    binding->closing = true;
   pthread_mutex_unlock(&binding->flow_lock);
-  if (napi_call_threadsafe_function(function, batch, napi_tsfn_nonblocking) != napi_ok) {
-    taken(binding);
-    batch_free(batch);
-    return false;
+  if (!handed) batch_free(batch);
+  if (done) {
+    /* The walker's last touch of the binding: the threads let go of it here. */
+    if (handed) napi_release_threadsafe_function(function, napi_tsfn_release);
+    drop_holder(binding);
   }
-  if (done) napi_release_threadsafe_function(function, napi_tsfn_release);
-  return true;
+  return handed;
 }
 
+/*
+ * On the JavaScript thread, once the walk's last batch released the function, or at the
+ * environment's teardown while threads may still walk: they are stopped and joined here, so no
+ * thread calls the function after it is gone nor runs this library's code after it is unloaded.
+ */
 static void finalize_function(napi_env env, void *finalize_data, void *hint) {
   (void)env;
   (void)hint;
-  context_t *context = finalize_data;
-  drop_holder(context->binding);
-  free(context);
+  binding_t *binding = ((context_t *)finalize_data)->binding;
+  pthread_mutex_lock(&binding->flow_lock);
+  binding->closing = true;
+  pthread_cond_broadcast(&binding->flow_wake);
+  pthread_mutex_unlock(&binding->flow_lock);
+  if (binding->walk != NULL) {
+    walk_abort(binding->walk);
+    walk_join(binding->walk);
+  }
+  drop_holder(binding);
 }
 
 static void finalize_handle(napi_env env, void *data, void *hint) {
@@ -259,13 +286,9 @@ static napi_value start(napi_env env, napi_callback_info info) {
   bool analytics = plan_type == napi_object;
   if (analytics && !read_plan(env, argv[2], &plan)) return throw_error(env, "plan must be a ScanFoldPlan (at most 8 bounds a row)");
   binding_t *binding = calloc(1, sizeof(binding_t));
-  context_t *context = calloc(1, sizeof(context_t));
-  if (binding == NULL || context == NULL) {
-    free(binding);
-    free(context);
-    return throw_error(env, "out of memory");
-  }
-  binding->holders = 2;
+  if (binding == NULL) return throw_error(env, "out of memory");
+  context_t *context = &binding->context;
+  atomic_init(&binding->holders, 3);
   pthread_mutex_init(&binding->flow_lock, NULL);
   pthread_cond_init(&binding->flow_wake, NULL);
   context->binding = binding;
@@ -274,19 +297,21 @@ static napi_value start(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "dms-native-walk", NAPI_AUTO_LENGTH, &name);
   if (napi_create_threadsafe_function(env, argv[3], NULL, name, 0, 1, context, finalize_function, context, call_js, &binding->deliver) !=
       napi_ok) {
+    pthread_mutex_destroy(&binding->flow_lock);
+    pthread_cond_destroy(&binding->flow_wake);
     free(binding);
-    free(context);
     return throw_error(env, "cannot create the walk's callback");
   }
   if (napi_create_external(env, binding, finalize_handle, NULL, &handle) != napi_ok) {
-    /* The thread-safe function's finalizer drops one holder; the handle's is dropped here. */
-    binding->holders = 1;
+    /* No walk, no handle: the thread-safe function's finalizer drops the last holder. */
+    atomic_store(&binding->holders, 1);
     napi_release_threadsafe_function(binding->deliver, napi_tsfn_abort);
     return throw_error(env, "cannot create the walk's handle");
   }
   binding->walk = walk_start(fd, threads, analytics ? &plan : NULL, deliver, context);
   if (binding->walk == NULL) {
     int error = errno;
+    drop_holder(binding); /* no threads */
     napi_release_threadsafe_function(binding->deliver, napi_tsfn_abort);
     napi_value code, message, thrown;
     napi_create_string_utf8(env, "walk", NAPI_AUTO_LENGTH, &code);

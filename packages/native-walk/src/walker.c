@@ -60,6 +60,8 @@ struct walk {
   fold_plan_t plan;
   deliver_fn deliver;
   void *context;
+  pthread_t threads[MAX_THREADS];
+  int started;
 };
 
 typedef struct {
@@ -443,18 +445,16 @@ walk_t *walk_start(int root_fd, int threads, const fold_plan_t *plan, deliver_fn
   if (threads < 1) threads = 1;
   if (threads > MAX_THREADS) threads = MAX_THREADS;
   atomic_store(&walk->running, threads);
-  pthread_attr_t attributes;
-  pthread_attr_init(&attributes);
-  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
   for (int i = 0; i < threads; i++) {
-    pthread_t thread;
-    if (pthread_create(&thread, &attributes, run, walk) == 0) continue;
+    if (pthread_create(&walk->threads[i], NULL, run, walk) == 0) {
+      walk->started++;
+      continue;
+    }
     /* Fewer threads walk; none at all: the walk ends here, the `done` batch says so. */
     if (i == 0) fail(walk, EAGAIN, "/");
     if (atomic_fetch_sub(&walk->running, threads - i) == threads - i) finish(walk);
     break;
   }
-  pthread_attr_destroy(&attributes);
   return walk;
 }
 
@@ -463,6 +463,11 @@ void walk_abort(walk_t *walk) {
   atomic_store(&walk->stop, true);
   pthread_cond_broadcast(&walk->wake);
   pthread_mutex_unlock(&walk->lock);
+}
+
+void walk_join(walk_t *walk) {
+  for (int i = 0; i < walk->started; i++) pthread_join(walk->threads[i], NULL);
+  walk->started = 0;
 }
 
 void walk_free(walk_t *walk) {

@@ -21,7 +21,9 @@ typedef bool (*deliver_fn)(void *context, batch_t *batch);
 walk_t *walk_start(int root_fd, int threads, const fold_plan_t *plan, deliver_fn deliver, void *context);
 /* Asks the threads to stop at their next directory; the `done` batch still comes. */
 void walk_abort(walk_t *walk);
-/* Frees what walk_start allocated; only after the `done` batch was delivered. */
+/* Waits until every thread of the walk has returned (after `done`, or after walk_abort). */
+void walk_join(walk_t *walk);
+/* Frees what walk_start allocated; only after walk_join. */
 void walk_free(walk_t *walk);
 
 #endif

@@ -126,6 +126,40 @@ describe.skipIf(walker === undefined)('native walker', () => {
     }
   });
 
+  it('lets a worker thread be terminated mid-walk: its threads are stopped before the addon can be unloaded', () => {
+    const tree = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'dms-native-terminate-'));
+    try {
+      for (let d = 0; d < 20; d += 1) {
+        mkdirSync(join(tree, `d${d}`));
+        for (let f = 0; f < 500; f += 1) writeFileSync(join(tree, `d${d}`, `f${f}`), '');
+      }
+      // In a process of its own: a thread left running in unloaded code would crash it.
+      const walking = `
+        const { loadNativeWalker } = await import('@dms/native-walk');
+        const { openSync } = await import('node:fs');
+        const { workerData, parentPort } = await import('node:worker_threads');
+        const plan = { now: 0, ageBounds: [1], sizeBounds: [1], largestFiles: 5 };
+        loadNativeWalker().walker.start(openSync(workerData, 'r'), 4, plan, (batch) => {
+          if (batch === null) return;
+          const until = Date.now() + 2;
+          while (Date.now() < until);
+          parentPort.postMessage('batch');
+        });`;
+      const parent = `
+        import { Worker } from 'node:worker_threads';
+        for (let i = 0; i < 10; i += 1) {
+          const worker = new Worker(${JSON.stringify(walking)}, { eval: true, type: 'module', workerData: ${JSON.stringify(tree)} });
+          await new Promise((resolve) => worker.once('message', resolve));
+          await worker.terminate();
+        }
+        console.log('terminated 10 walks');`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', parent], { cwd: process.cwd(), encoding: 'utf8' });
+      expect({ status: child.status, signal: child.signal, stdout: child.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: 'terminated 10 walks' });
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it('counts a name that is not UTF-8, reporting it with U+FFFD as Node decodes it', async () => {
     const tree = mkdtempSync(join(tmpdir(), 'dms-native-bytes-'));
     try {
