@@ -241,7 +241,12 @@ static void list(thread_t *thread, node_t *node, names_t *subdirectories) {
   subdirectories->count = 0;
   double files = 0, bytes = 0;
   bool ok = true;
-  for (;;) {
+  for (size_t entries = 1;; entries++) {
+    /* A stop (abort, another thread's error) is also seen inside a directory of millions of entries. */
+    if (entries % 1024 == 0 && atomic_load(&walk->stop)) {
+      ok = false;
+      break;
+    }
     errno = 0;
     struct dirent *entry = readdir(dir);
     if (entry == NULL) {
