@@ -87,6 +87,7 @@ export default defineConfig([
   },
   {
     // The core knows nothing of its hosts or their frameworks (docs/architecture.md): adapters depend on it, never the reverse.
+    // @dms/native-walk is no host: a C addon the local driver loads (decision 193).
     files: ['packages/core/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     rules: {
       'no-restricted-imports': [
@@ -94,7 +95,7 @@ export default defineConfig([
         {
           patterns: [
             {
-              regex: '^(?:@dms/(?!core(?:/|$))|hono$|@hono/|@trpc/|electron$|react$|react-dom(?:/|$))',
+              regex: '^(?:@dms/(?!core(?:/|$)|native-walk$)|hono$|@hono/|@trpc/|electron$|react$|react-dom(?:/|$))',
               message: 'The core must not depend on a host package or its framework (Hono, tRPC, Electron, React).',
             },
             { regex: intoAnotherPackage, message: 'The core must not reach into another package by path.' },

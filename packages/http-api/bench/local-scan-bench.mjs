@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ScanAnalyticsBuilder } from '@dms/core';
-import { createLocalDriver } from '@dms/core/drivers';
+import { autoScanEngine, createLocalDriver } from '@dms/core/drivers';
 import { makeTempDir, removeTempDir, round } from './lib.mjs';
 import { mergeResults, printResults } from './report.mjs';
 import { duSeconds, generateTree } from './scan-bench.mjs';
@@ -60,10 +60,13 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
     let started = performance.now();
     const tree = generateTree(treeDir, small);
     log(`local scan: ${tree.count} files generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    // The driver jobs use (auto engine: a scan asking for analytics walks with worker threads),
-    // and the same walk without analytics (the auto engine would take GNU find there).
+    // The driver jobs use (auto engine: the C walker where it was built, else worker threads for a
+    // scan with analytics), and the same engine's walk without analytics (auto would take GNU find
+    // there when the C walker is absent).
+    const engine = await autoScanEngine(true);
     const driver = createLocalDriver({ roots: [base] });
-    const workers = createLocalDriver({ roots: [base], scanEngine: 'workers' });
+    const sameEngine = createLocalDriver({ roots: [base], scanEngine: engine === 'native' ? 'native' : 'workers' });
+    const walkerName = engine === 'native' ? 'the C walker of @dms/native-walk' : 'worker threads';
     const find = createLocalDriver({ roots: [base], scanEngine: 'find' });
 
     // Warm: one of each first (inode cache, worker code), then alternated `rounds` times.
@@ -82,7 +85,7 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
       check('analytics', withAnalytics.result, tree);
       const histogram = withAnalytics.analytics.size_histogram.reduce((sum, row) => sum + row.files, 0);
       if (histogram !== tree.count) throw new Error(`analytics size histogram holds ${histogram} files, want ${tree.count}`);
-      const plain = await scanOnce(workers, treeDir, { analytics: false });
+      const plain = await scanOnce(sameEngine, treeDir, { analytics: false });
       check('plain', plain.result, tree);
       const byFind = await scanOnce(find, treeDir, { analytics: false });
       check('find', byFind.result, tree);
@@ -100,9 +103,9 @@ export async function localScanBench({ record, notes, log, rounds = 5, bigRuns =
     record('scan.ratio_vs_du', analytics / du, 'ratio');
     record('scan.analytics_cost_ratio', analytics / plain, 'ratio');
     notes.push(
-      `scan.ratio_vs_du / scan.analytics_cost_ratio: ${tree.count} files in ${small.dirs} dirs${onTmpfs}, warm; du -sb, the local driver's scan with analytics (worker threads into ScanAnalyticsBuilder, as a scan job), the same walk without analytics, and GNU find (totals only), alternated ${rounds} times after a warm-up, medians: du ${round(du, 3)} s (${shown(seconds.du)}), with analytics ${round(analytics, 3)} s (${shown(seconds.analytics)}), without ${round(plain, 3)} s (${shown(seconds.plain)}), find ${round(byFind, 3)} s (${shown(seconds.find)}, ${round(byFind / du, 3)}x du)`,
+      `scan.ratio_vs_du / scan.analytics_cost_ratio: ${tree.count} files in ${small.dirs} dirs${onTmpfs}, warm; du -sb, the local driver's scan with analytics (auto engine: ${walkerName} into ScanAnalyticsBuilder, as a scan job), the same walk without analytics, and GNU find (totals only), alternated ${rounds} times after a warm-up, medians: du ${round(du, 3)} s (${shown(seconds.du)}), with analytics ${round(analytics, 3)} s (${shown(seconds.analytics)}), without ${round(plain, 3)} s (${shown(seconds.plain)}), find ${round(byFind, 3)} s (${shown(seconds.find)}, ${round(byFind / du, 3)}x du)`,
     );
-    log(`local scan: du ${round(du, 3)} s, with analytics ${round(analytics, 3)} s, without ${round(plain, 3)} s, find ${round(byFind, 3)} s`);
+    log(`local scan (${engine}): du ${round(du, 3)} s, with analytics ${round(analytics, 3)} s, without ${round(plain, 3)} s, find ${round(byFind, 3)} s`);
 
     // 1,000,000 entries, scanned with analytics in a process of its own: what the scan adds to RSS.
     const bigDir = join(base, 'big');

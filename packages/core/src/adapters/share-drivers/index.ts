@@ -30,6 +30,7 @@ export function createShareDriverRegistry(options: ShareDriverRegistryOptions): 
 
 export { DriverError } from '../../ports/share-driver.js';
 export { createLocalDriver } from '../local/local-driver.js';
+export { autoScanEngine } from '../local/scan-directory.js';
 export { createNfsDriver } from '../nfs/nfs-driver.js';
 export { createSmbDriver } from '../smb/smb-driver.js';
 export { createUnsupportedDriver } from './unsupported-driver.js';
