@@ -40,8 +40,8 @@ function coreFiles(dir = coreSrc, prefix = ''): string[] {
 /** The module specifiers a file imports or re-exports, static or dynamic. */
 const importsOf = (source: string) => [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1]!);
 
-/** Packages that make a host or a transport: the core loads none of them. */
-const hostPackages = /^(@dms\/|hono$|@hono\/|@trpc\/|electron$|react(-dom)?$|commander$)/;
+/** Packages that make a host or a transport: the core loads none of them (the C walker is a library, not a host). */
+const hostPackages = /^(@dms\/(?!native-walk$)|hono$|@hono\/|@trpc\/|electron$|react(-dom)?$|commander$)/;
 
 describe('the layer rule docs/architecture.md states', () => {
   const homes = layers(map);
