@@ -140,6 +140,7 @@ describe.each(engines)('local driver scan (%s engine)', (scanEngine) => {
     ]);
   });
 
+  // The C walker takes only a sink that folds (scanConfinedDirectory); the builder test above runs for it.
   it.skipIf(scanEngine === 'native')('feeds the analytics a scan asks for, with share-relative paths', async () => {
     const driver = createLocalDriver({ roots: [root1], scanEngine });
     const analytics = recordingAnalyticsSink();

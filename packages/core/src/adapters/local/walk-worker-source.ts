@@ -1,3 +1,5 @@
+import { codePointBefore } from '../../scans/code-point-order.js';
+
 /**
  * Body of a walk worker, kept as plain JavaScript so `new Worker(src, { eval: true })` runs
  * the same from TypeScript sources (vitest), the built dist and Electron, with no loader.
@@ -118,19 +120,8 @@ function filesOf(opened, entries, shown) {
 // Share-relative name of a directory the walk reached ('/' for the root).
 const rootEnd = root.endsWith('/') ? root.length - 1 : root.length;
 const relative = (dir) => (dir === root ? '/' : dir.slice(rootEnd));
-// Same as scans/code-point-order.ts (a worker run from a string imports nothing): whether 'a'
-// sorts before 'b' by code points, the order of their UTF-8 bytes.
-function codePointBefore(a, b) {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const x = a.charCodeAt(index);
-    const y = b.charCodeAt(index);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) return (x >= 0xe000 ? x - 0x800 : x + 0x2000) < (y >= 0xe000 ? y - 0x800 : y + 0x2000);
-    return x < y;
-  }
-  return a.length < b.length;
-}
+// A worker run from a string imports nothing: the ranking's order is written into it from its one source.
+${codePointBefore.toString()}
 function bucketOf(value, bounds) {
   let index = 0;
   while (index < bounds.length && value >= bounds[index]) index++;
