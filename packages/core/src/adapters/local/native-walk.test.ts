@@ -69,6 +69,7 @@ afterAll(() => {
 const quiet = { signal: new AbortController().signal, onProgress: () => {} };
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
 
+// Skipped only where the walker was not built, with the reason printed above (CI fails instead).
 describe.skipIf(walker === undefined)('native walker', () => {
   const native = walker!;
 
@@ -220,6 +221,7 @@ if (!canSwitchUser && walker !== undefined) {
   console.log('[skip] native walker and an unreadable directory: not root, cannot run the walk as another user');
 }
 
+// Also needs root to walk as another user; the reason is printed above (CI runs as root).
 describe.skipIf(walker === undefined || !canSwitchUser)('native walker meeting an unreadable directory', () => {
   it('fails the scan on it with the message and path the worker walk gives', () => {
     const tree = mkdtempSync(join(tmpdir(), 'dms-native-locked-'));
