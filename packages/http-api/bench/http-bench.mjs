@@ -57,6 +57,58 @@ export async function alternatedShow(contenders, { paths, rounds, connections, d
   }));
 }
 
+/**
+ * The show load on servers that start afresh each round: for differences of a few per cent
+ * between servers that must be separate processes (a setting read at start), where one
+ * process's luck (its heap's and code's layout, where the kernel runs it) moves a ratio as much
+ * as the difference asked about. Per round: every contender's server is started
+ * (`contender.start()`, answering `{ origin, pid, stop }`), warmed `warmup` s, measured
+ * `duration` s each in an order rotated by one per round and then that order reversed (a drift
+ * within the round weighs on every contender alike), and stopped. Answers, per contender in
+ * order: `ratio`, the median over rounds of its req/s over the first contender's in the same
+ * round; `rps` and `cpuUsPerReq` (the server's CPU, every thread, a request), medians over
+ * rounds; the non-2xx and error sums; `all`, each round's ratio joined by '/'.
+ * @param contenders {{ start: () => Promise<{ origin: string, pid: number, stop: () => Promise<void> }>, headers: object }[]}
+ */
+export async function freshRoundsShow(contenders, { paths, rounds, connections, duration, warmup }) {
+  const perRound = contenders.map(() => []);
+  for (let pass = 0; pass < rounds; pass++) {
+    const servers = [];
+    try {
+      for (const contender of contenders) servers.push(await contender.start());
+      const loadOf = (index) => ({ origin: servers[index].origin, paths, headers: contenders[index].headers, connections });
+      for (const index of servers.keys()) await throughput({ ...loadOf(index), duration: warmup, warmup: 0 });
+      const sums = servers.map(() => ({ total: 0, seconds: 0, cpuSeconds: 0, non2xx: 0, errors: 0 }));
+      const order = servers.map((_, index) => (index + pass) % servers.length);
+      for (const index of [...order, ...order.toReversed()]) {
+        const cpuBefore = processCpuSeconds(servers[index].pid);
+        const run = await throughput({ ...loadOf(index), duration, warmup: 0 });
+        const sum = sums[index];
+        sum.cpuSeconds += processCpuSeconds(servers[index].pid) - cpuBefore;
+        sum.total += run.total;
+        sum.seconds += run.duration;
+        sum.non2xx += run.non2xx;
+        sum.errors += run.errors;
+      }
+      const rps = sums.map((sum) => sum.total / sum.seconds);
+      for (const [index, sum] of sums.entries()) {
+        perRound[index].push({ ...sum, rps: rps[index], ratio: rps[index] / rps[0], cpuUsPerReq: (sum.cpuSeconds * 1e6) / Math.max(1, sum.total) });
+      }
+    } finally {
+      for (const server of servers) await server.stop();
+    }
+  }
+  const medianOf = (list, field) => median(list.map((round) => round[field]));
+  return perRound.map((list) => ({
+    ratio: medianOf(list, 'ratio'),
+    rps: medianOf(list, 'rps'),
+    cpuUsPerReq: medianOf(list, 'cpuUsPerReq'),
+    non2xx: list.reduce((sum, round) => sum + round.non2xx, 0),
+    errors: list.reduce((sum, round) => sum + round.errors, 0),
+    all: list.map((one) => round(one.ratio, 3)).join('/'),
+  }));
+}
+
 /** Some show responses must be byte-identical to what the baseline serves. */
 export async function checkShowBodies({ base, key, showIds, bodies, sample = 50 }) {
   let contentType;

@@ -1,7 +1,8 @@
-// Tracing's cost (issue 47): the show load on two servers over copies of one data dir, one with
+// Tracing's cost (issue 47): the show load on servers over copies of one data dir, one with
 // tracing off (no OTEL_* variable, as by default) and one with traces exported over OTLP/HTTP at
 // 10 % sampling (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1) to a collector stand-in in
-// this process that takes and drops them; alternated round by round, medians compared.
+// this process that takes and drops them; started afresh each round (freshRoundsShow), each
+// round's ratio taken, medians compared.
 // `npm run bench` runs it; alone, `node bench/tracing-bench.mjs` in packages/http-api after a
 // build prints the rows and merges them into results.json (other rows kept).
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import { makeTempDir, removeTempDir, round } from './lib.mjs';
 import { mergeResults, printResults } from './report.mjs';
 import { seed } from './seed.mjs';
 import { createApiKey, serverEnv, startServer } from './server.mjs';
-import { alternatedShow, checkShowBodies } from './http-bench.mjs';
+import { checkShowBodies, freshRoundsShow } from './http-bench.mjs';
 
 export const tracingTargets = {
   'tracing.show_ratio_on_vs_off': { op: '>=', value: 0.95 },
@@ -45,72 +46,67 @@ export function tracingEnv(endpoint, sampler = 'parentbased_traceidratio') {
 }
 
 export async function tracingBench({ record, notes, log }) {
-  const show = { connections: 32, rounds: quick ? 1 : 3, duration: quick ? 3 : 5, warmup: 1 };
-  const offDir = makeTempDir('dms-bench-trace-off-');
-  const onDir = makeTempDir('dms-bench-trace-on-');
-  const unsampledDir = makeTempDir('dms-bench-trace-unsampled-');
+  const show = { connections: 32, rounds: quick ? 2 : 5, duration: quick ? 2 : 3, warmup: quick ? 1 : 2 };
   const sink = await collectorSink();
-  const servers = [];
+  const dirs = [];
   try {
+    const offDir = makeTempDir('dms-bench-trace-off-');
+    dirs.push(offDir);
     const seeded = await seed(offDir, { shares: 10_000, showCount: 2_000 });
     const adminPassword = randomBytes(12).toString('hex');
     const key = await createApiKey(serverEnv({ dataDir: offDir, adminPassword }));
-    cpSync(offDir, onDir, { recursive: true });
-    cpSync(offDir, unsampledDir, { recursive: true });
     const headers = { authorization: `Bearer ${key}` };
     const paths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
-    const off = await startServer({ dataDir: offDir, adminPassword, logLevel: 'warn', label: 'trace-off' });
-    servers.push(off);
-    const on = await startServer({
-      dataDir: onDir,
-      adminPassword,
-      logLevel: 'warn',
-      label: 'trace-on',
-      extraEnv: tracingEnv(sink.url),
-    });
-    servers.push(on);
-    // The same SDK sampling nothing: what a request span costs when it is not recorded.
-    const unsampled = await startServer({
-      dataDir: unsampledDir,
-      adminPassword,
-      logLevel: 'warn',
-      label: 'trace-unsampled',
-      extraEnv: tracingEnv(sink.url, 'always_off'),
-    });
-    servers.push(unsampled);
-    for (const server of servers) await checkShowBodies({ base: server.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
-    const [offRuns, onRuns, unsampledRuns] = await alternatedShow(
+    /** A contender: a server on its own copy of the data dir, started afresh each round, its answers checked. */
+    const contender = (label, extraEnv) => {
+      const dataDir = label === 'trace-off' ? offDir : makeTempDir(`dms-bench-${label}-`);
+      if (dataDir !== offDir) {
+        dirs.push(dataDir);
+        cpSync(offDir, dataDir, { recursive: true });
+      }
+      return {
+        headers,
+        start: async () => {
+          const server = await startServer({ dataDir, adminPassword, logLevel: 'warn', label, ...(extraEnv ? { extraEnv } : {}) });
+          try {
+            await checkShowBodies({ base: server.base, key, showIds: seeded.showIds, bodies: seeded.bodies, sample: 10 });
+          } catch (error) {
+            await server.stop();
+            throw error;
+          }
+          return server;
+        },
+      };
+    };
+    const [offRuns, onRuns, unsampledRuns] = await freshRoundsShow(
       [
-        { target: off, headers },
-        { target: on, headers },
-        { target: unsampled, headers },
+        contender('trace-off'),
+        contender('trace-on', tracingEnv(sink.url)),
+        // The same SDK sampling nothing: what a request span costs when it is not recorded.
+        contender('trace-unsampled', tracingEnv(sink.url, 'always_off')),
       ],
       { paths, ...show },
     );
-    // The batch processor sends every 5 s by default: what the last rounds sampled may still be on its way.
     const exports = sink.exports();
-    record('tracing.show_ratio_on_vs_off', onRuns.rps / offRuns.rps, 'ratio');
+    record('tracing.show_ratio_on_vs_off', onRuns.ratio, 'ratio');
     record('tracing.show_cpu_ratio_off_vs_on', offRuns.cpuUsPerReq / onRuns.cpuUsPerReq, 'ratio');
     record('tracing.otlp_exports', exports, 'count');
-    record('tracing.show_ratio_unsampled_vs_off', unsampledRuns.rps / offRuns.rps, 'ratio');
+    record('tracing.show_ratio_unsampled_vs_off', unsampledRuns.ratio, 'ratio');
     record('tracing.cpu_us_per_request_off', offRuns.cpuUsPerReq, 'µs');
     record('tracing.cpu_us_per_request_unsampled', unsampledRuns.cpuUsPerReq, 'µs');
     record('tracing.cpu_us_per_request_on', onRuns.cpuUsPerReq, 'µs');
     notes.push(
-      `tracing.*: show at ${show.connections} connections on 10,000 seeded shares, a server with tracing off (no OTEL_* variable) and one exporting over OTLP/HTTP (protobuf) at 10 % sampling (parentbased_traceidratio 0.1) to a stand-in collector in the bench process that drops what it gets (${exports} export requests by the end), ${show.rounds} rounds of ${show.warmup} s warm-up + ${show.duration} s alternated, medians (req/s by round: off ${offRuns.all}; on ${onRuns.all}); CPU a request off ${round(offRuns.cpuUsPerReq, 1)} µs, on ${round(onRuns.cpuUsPerReq, 1)} µs. show_ratio_unsampled_vs_off: a third server with the same SDK and exporter sampling nothing (always_off), alternated with the two (req/s by round ${unsampledRuns.all}): the request span's cost when it is not recorded; the rest of on's cost is the sampled tenth's`,
+      `tracing.*: show at ${show.connections} connections on 10,000 seeded shares; a server with tracing off (no OTEL_* variable), one exporting over OTLP/HTTP (protobuf) at 10 % sampling (parentbased_traceidratio 0.1) to a stand-in collector in the bench process that drops what it gets (${exports} export requests in all), and one with the same SDK and exporter sampling nothing (always_off: the request span's cost when it is not recorded). ${show.rounds} rounds, each starting the three afresh, ${show.warmup} s warm-up each, then ${show.duration} s each in a rotated order and again reversed; ratios are each round's against off, medians (on/off by round ${onRuns.all}; unsampled/off ${unsampledRuns.all}); CPU a request (every thread of the server) off ${round(offRuns.cpuUsPerReq, 1)} µs, unsampled ${round(unsampledRuns.cpuUsPerReq, 1)} µs, on ${round(onRuns.cpuUsPerReq, 1)} µs`,
     );
     if ([offRuns, onRuns, unsampledRuns].some((runs) => runs.non2xx || runs.errors)) {
       throw new Error(
         `tracing bench: non-2xx off ${offRuns.non2xx} on ${onRuns.non2xx} unsampled ${unsampledRuns.non2xx}, errors off ${offRuns.errors} on ${onRuns.errors} unsampled ${unsampledRuns.errors}`,
       );
     }
-    log(`tracing: show on/off ${round(onRuns.rps / offRuns.rps, 3)} (${round(onRuns.rps)} vs ${round(offRuns.rps)} req/s), ${exports} OTLP exports`);
+    log(`tracing: show on/off ${round(onRuns.ratio, 3)} (by round ${onRuns.all}), unsampled/off ${round(unsampledRuns.ratio, 3)}, ${exports} OTLP exports`);
   } finally {
-    for (const server of servers) await server.stop();
     await sink.close();
-    removeTempDir(offDir);
-    removeTempDir(onDir);
-    removeTempDir(unsampledDir);
+    for (const dir of dirs) removeTempDir(dir);
   }
 }
 
