@@ -57,13 +57,15 @@ export async function tracingBench({ record, notes, log }) {
     const key = await createApiKey(serverEnv({ dataDir: offDir, adminPassword }));
     const headers = { authorization: `Bearer ${key}` };
     const paths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
-    /** A contender: a server on its own copy of the data dir, started afresh each round, its answers checked. */
-    const contender = (label, extraEnv) => {
-      const dataDir = label === 'trace-off' ? offDir : makeTempDir(`dms-bench-${label}-`);
-      if (dataDir !== offDir) {
-        dirs.push(dataDir);
-        cpSync(offDir, dataDir, { recursive: true });
-      }
+    /** A copy of the seeded data dir, for a server of its own. */
+    const copyOfData = (label) => {
+      const dataDir = makeTempDir(`dms-bench-${label}-`);
+      dirs.push(dataDir);
+      cpSync(offDir, dataDir, { recursive: true });
+      return dataDir;
+    };
+    /** A contender: a server on `dataDir`, started afresh each round, its answers checked. */
+    const contender = (label, dataDir, extraEnv) => {
       return {
         headers,
         start: async () => {
@@ -80,10 +82,10 @@ export async function tracingBench({ record, notes, log }) {
     };
     const [offRuns, onRuns, unsampledRuns] = await freshRoundsShow(
       [
-        contender('trace-off'),
-        contender('trace-on', tracingEnv(sink.url)),
+        contender('trace-off', offDir),
+        contender('trace-on', copyOfData('trace-on'), tracingEnv(sink.url)),
         // The same SDK sampling nothing: what a request span costs when it is not recorded.
-        contender('trace-unsampled', tracingEnv(sink.url, 'always_off')),
+        contender('trace-unsampled', copyOfData('trace-unsampled'), tracingEnv(sink.url, 'always_off')),
       ],
       { paths, ...show },
     );
