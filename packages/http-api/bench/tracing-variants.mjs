@@ -46,7 +46,7 @@ try {
   });
   for (const [index, variant] of variants.entries()) {
     const result = results[index];
-    console.log(`${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs  by round ${result.all}`);
+    console.log(`${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs  by round ${result.all}${result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`);
   }
   console.log(`${sink.exports()} OTLP export requests`);
 } finally {
