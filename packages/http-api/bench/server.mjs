@@ -67,12 +67,12 @@ export const replicaNodeFlags = [];
  * reads a service's, under `nodeFlags` (by default those `npm start` serves SQLite with). With
  * BENCH_CPU_PROF=DIR the server runs under --cpu-prof and writes its profile to DIR when it stops.
  */
-export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv, nodeFlags = serveNodeFlags }) {
+export async function startServer({ dataDir, adminPassword, logLevel, localRoots, label, extraEnv, nodeFlags = serveNodeFlags, main = cliMain }) {
   const port = await freePort();
   const env = serverEnv({ dataDir, port, adminPassword, logLevel, localRoots, extraEnv });
   const profDir = process.env.BENCH_CPU_PROF;
   const nodeArgs = [...nodeFlags, ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `dms-${label}-${Date.now()}.cpuprofile`] : [])];
-  const child = spawnReadChild(process.execPath, [...nodeArgs, cliMain, 'serve'], { env });
+  const child = spawnReadChild(process.execPath, [...nodeArgs, main, 'serve'], { env });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/api/v2`, child);
   // `dms serve` creates the first admin (DMS_ADMIN_PASSWORD) only once it listens: a Basic request

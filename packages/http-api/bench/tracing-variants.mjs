@@ -1,8 +1,9 @@
 // Variants of a traced server against the first one, for taking tracing's cost apart:
 //   node bench/tracing-variants.mjs '<variants as JSON>' [rounds]
-// Each variant: { "name": "…", "trace": true|false, "sampler": "…", "env": {…}, "nodeFlags": […] };
+// Each variant: { "name": "…", "trace": true|false, "sampler": "…", "env": {…}, "nodeFlags": […], "cliMain": "…" };
 // `trace` sets tracingEnv (OTLP/HTTP to a stand-in collector, `sampler` or parentbased 10 %),
-// `env` adds or overrides variables, `nodeFlags` come after `npm start`'s own. The show load on
+// `env` adds or overrides variables, `nodeFlags` come after `npm start`'s own, `cliMain` serves
+// another build's packages/cli/dist/main.js (a worktree of another commit, built). The show load on
 // 10,000 seeded shares, every server started afresh each round (freshRoundsShow); prints each
 // variant's median ratio to the first, its CPU a request and the ratio of every round.
 // Writes nothing to results.json. For example, off against 10 % and 0.1 % sampling:
@@ -35,7 +36,19 @@ try {
     cpSync(baseDir, dataDir, { recursive: true });
     const extraEnv = { ...(variant.trace ? tracingEnv(sink.url, variant.sampler) : {}), ...variant.env };
     const nodeFlags = [...serveNodeFlags, ...(variant.nodeFlags ?? [])];
-    return { headers, start: () => startServer({ dataDir, adminPassword, logLevel: 'warn', label: variant.name, extraEnv, nodeFlags }) };
+    return {
+      headers,
+      start: () =>
+        startServer({
+          dataDir,
+          adminPassword,
+          logLevel: 'warn',
+          label: variant.name,
+          extraEnv,
+          nodeFlags,
+          ...(variant.cliMain ? { main: variant.cliMain } : {}),
+        }),
+    };
   });
   const results = await freshRoundsShow(contenders, {
     paths: seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`),
@@ -46,7 +59,9 @@ try {
   });
   for (const [index, variant] of variants.entries()) {
     const result = results[index];
-    console.log(`${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs  by round ${result.all}${result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`);
+    console.log(
+      `${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs  by round ${result.all}${result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`,
+    );
   }
   console.log(`${sink.exports()} OTLP export requests`);
 } finally {

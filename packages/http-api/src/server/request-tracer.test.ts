@@ -1,11 +1,12 @@
-import { ProxyTracerProvider, ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TraceIdRatioBasedSampler, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../http/env.js';
 import { createLogger } from '../http/logger.js';
 import { traceRequest } from '../pipeline/trace-request.js';
 import { samplerFromEnv } from './trace-sampler.js';
+import type { RequestSpanRecord } from './request-span.js';
 import { startTracing, type Tracing } from './tracing.js';
 
 /** What a request's handler saw: the trace context it would hand a job, and the line it logged. */
@@ -22,11 +23,12 @@ interface Seen {
 async function tracedApp(sampler: string, ratio?: string) {
   const exporter = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor({ exporter });
+  const requestSpans: RequestSpanRecord[] = [];
   const tracing = (await startTracing(
     { OTEL_TRACES_EXPORTER: 'console', OTEL_TRACES_SAMPLER: sampler, ...(ratio === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: ratio }) },
-    { spanProcessors: [processor] },
+    { spanProcessors: [processor], requestSpans: (record) => void requestSpans.push(record) },
   ))!;
-  /** The spans ended so far (an ended span is exported once the resource's detectors have answered). */
+  /** The SDK's spans ended so far (an ended span is exported once the resource's detectors have answered). */
   const finished = async () => {
     await processor.forceFlush();
     return exporter.getFinishedSpans();
@@ -51,7 +53,7 @@ async function tracedApp(sampler: string, ratio?: string) {
     expect(response.status).toBe(200);
     return seen.at(-1)!;
   };
-  return { finished, get };
+  return { finished, get, requestSpans };
 }
 
 /** A job queued with `carrier`, as the job engine runs it: a span under the context the carrier names. */
@@ -75,11 +77,9 @@ function traceparentOf(carrier: Record<string, string>) {
   return { traceId: traceId!, spanId: spanId!, sampled: flags === '01' };
 }
 
-const serverSpans = (spans: ReadableSpan[]) => spans.filter((span) => span.name === 'GET /shares/:id');
-
 describe('the sampler decides before a request span is built', () => {
-  it('an unsampled request makes no SDK span; its context still carries a trace id, which its jobs continue unsampled', async () => {
-    const { finished, get } = await tracedApp('parentbased_always_off');
+  it('an unsampled request makes no span; its context still carries a trace id, which its jobs continue unsampled', async () => {
+    const { finished, get, requestSpans } = await tracedApp('parentbased_always_off');
     const sdkTracer = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().getTracer('dms');
     const startSpan = vi.spyOn(Object.getPrototypeOf(sdkTracer) as { startSpan: () => unknown }, 'startSpan');
     const first = await get();
@@ -94,22 +94,29 @@ describe('the sampler decides before a request span is built', () => {
     expect(first.line).not.toHaveProperty('trace_id');
     runJob(first.carrier);
     expect(await finished()).toEqual([]);
+    expect(requestSpans).toEqual([]);
   });
 
-  it('a sampled request is the SDK span of the trace id the sampler was asked about; its jobs are its children', async () => {
-    const { finished, get } = await tracedApp('traceidratio', '0.5');
+  it('a sampled request is a recorded span of the trace id the sampler was asked about; its jobs are its children', async () => {
+    const { finished, get, requestSpans } = await tracedApp('traceidratio', '0.5');
     const askedAbout = vi.spyOn(TraceIdRatioBasedSampler.prototype, 'shouldSample');
     const ratio = new TraceIdRatioBasedSampler(0.5);
     const carried: string[] = [];
     for (let request = 0; request < 24; request += 1) carried.push(traceparentOf((await get()).carrier).traceId);
-    // The request path asked about the trace id each request carries, and the SDK, asking again
-    // about the sampled ones, was asked about no other.
+    // The request path asked about the trace id each request carries, and about no other.
     expect(new Set(askedAbout.mock.calls.map(([, traceId]) => traceId))).toEqual(new Set(carried));
-    const exported = serverSpans(await finished());
     const sampled = carried.filter((traceId) => ratio.shouldSample(ROOT_CONTEXT, traceId).decision !== 0);
-    expect(exported.map((span) => span.spanContext().traceId).sort()).toEqual([...sampled].sort());
-    for (const span of exported)
-      expect(span.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.route': '/shares/:id', 'http.response.status_code': 200 });
+    expect(requestSpans.map((span) => span.traceId).sort()).toEqual([...sampled].sort());
+    for (const span of requestSpans) {
+      expect(span).toMatchObject({ name: 'GET /shares/:id', kind: SpanKind.SERVER, status: { code: SpanStatusCode.UNSET } });
+      expect(span.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'http.route': '/shares/:id',
+        'http.response.status_code': 200,
+        'url.path': '/shares/7',
+      });
+      expect(span.endTime).toBeGreaterThanOrEqual(span.startTime);
+    }
 
     const { carrier, line } = await (async () => {
       // A request sampled at 0.5 comes within a few tries (each a fair coin on its trace id).
@@ -128,16 +135,15 @@ describe('the sampler decides before a request span is built', () => {
   });
 
   it('a client’s traceparent is continued: sampled when its flag says so under parentbased, whatever the ratio', async () => {
-    const { finished, get } = await tracedApp('parentbased_traceidratio', '0');
+    const { get, requestSpans } = await tracedApp('parentbased_traceidratio', '0');
     const client = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
-    const sampled = await get({ traceparent: `00-${client.traceId}-${client.spanId}-01` });
-    const [span] = serverSpans(await finished());
-    expect(span?.spanContext().traceId).toBe(client.traceId);
-    expect(span?.parentSpanContext?.spanId).toBe(client.spanId);
-    expect(traceparentOf(sampled.carrier)).toEqual({ traceId: client.traceId, spanId: span!.spanContext().spanId, sampled: true });
+    const sampled = await get({ traceparent: `00-${client.traceId}-${client.spanId}-01`, tracestate: 'vendor=abc' });
+    const [span] = requestSpans;
+    expect(span).toMatchObject({ traceId: client.traceId, parent: { spanId: client.spanId, isRemote: true }, traceState: 'vendor=abc' });
+    expect(traceparentOf(sampled.carrier)).toEqual({ traceId: client.traceId, spanId: span!.spanId, sampled: true });
 
     const unsampled = await get({ traceparent: `00-${client.traceId}-${client.spanId}-00` });
-    expect(serverSpans(await finished())).toHaveLength(1);
+    expect(requestSpans).toHaveLength(1);
     const carried = traceparentOf(unsampled.carrier);
     expect(carried).toMatchObject({ traceId: client.traceId, sampled: false });
     expect(carried.spanId).not.toBe(client.spanId);
@@ -146,7 +152,7 @@ describe('the sampler decides before a request span is built', () => {
     const extract = vi.spyOn(propagation, 'extract');
     expect(traceparentOf((await get()).carrier).traceId).not.toBe(client.traceId);
     expect(extract).not.toHaveBeenCalled();
-    expect(serverSpans(await finished())).toHaveLength(1);
+    expect(requestSpans).toHaveLength(1);
   });
 });
 

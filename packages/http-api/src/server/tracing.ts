@@ -1,6 +1,6 @@
-import { trace } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { RequestTracer } from '../pipeline/trace-request.js';
+import type { RequestSpanRecord } from './request-span.js';
 
 /**
  * OpenTelemetry traces, opt-in with the standard variables (docs/decisions/181-traces.md): on when
@@ -9,10 +9,11 @@ import type { RequestTracer } from '../pipeline/trace-request.js';
  * (`OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_PROTOCOL`, headers…), except the sampler, built here
  * from `OTEL_TRACES_SAMPLER[_ARG]` so that requests ask it before making a span
  * (docs/decisions/189-sampler-first-request-spans.md). Off, the SDK is never loaded and the core's
- * spans meet the API's no-op tracer.
+ * spans meet the API's no-op tracer. A sampled request's span is exported by the SDK in a worker
+ * thread (docs/decisions/194-request-spans-exported-off-the-loop.md); the core's spans by the SDK here.
  */
 export interface Tracing {
-  /** Starts the span of each request, given the same sampler and ids as the SDK. */
+  /** Starts the span of each request, given the same sampler as the SDK. */
   requests: RequestTracer;
   /** Sends what is buffered and stops. */
   shutdown(): Promise<void>;
@@ -31,20 +32,29 @@ export function tracingRequested(env: TracingEnv = process.env): boolean {
 }
 
 /** Starts the SDK (traces only: metrics stay on /metrics, logs on standard output) when asked for. */
-export async function startTracing(env: TracingEnv = process.env, { spanProcessors }: { spanProcessors?: SpanProcessor[] } = {}): Promise<Tracing | undefined> {
+export async function startTracing(
+  env: TracingEnv = process.env,
+  {
+    spanProcessors,
+    requestSpans,
+  }: {
+    spanProcessors?: SpanProcessor[];
+    /** Where sampled request spans go instead of the export worker (a test's sink). */
+    requestSpans?: (record: RequestSpanRecord) => void;
+  } = {},
+): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
-  const [{ NodeSDK }, { samplerFromEnv }, { ChosenTraceIds, samplerFirstTracer }] = await Promise.all([
+  const [{ NodeSDK }, { samplerFromEnv }, { samplerFirstTracer }, { startSpanExportWorker }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('./trace-sampler.js'),
     import('./request-tracer.js'),
+    import('./span-export-worker.js'),
   ]);
-  // One sampler and one id generator for the SDK and the request path, so that both decide alike.
+  // One sampler for the SDK and the request path, so that both decide alike.
   const sampler = samplerFromEnv(env);
-  const ids = new ChosenTraceIds();
   const sdk = new NodeSDK({
     ...(env['OTEL_SERVICE_NAME'] ? {} : { serviceName: 'dms' }),
     sampler,
-    idGenerator: ids,
     // Where spans go: by default the exporter the variables name, in the SDK's batch processor.
     ...(spanProcessors ? { spanProcessors } : {}),
     metricReaders: [],
@@ -52,6 +62,16 @@ export async function startTracing(env: TracingEnv = process.env, { spanProcesso
     instrumentations: [],
   });
   sdk.start();
+  const exportWorker = requestSpans
+    ? undefined
+    : startSpanExportWorker(env, (error) =>
+        process.emitWarning(`the trace export worker stopped; request spans are dropped: ${error instanceof Error ? error.message : String(error)}`),
+      );
   // After start: the propagator whose headers a request is looked at for is the SDK's.
-  return { requests: samplerFirstTracer(sampler, ids, trace.getTracer('dms')), shutdown: () => sdk.shutdown() };
+  return {
+    requests: samplerFirstTracer(sampler, requestSpans ?? ((record) => exportWorker!.ship(record))),
+    shutdown: async () => {
+      await Promise.all([exportWorker?.shutdown(), sdk.shutdown()]);
+    },
+  };
 }

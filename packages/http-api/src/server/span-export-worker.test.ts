@@ -1,0 +1,104 @@
+import { SpanKind, SpanStatusCode, TraceFlags, createTraceState } from '@opentelemetry/api';
+import { afterEach, describe, expect, it } from 'vitest';
+import { attribute, otlpReceiver } from '../testing/otlp-receiver.js';
+import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
+import { startSpanExportWorker } from './span-export-worker.js';
+
+const receivers: Awaited<ReturnType<typeof otlpReceiver>>[] = [];
+afterEach(async () => {
+  for (const receiver of receivers.splice(0)) await new Promise((resolve) => receiver.server.close(resolve));
+});
+
+/** How far an exported time (OTLP/JSON: nanoseconds since the epoch) is from epoch milliseconds with a fraction, in µs. */
+const microsApart = (unixNano: string | undefined, ms: number) => Math.abs(Number(BigInt(unixNano ?? '0') - BigInt(Math.round(ms * 1e6))) / 1000);
+
+describe('the trace export worker', () => {
+  it('exports each record with its ids, parent, times, attributes, events, links and status; a stop exports what is batched', async () => {
+    const receiver = await otlpReceiver();
+    receivers.push(receiver);
+    const errors: unknown[] = [];
+    const worker = startSpanExportWorker(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'export-worker-test' },
+      (error) => errors.push(error),
+    );
+    const shipped: RequestSpanRecord[] = [];
+    const ship = (record: RequestSpanRecord) => {
+      shipped.push(record);
+      worker.ship(record);
+    };
+    const root = new RecordedRequestSpan(
+      'PUT /shares/:id',
+      SpanKind.SERVER,
+      { 'http.request.method': 'PUT' },
+      { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED },
+      undefined,
+      ship,
+    );
+    root.setAttributes({ 'url.path': '/shares/7', 'http.response.status_code': 500 });
+    root.addEvent('retry', { attempt: 2 });
+    root.addLink({ context: { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: TraceFlags.SAMPLED } });
+    root.setStatus({ code: SpanStatusCode.ERROR, message: 'the NAS did not answer' });
+    root.end();
+    const child = new RecordedRequestSpan(
+      'GET /shares',
+      SpanKind.SERVER,
+      {},
+      { traceId: 'e'.repeat(32), spanId: 'f'.repeat(16), traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=abc') },
+      { traceId: 'e'.repeat(32), spanId: '1'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: true },
+      ship,
+    );
+    child.end();
+    // Both are still in the event loop's batch (it waits for more): the stop sends and exports them.
+    await worker.shutdown();
+    expect(errors).toEqual([]);
+
+    const [first, second] = ['b'.repeat(16), 'f'.repeat(16)].map((spanId) => receiver.spans.find((span) => span.spanId === spanId)!);
+    expect(first).toMatchObject({ traceId: 'a'.repeat(32), name: 'PUT /shares/:id', kind: 2, status: { code: 2, message: 'the NAS did not answer' } });
+    expect(first!.parentSpanId ?? '').toBe('');
+    expect(attribute(first!, 'url.path')).toBe('/shares/7');
+    expect(attribute(first!, 'http.response.status_code')).toBe(500);
+    expect(first!.events?.map((event) => [event.name, attribute(event, 'attempt')])).toEqual([['retry', 2]]);
+    expect(first!.links?.map((link) => [link.traceId, link.spanId])).toEqual([['c'.repeat(32), 'd'.repeat(16)]]);
+    // A double holds epoch milliseconds to a fraction of a microsecond.
+    expect(microsApart(first!.startTimeUnixNano, shipped[0]!.startTime)).toBeLessThan(1);
+    expect(microsApart(first!.endTimeUnixNano, shipped[0]!.endTime)).toBeLessThan(1);
+    expect(second).toMatchObject({ traceId: 'e'.repeat(32), parentSpanId: '1'.repeat(16), traceState: 'vendor=abc', name: 'GET /shares' });
+    expect([...receiver.serviceNames]).toEqual(['export-worker-test']);
+
+    // Once stopped, a record is dropped, never thrown.
+    expect(() => worker.ship(shipped[0]!)).not.toThrow();
+  });
+});
+
+describe('a recorded request span', () => {
+  it('keeps the API’s contract: nothing after end, shipped once, OK final, a message only with ERROR', () => {
+    const shipped: RequestSpanRecord[] = [];
+    const span = new RecordedRequestSpan(
+      'GET /',
+      SpanKind.SERVER,
+      {},
+      { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 },
+      undefined,
+      (record) => shipped.push(record),
+    );
+    expect(span.isRecording()).toBe(true);
+    span.setStatus({ code: SpanStatusCode.OK, message: 'dropped' });
+    expect(shipped).toEqual([]);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'too late' });
+    span.recordException(new TypeError('bad input'));
+    span.end(new Date(0));
+    span.end();
+    span.setAttribute('after', 'end');
+    span.updateName('renamed');
+    expect(span.isRecording()).toBe(false);
+    expect(shipped).toHaveLength(1);
+    const [record] = shipped;
+    expect(record).toMatchObject({ name: 'GET /', status: { code: SpanStatusCode.OK }, attributes: {} });
+    expect(record!.status).not.toHaveProperty('message');
+    expect(record!.events.map((event) => [event.name, event.attributes?.['exception.type'], event.attributes?.['exception.message']])).toEqual([
+      ['exception', 'TypeError', 'bad input'],
+    ]);
+    // An end before the start (a clock set back) is the start.
+    expect(record!.endTime).toBe(record!.startTime);
+  });
+});

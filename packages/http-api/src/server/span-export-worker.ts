@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { RequestSpanRecord } from './request-span.js';
+import { spanExportWorkerSource } from './span-export-worker-source.js';
+import type { TracingEnv } from './tracing.js';
+
+/** Where sampled request spans go: batched on the event loop, exported by the SDK in a worker. */
+export interface SpanExportWorker {
+  ship(record: RequestSpanRecord): void;
+  /** Posts what is batched, has the worker export what it holds and stop; then ends it. */
+  shutdown(): Promise<void>;
+}
+
+/** Records posted at once, and how long the first of a batch waits for the rest. */
+const batchSize = 64;
+const batchWaitMs = 200;
+
+/**
+ * The trace export worker (span-export-worker-source.ts), given the OTEL_* variables of `env` as
+ * its whole environment (the SDK there reads its exporter's settings from them, and needs nothing
+ * else the service holds). A batch costs the event loop one structured
+ * clone; if the worker fails, `onError` is told once and records are dropped from then on, as an
+ * exporter that cannot reach its collector drops spans: tracing never stops the service.
+ */
+export function startSpanExportWorker(env: TracingEnv, onError: (error: unknown) => void): SpanExportWorker {
+  const resolve = createRequire(import.meta.url).resolve;
+  const worker = new Worker(spanExportWorkerSource, {
+    eval: true,
+    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined)),
+    workerData: {
+      modules: { api: resolve('@opentelemetry/api'), sdkNode: resolve('@opentelemetry/sdk-node'), sdkTrace: resolve('@opentelemetry/sdk-trace') },
+      serviceName: env['OTEL_SERVICE_NAME'] ? undefined : 'dms',
+    },
+  });
+  worker.unref();
+  let failed = false;
+  const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
+  worker.once('error', (error) => {
+    failed = true;
+    onError(error);
+  });
+  let batch: RequestSpanRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const post = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0 || failed) return;
+    worker.postMessage({ spans: batch });
+    batch = [];
+  };
+  let stopping: Promise<void> | undefined;
+  return {
+    ship(record) {
+      if (failed || stopping) return;
+      batch.push(record);
+      if (batch.length >= batchSize) post();
+      else timer ??= setTimeout(post, batchWaitMs).unref();
+    },
+    shutdown() {
+      stopping ??= (async () => {
+        post();
+        if (!failed) {
+          const stopped = new Promise<void>((resolveStop) => worker.on('message', (message) => message === 'stopped' && resolveStop()));
+          worker.postMessage('shutdown');
+          await Promise.race([stopped, exited]);
+        }
+        await worker.terminate();
+      })();
+      return stopping;
+    },
+  };
+}
