@@ -6,8 +6,9 @@
  * parent, attributes, events, links and status: the SDK's span, batching and export run here, off
  * the event loop (docs/decisions/194-request-spans-exported-off-the-loop.md). Every record was
  * sampled already, so the SDK here samples all. workerData.modules holds the resolved paths of
- * the OpenTelemetry packages. Protocol: `{ spans }` to replay; `'shutdown'` exports what is left,
- * stops the SDK and answers `'stopped'`.
+ * the OpenTelemetry packages, workerData.sdkSettings the options the event loop's SDK has too.
+ * Protocol: `{ spans }` to replay; `'shutdown'` exports what is left, stops the SDK and answers
+ * `'stopped'`.
  */
 export const spanExportWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -16,12 +17,9 @@ const { NodeSDK } = require(workerData.modules.sdkNode);
 const { AlwaysOnSampler } = require(workerData.modules.sdkTrace);
 let next;
 const sdk = new NodeSDK({
-  ...(workerData.serviceName ? { serviceName: workerData.serviceName } : {}),
+  ...workerData.sdkSettings,
   sampler: new AlwaysOnSampler(),
   idGenerator: { generateTraceId: () => next.traceId, generateSpanId: () => next.spanId },
-  metricReaders: [],
-  logRecordProcessors: [],
-  instrumentations: [],
 });
 sdk.start();
 const tracer = api.trace.getTracer('dms');

@@ -19,6 +19,7 @@ describe('the trace export worker', () => {
     const errors: unknown[] = [];
     const worker = startSpanExportWorker(
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'export-worker-test' },
+      { metricReaders: [], logRecordProcessors: [], instrumentations: [] },
       (error) => errors.push(error),
     );
     const shipped: RequestSpanRecord[] = [];

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { RequestSpanRecord } from './request-span.js';
 import { spanExportWorkerSource } from './span-export-worker-source.js';
-import type { TracingEnv } from './tracing.js';
+import type { SdkSettings, TracingEnv } from './tracing.js';
 
 /** Where sampled request spans go: batched on the event loop, exported by the SDK in a worker. */
 export interface SpanExportWorker {
@@ -16,20 +16,20 @@ const batchSize = 64;
 const batchWaitMs = 200;
 
 /**
- * The trace export worker (span-export-worker-source.ts), given the OTEL_* variables of `env` as
- * its whole environment (the SDK there reads its exporter's settings from them, and needs nothing
- * else the service holds). A batch costs the event loop one structured
+ * The trace export worker (span-export-worker-source.ts), its SDK started with `sdkSettings`, and
+ * given the OTEL_* variables of `env` as its whole environment (the SDK there reads its exporter's
+ * settings from them, and needs nothing else the service holds). A batch costs the event loop one structured
  * clone; if the worker fails, `onError` is told once and records are dropped from then on, as an
  * exporter that cannot reach its collector drops spans: tracing never stops the service.
  */
-export function startSpanExportWorker(env: TracingEnv, onError: (error: unknown) => void): SpanExportWorker {
+export function startSpanExportWorker(env: TracingEnv, sdkSettings: SdkSettings, onError: (error: unknown) => void): SpanExportWorker {
   const resolve = createRequire(import.meta.url).resolve;
   const worker = new Worker(spanExportWorkerSource, {
     eval: true,
     env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined)),
     workerData: {
       modules: { api: resolve('@opentelemetry/api'), sdkNode: resolve('@opentelemetry/sdk-node'), sdkTrace: resolve('@opentelemetry/sdk-trace') },
-      serviceName: env['OTEL_SERVICE_NAME'] ? undefined : 'dms',
+      sdkSettings,
     },
   });
   worker.unref();

@@ -21,6 +21,14 @@ export interface Tracing {
 
 export type TracingEnv = Readonly<Record<string, string | undefined>>;
 
+/** The SDK's options dms sets besides its sampler and processors: plain data, so a worker can be given them. */
+export interface SdkSettings {
+  serviceName?: string;
+  metricReaders: [];
+  logRecordProcessors: [];
+  instrumentations: [];
+}
+
 export function tracingRequested(env: TracingEnv = process.env): boolean {
   if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false;
   const exporters = (env['OTEL_TRACES_EXPORTER'] ?? '')
@@ -52,19 +60,23 @@ export async function startTracing(
   ]);
   // One sampler for the SDK and the request path, so that both decide alike.
   const sampler = samplerFromEnv(env);
-  const sdk = new NodeSDK({
+  // What both SDKs, this one and the export worker's, are started with.
+  const sdkSettings: SdkSettings = {
     ...(env['OTEL_SERVICE_NAME'] ? {} : { serviceName: 'dms' }),
-    sampler,
-    // Where spans go: by default the exporter the variables name, in the SDK's batch processor.
-    ...(spanProcessors ? { spanProcessors } : {}),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
+  };
+  const sdk = new NodeSDK({
+    ...sdkSettings,
+    sampler,
+    // Where spans go: by default the exporter the variables name, in the SDK's batch processor.
+    ...(spanProcessors ? { spanProcessors } : {}),
   });
   sdk.start();
   const exportWorker = requestSpans
     ? undefined
-    : startSpanExportWorker(env, (error) =>
+    : startSpanExportWorker(env, sdkSettings, (error) =>
         process.emitWarning(`the trace export worker stopped; request spans are dropped: ${error instanceof Error ? error.message : String(error)}`),
       );
   // After start: the propagator whose headers a request is looked at for is the SDK's.
