@@ -231,8 +231,11 @@ export async function waitForHttp(url, child, timeoutMs = 30_000, headers = {}) 
   throw new Error(`${url} not ready after ${timeoutMs} ms (${last}):\n${child.stderrTail()}`);
 }
 
-/** Runs autocannon; `paths` (optional) is cycled over by every connection in turn. */
-export function cannon({ url, connections, duration, headers = {}, paths }) {
+/**
+ * Runs autocannon; `paths` (optional) is cycled over by every connection in turn; `overallRate`
+ * (optional) holds the load to that many requests a second instead of as many as are answered.
+ */
+export function cannon({ url, connections, duration, headers = {}, paths, overallRate }) {
   let next = 0;
   const options = {
     url,
@@ -240,6 +243,7 @@ export function cannon({ url, connections, duration, headers = {}, paths }) {
     duration,
     pipelining: 1,
     headers,
+    ...(overallRate ? { overallRate } : {}),
     ...(paths
       ? {
           requests: [

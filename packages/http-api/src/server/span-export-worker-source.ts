@@ -7,11 +7,23 @@
  * the event loop (docs/decisions/194-request-spans-exported-off-the-loop.md). Every record was
  * sampled already, so the SDK here samples all. workerData.modules holds the resolved paths of
  * the OpenTelemetry packages, workerData.sdkSettings the options the event loop's SDK has too.
- * Protocol: `{ spans }` to replay; `'shutdown'` exports what is left, stops the SDK and answers
- * `'stopped'`.
+ * The thread asks for the lowest CPU priority first (Linux: a thread's own nice value; elsewhere
+ * it keeps the process's): exporting waits while serving needs the CPU
+ * (docs/decisions/195-trace-export-yields-the-cpu.md).
+ * Protocol: `{ spans }`, records to replay, answered `'replayed'`; `'shutdown'`
+ * exports what is left, stops the SDK and answers `'stopped'`.
  */
 export const spanExportWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Threads inherit their creator's priority: libuv's pool, which the whole process shares, is made
+// by the first thread that queues work on it. An fs call first makes sure it exists, born at the
+// process's priority; only then does this thread lower its own.
+require('node:fs').access('/', () => {
+  try {
+    const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    require('node:os').setPriority(threadId, 19);
+  } catch {}
+});
 const api = require(workerData.modules.api);
 const { NodeSDK } = require(workerData.modules.sdkNode);
 const { AlwaysOnSampler } = require(workerData.modules.sdkTrace);
@@ -46,5 +58,6 @@ parentPort.on('message', (message) => {
     return;
   }
   for (const record of message.spans) replay(record);
+  parentPort.postMessage('replayed');
 });
 `;

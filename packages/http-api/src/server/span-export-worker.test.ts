@@ -1,13 +1,17 @@
 import { SpanKind, SpanStatusCode, TraceFlags, createTraceState } from '@opentelemetry/api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attribute, otlpReceiver } from '../testing/otlp-receiver.js';
 import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
-import { startSpanExportWorker } from './span-export-worker.js';
+import { maxBatchesBehind, startSpanExportWorker } from './span-export-worker.js';
+import type { SdkSettings } from './tracing.js';
 
 const receivers: Awaited<ReturnType<typeof otlpReceiver>>[] = [];
 afterEach(async () => {
   for (const receiver of receivers.splice(0)) await new Promise((resolve) => receiver.server.close(resolve));
 });
+
+const sdkSettings = { metricReaders: [], logRecordProcessors: [], instrumentations: [] } satisfies SdkSettings;
 
 /** How far an exported time (OTLP/JSON: nanoseconds since the epoch) is from epoch milliseconds with a fraction, in µs. */
 const microsApart = (unixNano: string | undefined, ms: number) => Math.abs(Number(BigInt(unixNano ?? '0') - BigInt(Math.round(ms * 1e6))) / 1000);
@@ -19,8 +23,8 @@ describe('the trace export worker', () => {
     const errors: unknown[] = [];
     const worker = startSpanExportWorker(
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'export-worker-test' },
-      { metricReaders: [], logRecordProcessors: [], instrumentations: [] },
-      (error) => errors.push(error),
+      sdkSettings,
+      { onError: (error) => errors.push(error), onFirstDrop: () => errors.push('dropped') },
     );
     const shipped: RequestSpanRecord[] = [];
     const ship = (record: RequestSpanRecord) => {
@@ -68,6 +72,49 @@ describe('the trace export worker', () => {
 
     // Once stopped, a record is dropped, never thrown.
     expect(() => worker.ship(shipped[0]!)).not.toThrow();
+  });
+
+  it.runIf(process.platform === 'linux')('runs at the lowest CPU priority, and only the worker’s thread does', async () => {
+    const worker = startSpanExportWorker({ OTEL_TRACES_EXPORTER: 'console' }, sdkSettings, { onError: () => {}, onFirstDrop: () => {} });
+    try {
+      const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const niced = () => readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === 19);
+      await vi.waitFor(() => expect(niced()).toHaveLength(1));
+      expect(niceOf(String(process.pid))).toBe(0);
+    } finally {
+      await worker.shutdown();
+    }
+  });
+
+  it('drops batches, and says so once, while the worker is too far behind; what it took is exported', async () => {
+    const receiver = await otlpReceiver();
+    receivers.push(receiver);
+    const told: string[] = [];
+    const worker = startSpanExportWorker({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, sdkSettings, {
+      onError: (error) => told.push(String(error)),
+      onFirstDrop: () => told.push('dropped'),
+    });
+    // The worker answers each batch through the event loop, which this loop holds: no batch is
+    // known to be replayed until it ends, so the batches past the bound are dropped.
+    const batches = maxBatchesBehind + 2;
+    for (let index = 0; index < batches * 64; index++) {
+      new RecordedRequestSpan(
+        'GET /',
+        SpanKind.SERVER,
+        {},
+        { traceId: 'a'.repeat(32), spanId: index.toString(16).padStart(16, '0'), traceFlags: TraceFlags.SAMPLED },
+        undefined,
+        (record) => worker.ship(record),
+      ).end();
+    }
+    expect(told).toEqual(['dropped']);
+    expect(worker.dropped()).toBe(2 * 64);
+    await worker.shutdown();
+    expect(told).toEqual(['dropped']);
+    const exported = new Set(receiver.spans.map((span) => span.spanId));
+    expect(exported.size).toBe(maxBatchesBehind * 64);
+    expect(exported.has((maxBatchesBehind * 64 - 1).toString(16).padStart(16, '0'))).toBe(true);
+    expect(exported.has((maxBatchesBehind * 64).toString(16).padStart(16, '0'))).toBe(false);
   });
 });
 

@@ -7,6 +7,8 @@ import type { SdkSettings, TracingEnv } from './tracing.js';
 /** Where sampled request spans go: batched on the event loop, exported by the SDK in a worker. */
 export interface SpanExportWorker {
   ship(record: RequestSpanRecord): void;
+  /** Records dropped so far because the worker was `maxBatchesBehind` batches behind. */
+  dropped(): number;
   /** Posts what is batched, has the worker export what it holds and stop; then ends it. */
   shutdown(): Promise<void>;
 }
@@ -14,15 +16,28 @@ export interface SpanExportWorker {
 /** Records posted at once, and how long the first of a batch waits for the rest. */
 const batchSize = 64;
 const batchWaitMs = 200;
+/**
+ * Batches posted and not yet replayed by the worker, at most: 2,048 records, the queue the SDK's
+ * batch processor holds by default. Beyond it the worker, which runs at the lowest priority, is
+ * behind (the CPU is busy serving), and a batch is dropped rather than queued without bound.
+ */
+export const maxBatchesBehind = 32;
 
 /**
  * The trace export worker (span-export-worker-source.ts), its SDK started with `sdkSettings`, and
  * given the OTEL_* variables of `env` as its whole environment (the SDK there reads its exporter's
- * settings from them, and needs nothing else the service holds). A batch costs the event loop one structured
- * clone; if the worker fails, `onError` is told once and records are dropped from then on, as an
- * exporter that cannot reach its collector drops spans: tracing never stops the service.
+ * settings from them, and needs nothing else the service holds). A batch costs the event loop one
+ * structured clone. The worker runs at the lowest CPU priority
+ * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxBatchesBehind` batches
+ * behind, batches are dropped and `onFirstDrop` is told the first time. If the worker fails, `onError`
+ * is told once and records are dropped from then on, as an exporter that cannot reach its
+ * collector drops spans: tracing never stops the service.
  */
-export function startSpanExportWorker(env: TracingEnv, sdkSettings: SdkSettings, onError: (error: unknown) => void): SpanExportWorker {
+export function startSpanExportWorker(
+  env: TracingEnv,
+  sdkSettings: SdkSettings,
+  { onError, onFirstDrop }: { onError: (error: unknown) => void; onFirstDrop: () => void },
+): SpanExportWorker {
   const resolve = createRequire(import.meta.url).resolve;
   const worker = new Worker(spanExportWorkerSource, {
     eval: true,
@@ -39,13 +54,24 @@ export function startSpanExportWorker(env: TracingEnv, sdkSettings: SdkSettings,
     failed = true;
     onError(error);
   });
+  let batchesBehind = 0;
+  let dropped = 0;
+  worker.on('message', (message) => {
+    if (message === 'replayed') batchesBehind -= 1;
+  });
   let batch: RequestSpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   const post = () => {
     clearTimeout(timer);
     timer = undefined;
     if (batch.length === 0 || failed) return;
-    worker.postMessage({ spans: batch });
+    if (batchesBehind >= maxBatchesBehind) {
+      if (dropped === 0) onFirstDrop();
+      dropped += batch.length;
+    } else {
+      worker.postMessage({ spans: batch });
+      batchesBehind += 1;
+    }
     batch = [];
   };
   let stopping: Promise<void> | undefined;
@@ -56,6 +82,7 @@ export function startSpanExportWorker(env: TracingEnv, sdkSettings: SdkSettings,
       if (batch.length >= batchSize) post();
       else timer ??= setTimeout(post, batchWaitMs).unref();
     },
+    dropped: () => dropped,
     shutdown() {
       stopping ??= (async () => {
         post();
