@@ -1,19 +1,18 @@
 // Tracing's CPU a request, thread by thread, at a held rate (not at saturation, where the
 // load generator and the server fight for the same cores and the ratio moves ±10 % a round):
 //   node bench/tracing-cpu.mjs '<variants as JSON>' [passes] [rate] [seconds]
-// Variants as tracing-variants.mjs ({ name, trace, sampler, env, nodeFlags, cliMain }). Every
+// Variants as tracing-variant.mjs reads them ({ name, trace, sampler, env, nodeFlags, cliMain }). Every
 // server runs at once; each pass gives each, in turn, `seconds` (1) of the show load at `rate`
 // requests a second (4000; 0: as many as are answered), 32 connections, and reads its threads' CPU (/proc/…/schedstat) around it. Prints, per
 // variant, the median over the passes (20) of its CPU a request against the first variant's in
 // the same pass (the machine's speed drifts between passes, much less within one), then the
 // medians of its CPU a request: all threads, the event loop, the rest by thread name. Writes
 // nothing to results.json.
-import { randomBytes } from 'node:crypto';
-import { cpSync, readFileSync, readdirSync } from 'node:fs';
-import { cannon, cleanupAll, destroyAgent, makeTempDir, round } from './lib.mjs';
-import { seed } from './seed.mjs';
-import { assertBuilt, createApiKey, serveNodeFlags, serverEnv, startServer } from './server.mjs';
-import { collectorSink, tracingEnv } from './tracing-bench.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { cannon, cleanupAll, destroyAgent, round } from './lib.mjs';
+import { assertBuilt } from './server.mjs';
+import { collectorSink } from './tracing-bench.mjs';
+import { seedForVariants, variantServer } from './tracing-variant.mjs';
 
 const [variantsJson, passesText = '20', rateText = '4000', secondsText = '1'] = process.argv.slice(2);
 if (!variantsJson) {
@@ -45,27 +44,10 @@ function threadCpuSeconds(pid) {
   return byKind;
 }
 try {
-  const baseDir = makeTempDir('dms-bench-tracing-cpu-');
-  const seeded = await seed(baseDir, { shares: 10_000, showCount: 2_000 });
-  const adminPassword = randomBytes(12).toString('hex');
-  const key = await createApiKey(serverEnv({ dataDir: baseDir, adminPassword }));
-  const headers = { authorization: `Bearer ${key}` };
-  const paths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
+  const { headers, paths, ...seeded } = await seedForVariants('dms-bench-tracing-cpu');
   const servers = [];
   for (const [index, variant] of variants.entries()) {
-    const dataDir = makeTempDir(`dms-bench-tracing-cpu-${index}-`);
-    cpSync(baseDir, dataDir, { recursive: true });
-    servers.push(
-      await startServer({
-        dataDir,
-        adminPassword,
-        logLevel: 'warn',
-        label: variant.name,
-        extraEnv: { ...(variant.trace ? tracingEnv(sink.url, variant.sampler) : {}), ...variant.env },
-        nodeFlags: [...serveNodeFlags, ...(variant.nodeFlags ?? [])],
-        ...(variant.cliMain ? { main: variant.cliMain } : {}),
-      }),
-    );
+    servers.push(await variantServer(variant, { ...seeded, sinkUrl: sink.url, dirName: `dms-bench-tracing-cpu-${index}-` })());
   }
   const load = (server, duration) => cannon({ url: server.origin, connections: 32, duration, headers, paths, ...(rate > 0 ? { overallRate: rate } : {}) });
   for (const server of servers) await load(server, 2);
