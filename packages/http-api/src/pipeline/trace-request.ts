@@ -8,8 +8,19 @@ import { requestHeader } from '../http/request-header.js';
 export interface RequestTracer {
   /** The headers the registered propagator reads (`traceparent`, `tracestate`, `baggage` by default). */
   readonly carrierHeaders: readonly Lowercase<string>[];
-  startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: TraceContext): Span;
+  /**
+   * The request's span, decided by the sampler first. Not sampled, it is a span context that does
+   * not record when `keepUnsampled`, and undefined otherwise.
+   */
+  startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: TraceContext, keepUnsampled: boolean): Span | undefined;
 }
+
+/**
+ * The methods that only read. A read queues no job and calls no peer, so when it is not sampled
+ * no trace context of it would reach anything: it runs without one, as with tracing off
+ * (docs/decisions/196-unsampled-reads-run-untraced.md).
+ */
+const readMethods = new Set(['GET', 'HEAD']);
 
 /**
  * Reads the request's headers as Node parsed them (requestHeader): `c.req.header()` or
@@ -24,7 +35,8 @@ const headerGetter = {
  * A request as a server span (HTTP semantic conventions), active while the route runs, so the
  * jobs it queues and the lines it logs carry its trace. A `traceparent` the client sent is
  * continued. Only composed in when tracing is on (docs/decisions/181-traces.md); the sampler
- * decides before a span is built (docs/decisions/189-sampler-first-request-spans.md).
+ * decides before a span is built (docs/decisions/189-sampler-first-request-spans.md), and a read
+ * it leaves out runs with no trace context (docs/decisions/196-unsampled-reads-run-untraced.md).
  */
 export function traceRequest(
   c: Context<AppEnv>,
@@ -42,7 +54,9 @@ export function traceRequest(
     SpanKind.SERVER,
     { 'http.request.method': method, ...(route === undefined ? {} : { 'http.route': route }) },
     parent,
+    !readMethods.has(method),
   );
+  if (span === undefined) return handle();
   const active = trace.setSpan(parent, span);
   // A span that does not record has nothing to be told of the answer: no wait on it.
   if (!span.isRecording()) return context.with(active, handle);

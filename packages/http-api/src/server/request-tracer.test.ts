@@ -1,5 +1,5 @@
 import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, InMemorySpanExporter, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../http/env.js';
@@ -38,7 +38,8 @@ async function tracedApp(sampler: string, ratio?: string) {
   const logger = createLogger('info', { write: (line: string) => void lines.push(line) }, 'json', { traced: true });
   const seen: Seen[] = [];
   const app = new Hono<AppEnv>();
-  app.get('/shares/:id', (c) =>
+  // The same handler as a read (GET) and as a write (POST).
+  app.on(['GET', 'POST'], '/shares/:id', (c) =>
     traceRequest(c, '/shares/:id', tracing.requests, async () => {
       await Promise.resolve();
       const carrier: Record<string, string> = {};
@@ -48,12 +49,14 @@ async function tracedApp(sampler: string, ratio?: string) {
       return c.json({ ok: true });
     }),
   );
-  const get = async (headers: Record<string, string> = {}) => {
-    const response = await app.request('/shares/7', { headers });
-    expect(response.status).toBe(200);
-    return seen.at(-1)!;
-  };
-  return { finished, get, requestSpans };
+  const send =
+    (method: 'GET' | 'POST') =>
+    async (headers: Record<string, string> = {}) => {
+      const response = await app.request('/shares/7', { method, headers });
+      expect(response.status).toBe(200);
+      return seen.at(-1)!;
+    };
+  return { finished, get: send('GET'), post: send('POST'), requestSpans };
 }
 
 /** A job queued with `carrier`, as the job engine runs it: a span under the context the carrier names. */
@@ -78,12 +81,12 @@ function traceparentOf(carrier: Record<string, string>) {
 }
 
 describe('the sampler decides before a request span is built', () => {
-  it('an unsampled request makes no span; its context still carries a trace id, which its jobs continue unsampled', async () => {
-    const { finished, get, requestSpans } = await tracedApp('parentbased_always_off');
+  it('an unsampled write makes no span; its context still carries a trace id, which its jobs continue unsampled', async () => {
+    const { finished, post, requestSpans } = await tracedApp('parentbased_always_off');
     const sdkTracer = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().getTracer('dms');
     const startSpan = vi.spyOn(Object.getPrototypeOf(sdkTracer) as { startSpan: () => unknown }, 'startSpan');
-    const first = await get();
-    const second = await get();
+    const first = await post();
+    const second = await post();
     // The request path never reached the SDK's tracer.
     expect(startSpan).not.toHaveBeenCalled();
     const [one, two] = [traceparentOf(first.carrier), traceparentOf(second.carrier)];
@@ -97,20 +100,34 @@ describe('the sampler decides before a request span is built', () => {
     expect(requestSpans).toEqual([]);
   });
 
+  it('an unsampled read runs with no trace context at all, as with tracing off; the sampler was still asked', async () => {
+    const { finished, get, requestSpans } = await tracedApp('parentbased_always_off');
+    const askedAbout = vi.spyOn(AlwaysOffSampler.prototype, 'shouldSample');
+    const seen = await get();
+    expect(askedAbout).toHaveBeenCalledTimes(1);
+    // Nothing to carry to a job or to a peer, and no trace id on its lines.
+    expect(seen.carrier).toEqual({});
+    expect(seen.line).not.toHaveProperty('trace_id');
+    expect(requestSpans).toEqual([]);
+    expect(await finished()).toEqual([]);
+    // A client's unsampled trace is not carried through a read either.
+    expect((await get({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' })).carrier).toEqual({});
+  });
+
   it('a sampled request is a recorded span of the trace id the sampler was asked about; its jobs are its children', async () => {
-    const { finished, get, requestSpans } = await tracedApp('traceidratio', '0.5');
+    const { finished, get, post, requestSpans } = await tracedApp('traceidratio', '0.5');
     const askedAbout = vi.spyOn(TraceIdRatioBasedSampler.prototype, 'shouldSample');
     const ratio = new TraceIdRatioBasedSampler(0.5);
     const carried: string[] = [];
-    for (let request = 0; request < 24; request += 1) carried.push(traceparentOf((await get()).carrier).traceId);
+    for (let request = 0; request < 24; request += 1) carried.push(traceparentOf((await post()).carrier).traceId);
     // The request path asked about the trace id each request carries, and about no other.
     expect(new Set(askedAbout.mock.calls.map(([, traceId]) => traceId))).toEqual(new Set(carried));
     const sampled = carried.filter((traceId) => ratio.shouldSample(ROOT_CONTEXT, traceId).decision !== 0);
     expect(requestSpans.map((span) => span.traceId).sort()).toEqual([...sampled].sort());
     for (const span of requestSpans) {
-      expect(span).toMatchObject({ name: 'GET /shares/:id', kind: SpanKind.SERVER, status: { code: SpanStatusCode.UNSET } });
+      expect(span).toMatchObject({ name: 'POST /shares/:id', kind: SpanKind.SERVER, status: { code: SpanStatusCode.UNSET } });
       expect(span.attributes).toMatchObject({
-        'http.request.method': 'GET',
+        'http.request.method': 'POST',
         'http.route': '/shares/:id',
         'http.response.status_code': 200,
         'url.path': '/shares/7',
@@ -121,12 +138,15 @@ describe('the sampler decides before a request span is built', () => {
     const { carrier, line } = await (async () => {
       // A request sampled at 0.5 comes within a few tries (each a fair coin on its trace id).
       for (let attempt = 0; attempt < 64; attempt += 1) {
+        // An unsampled read carries nothing; a sampled one its span.
         const seen = await get();
-        if (traceparentOf(seen.carrier).sampled) return seen;
+        if (seen.carrier['traceparent'] !== undefined) return seen;
       }
       throw new Error('no request sampled in 64');
     })();
     const { traceId, spanId } = traceparentOf(carrier);
+    // A sampled read is recorded as a write is.
+    expect(requestSpans.at(-1)).toMatchObject({ name: 'GET /shares/:id', traceId, spanId, attributes: { 'http.request.method': 'GET' } });
     expect(line).toMatchObject({ trace_id: traceId, span_id: spanId });
     runJob(carrier);
     const job = (await finished()).find((span) => span.name === 'share_test')!;
@@ -135,14 +155,15 @@ describe('the sampler decides before a request span is built', () => {
   });
 
   it('a client’s traceparent is continued: sampled when its flag says so under parentbased, whatever the ratio', async () => {
-    const { get, requestSpans } = await tracedApp('parentbased_traceidratio', '0');
+    const { get, post, requestSpans } = await tracedApp('parentbased_traceidratio', '0');
     const client = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
     const sampled = await get({ traceparent: `00-${client.traceId}-${client.spanId}-01`, tracestate: 'vendor=abc' });
     const [span] = requestSpans;
     expect(span).toMatchObject({ traceId: client.traceId, parent: { spanId: client.spanId, isRemote: true }, traceState: 'vendor=abc' });
     expect(traceparentOf(sampled.carrier)).toEqual({ traceId: client.traceId, spanId: span!.spanId, sampled: true });
 
-    const unsampled = await get({ traceparent: `00-${client.traceId}-${client.spanId}-00` });
+    // A write continues it unsampled (a read would run with no trace context).
+    const unsampled = await post({ traceparent: `00-${client.traceId}-${client.spanId}-00` });
     expect(requestSpans).toHaveLength(1);
     const carried = traceparentOf(unsampled.carrier);
     expect(carried).toMatchObject({ traceId: client.traceId, sampled: false });
@@ -150,7 +171,7 @@ describe('the sampler decides before a request span is built', () => {
 
     // Without a trace header, the root sampler (ratio 0) decides: nothing recorded, no extraction.
     const extract = vi.spyOn(propagation, 'extract');
-    expect(traceparentOf((await get()).carrier).traceId).not.toBe(client.traceId);
+    expect(traceparentOf((await post()).carrier).traceId).not.toBe(client.traceId);
     expect(extract).not.toHaveBeenCalled();
     expect(requestSpans).toHaveLength(1);
   });

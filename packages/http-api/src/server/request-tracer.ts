@@ -16,7 +16,8 @@ import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
 /**
  * Request spans decided by the sampler before any span is built
  * (docs/decisions/189-sampler-first-request-spans.md): an unsampled request gets a span context
- * of its own ids, not recording, from the API alone; a sampled one a RecordedRequestSpan, whose
+ * of its own ids, not recording, from the API alone, or nothing when the caller keeps no
+ * unsampled span (docs/decisions/196-unsampled-reads-run-untraced.md); a sampled one a RecordedRequestSpan, whose
  * record goes to `ship` when it ends, to be exported off the event loop
  * (docs/decisions/194-request-spans-exported-off-the-loop.md). `sampler` is the one the SDK was
  * given, so the spans the SDK makes under a request (its jobs) decide alike.
@@ -25,11 +26,12 @@ export function samplerFirstTracer(sampler: Sampler, ship: (record: RequestSpanR
   const ids = new RandomIdGenerator();
   return {
     carrierHeaders: propagation.fields().map((field) => field.toLowerCase() as Lowercase<string>),
-    startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context): Span {
+    startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context, keepUnsampled: boolean): Span | undefined {
       const parentSpan = trace.getSpanContext(parent);
       const inherited = parentSpan !== undefined && isSpanContextValid(parentSpan) ? parentSpan : undefined;
       const traceId = inherited?.traceId ?? ids.generateTraceId();
       const sampling = sampler.shouldSample(parent, traceId, name, kind, attributes, []);
+      if (sampling.decision === SamplingDecision.NOT_RECORD && !keepUnsampled) return undefined;
       const traceState = sampling.traceState ?? inherited?.traceState;
       const spanContext = { traceId, spanId: ids.generateSpanId(), traceFlags: TraceFlags.NONE, ...(traceState ? { traceState } : {}) };
       if (sampling.decision === SamplingDecision.NOT_RECORD) return trace.wrapSpanContext(spanContext);
