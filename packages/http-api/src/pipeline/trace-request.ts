@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
+import { LinkedContext } from './linked-context.js';
 
 /** How a traced server starts a request's span (server/request-tracer.ts, made when the SDK starts). */
 export interface RequestTracer {
@@ -46,7 +47,8 @@ export function traceRequest(
 ): Response | Promise<Response> {
   const method = c.req.method;
   // Most requests carry no trace context: the propagator's extraction costs them for nothing.
-  const parent = carriesTraceContext(c, tracer.carrierHeaders) ? propagation.extract(context.active(), c, headerGetter) : context.active();
+  // Contexts made here link their values to the active one instead of copying a Map (linked-context.ts).
+  const parent = carriesTraceContext(c, tracer.carrierHeaders) ? propagation.extract(LinkedContext.over(context.active()), c, headerGetter) : context.active();
   // What a sampler may look at goes in at the start; the rest only onto a span that records
   // (most are not sampled, and attributes cost each span that carries them).
   const span = tracer.startSpan(
@@ -57,7 +59,7 @@ export function traceRequest(
     !readMethods.has(method),
   );
   if (span === undefined) return handle();
-  const active = trace.setSpan(parent, span);
+  const active = trace.setSpan(LinkedContext.over(parent), span);
   // A span that does not record has nothing to be told of the answer: no wait on it.
   if (!span.isRecording()) return context.with(active, handle);
   const agent = requestHeader(c, 'user-agent');

@@ -10,8 +10,9 @@
  * The thread asks for the lowest CPU priority first (Linux: a thread's own nice value; elsewhere
  * it keeps the process's): exporting waits while serving needs the CPU
  * (docs/decisions/195-trace-export-yields-the-cpu.md).
- * Protocol: `{ spans }`, records to replay, answered `'replayed'`; `'shutdown'`
- * exports what is left, stops the SDK and answers `'stopped'`.
+ * Protocol: `{ spans }`, records to replay, answered `{ replayed }` (how many), once for all the
+ * batches replayed in one turn of the worker's loop; `'shutdown'` exports what is left, stops the
+ * SDK and answers `'stopped'`.
  */
 export const spanExportWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -52,12 +53,19 @@ function replay(record) {
   span.setStatus(record.status);
   span.end(record.endTime);
 }
+let replayed = 0;
+let answer;
 parentPort.on('message', (message) => {
   if (message === 'shutdown') {
     sdk.shutdown().catch(() => {}).then(() => parentPort.postMessage('stopped'));
     return;
   }
   for (const record of message.spans) replay(record);
-  parentPort.postMessage('replayed');
+  replayed += message.spans.length;
+  answer ??= setImmediate(() => {
+    answer = undefined;
+    parentPort.postMessage({ replayed });
+    replayed = 0;
+  });
 });
 `;

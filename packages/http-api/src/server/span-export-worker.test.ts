@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attribute, otlpReceiver } from '../testing/otlp-receiver.js';
 import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
-import { maxBatchesBehind, startSpanExportWorker } from './span-export-worker.js';
+import { maxRecordsBehind, startSpanExportWorker } from './span-export-worker.js';
 import type { SdkSettings } from './tracing.js';
 
 const receivers: Awaited<ReturnType<typeof otlpReceiver>>[] = [];
@@ -94,10 +94,10 @@ describe('the trace export worker', () => {
       onError: (error) => told.push(String(error)),
       onFirstDrop: () => told.push('dropped'),
     });
-    // The worker answers each batch through the event loop, which this loop holds: no batch is
-    // known to be replayed until it ends, so the batches past the bound are dropped.
-    const batches = maxBatchesBehind + 2;
-    for (let index = 0; index < batches * 64; index++) {
+    // The worker answers through the event loop, which this loop holds: no record is known to be
+    // replayed until it ends, so the batches (64 records, full ones posted at once) past the bound are dropped.
+    const records = maxRecordsBehind + 2 * 64;
+    for (let index = 0; index < records; index++) {
       new RecordedRequestSpan(
         'GET /',
         SpanKind.SERVER,
@@ -112,9 +112,9 @@ describe('the trace export worker', () => {
     await worker.shutdown();
     expect(told).toEqual(['dropped']);
     const exported = new Set(receiver.spans.map((span) => span.spanId));
-    expect(exported.size).toBe(maxBatchesBehind * 64);
-    expect(exported.has((maxBatchesBehind * 64 - 1).toString(16).padStart(16, '0'))).toBe(true);
-    expect(exported.has((maxBatchesBehind * 64).toString(16).padStart(16, '0'))).toBe(false);
+    expect(exported.size).toBe(maxRecordsBehind);
+    expect(exported.has((maxRecordsBehind - 1).toString(16).padStart(16, '0'))).toBe(true);
+    expect(exported.has(maxRecordsBehind.toString(16).padStart(16, '0'))).toBe(false);
   });
 });
 

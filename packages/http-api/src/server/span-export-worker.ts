@@ -7,28 +7,34 @@ import type { SdkSettings, TracingEnv } from './tracing.js';
 /** Where sampled request spans go: batched on the event loop, exported by the SDK in a worker. */
 export interface SpanExportWorker {
   ship(record: RequestSpanRecord): void;
-  /** Records dropped so far because the worker was `maxBatchesBehind` batches behind. */
+  /** Records dropped so far because the worker was `maxRecordsBehind` records behind. */
   dropped(): number;
   /** Posts what is batched, has the worker export what it holds and stop; then ends it. */
   shutdown(): Promise<void>;
 }
 
-/** Records posted at once, and how long the first of a batch waits for the rest. */
-const batchSize = 64;
-const batchWaitMs = 200;
 /**
- * Batches posted and not yet replayed by the worker, at most: 2,048 records, the queue the SDK's
- * batch processor holds by default. Beyond it the worker, which runs at the lowest priority, is
- * behind (the CPU is busy serving), and a batch is dropped rather than queued without bound.
+ * Records posted at once, at most, and how long the first of a batch waits for the rest: a few
+ * milliseconds, well within the time between two young-generation collections under load (about
+ * 20 ms). A record held across two of them would be promoted to the old generation with
+ * everything it holds, and only a full collection would free it
+ * (docs/decisions/197-request-contexts-without-maps.md).
  */
-export const maxBatchesBehind = 32;
+const batchSize = 64;
+const batchWaitMs = 5;
+/**
+ * Records posted and not yet replayed by the worker, at most: the queue the SDK's batch processor
+ * holds by default. Beyond it the worker, which runs at the lowest priority, is behind (the CPU is
+ * busy serving), and a batch is dropped rather than queued without bound.
+ */
+export const maxRecordsBehind = 2048;
 
 /**
  * The trace export worker (span-export-worker-source.ts), its SDK started with `sdkSettings`, and
  * given the OTEL_* variables of `env` as its whole environment (the SDK there reads its exporter's
  * settings from them, and needs nothing else the service holds). A batch costs the event loop one
  * structured clone. The worker runs at the lowest CPU priority
- * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxBatchesBehind` batches
+ * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxRecordsBehind` records
  * behind, batches are dropped and `onFirstDrop` is told the first time. If the worker fails, `onError`
  * is told once and records are dropped from then on, as an exporter that cannot reach its
  * collector drops spans: tracing never stops the service.
@@ -54,10 +60,10 @@ export function startSpanExportWorker(
     failed = true;
     onError(error);
   });
-  let batchesBehind = 0;
+  let recordsBehind = 0;
   let dropped = 0;
-  worker.on('message', (message) => {
-    if (message === 'replayed') batchesBehind -= 1;
+  worker.on('message', (message: unknown) => {
+    if (typeof message === 'object' && message !== null && 'replayed' in message) recordsBehind -= Number(message.replayed);
   });
   let batch: RequestSpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -65,12 +71,12 @@ export function startSpanExportWorker(
     clearTimeout(timer);
     timer = undefined;
     if (batch.length === 0 || failed) return;
-    if (batchesBehind >= maxBatchesBehind) {
+    if (recordsBehind + batch.length > maxRecordsBehind) {
       if (dropped === 0) onFirstDrop();
       dropped += batch.length;
     } else {
       worker.postMessage({ spans: batch });
-      batchesBehind += 1;
+      recordsBehind += batch.length;
     }
     batch = [];
   };

@@ -52,7 +52,7 @@ export async function startTracing(
   } = {},
 ): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
-  const [{ NodeSDK }, { samplerFromEnv }, { samplerFirstTracer }, { startSpanExportWorker, maxBatchesBehind }] = await Promise.all([
+  const [{ NodeSDK }, { samplerFromEnv }, { samplerFirstTracer }, { startSpanExportWorker, maxRecordsBehind }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('./trace-sampler.js'),
     import('./request-tracer.js'),
@@ -81,7 +81,7 @@ export async function startTracing(
           process.emitWarning(`the trace export worker stopped; request spans are dropped: ${error instanceof Error ? error.message : String(error)}`),
         onFirstDrop: () =>
           process.emitWarning(
-            `the trace export worker is ${maxBatchesBehind} batches behind (the CPU is busy serving); request spans are dropped until it catches up`,
+            `the trace export worker is ${maxRecordsBehind} request spans behind (the CPU is busy serving); request spans are dropped until it catches up`,
           ),
       });
   // After start: the propagator whose headers a request is looked at for is the SDK's.
