@@ -50,18 +50,20 @@ export async function tracingBench({ record, notes, log }) {
   const sink = await collectorSink();
   const dirs = [];
   try {
-    const offDir = makeTempDir('dms-bench-trace-off-');
-    dirs.push(offDir);
-    const seeded = await seed(offDir, { shares: 10_000, showCount: 2_000 });
+    // Every server, off too, serves a copy of this seeded dir, made the same way: off served the
+    // seeded dir itself once, and a copy of it served 1.067 of that (off against off).
+    const seedDir = makeTempDir('dms-bench-trace-seed-');
+    dirs.push(seedDir);
+    const seeded = await seed(seedDir, { shares: 10_000, showCount: 2_000 });
     const adminPassword = randomBytes(12).toString('hex');
-    const key = await createApiKey(serverEnv({ dataDir: offDir, adminPassword }));
+    const key = await createApiKey(serverEnv({ dataDir: seedDir, adminPassword }));
     const headers = { authorization: `Bearer ${key}` };
     const paths = seeded.showIds.map((id) => `/api/v2/nas_shares/${id}`);
     /** A copy of the seeded data dir, for a server of its own. */
     const copyOfData = (label) => {
       const dataDir = makeTempDir(`dms-bench-${label}-`);
       dirs.push(dataDir);
-      cpSync(offDir, dataDir, { recursive: true });
+      cpSync(seedDir, dataDir, { recursive: true });
       return dataDir;
     };
     /** A contender: a server on `dataDir`, started afresh each round, its answers checked. */
@@ -82,7 +84,7 @@ export async function tracingBench({ record, notes, log }) {
     };
     const [offRuns, onRuns, unsampledRuns] = await freshRoundsShow(
       [
-        contender('trace-off', offDir),
+        contender('trace-off', copyOfData('trace-off')),
         contender('trace-on', copyOfData('trace-on'), tracingEnv(sink.url)),
         // The same SDK sampling nothing: what a request span costs when it is not recorded.
         contender('trace-unsampled', copyOfData('trace-unsampled'), tracingEnv(sink.url, 'always_off')),
