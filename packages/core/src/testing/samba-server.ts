@@ -35,6 +35,8 @@ export interface SambaServer {
   /** The fixture's temp dir (config, state, log). */
   dir: string;
   log(): Promise<string>;
+  /** smbd's main process; its children are its helpers and one process per client connection. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -137,5 +139,5 @@ export async function startSambaServer(options: SambaServerOptions): Promise<Sam
     await stop();
     throw error;
   }
-  return { host: '127.0.0.1', port, dir, log: () => logTail(logFile, 200), stop };
+  return { host: '127.0.0.1', port, dir, log: () => logTail(logFile, 200), pid: child.pid as number, stop };
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,9 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
     }
   });
 
+  /** smbd's child processes now (read at once, so the test acts between two listings). */
+  const smbdChildren = () => readFileSync(`/proc/${samba.pid}/task/${samba.pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+
   /**
    * What Samba shows of the tree through smbclient: every name of a hard-linked file as a file
    * (no file id or link count in a listing), a symbolic link inside the share as what it points
@@ -74,6 +77,38 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       expect(analytics.access_histogram).toBeNull();
     });
   }
+
+  it('issue 43: a walk whose smbd process dies between two listings lists the rest in a new session, every file once', async () => {
+    const helpers = smbdChildren();
+    const sink = recordingAnalyticsSink();
+    const walked = new ScanAnalyticsBuilder(tree.now);
+    let killed: number[] | undefined;
+    const tee = teeSink(sink, walked);
+    const analytics = {
+      ...tee,
+      // Once the root is listed, the process serving the session is killed, as a panic ends it.
+      directory(path: string, subdirectories: number) {
+        tee.directory(path, subdirectories);
+        if (killed !== undefined) return;
+        killed = smbdChildren().filter((pid) => !helpers.includes(pid));
+        for (const pid of killed) process.kill(pid, 'SIGKILL');
+      },
+    };
+    const run = Object.assign(recordingRun(), { analytics });
+    const location = shareLocation('smb_v3', {
+      host: samba.host,
+      path: 'data',
+      username: user.name,
+      password: user.password,
+      options: { port: String(samba.port) },
+    });
+    const result = await createSmbDriver({ walk: { sessions: 1, progressIntervalMs: 0 } }).scan(location, run);
+
+    expect(killed).toHaveLength(1);
+    const expected = shown();
+    expect(byPath(sink.files.map(({ order: _, ...file }) => file))).toEqual(byPath(expected));
+    expectWalkedTree({ result, run, sink, walked }, tree, expected);
+  });
 
   it('issue 43: a scan of the locked directory itself fails in plain words', async () => {
     const location = shareLocation('smb_v3', {

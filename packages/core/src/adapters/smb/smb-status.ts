@@ -8,7 +8,15 @@ export interface SmbFailure {
   step: SmbStep;
   message: string;
   status: string;
+  /** Told after a listing's entries: `ls` then asks for the share's free space, and that failed. */
+  afterListing?: true;
 }
+
+/**
+ * Statuses that mean the server dropped the session: its smbd process died (Samba 4.17 at
+ * times panics storing share modes while several sessions open files at once), or a reset.
+ */
+export const lostSessionStatuses = new Set(['NT_STATUS_CONNECTION_DISCONNECTED', 'NT_STATUS_CONNECTION_RESET']);
 
 /** Statuses on a listing that mean "nothing there (any more)", not a failure. */
 export const vanishedStatuses = new Set([
@@ -99,6 +107,7 @@ export function classifySmbLine(line: string, target: SmbTarget, timeoutMs: numb
   if (line.startsWith('session setup failed')) return { step: 'authenticate', status, message: authenticateMessage(status, target) };
   if (line.startsWith('tree connect failed')) return { step: 'open_path', status, message: openPathMessage(status, target, true) };
   if (line.startsWith('cd ')) return { step: 'open_path', status, message: openPathMessage(status, target, false) };
+  if (line.startsWith('Error in dskattr')) return { step: 'list', status, message: `smbclient failed: ${line.trim()}`, afterListing: true };
   const listing = /^NT_STATUS_[A-Z0-9_]+ listing (.*)$/.exec(line);
   if (listing) {
     const path = listedPath(listing[1] ?? '');

@@ -4,7 +4,7 @@ import { throttledProgress } from '../share-drivers/progress-throttle.js';
 import { parseSmbBlocksLine } from './smb-capacity.js';
 import { maxListingDepth, parseListingEntry } from './smb-listing.js';
 import type { SmbclientSession } from './smbclient-session.js';
-import { vanishedStatuses, type SmbFailure } from './smb-status.js';
+import { lostSessionStatuses, vanishedStatuses, type SmbFailure } from './smb-status.js';
 
 /**
  * The walk of an SMB scan: directories listed one `ls` each by a few smbclient sessions at
@@ -15,6 +15,11 @@ import { vanishedStatuses, type SmbFailure } from './smb-status.js';
  * What SMB shows through smbclient: names, sizes, the last write time to the second; no
  * access time, no file id or link count (each name of a hard-linked file counts as a file),
  * and symbolic links as the server resolves them (Samba follows those inside the share).
+ *
+ * A session the server drops is replaced, a few times in a walk: the listing it was given is
+ * listed again when the server had shown none of it, and counted as it was when only the
+ * free-space query after its entries failed. A drop in the middle of a listing fails the walk,
+ * since what was shown of it is counted already.
  */
 
 export interface SmbWalkOptions {
@@ -23,9 +28,20 @@ export interface SmbWalkOptions {
   progressIntervalMs: number;
   /** Directories named in the result's `skipped` at most. */
   shownSkipped: number;
+  /** Sessions the server dropped that are replaced, at most, in one walk; one more fails it. */
+  replacedSessions: number;
 }
 
-export const defaultSmbWalkOptions: SmbWalkOptions = { sessions: 4, progressIntervalMs: 250, shownSkipped: 5 };
+export const defaultSmbWalkOptions: SmbWalkOptions = { sessions: 4, progressIntervalMs: 250, shownSkipped: 5, replacedSessions: 8 };
+
+/** What a walk needs of a session (SmbclientSession). */
+export type SmbListingSession = Pick<SmbclientSession, 'list' | 'close' | 'kill' | 'closed'>;
+
+/** A session the server dropped during a listing: what smbclient said, and whether the listing was counted. */
+interface LostSession {
+  failure: string;
+  counted: boolean;
+}
 
 export interface SmbWalkRun {
   signal: AbortSignal;
@@ -52,7 +68,7 @@ interface Pending {
  * (smbclient's NT_STATUS failures), `other` gets what even that does not know.
  */
 export async function walkSmb(
-  open: () => SmbclientSession,
+  open: () => SmbListingSession,
   classify: (line: string) => SmbFailure | undefined,
   other: (line: string) => void,
   run: SmbWalkRun,
@@ -62,18 +78,27 @@ export async function walkSmb(
   const skipped: SkippedDirectories = { count: 0, shown: [] };
   const sink = run.analytics;
   const stack: Pending[] = [{ path: '/', smb: '', depth: 0 }];
-  const idle: SmbclientSession[] = [];
-  const sessions: SmbclientSession[] = [];
+  const idle: SmbListingSession[] = [];
+  const sessions: SmbListingSession[] = [];
+  let replaced = 0;
   let capacity: ShareCapacity | undefined;
   const reportProgress = throttledProgress(options.progressIntervalMs, run.onProgress);
 
-  const list = async (session: SmbclientSession, dir: Pending) => {
-    const state: { subdirectories: number; unreadable: 'denied' | 'vanished' | undefined } = { subdirectories: 0, unreadable: undefined };
+  /** Lists `dir` in `session`; says so when the server dropped the session. */
+  const list = async (session: SmbListingSession, dir: Pending): Promise<LostSession | undefined> => {
+    const state: {
+      subdirectories: number;
+      /** Entries counted so far (not '.' and '..'). */
+      shown: number;
+      unreadable: 'denied' | 'vanished' | undefined;
+      lost: { failure: string; beforeEntries: boolean } | undefined;
+    } = { subdirectories: 0, shown: 0, unreadable: undefined, lost: undefined };
     await session.list(dir.smb, (line) => {
       if (line.startsWith('  ')) {
         const entry = parseListingEntry(line);
         if (entry === undefined) throw new DriverError(`could not read smbclient's listing line '${line.trim()}'`);
         if (entry.name === '.' || entry.name === '..') return;
+        state.shown += 1;
         if (entry.isDirectory) {
           if (dir.depth + 1 > maxListingDepth) {
             throw new DriverError(`directories nest deeper than ${maxListingDepth} levels under '${dir.path}' (a symbolic link loop on the server?)`);
@@ -95,6 +120,9 @@ export async function walkSmb(
       }
       const found = classify(line);
       if (found === undefined) return other(line);
+      if (lostSessionStatuses.has(found.status) && (found.afterListing || (found.step === 'list' && state.shown === 0))) {
+        return void (state.lost = { failure: found.message, beforeEntries: found.afterListing !== true });
+      }
       // Below the share's directory, one removed while the walk runs or closed to the user is
       // skipped, as the NFS and local scans skip it; the share's directory itself fails the scan.
       if (found.step === 'list' && dir.depth > 0) {
@@ -104,23 +132,29 @@ export async function walkSmb(
       if (found.step === 'list' && dir.depth === 0 && vanishedStatuses.has(found.status)) return; // an empty root lists as NO_SUCH_FILE on Windows
       throw new DriverError(found.message);
     });
+    if (state.lost?.beforeEntries) return { failure: state.lost.failure, counted: false };
     if (state.unreadable === 'denied') {
       skipped.count += 1;
       if (skipped.shown.length < options.shownSkipped) skipped.shown.push(`'${dir.path.slice(1)}' (permission denied)`);
     }
     totals.directories += 1;
     sink?.directory(dir.path, state.unreadable === undefined ? state.subdirectories : 0);
+    return state.lost && { failure: state.lost.failure, counted: true };
   };
 
   const work = async (dir: Pending) => {
-    // An idle session, or a new one: in flight never exceeds the limit, so neither do sessions.
+    // An idle session, or a new one: in flight never exceeds the limit, so neither do live sessions.
     let session = idle.pop();
     if (session === undefined) {
       session = open();
       sessions.push(session);
     }
-    await list(session, dir);
-    idle.push(session);
+    const lost = await list(session, dir);
+    if (lost === undefined) return void idle.push(session);
+    session.kill();
+    replaced += 1;
+    if (replaced > options.replacedSessions) throw new DriverError(lost.failure);
+    if (!lost.counted) stack.push(dir);
   };
   try {
     await drainInParallel({ pending: stack, limit: options.sessions, work, afterEach: () => reportProgress(totals), signal: run.signal });
