@@ -39,6 +39,10 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
     }
   });
 
+  /** A share location of `path` on the test's Samba, as the test's user. */
+  const sambaPath = (path: string) =>
+    shareLocation('smb_v3', { host: samba.host, path, username: user.name, password: user.password, options: { port: String(samba.port) } });
+
   /** smbd's child processes now (read at once, so the test acts between two listings). */
   const smbdChildren = () => readFileSync(`/proc/${samba.pid}/task/${samba.pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
 
@@ -60,13 +64,7 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       const sink = recordingAnalyticsSink();
       const walked = new ScanAnalyticsBuilder(tree.now);
       const run = Object.assign(recordingRun(), { analytics: teeSink(sink, walked) });
-      const location = shareLocation('smb_v3', {
-        host: samba.host,
-        path: 'data',
-        username: user.name,
-        password: user.password,
-        options: { port: String(samba.port) },
-      });
+      const location = sambaPath('data');
       const result = await createSmbDriver({ walk: { sessions, progressIntervalMs: 0 } }).scan(location, run);
 
       const expected = shown();
@@ -95,13 +93,7 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
       },
     };
     const run = Object.assign(recordingRun(), { analytics });
-    const location = shareLocation('smb_v3', {
-      host: samba.host,
-      path: 'data',
-      username: user.name,
-      password: user.password,
-      options: { port: String(samba.port) },
-    });
+    const location = sambaPath('data');
     const result = await createSmbDriver({ walk: { sessions: 1, progressIntervalMs: 0 } }).scan(location, run);
 
     expect(killed).toHaveLength(1);
@@ -111,24 +103,12 @@ describe.skipIf(!check.ok)('SMB scans feed the analytics sink (Samba)', () => {
   });
 
   it('issue 43: a scan of the locked directory itself fails in plain words', async () => {
-    const location = shareLocation('smb_v3', {
-      host: samba.host,
-      path: 'data/locked',
-      username: user.name,
-      password: user.password,
-      options: { port: String(samba.port) },
-    });
+    const location = sambaPath('data/locked');
     await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow("listing path 'locked' denied for user 'dmstest'");
   });
 
   it('issue 43: a walk stops at a nesting only a symbolic link loop produces', async () => {
-    const location = shareLocation('smb_v3', {
-      host: samba.host,
-      path: 'nest',
-      username: user.name,
-      password: user.password,
-      options: { port: String(samba.port) },
-    });
+    const location = sambaPath('nest');
     await expect(createSmbDriver().scan(location, recordingRun())).rejects.toThrow(
       /^directories nest deeper than 256 levels under '\/n(\/n)*' \(a symbolic link loop on the server\?\)$/,
     );
