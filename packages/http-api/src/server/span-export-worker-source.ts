@@ -1,18 +1,25 @@
 /**
  * Body of the trace export worker, plain JavaScript for `new Worker(src, { eval: true })` (as the
  * core's workers), so that it runs the same from TypeScript sources and the built dist. It starts
- * the OpenTelemetry SDK as `dms serve` does (the OTEL_* variables choose the exporter) and replays
- * each request span record it is posted (request-span.ts) into it, with the record's ids, times,
- * parent, attributes, events, links and status: the SDK's span, batching and export run here, off
- * the event loop (docs/decisions/194-request-spans-exported-off-the-loop.md). Every record was
- * sampled already, so the SDK here samples all. workerData.modules holds the resolved paths of
- * the OpenTelemetry packages, workerData.sdkSettings the options the event loop's SDK has too.
- * The thread asks for the lowest CPU priority first (Linux: a thread's own nice value; elsewhere
- * it keeps the process's): exporting waits while serving needs the CPU
- * (docs/decisions/195-trace-export-yields-the-cpu.md).
- * Protocol: `{ spans }`, records to replay, answered `{ replayed }` (how many), once for all the
- * batches replayed in one turn of the worker's loop; `'shutdown'` exports what is left, stops the
- * SDK and answers `'stopped'`.
+ * the OpenTelemetry SDK as `dms serve` does (the OTEL_* variables choose the exporter): its span,
+ * batching and export run here, off the event loop
+ * (docs/decisions/194-request-spans-exported-off-the-loop.md). It is posted batches of request
+ * span records (request-span.ts) two ways:
+ * - `{ spans: records }`: each replayed into the SDK with the record's ids, times, parent,
+ *   attributes, events, links and status. Every record was sampled already, so the SDK here
+ *   samples all.
+ * - `{ protobuf, spans: n }` (workerData.otlpProtobuf: the exporter is OTLP over HTTP with
+ *   protobuf): n records serialized on the event loop as one OTLP request under this SDK's
+ *   resource, which the worker tells first as `{ resource: attributes }`. Such requests are held
+ *   as they come, joined end to end (one request holding them all) and sent by OpenTelemetry's
+ *   OTLP/HTTP exporter parts, as the SDK's batch processor would (OTEL_BSP_MAX_EXPORT_BATCH_SIZE
+ *   spans or OTEL_BSP_SCHEDULE_DELAY ms) (docs/decisions/198-request-spans-serialized-on-the-loop.md).
+ * Both are answered `{ taken: n }`, once for all the batches taken in one turn of the worker's
+ * loop. `'shutdown'` exports what is left, stops the SDK and answers `'stopped'`.
+ * workerData.modules holds the resolved paths of the OpenTelemetry packages,
+ * workerData.sdkSettings the options the event loop's SDK has too. The thread asks for the lowest
+ * CPU priority first (Linux: a thread's own nice value; elsewhere it keeps the process's):
+ * exporting waits while serving needs the CPU (docs/decisions/195-trace-export-yields-the-cpu.md).
  */
 export const spanExportWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -25,9 +32,10 @@ require('node:fs').access('/', () => {
     require('node:os').setPriority(threadId, 19);
   } catch {}
 });
-const api = require(workerData.modules.api);
-const { NodeSDK } = require(workerData.modules.sdkNode);
-const { AlwaysOnSampler } = require(workerData.modules.sdkTrace);
+const { modules } = workerData;
+const api = require(modules.api);
+const { NodeSDK } = require(modules.sdkNode);
+const { AlwaysOnSampler } = require(modules.sdkTrace);
 let next;
 const sdk = new NodeSDK({
   ...workerData.sdkSettings,
@@ -53,19 +61,78 @@ function replay(record) {
   span.setStatus(record.status);
   span.end(record.endTime);
 }
-let replayed = 0;
+const serialized = workerData.otlpProtobuf ? otlpProtobufSender() : undefined;
+
+/** Holds OTLP protobuf requests as they come and sends them joined, as the SDK's exporter would. */
+function otlpProtobufSender() {
+  const { getNumberFromEnv } = require(modules.core);
+  const { ProtobufTraceSerializer, TraceExporterMetricsHelper } = require(modules.transformer);
+  const { OTLPExporterBase } = require(modules.exporterBase);
+  const { convertLegacyHttpOptions, createOtlpHttpExportDelegate } = require(modules.exporterBaseHttp);
+  // The resource this SDK made of the OTEL_* variables, read off a span it never ends.
+  next = { traceId: '0'.repeat(31) + '1', spanId: '0'.repeat(15) + '1' };
+  const resource = tracer.startSpan('resource').resource;
+  Promise.resolve(resource.waitForAsyncAttributes?.()).then(() => parentPort.postMessage({ resource: resource.attributes }));
+  const exporter = new OTLPExporterBase(
+    createOtlpHttpExportDelegate(
+      convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+      { serializeRequest: (held) => Buffer.concat(held.map((batch) => batch.protobuf)), deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
+      'otlp_http_span_exporter',
+      { ...TraceExporterMetricsHelper, countItems: (held) => held.reduce((spans, batch) => spans + batch.spans, 0) },
+      undefined,
+    ),
+  );
+  const batchSpans = getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ?? 512;
+  const delayMs = getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY') ?? 5000;
+  let held = [];
+  let heldSpans = 0;
+  let timer;
+  const sending = new Set();
+  const send = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (held.length === 0) return;
+    const batches = held;
+    held = [];
+    heldSpans = 0;
+    // A failed export is dropped, as the SDK's batch processor drops it.
+    const sent = new Promise((resolve) => exporter.export(batches, resolve));
+    sending.add(sent);
+    sent.then(() => sending.delete(sent));
+  };
+  return {
+    take(batch) {
+      held.push(batch);
+      heldSpans += batch.spans;
+      if (heldSpans >= batchSpans) send();
+      else timer ??= setTimeout(send, delayMs);
+    },
+    async shutdown() {
+      send();
+      await Promise.all(sending);
+      await exporter.shutdown();
+    },
+  };
+}
+
+let taken = 0;
 let answer;
 parentPort.on('message', (message) => {
   if (message === 'shutdown') {
-    sdk.shutdown().catch(() => {}).then(() => parentPort.postMessage('stopped'));
+    Promise.resolve(serialized?.shutdown()).then(() => sdk.shutdown()).catch(() => {}).then(() => parentPort.postMessage('stopped'));
     return;
   }
-  for (const record of message.spans) replay(record);
-  replayed += message.spans.length;
+  if (message.protobuf) {
+    serialized.take(message);
+    taken += message.spans;
+  } else {
+    for (const record of message.spans) replay(record);
+    taken += message.spans.length;
+  }
   answer ??= setImmediate(() => {
     answer = undefined;
-    parentPort.postMessage({ replayed });
-    replayed = 0;
+    parentPort.postMessage({ taken });
+    taken = 0;
   });
 });
 `;

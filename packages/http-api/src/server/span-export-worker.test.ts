@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attribute, otlpReceiver } from '../testing/otlp-receiver.js';
 import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
-import { maxRecordsBehind, startSpanExportWorker } from './span-export-worker.js';
+import { maxRecordsBehind, startSpanExportWorker, type SpanExportWorker } from './span-export-worker.js';
 import type { SdkSettings } from './tracing.js';
 
 const receivers: Awaited<ReturnType<typeof otlpReceiver>>[] = [];
@@ -16,63 +16,89 @@ const sdkSettings = { metricReaders: [], logRecordProcessors: [], instrumentatio
 /** How far an exported time (OTLP/JSON: nanoseconds since the epoch) is from epoch milliseconds with a fraction, in µs. */
 const microsApart = (unixNano: string | undefined, ms: number) => Math.abs(Number(BigInt(unixNano ?? '0') - BigInt(Math.round(ms * 1e6))) / 1000);
 
+/** One ended request span, `GET /`, shipped to `worker`. */
+function shipSpan(worker: SpanExportWorker, spanId: string): RequestSpanRecord {
+  let shipped: RequestSpanRecord | undefined;
+  new RecordedRequestSpan('GET /', SpanKind.SERVER, {}, { traceId: '3'.repeat(32), spanId, traceFlags: TraceFlags.SAMPLED }, undefined, (record) => {
+    shipped = record;
+    worker.ship(record);
+  }).end();
+  return shipped!;
+}
+
+/** Two ended request spans shipped to `worker`: a root with every kind of detail, and a child of a remote parent. */
+function shipTwoSpans(worker: SpanExportWorker): RequestSpanRecord[] {
+  const shipped: RequestSpanRecord[] = [];
+  const ship = (record: RequestSpanRecord) => {
+    shipped.push(record);
+    worker.ship(record);
+  };
+  const root = new RecordedRequestSpan(
+    'PUT /shares/:id',
+    SpanKind.SERVER,
+    { 'http.request.method': 'PUT' },
+    { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED },
+    undefined,
+    ship,
+  );
+  root.setAttributes({ 'url.path': '/shares/7', 'http.response.status_code': 500 });
+  root.addEvent('retry', { attempt: 2 });
+  root.addLink({ context: { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: TraceFlags.SAMPLED } });
+  root.setStatus({ code: SpanStatusCode.ERROR, message: 'the NAS did not answer' });
+  root.end();
+  const child = new RecordedRequestSpan(
+    'GET /shares',
+    SpanKind.SERVER,
+    {},
+    { traceId: 'e'.repeat(32), spanId: 'f'.repeat(16), traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=abc') },
+    { traceId: 'e'.repeat(32), spanId: '1'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: true },
+    ship,
+  );
+  child.end();
+  return shipped;
+}
+
 describe('the trace export worker', () => {
-  it('exports each record with its ids, parent, times, attributes, events, links and status; a stop exports what is batched', async () => {
-    const receiver = await otlpReceiver();
-    receivers.push(receiver);
-    const errors: unknown[] = [];
-    const worker = startSpanExportWorker(
-      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'export-worker-test' },
-      sdkSettings,
-      { onError: (error) => errors.push(error), onFirstDrop: () => errors.push('dropped') },
-    );
-    const shipped: RequestSpanRecord[] = [];
-    const ship = (record: RequestSpanRecord) => {
-      shipped.push(record);
-      worker.ship(record);
-    };
-    const root = new RecordedRequestSpan(
-      'PUT /shares/:id',
-      SpanKind.SERVER,
-      { 'http.request.method': 'PUT' },
-      { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED },
-      undefined,
-      ship,
-    );
-    root.setAttributes({ 'url.path': '/shares/7', 'http.response.status_code': 500 });
-    root.addEvent('retry', { attempt: 2 });
-    root.addLink({ context: { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: TraceFlags.SAMPLED } });
-    root.setStatus({ code: SpanStatusCode.ERROR, message: 'the NAS did not answer' });
-    root.end();
-    const child = new RecordedRequestSpan(
-      'GET /shares',
-      SpanKind.SERVER,
-      {},
-      { traceId: 'e'.repeat(32), spanId: 'f'.repeat(16), traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=abc') },
-      { traceId: 'e'.repeat(32), spanId: '1'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: true },
-      ship,
-    );
-    child.end();
-    // Both are still in the event loop's batch (it waits for more): the stop sends and exports them.
-    await worker.shutdown();
-    expect(errors).toEqual([]);
+  it.each([
+    { protocol: 'http/json', way: "replayed into the worker's SDK" },
+    { protocol: 'http/protobuf', way: 'serialized on the event loop, joined and sent by the worker' },
+  ])(
+    'exports each record over OTLP/HTTP ($protocol: $way) with its ids, parent, times, attributes, events, links and status; a stop exports what is batched',
+    async ({ protocol }) => {
+      const receiver = await otlpReceiver();
+      receivers.push(receiver);
+      const errors: unknown[] = [];
+      const worker = startSpanExportWorker(
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: 'export-worker-test' },
+        sdkSettings,
+        { onError: (error) => errors.push(error), onFirstDrop: () => errors.push('dropped') },
+      );
+      // Shipped before the worker has told its resource: replayed into its SDK whatever the exporter.
+      const early = shipSpan(worker, '2'.repeat(16));
+      await worker.serializing;
+      const shipped = shipTwoSpans(worker);
+      // Both are still in the event loop's batch (it waits for more): the stop sends and exports them.
+      await worker.shutdown();
+      expect(errors).toEqual([]);
 
-    const [first, second] = ['b'.repeat(16), 'f'.repeat(16)].map((spanId) => receiver.spans.find((span) => span.spanId === spanId)!);
-    expect(first).toMatchObject({ traceId: 'a'.repeat(32), name: 'PUT /shares/:id', kind: 2, status: { code: 2, message: 'the NAS did not answer' } });
-    expect(first!.parentSpanId ?? '').toBe('');
-    expect(attribute(first!, 'url.path')).toBe('/shares/7');
-    expect(attribute(first!, 'http.response.status_code')).toBe(500);
-    expect(first!.events?.map((event) => [event.name, attribute(event, 'attempt')])).toEqual([['retry', 2]]);
-    expect(first!.links?.map((link) => [link.traceId, link.spanId])).toEqual([['c'.repeat(32), 'd'.repeat(16)]]);
-    // A double holds epoch milliseconds to a fraction of a microsecond.
-    expect(microsApart(first!.startTimeUnixNano, shipped[0]!.startTime)).toBeLessThan(1);
-    expect(microsApart(first!.endTimeUnixNano, shipped[0]!.endTime)).toBeLessThan(1);
-    expect(second).toMatchObject({ traceId: 'e'.repeat(32), parentSpanId: '1'.repeat(16), traceState: 'vendor=abc', name: 'GET /shares' });
-    expect([...receiver.serviceNames]).toEqual(['export-worker-test']);
+      const [first, second, third] = ['b'.repeat(16), 'f'.repeat(16), early.spanId].map((spanId) => receiver.spans.find((span) => span.spanId === spanId)!);
+      expect(first).toMatchObject({ traceId: 'a'.repeat(32), name: 'PUT /shares/:id', kind: 2, status: { code: 2, message: 'the NAS did not answer' } });
+      expect(first!.parentSpanId ?? '').toBe('');
+      expect(attribute(first!, 'url.path')).toBe('/shares/7');
+      expect(attribute(first!, 'http.response.status_code')).toBe(500);
+      expect(first!.events?.map((event) => [event.name, attribute(event, 'attempt')])).toEqual([['retry', 2]]);
+      expect(first!.links?.map((link) => [link.traceId, link.spanId])).toEqual([['c'.repeat(32), 'd'.repeat(16)]]);
+      // A double holds epoch milliseconds to a fraction of a microsecond.
+      expect(microsApart(first!.startTimeUnixNano, shipped[0]!.startTime)).toBeLessThan(1);
+      expect(microsApart(first!.endTimeUnixNano, shipped[0]!.endTime)).toBeLessThan(1);
+      expect(second).toMatchObject({ traceId: 'e'.repeat(32), parentSpanId: '1'.repeat(16), traceState: 'vendor=abc', name: 'GET /shares' });
+      expect(third).toMatchObject({ traceId: early.traceId, name: 'GET /' });
+      expect([...receiver.serviceNames]).toEqual(['export-worker-test']);
 
-    // Once stopped, a record is dropped, never thrown.
-    expect(() => worker.ship(shipped[0]!)).not.toThrow();
-  });
+      // Once stopped, a record is dropped, never thrown.
+      expect(() => worker.ship(shipped[0]!)).not.toThrow();
+    },
+  );
 
   it.runIf(process.platform === 'linux')('runs at the lowest CPU priority, and only the worker’s thread does', async () => {
     const worker = startSpanExportWorker({ OTEL_TRACES_EXPORTER: 'console' }, sdkSettings, { onError: () => {}, onFirstDrop: () => {} });

@@ -1,12 +1,20 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import type { Attributes } from '@opentelemetry/api';
+import { recordsAsOtlpProtobuf } from './otlp-records.js';
 import type { RequestSpanRecord } from './request-span.js';
 import { spanExportWorkerSource } from './span-export-worker-source.js';
 import type { SdkSettings, TracingEnv } from './tracing.js';
 
-/** Where sampled request spans go: batched on the event loop, exported by the SDK in a worker. */
+/** Where sampled request spans go: batched on the event loop, exported from a worker. */
 export interface SpanExportWorker {
   ship(record: RequestSpanRecord): void;
+  /**
+   * Settles once batches go as OTLP protobuf, when the exporter is OTLP over HTTP with protobuf
+   * and the worker has told its SDK's resource; at once for any other exporter; when the worker fails.
+   */
+  readonly serializing: Promise<void>;
   /** Records dropped so far because the worker was `maxRecordsBehind` records behind. */
   dropped(): number;
   /** Posts what is batched, has the worker export what it holds and stop; then ends it. */
@@ -23,17 +31,35 @@ export interface SpanExportWorker {
 const batchSize = 64;
 const batchWaitMs = 5;
 /**
- * Records posted and not yet replayed by the worker, at most: the queue the SDK's batch processor
+ * Records posted and not yet taken by the worker, at most: the queue the SDK's batch processor
  * holds by default. Beyond it the worker, which runs at the lowest priority, is behind (the CPU is
  * busy serving), and a batch is dropped rather than queued without bound.
  */
 export const maxRecordsBehind = 2048;
 
 /**
+ * Whether the exporter the variables name is OTLP over HTTP with protobuf, the SDK's default
+ * (OTEL_TRACES_EXPORTER unset or `otlp`; OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL unset or `http/protobuf`).
+ */
+export function exportsOtlpProtobufOverHttp(env: TracingEnv): boolean {
+  const named = (name: string) => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const exporters = (named('OTEL_TRACES_EXPORTER') ?? 'otlp').split(',').map((exporter) => exporter.trim());
+  const protocol = named('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? named('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
+  return exporters.length === 1 && exporters[0] === 'otlp' && protocol === 'http/protobuf';
+}
+
+/**
  * The trace export worker (span-export-worker-source.ts), its SDK started with `sdkSettings`, and
  * given the OTEL_* variables of `env` as its whole environment (the SDK there reads its exporter's
- * settings from them, and needs nothing else the service holds). A batch costs the event loop one
- * structured clone. The worker runs at the lowest CPU priority
+ * settings from them, and needs nothing else the service holds). Over OTLP/HTTP with protobuf, a
+ * batch is serialized here, by OpenTelemetry's serializer under the resource the worker's SDK
+ * made, and its bytes are handed to the worker, which only joins and sends them
+ * (docs/decisions/198-request-spans-serialized-on-the-loop.md); until the worker has told that
+ * resource, and for any other exporter, a batch costs one structured clone and the worker replays
+ * it into its SDK. The worker runs at the lowest CPU priority
  * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxRecordsBehind` records
  * behind, batches are dropped and `onFirstDrop` is told the first time. If the worker fails, `onError`
  * is told once and records are dropped from then on, as an exporter that cannot reach its
@@ -45,26 +71,54 @@ export function startSpanExportWorker(
   { onError, onFirstDrop }: { onError: (error: unknown) => void; onFirstDrop: () => void },
 ): SpanExportWorker {
   const resolve = createRequire(import.meta.url).resolve;
+  const otlpProtobuf = exportsOtlpProtobufOverHttp(env);
   const worker = new Worker(spanExportWorkerSource, {
     eval: true,
     env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined)),
     workerData: {
-      modules: { api: resolve('@opentelemetry/api'), sdkNode: resolve('@opentelemetry/sdk-node'), sdkTrace: resolve('@opentelemetry/sdk-trace') },
+      modules: {
+        api: resolve('@opentelemetry/api'),
+        core: resolve('@opentelemetry/core'),
+        sdkNode: resolve('@opentelemetry/sdk-node'),
+        sdkTrace: resolve('@opentelemetry/sdk-trace'),
+        transformer: resolve('@opentelemetry/otlp-transformer'),
+        exporterBase: resolve('@opentelemetry/otlp-exporter-base'),
+        exporterBaseHttp: resolve('@opentelemetry/otlp-exporter-base/node-http'),
+      },
       sdkSettings,
+      otlpProtobuf,
     },
   });
   worker.unref();
   let failed = false;
+  /** The worker's SDK's resource, once told: batches are serialized under it from then on. */
+  let resource: Resource | undefined;
+  let toldResource = () => {};
+  const serializing = otlpProtobuf ? new Promise<void>((resolveTold) => (toldResource = resolveTold)) : Promise.resolve();
   const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
   worker.once('error', (error) => {
     failed = true;
+    toldResource();
     onError(error);
   });
   let recordsBehind = 0;
   let dropped = 0;
   worker.on('message', (message: unknown) => {
-    if (typeof message === 'object' && message !== null && 'replayed' in message) recordsBehind -= Number(message.replayed);
+    if (typeof message !== 'object' || message === null) return;
+    if ('taken' in message) recordsBehind -= Number(message.taken);
+    if ('resource' in message && otlpProtobuf) {
+      resource = resourceFromAttributes(message.resource as Attributes);
+      toldResource();
+    }
   });
+  /** A batch as OTLP protobuf; one the serializer refuses goes as records, for the SDK to judge. */
+  const serialized = (records: RequestSpanRecord[], under: Resource) => {
+    try {
+      return recordsAsOtlpProtobuf(records, under);
+    } catch {
+      return undefined;
+    }
+  };
   let batch: RequestSpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   const post = () => {
@@ -75,7 +129,10 @@ export function startSpanExportWorker(
       if (dropped === 0) onFirstDrop();
       dropped += batch.length;
     } else {
-      worker.postMessage({ spans: batch });
+      const bytes = resource === undefined ? undefined : serialized(batch, resource);
+      // Handed over, not copied (the serializer made a buffer of its own for them).
+      if (bytes !== undefined) worker.postMessage({ protobuf: bytes, spans: batch.length }, [bytes.buffer as ArrayBuffer]);
+      else worker.postMessage({ spans: batch });
       recordsBehind += batch.length;
     }
     batch = [];
@@ -88,6 +145,7 @@ export function startSpanExportWorker(
       if (batch.length >= batchSize) post();
       else timer ??= setTimeout(post, batchWaitMs).unref();
     },
+    serializing,
     dropped: () => dropped,
     shutdown() {
       stopping ??= (async () => {
