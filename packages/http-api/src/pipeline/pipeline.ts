@@ -6,7 +6,7 @@ import { errorResponse, toDomainError } from '../http/error-response.js';
 import { requestIdOf } from '../http/common-headers.js';
 import type { Observer } from './observe.js';
 import type { RouteHandler, Step } from './step.js';
-import { traceRequest, type RequestTracer } from './trace-request.js';
+import { tracedRoute, type RequestTracer } from './trace-request.js';
 
 export interface PipelineSteps {
   observer: Observer;
@@ -101,7 +101,7 @@ export function createPipeline(steps: PipelineSteps): Pipeline {
       }
       return response instanceof Promise ? response.then(answered, failed) : answered(response);
     };
-    return tracer ? (c: Context<AppEnv>) => traceRequest(c, route, tracer, () => handleRequest(c)) : handleRequest;
+    return tracer ? tracedRoute(route, tracer, handleRequest) : handleRequest;
   };
 
   return {

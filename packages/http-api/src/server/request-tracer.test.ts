@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../http/env.js';
 import { createLogger } from '../http/logger.js';
-import { traceRequest } from '../pipeline/trace-request.js';
+import { tracedRoute } from '../pipeline/trace-request.js';
 import { samplerFromEnv } from './trace-sampler.js';
 import type { RequestSpanRecord } from './request-span.js';
 import { startTracing, type Tracing } from './tracing.js';
@@ -39,8 +39,10 @@ async function tracedApp(sampler: string, ratio?: string) {
   const seen: Seen[] = [];
   const app = new Hono<AppEnv>();
   // The same handler as a read (GET) and as a write (POST).
-  app.on(['GET', 'POST'], '/shares/:id', (c) =>
-    traceRequest(c, '/shares/:id', tracing.requests, async () => {
+  app.on(
+    ['GET', 'POST'],
+    '/shares/:id',
+    tracedRoute('/shares/:id', tracing.requests, async (c) => {
       await Promise.resolve();
       const carrier: Record<string, string> = {};
       propagation.inject(context.active(), carrier);

@@ -8,8 +8,8 @@
  * - `{ spans: records }`: each replayed into the SDK with the record's ids, times, parent,
  *   attributes, events, links and status. Every record was sampled already, so the SDK here
  *   samples all.
- * - `{ protobuf, spans: n }` (workerData.otlpProtobuf: the exporter is OTLP over HTTP with
- *   protobuf): n records serialized on the event loop as one OTLP request under this SDK's
+ * - `{ protobuf: [bytes…], spans: n }` (workerData.otlpProtobuf: the exporter is OTLP over HTTP
+ *   with protobuf): n records serialized on the event loop as OTLP requests under this SDK's
  *   resource, which the worker tells first as `{ resource: attributes }`. Such requests are held
  *   as they come, joined end to end (one request holding them all) and sent by OpenTelemetry's
  *   OTLP/HTTP exporter parts, as the SDK's batch processor would (OTEL_BSP_MAX_EXPORT_BATCH_SIZE
@@ -76,9 +76,9 @@ function otlpProtobufSender() {
   const exporter = new OTLPExporterBase(
     createOtlpHttpExportDelegate(
       convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-      { serializeRequest: (held) => Buffer.concat(held.map((batch) => batch.protobuf)), deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
+      { serializeRequest: (request) => Buffer.concat(request.protobuf), deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
       'otlp_http_span_exporter',
-      { ...TraceExporterMetricsHelper, countItems: (held) => held.reduce((spans, batch) => spans + batch.spans, 0) },
+      { ...TraceExporterMetricsHelper, countItems: (request) => request.spans },
       undefined,
     ),
   );
@@ -92,18 +92,18 @@ function otlpProtobufSender() {
     clearTimeout(timer);
     timer = undefined;
     if (held.length === 0) return;
-    const batches = held;
+    const request = { protobuf: held, spans: heldSpans };
     held = [];
     heldSpans = 0;
     // A failed export is dropped, as the SDK's batch processor drops it.
-    const sent = new Promise((resolve) => exporter.export(batches, resolve));
+    const sent = new Promise((resolve) => exporter.export(request, resolve));
     sending.add(sent);
     sent.then(() => sending.delete(sent));
   };
   return {
-    take(batch) {
-      held.push(batch);
-      heldSpans += batch.spans;
+    take(message) {
+      for (const bytes of message.protobuf) held.push(bytes);
+      heldSpans += message.spans;
       if (heldSpans >= batchSpans) send();
       else timer ??= setTimeout(send, delayMs);
     },

@@ -22,7 +22,7 @@ export interface SpanExportWorker {
 }
 
 /**
- * Records posted at once, at most, and how long the first of a batch waits for the rest: a few
+ * Records batched at once, at most, and how long the first of a batch waits for the rest: a few
  * milliseconds, well within the time between two young-generation collections under load (about
  * 20 ms). A record held across two of them would be promoted to the old generation with
  * everything it holds, and only a full collection would free it
@@ -30,6 +30,14 @@ export interface SpanExportWorker {
  */
 const batchSize = 64;
 const batchWaitMs = 5;
+/**
+ * Over OTLP/HTTP with protobuf, batches serialized and not yet posted, at most, in spans, and how
+ * long the first of them waits for the rest: posting wakes the worker, and each post costs about
+ * as much as serializing a few spans (docs/decisions/199-serialized-spans-posted-in-bulk.md). Bytes hold
+ * no objects for the collector to trace, so they can wait longer than records.
+ */
+const postSpans = 256;
+const postWaitMs = 100;
 /**
  * Records posted and not yet taken by the worker, at most: the queue the SDK's batch processor
  * holds by default. Beyond it the worker, which runs at the lowest priority, is behind (the CPU is
@@ -57,7 +65,8 @@ export function exportsOtlpProtobufOverHttp(env: TracingEnv): boolean {
  * settings from them, and needs nothing else the service holds). Over OTLP/HTTP with protobuf, a
  * batch is serialized here, by OpenTelemetry's serializer under the resource the worker's SDK
  * made, and its bytes are handed to the worker, which only joins and sends them
- * (docs/decisions/198-request-spans-serialized-on-the-loop.md); until the worker has told that
+ * (docs/decisions/198-request-spans-serialized-on-the-loop.md), several batches a post
+ * (docs/decisions/199-serialized-spans-posted-in-bulk.md); until the worker has told that
  * resource, and for any other exporter, a batch costs one structured clone and the worker replays
  * it into its SDK. The worker runs at the lowest CPU priority
  * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxRecordsBehind` records
@@ -119,6 +128,23 @@ export function startSpanExportWorker(
       return undefined;
     }
   };
+  /** Serialized batches not yet posted, and the spans they hold. */
+  let held: Uint8Array[] = [];
+  let heldSpans = 0;
+  let postTimer: NodeJS.Timeout | undefined;
+  const postHeld = () => {
+    clearTimeout(postTimer);
+    postTimer = undefined;
+    if (held.length === 0) return;
+    // Handed over, not copied (the serializer made a buffer of its own for each).
+    if (!failed)
+      worker.postMessage(
+        { protobuf: held, spans: heldSpans },
+        held.map((bytes) => bytes.buffer as ArrayBuffer),
+      );
+    held = [];
+    heldSpans = 0;
+  };
   let batch: RequestSpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   const post = () => {
@@ -130,9 +156,14 @@ export function startSpanExportWorker(
       dropped += batch.length;
     } else {
       const bytes = resource === undefined ? undefined : serialized(batch, resource);
-      // Handed over, not copied (the serializer made a buffer of its own for them).
-      if (bytes !== undefined) worker.postMessage({ protobuf: bytes, spans: batch.length }, [bytes.buffer as ArrayBuffer]);
-      else worker.postMessage({ spans: batch });
+      if (bytes === undefined) worker.postMessage({ spans: batch });
+      else {
+        held.push(bytes);
+        heldSpans += batch.length;
+        if (heldSpans >= postSpans) postHeld();
+        else postTimer ??= setTimeout(postHeld, postWaitMs).unref();
+      }
+      // Counted when serialized: the bound covers what waits here too.
       recordsBehind += batch.length;
     }
     batch = [];
@@ -150,6 +181,7 @@ export function startSpanExportWorker(
     shutdown() {
       stopping ??= (async () => {
         post();
+        postHeld();
         if (!failed) {
           const stopped = new Promise<void>((resolveStop) => worker.on('message', (message) => message === 'stopped' && resolveStop()));
           worker.postMessage('shutdown');
