@@ -19,10 +19,10 @@ const dtstart = (date) =>
     .replace(/\.\d{3}Z$/, 'Z');
 
 /**
- * The idle service's loop delay, then the run: `planMs` (the tick to the first job queued),
- * the tick's own time, the run's jobs per second (finished jobs over first queued → last
- * finished), its length, the loop delay while it planned and while it fed, and what the bounds
- * refused meanwhile.
+ * The idle service's loop delay, then the run: `planMs` (the tick to the run's claim, its one
+ * audit event, after which its jobs are fed), the tick's own time, the run's jobs per second
+ * (finished jobs over claim → last finished), its length, the loop delay while it planned and
+ * while it fed, and what the bounds refused meanwhile.
  */
 export async function scheduledRun({ adapter, pgServerUrl, shares, log }) {
   const service = await openSeededService({ adapter, pgServerUrl, shares });
