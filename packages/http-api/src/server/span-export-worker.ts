@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { Attributes } from '@opentelemetry/api';
-import { recordsAsOtlpProtobuf } from './otlp-records.js';
+import { OtlpSpanBuffer } from './otlp-span-buffer.js';
 import type { RequestSpanRecord } from './request-span.js';
 import { spanExportWorkerSource } from './span-export-worker-source.js';
 import type { SdkSettings, TracingEnv } from './tracing.js';
@@ -22,7 +21,8 @@ export interface SpanExportWorker {
 }
 
 /**
- * Records batched at once, at most, and how long the first of a batch waits for the rest: a few
+ * Records posted as records (any exporter but OTLP/HTTP with protobuf, or before the worker has
+ * told its resource), batched at once, at most, and how long the first of a batch waits for the rest: a few
  * milliseconds, well within the time between two young-generation collections under load (about
  * 20 ms). A record held across two of them would be promoted to the old generation with
  * everything it holds, and only a full collection would free it
@@ -31,10 +31,10 @@ export interface SpanExportWorker {
 const batchSize = 64;
 const batchWaitMs = 5;
 /**
- * Over OTLP/HTTP with protobuf, batches serialized and not yet posted, at most, in spans, and how
- * long the first of them waits for the rest: posting wakes the worker, and each post costs about
- * as much as serializing a few spans (docs/decisions/199-serialized-spans-posted-in-bulk.md). Bytes hold
- * no objects for the collector to trace, so they can wait longer than records.
+ * Over OTLP/HTTP with protobuf, spans written and not yet posted, at most, and how long the first
+ * of them waits for the rest: posting wakes the worker, so it is done in bulk
+ * (docs/decisions/199-serialized-spans-posted-in-bulk.md). Written bytes hold no objects for the
+ * collector to trace, so they can wait longer than records.
  */
 const postSpans = 256;
 const postWaitMs = 100;
@@ -63,12 +63,12 @@ export function exportsOtlpProtobufOverHttp(env: TracingEnv): boolean {
  * The trace export worker (span-export-worker-source.ts), its SDK started with `sdkSettings`, and
  * given the OTEL_* variables of `env` as its whole environment (the SDK there reads its exporter's
  * settings from them, and needs nothing else the service holds). Over OTLP/HTTP with protobuf, a
- * batch is serialized here, by OpenTelemetry's serializer under the resource the worker's SDK
- * made, and its bytes are handed to the worker, which only joins and sends them
- * (docs/decisions/198-request-spans-serialized-on-the-loop.md), several batches a post
- * (docs/decisions/199-serialized-spans-posted-in-bulk.md); until the worker has told that
- * resource, and for any other exporter, a batch costs one structured clone and the worker replays
- * it into its SDK. The worker runs at the lowest CPU priority
+ * span is written here as it ends, under the resource the worker's SDK made
+ * (docs/decisions/200-request-spans-encoded-as-they-end.md), and the request they make is handed
+ * to the worker, which only sends it (docs/decisions/198-request-spans-serialized-on-the-loop.md),
+ * a few times a second (docs/decisions/199-serialized-spans-posted-in-bulk.md); until the worker
+ * has told that resource, and for any other exporter, a batch costs one structured clone and the
+ * worker replays it into its SDK. The worker runs at the lowest CPU priority
  * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxRecordsBehind` records
  * behind, batches are dropped and `onFirstDrop` is told the first time. If the worker fails, `onError`
  * is told once and records are dropped from then on, as an exporter that cannot reach its
@@ -100,8 +100,8 @@ export function startSpanExportWorker(
   });
   worker.unref();
   let failed = false;
-  /** The worker's SDK's resource, once told: batches are serialized under it from then on. */
-  let resource: Resource | undefined;
+  /** Over OTLP/HTTP with protobuf, once the worker has told its SDK's resource: where spans are written as they end. */
+  let spans: OtlpSpanBuffer | undefined;
   let toldResource = () => {};
   const serializing = otlpProtobuf ? new Promise<void>((resolveTold) => (toldResource = resolveTold)) : Promise.resolve();
   const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
@@ -116,34 +116,26 @@ export function startSpanExportWorker(
     if (typeof message !== 'object' || message === null) return;
     if ('taken' in message) recordsBehind -= Number(message.taken);
     if ('resource' in message && otlpProtobuf) {
-      resource = resourceFromAttributes(message.resource as Attributes);
+      spans = new OtlpSpanBuffer(message.resource as Attributes);
       toldResource();
     }
   });
-  /** A batch as OTLP protobuf; one the serializer refuses goes as records, for the SDK to judge. */
-  const serialized = (records: RequestSpanRecord[], under: Resource) => {
-    try {
-      return recordsAsOtlpProtobuf(records, under);
-    } catch {
-      return undefined;
-    }
+  /** Room for `count` more records within the bound; past it they are dropped, told the first time. */
+  const room = (count: number) => {
+    if (recordsBehind + count <= maxRecordsBehind) return true;
+    if (dropped === 0) onFirstDrop();
+    dropped += count;
+    return false;
   };
-  /** Serialized batches not yet posted, and the spans they hold. */
-  let held: Uint8Array[] = [];
-  let heldSpans = 0;
   let postTimer: NodeJS.Timeout | undefined;
   const postHeld = () => {
     clearTimeout(postTimer);
     postTimer = undefined;
-    if (held.length === 0) return;
-    // Handed over, not copied (the serializer made a buffer of its own for each).
-    if (!failed)
-      worker.postMessage(
-        { protobuf: held, spans: heldSpans },
-        held.map((bytes) => bytes.buffer as ArrayBuffer),
-      );
-    held = [];
-    heldSpans = 0;
+    const count = spans?.spans ?? 0;
+    const request = spans?.take();
+    if (request === undefined || failed) return;
+    // Handed over, not copied: the buffer was made for this request alone.
+    worker.postMessage({ protobuf: [request], spans: count }, [request.buffer as ArrayBuffer]);
   };
   let batch: RequestSpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -151,27 +143,30 @@ export function startSpanExportWorker(
     clearTimeout(timer);
     timer = undefined;
     if (batch.length === 0 || failed) return;
-    if (recordsBehind + batch.length > maxRecordsBehind) {
-      if (dropped === 0) onFirstDrop();
-      dropped += batch.length;
-    } else {
-      const bytes = resource === undefined ? undefined : serialized(batch, resource);
-      if (bytes === undefined) worker.postMessage({ spans: batch });
-      else {
-        held.push(bytes);
-        heldSpans += batch.length;
-        if (heldSpans >= postSpans) postHeld();
-        else postTimer ??= setTimeout(postHeld, postWaitMs).unref();
-      }
-      // Counted when serialized: the bound covers what waits here too.
+    if (room(batch.length)) {
+      worker.postMessage({ spans: batch });
       recordsBehind += batch.length;
     }
     batch = [];
+  };
+  /** Written into the request being filled; one the encoder refuses goes as a record, for the SDK to judge. */
+  const encode = (buffer: OtlpSpanBuffer, record: RequestSpanRecord) => {
+    if (!room(1)) return;
+    try {
+      buffer.append(record);
+    } catch {
+      worker.postMessage({ spans: [record] });
+    }
+    // Counted when written: the bound covers what waits here too.
+    recordsBehind += 1;
+    if (buffer.spans >= postSpans) postHeld();
+    else postTimer ??= setTimeout(postHeld, postWaitMs).unref();
   };
   let stopping: Promise<void> | undefined;
   return {
     ship(record) {
       if (failed || stopping) return;
+      if (spans !== undefined) return encode(spans, record);
       batch.push(record);
       if (batch.length >= batchSize) post();
       else timer ??= setTimeout(post, batchWaitMs).unref();

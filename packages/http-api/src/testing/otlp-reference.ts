@@ -3,12 +3,15 @@ import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { RequestSpanRecord } from './request-span.js';
+import type { RequestSpanRecord } from '../server/request-span.js';
+import { requestSpanScope } from '../server/otlp-span-buffer.js';
 
-/** The instrumentation scope of request spans: the tracer dms's spans are made by. */
-const scope = { name: 'dms' };
+const scope = { name: requestSpanScope };
 
-/** A sampled request's record as the OTLP serializer reads an ended span, under `resource`. */
+/**
+ * A sampled request's record as OpenTelemetry's OTLP serializer reads an ended span, under
+ * `resource`: the reference the service's own encoder (server/otlp-span-buffer.ts) is held to.
+ */
 export function recordAsSpan(record: RequestSpanRecord, resource: Resource): ReadableSpan {
   const context: SpanContext = {
     traceId: record.traceId,
@@ -50,11 +53,7 @@ export function recordAsSpan(record: RequestSpanRecord, resource: Resource): Rea
   };
 }
 
-/**
- * Records as one OTLP ExportTraceServiceRequest in protobuf, by OpenTelemetry's own serializer.
- * Such requests joined end to end are one request holding them all (a protobuf message's repeated
- * fields concatenate), which is how the export worker sends many batches at once.
- */
+/** Records as one OTLP ExportTraceServiceRequest in protobuf, by OpenTelemetry's own serializer. */
 export function recordsAsOtlpProtobuf(records: readonly RequestSpanRecord[], resource: Resource): Uint8Array {
   const bytes = ProtobufTraceSerializer.serializeRequest(records.map((record) => recordAsSpan(record, resource)));
   if (bytes === undefined) throw new Error('the OTLP serializer made nothing of the records');
