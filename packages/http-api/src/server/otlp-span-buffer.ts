@@ -8,7 +8,7 @@ export const requestSpanScope = 'dms';
 /** Span flags: the trace flags' byte, and whether the parent is known to be remote, and is (OTLP `SpanFlags`). */
 const sampledFlags = 0x01 | 0x100;
 const remoteParentFlag = 0x200;
-/** Most request spans take a few hundred bytes; the buffer doubles when one does not fit. */
+/** Most request spans take a few hundred bytes; the buffer doubles when one does not fit, until it is taken. */
 const initialCapacity = 64 * 1024;
 
 /**
@@ -86,7 +86,8 @@ export class OtlpSpanBuffer {
     this.varint(scopeSpansLength);
     this.bytes(this.#scopeField);
     const request = this.#buffer.subarray(start, spansEnd);
-    this.#buffer = new Uint8Array(this.#buffer.length);
+    // The next one starts at the usual size: one very large span does not make every later post as large.
+    this.#buffer = new Uint8Array(initialCapacity);
     this.#view = new DataView(this.#buffer.buffer);
     this.#pos = this.#headroom;
     this.#spans = 0;
