@@ -21,6 +21,11 @@ export async function throughput({ origin, paths, headers = {}, connections, dur
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The first and third quartiles (nearest rank). */
+const quartiles = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]];
+};
 
 /**
  * The show load on several servers, alternated round by round so that a change in background
@@ -67,7 +72,8 @@ export async function alternatedShow(contenders, { paths, rounds, connections, d
  * within the round weighs on every contender alike), and stopped. Answers, per contender in
  * order: `ratio`, the median over rounds of its req/s over the first contender's in the same
  * round; `rps` and `cpuUsPerReq` (the server's CPU, every thread, a request), medians over
- * rounds; the non-2xx and error sums; `all`, each round's ratio joined by '/'.
+ * rounds; the non-2xx and error sums; `all`, each round's ratio joined by '/'; `ratioQuartiles`, the
+ * first and third quartiles of those ratios.
  * @param contenders {{ start: () => Promise<{ origin: string, pid: number, stop: () => Promise<void> }>, headers: object }[]}
  */
 export async function freshRoundsShow(contenders, { paths, rounds, connections, duration, warmup }) {
@@ -106,6 +112,8 @@ export async function freshRoundsShow(contenders, { paths, rounds, connections, 
     non2xx: list.reduce((sum, round) => sum + round.non2xx, 0),
     errors: list.reduce((sum, round) => sum + round.errors, 0),
     all: list.map((one) => round(one.ratio, 3)).join('/'),
+    // The middle half of the rounds' ratios: how far one process's luck moves them.
+    ratioQuartiles: quartiles(list.map((one) => one.ratio)).map((value) => round(value, 3)),
   }));
 }
 
