@@ -1,5 +1,5 @@
 // Throughput of GET /nas_shares/{id} (server vs. bare node:http) and latency of a deep list page.
-import { cannon, processCpuSeconds, request, round } from './lib.mjs';
+import { cannon, percentile, processCpuSeconds, request, round } from './lib.mjs';
 import { shareName } from './seed.mjs';
 
 function summarize(result) {
@@ -21,10 +21,10 @@ export async function throughput({ origin, paths, headers = {}, connections, dur
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-/** The first and third quartiles (nearest rank). */
+/** The first and third quartiles. */
 const quartiles = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]];
+  return [percentile(sorted, 25), percentile(sorted, 75)];
 };
 
 /**
