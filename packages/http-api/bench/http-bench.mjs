@@ -1,5 +1,5 @@
 // Throughput of GET /nas_shares/{id} (server vs. bare node:http) and latency of a deep list page.
-import { cannon, percentile, processCpuSeconds, request, round } from './lib.mjs';
+import { cannon, percentile, processCpuSeconds, processThreadCpuSeconds, request, round } from './lib.mjs';
 import { shareName } from './seed.mjs';
 
 function summarize(result) {
@@ -72,7 +72,7 @@ export async function alternatedShow(contenders, { paths, rounds, connections, d
  * within the round weighs on every contender alike), and stopped. Answers, per contender in
  * order: `ratio`, the median over rounds of its req/s over the first contender's in the same
  * round; `rps` and `cpuUsPerReq` (the server's CPU, every thread, a request), medians over
- * rounds; the non-2xx and error sums; `all`, each round's ratio joined by '/'; `ratioQuartiles`, the
+ * rounds; `threadCpuUsPerReq`, the same by kind of thread (processThreadCpuSeconds), medians; the non-2xx and error sums; `all`, each round's ratio joined by '/'; `ratioQuartiles`, the
  * first and third quartiles of those ratios.
  * @param contenders {{ start: () => Promise<{ origin: string, pid: number, stop: () => Promise<void> }>, headers: object }[]}
  */
@@ -84,13 +84,17 @@ export async function freshRoundsShow(contenders, { paths, rounds, connections, 
       for (const contender of contenders) servers.push(await contender.start());
       const loadOf = (index) => ({ origin: servers[index].origin, paths, headers: contenders[index].headers, connections });
       for (const index of servers.keys()) await throughput({ ...loadOf(index), duration: warmup, warmup: 0 });
-      const sums = servers.map(() => ({ total: 0, seconds: 0, cpuSeconds: 0, non2xx: 0, errors: 0 }));
+      const sums = servers.map(() => ({ total: 0, seconds: 0, cpuSeconds: 0, threadCpuSeconds: {}, non2xx: 0, errors: 0 }));
       const order = servers.map((_, index) => (index + pass) % servers.length);
       for (const index of [...order, ...order.toReversed()]) {
         const cpuBefore = processCpuSeconds(servers[index].pid);
+        const threadsBefore = processThreadCpuSeconds(servers[index].pid);
         const run = await throughput({ ...loadOf(index), duration, warmup: 0 });
         const sum = sums[index];
         sum.cpuSeconds += processCpuSeconds(servers[index].pid) - cpuBefore;
+        for (const [kind, seconds] of Object.entries(processThreadCpuSeconds(servers[index].pid))) {
+          sum.threadCpuSeconds[kind] = (sum.threadCpuSeconds[kind] ?? 0) + seconds - (threadsBefore[kind] ?? 0);
+        }
         sum.total += run.total;
         sum.seconds += run.duration;
         sum.non2xx += run.non2xx;
@@ -98,7 +102,14 @@ export async function freshRoundsShow(contenders, { paths, rounds, connections, 
       }
       const rps = sums.map((sum) => sum.total / sum.seconds);
       for (const [index, sum] of sums.entries()) {
-        perRound[index].push({ ...sum, rps: rps[index], ratio: rps[index] / rps[0], cpuUsPerReq: (sum.cpuSeconds * 1e6) / Math.max(1, sum.total) });
+        const perRequest = (seconds) => (seconds * 1e6) / Math.max(1, sum.total);
+        perRound[index].push({
+          ...sum,
+          rps: rps[index],
+          ratio: rps[index] / rps[0],
+          cpuUsPerReq: perRequest(sum.cpuSeconds),
+          threadCpuUsPerReq: Object.fromEntries(Object.entries(sum.threadCpuSeconds).map(([kind, seconds]) => [kind, perRequest(seconds)])),
+        });
       }
     } finally {
       for (const server of servers) await server.stop();
@@ -109,6 +120,12 @@ export async function freshRoundsShow(contenders, { paths, rounds, connections, 
     ratio: medianOf(list, 'ratio'),
     rps: medianOf(list, 'rps'),
     cpuUsPerReq: medianOf(list, 'cpuUsPerReq'),
+    threadCpuUsPerReq: Object.fromEntries(
+      [...new Set(list.flatMap((one) => Object.keys(one.threadCpuUsPerReq)))].map((kind) => [
+        kind,
+        median(list.map((one) => one.threadCpuUsPerReq[kind] ?? 0)),
+      ]),
+    ),
     non2xx: list.reduce((sum, round) => sum + round.non2xx, 0),
     errors: list.reduce((sum, round) => sum + round.errors, 0),
     all: list.map((one) => round(one.ratio, 3)).join('/'),

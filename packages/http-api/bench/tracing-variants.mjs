@@ -36,8 +36,12 @@ try {
   });
   for (const [index, variant] of variants.entries()) {
     const result = results[index];
+    const threads = Object.entries(result.threadCpuUsPerReq)
+      .filter(([, us]) => us >= 0.05)
+      .map(([kind, us]) => `${kind} ${round(us, 1)}`)
+      .join(', ');
     console.log(
-      `${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs  by round ${result.all}${result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`,
+      `${variant.name.padEnd(16)} ratio ${round(result.ratio, 3)}  CPU a request ${round(result.cpuUsPerReq, 1)} µs (${threads})  by round ${result.all}${result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`,
     );
   }
   console.log(`${sink.exports()} OTLP export requests`);

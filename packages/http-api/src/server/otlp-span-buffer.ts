@@ -10,6 +10,8 @@ const sampledFlags = 0x01 | 0x100;
 const remoteParentFlag = 0x200;
 /** Most request spans take a few hundred bytes; the buffer doubles when one does not fit, until it is taken. */
 const initialCapacity = 64 * 1024;
+/** A buffer grown past this by a large span is not kept for the next request. */
+const keptCapacity = 1024 * 1024;
 
 /**
  * Sampled request spans written as OTLP protobuf as each ends, into one buffer, and taken as one
@@ -25,14 +27,15 @@ export class OtlpSpanBuffer {
   readonly #scopeField: Uint8Array;
   /** Room before the spans for the request's, the resource spans' and the scope spans' headers. */
   readonly #headroom: number;
-  #buffer: Uint8Array;
+  /** A Buffer for its native UTF-8 and hex writers. */
+  #buffer: Buffer;
   #view: DataView;
   #pos: number;
   #spans = 0;
 
   constructor(resource: Attributes) {
-    this.#buffer = new Uint8Array(initialCapacity);
-    this.#view = new DataView(this.#buffer.buffer);
+    this.#buffer = Buffer.alloc(initialCapacity);
+    this.#view = new DataView(this.#buffer.buffer, this.#buffer.byteOffset, this.#buffer.byteLength);
     this.#pos = 0;
     this.#resourceField = this.fieldBytes(1, () => {
       this.attributes(1, resource);
@@ -68,8 +71,8 @@ export class OtlpSpanBuffer {
   }
 
   /**
-   * The spans written since the last take as one request, in a buffer of its own to hand over
-   * (its ArrayBuffer may be transferred); undefined when there are none.
+   * The spans written since the last take as one request, in a buffer of its own and of its size
+   * to hand over (its ArrayBuffer may be transferred); undefined when there are none.
    */
   take(): Uint8Array | undefined {
     if (this.#spans === 0) return undefined;
@@ -85,10 +88,14 @@ export class OtlpSpanBuffer {
     this.tag(2, 2);
     this.varint(scopeSpansLength);
     this.bytes(this.#scopeField);
-    const request = this.#buffer.subarray(start, spansEnd);
-    // The next one starts at the usual size: one very large span does not make every later post as large.
-    this.#buffer = new Uint8Array(initialCapacity);
-    this.#view = new DataView(this.#buffer.buffer);
+    // Copied out at its size, the buffer kept: a request allocates only what it hands over, which
+    // the worker's collector counts against it (docs/decisions/199-serialized-spans-posted-in-bulk.md).
+    const request = Uint8Array.prototype.slice.call(this.#buffer, start, spansEnd);
+    // One very large span does not keep every later request's buffer as large.
+    if (this.#buffer.length > keptCapacity) {
+      this.#buffer = Buffer.alloc(initialCapacity);
+      this.#view = new DataView(this.#buffer.buffer, this.#buffer.byteOffset, this.#buffer.byteLength);
+    }
     this.#pos = this.#headroom;
     this.#spans = 0;
     return request;
@@ -101,7 +108,7 @@ export class OtlpSpanBuffer {
     const start = this.startLength();
     write();
     this.finishLength(start);
-    return this.#buffer.slice(from, this.#pos);
+    return Uint8Array.prototype.slice.call(this.#buffer, from, this.#pos);
   }
 
   private span(record: RequestSpanRecord): void {
@@ -295,34 +302,31 @@ export class OtlpSpanBuffer {
     this.#pos += 8;
   }
 
-  /** A trace or span id's hex as its bytes, with their length. */
+  /** A trace or span id's hex as its bytes, with their length; one that is not all hex throws. */
   private hexId(hex: string): void {
     const length = hex.length >>> 1;
     this.varint(length);
     this.ensure(length);
-    const buffer = this.#buffer;
-    for (let i = 0; i < length; i++) buffer[this.#pos++] = (hexDigit(hex.charCodeAt(2 * i)) << 4) | hexDigit(hex.charCodeAt(2 * i + 1));
+    if (this.#buffer.write(hex, this.#pos, length, 'hex') !== length || hex.length !== 2 * length) {
+      throw new Error(`${JSON.stringify(hex)} is not an id's hex`);
+    }
+    this.#pos += length;
   }
 
-  /** ASCII is copied as it is read (most strings here are); anything else goes through a TextEncoder. */
+  /** A string as UTF-8 with its length, by Buffer's native writer. */
   private string(value: string): void {
-    const length = value.length;
+    // A UTF-16 unit takes three bytes at most: a short string's length takes one byte, known before it is written.
+    if (value.length * 3 < 128) {
+      this.ensure(1 + value.length * 3);
+      const written = this.#buffer.write(value, this.#pos + 1, 'utf8');
+      this.#buffer[this.#pos] = written;
+      this.#pos += 1 + written;
+      return;
+    }
+    const length = Buffer.byteLength(value, 'utf8');
     this.varint(length);
     this.ensure(length);
-    const start = this.#pos;
-    const buffer = this.#buffer;
-    for (let i = 0; i < length; i++) {
-      const code = value.charCodeAt(i);
-      if (code > 127) {
-        this.#pos = start - varintSize(length);
-        const bytes = utf8.encode(value);
-        this.varint(bytes.length);
-        this.bytes(bytes);
-        return;
-      }
-      buffer[start + i] = code;
-    }
-    this.#pos = start + length;
+    this.#pos += this.#buffer.write(value, this.#pos, length, 'utf8');
   }
 
   private bytes(bytes: Uint8Array): void {
@@ -355,15 +359,13 @@ export class OtlpSpanBuffer {
     if (this.#pos + room <= this.#buffer.length) return;
     let capacity = this.#buffer.length * 2;
     while (capacity < this.#pos + room) capacity *= 2;
-    const grown = new Uint8Array(capacity);
+    const grown = Buffer.alloc(capacity);
     // All of it: a length being written goes back before what was written after it.
     grown.set(this.#buffer);
     this.#buffer = grown;
-    this.#view = new DataView(grown.buffer);
+    this.#view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
   }
 }
-
-const utf8 = new TextEncoder();
 
 function varintSize(value: number): number {
   let size = 1;
@@ -372,10 +374,4 @@ function varintSize(value: number): number {
     size += 1;
   }
   return size;
-}
-
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  return code - 55;
 }

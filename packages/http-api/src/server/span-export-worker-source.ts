@@ -10,10 +10,10 @@
  *   samples all.
  * - `{ protobuf: [bytes…], spans: n }` (workerData.otlpProtobuf: the exporter is OTLP over HTTP
  *   with protobuf): n records serialized on the event loop as OTLP requests under this SDK's
- *   resource, which the worker tells first as `{ resource: attributes }`. Such requests are held
- *   as they come, joined end to end (one request holding them all) and sent by OpenTelemetry's
- *   OTLP/HTTP exporter parts, as the SDK's batch processor would (OTEL_BSP_MAX_EXPORT_BATCH_SIZE
- *   spans or OTEL_BSP_SCHEDULE_DELAY ms) (docs/decisions/198-request-spans-serialized-on-the-loop.md).
+ *   resource, which the worker tells first as `{ resource: attributes }`, and batched there as the
+ *   SDK's batch processor batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans or OTEL_BSP_SCHEDULE_DELAY
+ *   ms). Each is sent as it comes by OpenTelemetry's OTLP/HTTP exporter parts
+ *   (docs/decisions/198-request-spans-serialized-on-the-loop.md).
  * Both are answered `{ taken: n }`, once for all the batches taken in one turn of the worker's
  * loop. `'shutdown'` exports what is left, stops the SDK and answers `'stopped'`.
  * workerData.modules holds the resolved paths of the OpenTelemetry packages,
@@ -63,9 +63,8 @@ function replay(record) {
 }
 const serialized = workerData.otlpProtobuf ? otlpProtobufSender() : undefined;
 
-/** Holds OTLP protobuf requests as they come and sends them joined, as the SDK's exporter would. */
+/** Sends each OTLP protobuf request as it comes, as the SDK's exporter would: the event loop batched it. */
 function otlpProtobufSender() {
-  const { getNumberFromEnv } = require(modules.core);
   const { ProtobufTraceSerializer, TraceExporterMetricsHelper } = require(modules.transformer);
   const { OTLPExporterBase } = require(modules.exporterBase);
   const { convertLegacyHttpOptions, createOtlpHttpExportDelegate } = require(modules.exporterBaseHttp);
@@ -76,39 +75,25 @@ function otlpProtobufSender() {
   const exporter = new OTLPExporterBase(
     createOtlpHttpExportDelegate(
       convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-      { serializeRequest: (request) => Buffer.concat(request.protobuf), deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
+      {
+        // One request as it came is sent as it is: joining copies.
+        serializeRequest: (request) => (request.protobuf.length === 1 ? request.protobuf[0] : Buffer.concat(request.protobuf)),
+        deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
+      },
       'otlp_http_span_exporter',
       { ...TraceExporterMetricsHelper, countItems: (request) => request.spans },
       undefined,
     ),
   );
-  const batchSpans = getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ?? 512;
-  const delayMs = getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY') ?? 5000;
-  let held = [];
-  let heldSpans = 0;
-  let timer;
   const sending = new Set();
-  const send = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (held.length === 0) return;
-    const request = { protobuf: held, spans: heldSpans };
-    held = [];
-    heldSpans = 0;
-    // A failed export is dropped, as the SDK's batch processor drops it.
-    const sent = new Promise((resolve) => exporter.export(request, resolve));
-    sending.add(sent);
-    sent.then(() => sending.delete(sent));
-  };
   return {
     take(message) {
-      for (const bytes of message.protobuf) held.push(bytes);
-      heldSpans += message.spans;
-      if (heldSpans >= batchSpans) send();
-      else timer ??= setTimeout(send, delayMs);
+      // A failed export is dropped, as the SDK's batch processor drops it.
+      const sent = new Promise((resolve) => exporter.export(message, resolve));
+      sending.add(sent);
+      sent.then(() => sending.delete(sent));
     },
     async shutdown() {
-      send();
       await Promise.all(sending);
       await exporter.shutdown();
     },

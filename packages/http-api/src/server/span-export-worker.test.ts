@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attribute, otlpReceiver } from '../testing/otlp-receiver.js';
 import { RecordedRequestSpan, type RequestSpanRecord } from './request-span.js';
-import { maxRecordsBehind, startSpanExportWorker, type SpanExportWorker } from './span-export-worker.js';
+import { exportBatching, maxRecordsBehind, startSpanExportWorker, type SpanExportWorker } from './span-export-worker.js';
 import type { SdkSettings } from './tracing.js';
 
 const receivers: Awaited<ReturnType<typeof otlpReceiver>>[] = [];
@@ -112,6 +112,14 @@ describe('the trace export worker', () => {
     }
   });
 
+  it('reads the batch processor’s size and delay as the SDK does, its defaults otherwise', () => {
+    expect(exportBatching({})).toEqual({ spans: 512, waitMs: 5_000 });
+    expect(exportBatching({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: ' 100 ', OTEL_BSP_SCHEDULE_DELAY: '0' })).toEqual({ spans: 100, waitMs: 0 });
+    // More than the queue the worker may fall behind by cannot be one batch.
+    expect(exportBatching({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '100000' }).spans).toBe(maxRecordsBehind);
+    expect(exportBatching({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'many', OTEL_BSP_SCHEDULE_DELAY: '-1' })).toEqual({ spans: 512, waitMs: 5_000 });
+  });
+
   it.each(['http/json', 'http/protobuf'])(
     'drops batches, and says so once, while the worker is too far behind (%s); what it took is exported',
     async (protocol) => {
@@ -148,12 +156,12 @@ describe('the trace export worker', () => {
     },
   );
 
-  it('over protobuf, posts serialized batches together (256 spans at once, the rest within a tenth of a second) and they go out without a stop', async () => {
+  it('over protobuf, posts serialized spans in the batch processor’s batches (its size at once, the rest after its delay), each one export, without a stop', async () => {
     const receiver = await otlpReceiver();
     receivers.push(receiver);
     const errors: unknown[] = [];
-    // The worker sends what it holds as it comes: each post it is given is one export.
-    const worker = startSpanExportWorker({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1' }, sdkSettings, {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '256', OTEL_BSP_SCHEDULE_DELAY: '100' };
+    const worker = startSpanExportWorker(env, sdkSettings, {
       onError: (error) => errors.push(error),
       onFirstDrop: () => errors.push('dropped'),
     });
@@ -161,7 +169,7 @@ describe('the trace export worker', () => {
       await worker.serializing;
       for (let index = 0; index < 300; index++) shipSpan(worker, (index + 1).toString(16).padStart(16, '0'));
       await vi.waitFor(() => expect(receiver.spans).toHaveLength(300), { timeout: 10_000 });
-      // Four batches of 64 posted as one when the fourth was serialized; the last 44 on their own.
+      // 256 posted when the 256th was written, the last 44 a tenth of a second after the first of them.
       expect(receiver.requests()).toBe(2);
       expect(new Set(receiver.spans.map((span) => span.spanId)).size).toBe(300);
       expect(errors).toEqual([]);

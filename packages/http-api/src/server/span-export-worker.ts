@@ -31,19 +31,32 @@ export interface SpanExportWorker {
 const batchSize = 64;
 const batchWaitMs = 5;
 /**
- * Over OTLP/HTTP with protobuf, spans written and not yet posted, at most, and how long the first
- * of them waits for the rest: posting wakes the worker, so it is done in bulk
- * (docs/decisions/199-serialized-spans-posted-in-bulk.md). Written bytes hold no objects for the
- * collector to trace, so they can wait longer than records.
- */
-const postSpans = 256;
-const postWaitMs = 100;
-/**
  * Records posted and not yet taken by the worker, at most: the queue the SDK's batch processor
  * holds by default. Beyond it the worker, which runs at the lowest priority, is behind (the CPU is
  * busy serving), and a batch is dropped rather than queued without bound.
  */
 export const maxRecordsBehind = 2048;
+
+/**
+ * Over OTLP/HTTP with protobuf, spans written and not yet posted, at most, and how long the first
+ * of them waits for the rest: the SDK's batch processor's OTEL_BSP_MAX_EXPORT_BATCH_SIZE (512,
+ * at most `maxRecordsBehind`) and OTEL_BSP_SCHEDULE_DELAY (5,000 ms). Each post is one export:
+ * posting wakes the worker, so it is done in bulk (docs/decisions/199-serialized-spans-posted-in-bulk.md),
+ * and the worker sends it as it comes, without copying it into a larger one. Written bytes hold
+ * no objects for the collector to trace, so they can wait as long as the SDK's spans would.
+ */
+export function exportBatching(env: TracingEnv): { spans: number; waitMs: number } {
+  const number = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? Number(value) : NaN;
+  };
+  const spans = number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE');
+  const waitMs = number('OTEL_BSP_SCHEDULE_DELAY');
+  return {
+    spans: Number.isInteger(spans) && spans > 0 ? Math.min(spans, maxRecordsBehind) : 512,
+    waitMs: Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : 5_000,
+  };
+}
 
 /**
  * Whether the exporter the variables name is OTLP over HTTP with protobuf, the SDK's default
@@ -66,7 +79,7 @@ export function exportsOtlpProtobufOverHttp(env: TracingEnv): boolean {
  * span is written here as it ends, under the resource the worker's SDK made
  * (docs/decisions/200-request-spans-encoded-as-they-end.md), and the request they make is handed
  * to the worker, which only sends it (docs/decisions/198-request-spans-serialized-on-the-loop.md),
- * a few times a second (docs/decisions/199-serialized-spans-posted-in-bulk.md); until the worker
+ * in the batches the SDK's batch processor would make (docs/decisions/199-serialized-spans-posted-in-bulk.md); until the worker
  * has told that resource, and for any other exporter, a batch costs one structured clone and the
  * worker replays it into its SDK. The worker runs at the lowest CPU priority
  * (docs/decisions/195-trace-export-yields-the-cpu.md): when it falls `maxRecordsBehind` records
@@ -87,7 +100,6 @@ export function startSpanExportWorker(
     workerData: {
       modules: {
         api: resolve('@opentelemetry/api'),
-        core: resolve('@opentelemetry/core'),
         sdkNode: resolve('@opentelemetry/sdk-node'),
         sdkTrace: resolve('@opentelemetry/sdk-trace'),
         transformer: resolve('@opentelemetry/otlp-transformer'),
@@ -127,6 +139,7 @@ export function startSpanExportWorker(
     dropped += count;
     return false;
   };
+  const posting = exportBatching(env);
   let postTimer: NodeJS.Timeout | undefined;
   const postHeld = () => {
     clearTimeout(postTimer);
@@ -159,8 +172,8 @@ export function startSpanExportWorker(
     }
     // Counted when written: the bound covers what waits here too.
     recordsBehind += 1;
-    if (buffer.spans >= postSpans) postHeld();
-    else postTimer ??= setTimeout(postHeld, postWaitMs).unref();
+    if (buffer.spans >= posting.spans) postHeld();
+    else postTimer ??= setTimeout(postHeld, posting.waitMs).unref();
   };
   let stopping: Promise<void> | undefined;
   return {

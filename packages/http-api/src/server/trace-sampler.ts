@@ -22,12 +22,25 @@ export const samplerNames = Object.keys(samplers);
  * default is refused here, at the start, with what is accepted.
  */
 export function samplerFromEnv(env: TracingEnv): Sampler {
-  const name = env['OTEL_TRACES_SAMPLER']?.trim() || 'parentbased_always_on';
+  const name = samplerName(env);
   const build = samplers[name];
   if (build === undefined) {
     throw new Error(`OTEL_TRACES_SAMPLER=${name} is not a sampler dms knows; use one of ${samplerNames.join(', ')}`);
   }
   return build(() => samplerRatio(env['OTEL_TRACES_SAMPLER_ARG']));
+}
+
+/**
+ * The ratio by which the sampler the variables name decides a root span from its trace id alone
+ * (`traceidratio`, `parentbased_traceidratio`); undefined for any other sampler.
+ */
+export function rootTraceIdRatioFromEnv(env: TracingEnv): number | undefined {
+  const name = samplerName(env);
+  return name === 'traceidratio' || name === 'parentbased_traceidratio' ? samplerRatio(env['OTEL_TRACES_SAMPLER_ARG']) : undefined;
+}
+
+function samplerName(env: TracingEnv): string {
+  return env['OTEL_TRACES_SAMPLER']?.trim() || 'parentbased_always_on';
 }
 
 /** The ratio of a `*traceidratio` sampler: a number from 0 to 1; unset, 1 (the specification's default). */

@@ -52,7 +52,7 @@ export async function startTracing(
   } = {},
 ): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
-  const [{ NodeSDK }, { samplerFromEnv }, { samplerFirstTracer }, { startSpanExportWorker, maxRecordsBehind }] = await Promise.all([
+  const [{ NodeSDK }, { rootTraceIdRatioFromEnv, samplerFromEnv }, { samplerFirstTracer }, { startSpanExportWorker, maxRecordsBehind }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('./trace-sampler.js'),
     import('./request-tracer.js'),
@@ -86,7 +86,7 @@ export async function startTracing(
       });
   // After start: the propagator whose headers a request is looked at for is the SDK's.
   return {
-    requests: samplerFirstTracer(sampler, requestSpans ?? ((record) => exportWorker!.ship(record))),
+    requests: samplerFirstTracer(sampler, requestSpans ?? ((record) => exportWorker!.ship(record)), rootTraceIdRatioFromEnv(env)),
     shutdown: async () => {
       await Promise.all([exportWorker?.shutdown(), sdk.shutdown()]);
     },
