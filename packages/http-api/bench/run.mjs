@@ -57,7 +57,7 @@ const config = {
   testJobs: quick ? 50 : 200,
   engineJobs: 2000,
   tree: { dirs: 200, files: 1000 },
-  budgetMs: withPostgres ? 900_000 : 720_000,
+  budgetMs: withPostgres ? 1_080_000 : 900_000,
 };
 // PostgreSQL: the same loads; the two-replica run alternates one and two replicas.
 const pgConfig = {

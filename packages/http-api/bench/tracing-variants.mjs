@@ -32,7 +32,8 @@ try {
     rounds: Number(roundsText),
     connections: 32,
     duration: 3,
-    warmup: 2,
+    // As tracing-bench.mjs: past the seconds a traced server spends compiling its paths.
+    warmup: 6,
   });
   for (const [index, variant] of variants.entries()) {
     const result = results[index];
